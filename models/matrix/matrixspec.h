@@ -1,0 +1,120 @@
+#pragma once
+
+// Which variants a branch is meant to have and what each must look like. Stored as JSON in
+// the recipe repository (default `.flox/recipegrid.json`, schema in resources/); inferred
+// from the recipes themselves when absent. Schema (version 1):
+//   {
+//     "schema": 1,
+//     "package": "pytorch",              // file-name package word
+//     "recipeDir": ".flox/pkgs",
+//     "torchVersion": "2.10.0",          // optional
+//     "pnamePrefix": "pytorch210-",      // optional; pname = prefix + name without package
+//     "pins": { "13.0": "<40 hex>", "cpu": "<40 hex>", "darwin": "…", "default": "…" },
+//     "matrix": [                         // union of cartesian products
+//       { "python": ["3.13"], "accelerator": "cuda", "cuda": ["13.0"],
+//         "gpuArchs": ["sm80", …], "isas": ["avx2", …] },
+//       { "python": ["3.13"], "accelerator": "cpu", "isas": ["avx2", …] }
+//     ],
+//     "exclude": [ { "gpuArch": "sm110", "isa": "avx2" } ],   // any subset of the axes
+//     "patterns": {                       // by accelerator: "cuda", "cpu", "darwin"
+//       "cuda": { "kind": "pinned-overlays",
+//                 "overlays": ["cuda-package-set", "magma-patch", "torch-upgrade"],
+//                 "canonical": "pytorch-python313-cuda13_0-sm120-avx512.nix" } }
+//   }
+
+#include "matrix/catalog.h"
+#include "matrix/recipepattern.h"
+#include "matrix/variantname.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rg {
+
+struct SpecError
+{
+    std::string file;
+    int line = 0;        // 1-based; 0 when the error is about the structure as a whole
+    int column = 0;
+    std::string pointer; // JSON pointer of the offending value, e.g. "/matrix/0/isas/2"
+    std::string message;
+
+    std::string toString() const; // "file:line:column: /pointer: message"
+};
+
+struct MatrixGroup
+{
+    std::vector<std::string> pythons; // dotted
+    Accelerator accelerator = Accelerator::Cuda;
+    std::vector<std::string> cudas;   // dotted; empty unless Cuda
+    std::vector<std::string> gpuArchs;
+    std::vector<std::string> isas;
+};
+
+struct VariantFilter
+{
+    std::optional<std::string> python; // dotted
+    std::optional<Accelerator> accelerator;
+    std::optional<std::string> cuda;   // dotted
+    std::optional<std::string> gpuArch;
+    std::optional<std::string> isa;
+
+    bool matches(const VariantName& name) const;
+};
+
+// What inference needs to know of one recipe.
+struct InferenceSample
+{
+    VariantName name;
+    std::string pin;          // first nixpkgs pin, "" when none
+    std::string torchVersion; // "" when not overridden
+    std::string pname;
+};
+
+class MatrixSpec
+{
+public:
+    static constexpr std::string_view defaultPath = ".flox/recipegrid.json";
+
+    // Parse and validate against `catalog` (unknown archs/ISAs/versions are errors that name
+    // the pointer). `fileName` is only used in errors.
+    static std::optional<MatrixSpec> fromJson(std::string_view json, const std::string& fileName,
+                                              const Catalog& catalog, SpecError* error);
+    static std::optional<MatrixSpec> load(const std::filesystem::path& file, const Catalog& catalog,
+                                          SpecError* error);
+    // Axes observed, dominant pin per CUDA version (and for CPU/Darwin), dominant torch
+    // version and pname prefix. Suffixed names (-magma) do not widen the axes.
+    static MatrixSpec infer(const std::vector<InferenceSample>& samples, const Catalog& catalog);
+
+    std::string toJson() const; // pretty-printed; fromJson(toJson()) gives an equal spec
+
+    bool isInferred() const { return m_inferred; }
+
+    std::string package = "pytorch";
+    std::string recipeDir = ".flox/pkgs";
+    std::string torchVersion;
+    std::string pnamePrefix;
+    std::map<std::string, std::string> pins;      // "13.0" / "cpu" / "darwin" / "default"
+    std::vector<MatrixGroup> groups;
+    std::vector<VariantFilter> excludes;
+    std::map<std::string, RecipePattern> patterns; // "cuda" / "cpu" / "darwin"
+
+    // Every variant the spec expects, canonical names, package = `package`, no suffixes,
+    // deduplicated, in a stable order.
+    std::vector<VariantName> expectedVariants() const;
+    bool expects(const VariantName& name) const; // suffixed names are never expected
+    std::optional<std::string> expectedPin(const VariantName& name) const;
+    const RecipePattern* patternFor(const VariantName& name) const;
+    // The pname the recipe must declare: pnamePrefix + name without its package word, or the
+    // canonical name itself when there is no prefix.
+    std::string expectedPname(const VariantName& name) const;
+
+private:
+    bool m_inferred = false;
+};
+
+} // namespace rg

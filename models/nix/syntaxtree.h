@@ -1,0 +1,50 @@
+#pragma once
+
+// A parsed Nix file: the source it owns, the nodes in an arena, and the first syntax error.
+// Parsing never throws, never crashes and always terminates; on error root() is null and
+// error() says where (line:column) and what was expected, as Nix itself would reject it.
+
+#include "nix/node.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rg::nix {
+
+struct ParseError
+{
+    uint32_t offset = 0; // byte offset of the offending token
+    uint32_t line = 1;   // 1-based
+    uint32_t column = 1; // 1-based, in bytes
+    std::string message; // e.g. "unexpected '}', expecting ';'"
+};
+
+class SyntaxTree
+{
+public:
+    // Also reports what nix-instantiate --parse reports at parse time: undefined variables
+    // outside any `with`, duplicate attributes and formals, invalid `inherit` in `rec` paths.
+    static SyntaxTree parse(std::string source);
+
+    SyntaxTree(SyntaxTree&&) noexcept;
+    SyntaxTree& operator=(SyntaxTree&&) noexcept;
+    ~SyntaxTree();
+
+    const Node* root() const;
+    const std::optional<ParseError>& error() const;
+    std::string_view source() const;
+    std::string_view text(SourceRange range) const { return source().substr(range.begin, range.length()); }
+
+    // The tree in the notation `nix-instantiate --parse` (Nix 2.8) prints, for differential
+    // tests against the real parser. Empty when parsing failed.
+    std::string toNixParseNotation() const;
+
+private:
+    SyntaxTree();
+    struct Data;
+    std::unique_ptr<Data> d;
+};
+
+} // namespace rg::nix

@@ -1,0 +1,49 @@
+#pragma once
+
+// The analyzer's verdict on a whole recipe repository: one entry per variant that is either
+// expected by the spec or present as a file, each with a cell status and its findings.
+
+#include "matrix/matrixspec.h"
+#include "recipes/finding.h"
+#include "recipes/recipefacts.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rg {
+
+enum class CellStatus { Ok, Broken, Redundant, Missing, Unexpected, Impossible };
+inline constexpr int cellStatusCount = 6;
+
+std::string_view cellStatusId(CellStatus status); // "ok", "broken", …
+
+struct MatrixEntry
+{
+    VariantName variant;       // from the file name, or the spec's canonical name if missing
+    CellStatus status = CellStatus::Missing;
+    bool expected = false;     // the spec asks for it
+    std::shared_ptr<const RecipeFacts> recipe; // null when missing
+    std::vector<Finding> findings; // most severe first
+    std::string reason;        // one line for tooltips: "pin differs; missing overlays"
+};
+
+struct Analysis
+{
+    MatrixSpec spec;                      // loaded, or inferred (spec.isInferred())
+    std::optional<SpecError> specError;   // spec file present but invalid (then inferred)
+    std::string specPath;                 // relative path of the spec file used, "" if none
+    std::vector<MatrixEntry> entries;     // expected variants first in spec order, then extras
+    std::vector<RecipeFacts> unnamed;     // recipes whose file name is not a variant name
+    std::vector<Finding> repositoryFindings; // not tied to one variant (spec, unnamed files)
+
+    std::array<int, cellStatusCount> counts() const;
+    int expectedCount() const;
+    int findingCount() const;
+    // "44 expected · 1 ok · 4 broken · 1 redundant · 41 missing"
+    std::string summary() const;
+};
+
+} // namespace rg

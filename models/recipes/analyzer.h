@@ -1,0 +1,59 @@
+#pragma once
+
+// Runs the whole pipeline on a repository: list → read → parse → facts → rules → statuses.
+// Pure function of its inputs; safe on a worker thread. A RecipeCache makes a re-scan after
+// one changed file parse only that file.
+
+#include "matrix/catalog.h"
+#include "recipes/analysis.h"
+#include "recipes/repositorysource.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace rg {
+
+// Facts by path and stamp, reused between scans of the same source.
+class RecipeCache
+{
+public:
+    std::shared_ptr<const RecipeFacts> find(const std::string& path, const std::string& stamp) const;
+    void store(const std::string& path, const std::string& stamp,
+               std::shared_ptr<const RecipeFacts> facts);
+    void retainOnly(const std::vector<std::string>& paths);
+    int parsedCount() const { return m_parsed; } // files actually parsed since construction
+
+private:
+    friend class Analyzer;
+    mutable std::mutex m_mutex;
+    std::map<std::string, std::pair<std::string, std::shared_ptr<const RecipeFacts>>> m_entries;
+    int m_parsed = 0;
+};
+
+struct AnalyzerOptions
+{
+    std::string specPath;     // relative to the root or absolute; "" → MatrixSpec::defaultPath
+    std::string recipeDir;    // overrides the spec's recipeDir when non-empty
+    uint64_t maxFileSize = 4 * 1024 * 1024;
+    int threads = 0;          // 0 → QThread::idealThreadCount()
+};
+
+class Analyzer
+{
+public:
+    explicit Analyzer(const Catalog& catalog = Catalog::builtin());
+
+    Analysis analyze(const RepositorySource& source, const AnalyzerOptions& options = {},
+                     RecipeCache* cache = nullptr) const;
+
+    // Facts of one file's bytes (the parser plus fact extraction, no rules).
+    RecipeFacts extract(const std::string& path, std::string bytes) const;
+
+private:
+    const Catalog& m_catalog;
+};
+
+} // namespace rg
