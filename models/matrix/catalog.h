@@ -30,7 +30,14 @@ struct CpuIsa
     std::string description;        // "AVX-512"
     std::vector<std::string> flags; // cpuFlags
     CpuFamily family = CpuFamily::X86;
-    std::string platform;           // "x86_64-linux", "aarch64-linux", "aarch64-darwin"
+    std::string platform;             // "x86_64-linux", "aarch64-linux", "aarch64-darwin"
+    std::vector<std::string> aliases; // other spellings seen in names: "armv8.2"
+    // Other flag sets that mean the same ISA (seed 002 writes armv9 as "+sve+sve2", seed 003
+    // as "+sve2"; armv9-a implies SVE, so both are right).
+    std::vector<std::vector<std::string>> equivalentFlags;
+
+    // Whether a recipe's cpuFlags select exactly this ISA (flags or an equivalent set, in order).
+    bool acceptsFlags(const std::vector<std::string>& recipeFlags) const;
 };
 
 struct PythonVersion
@@ -42,8 +49,8 @@ struct PythonVersion
 
 struct CudaVersion
 {
-    std::string id;         // "13_0" as in file names
-    std::string dotted;     // "13.0"
+    std::string id;                       // "13_0" as in file names
+    std::string dotted;                   // "13.0"
     std::vector<std::string> packageSets; // "cudaPackages_13_0", "cudaPackages_13"
 };
 
@@ -60,9 +67,9 @@ public:
     const std::vector<PythonVersion>& pythons() const { return m_pythons; }
     const std::vector<CudaVersion>& cudas() const { return m_cudas; }
 
-    const GpuArch* gpuArch(std::string_view id) const;         // "sm90"
-    const GpuArch* gpuArchByDotted(std::string_view dotted) const; // "9.0"
-    const CpuIsa* isa(std::string_view id) const;              // "avx512"; also "armv8.2"
+    const GpuArch* gpuArch(std::string_view id) const;              // "sm90"
+    const GpuArch* gpuArchByDotted(std::string_view dotted) const;  // "9.0"
+    const CpuIsa* isa(std::string_view id) const;                   // "avx512"; also "armv8.2"
     const PythonVersion* python(std::string_view idOrDotted) const; // "313" or "3.13"
     const CudaVersion* cuda(std::string_view idOrDotted) const;     // "13_0" or "13.0"
     const CudaVersion* cudaByPackageSet(std::string_view packageSet) const;
@@ -80,6 +87,8 @@ private:
     std::vector<PythonVersion> m_pythons;
     std::vector<CudaVersion> m_cudas;
 };
+
+std::string_view cpuFamilyId(CpuFamily family); // "x86" / "arm" / "apple"
 
 // Compares dotted versions numerically ("12.10" > "12.9"); <0, 0, >0.
 int compareVersions(std::string_view a, std::string_view b);

@@ -38,7 +38,7 @@ namespace rg {
 struct SpecError
 {
     std::string file;
-    int line = 0;        // 1-based; 0 when the error is about the structure as a whole
+    int line = 0; // 1-based; 0 when the error is about the structure as a whole
     int column = 0;
     std::string pointer; // JSON pointer of the offending value, e.g. "/matrix/0/isas/2"
     std::string message;
@@ -50,20 +50,24 @@ struct MatrixGroup
 {
     std::vector<std::string> pythons; // dotted
     Accelerator accelerator = Accelerator::Cuda;
-    std::vector<std::string> cudas;   // dotted; empty unless Cuda
+    std::vector<std::string> cudas; // dotted; empty unless Cuda
     std::vector<std::string> gpuArchs;
     std::vector<std::string> isas;
+
+    friend bool operator==(const MatrixGroup&, const MatrixGroup&) = default;
 };
 
 struct VariantFilter
 {
     std::optional<std::string> python; // dotted
     std::optional<Accelerator> accelerator;
-    std::optional<std::string> cuda;   // dotted
+    std::optional<std::string> cuda; // dotted
     std::optional<std::string> gpuArch;
     std::optional<std::string> isa;
 
     bool matches(const VariantName& name) const;
+
+    friend bool operator==(const VariantFilter&, const VariantFilter&) = default;
 };
 
 // What inference needs to know of one recipe.
@@ -73,6 +77,8 @@ struct InferenceSample
     std::string pin;          // first nixpkgs pin, "" when none
     std::string torchVersion; // "" when not overridden
     std::string pname;
+    std::string fileName;  // "…-sm120-avx512.nix": an inferred pattern names its canonical recipe
+    RecipePattern pattern; // kind and overlays observed (canonicalRecipe is not read)
 };
 
 class MatrixSpec
@@ -98,7 +104,9 @@ public:
     std::string recipeDir = ".flox/pkgs";
     std::string torchVersion;
     std::string pnamePrefix;
-    std::map<std::string, std::string> pins;      // "13.0" / "cpu" / "darwin" / "default"
+    // Key: the dotted CUDA version of a CUDA variant, "cpu", "darwin"; "default" is the
+    // fallback for any variant whose own key is absent (and for legacy names without CUDA).
+    std::map<std::string, std::string> pins;
     std::vector<MatrixGroup> groups;
     std::vector<VariantFilter> excludes;
     std::map<std::string, RecipePattern> patterns; // "cuda" / "cpu" / "darwin"
@@ -112,6 +120,15 @@ public:
     // The pname the recipe must declare: pnamePrefix + name without its package word, or the
     // canonical name itself when there is no prefix.
     std::string expectedPname(const VariantName& name) const;
+
+    // Same content (whether it was inferred is not compared).
+    friend bool operator==(const MatrixSpec& a, const MatrixSpec& b)
+    {
+        return a.package == b.package && a.recipeDir == b.recipeDir &&
+               a.torchVersion == b.torchVersion && a.pnamePrefix == b.pnamePrefix &&
+               a.pins == b.pins && a.groups == b.groups && a.excludes == b.excludes &&
+               a.patterns == b.patterns;
+    }
 
 private:
     bool m_inferred = false;

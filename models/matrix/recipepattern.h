@@ -35,6 +35,8 @@ struct RecipePattern
     PatternKind kind = PatternKind::Unknown;
     std::vector<OverlayKind> overlays; // required, in order
     std::string canonicalRecipe;       // file name relative to the recipe dir; may be empty
+
+    friend bool operator==(const RecipePattern&, const RecipePattern&) = default;
 };
 
 } // namespace rg

@@ -18,15 +18,19 @@ namespace rg {
 
 enum class Accelerator { Cuda, Cpu, Darwin };
 
+// Ids used in the spec JSON, CLI output and UI: "cuda" / "cpu" / "darwin".
+std::string_view acceleratorId(Accelerator accelerator);
+std::optional<Accelerator> acceleratorFromId(std::string_view id);
+
 struct VariantName
 {
-    std::string package;  // "pytorch", "pytorch210", "torchvision"
-    std::string python;   // digits: "313"
+    std::string package; // "pytorch", "pytorch210", "torchvision"
+    std::string python;  // digits: "313"
     Accelerator accelerator = Accelerator::Cpu;
-    std::string cuda;     // dotted "13.0"; empty when the name has no CUDA component
-    std::string gpuArch;  // "sm120"; empty unless accelerator == Cuda
-    std::string isa;      // normalized file spelling: "avx512", "armv8_2", "mps"
-    std::string isaAsWritten; // "armv8.2" when the name spelled it so (a naming finding)
+    std::string cuda;                  // dotted "13.0"; empty when the name has no CUDA component
+    std::string gpuArch;               // "sm120"; empty unless accelerator == Cuda
+    std::string isa;                   // normalized file spelling: "avx512", "armv8_2", "mps"
+    std::string isaAsWritten;          // "armv8.2" when the name spelled it so (a naming finding)
     std::vector<std::string> suffixes; // "magma", "nightly": anything after the ISA
     bool legacyForm = false;           // "py313" and/or no CUDA component
 
