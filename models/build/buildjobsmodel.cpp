@@ -1,0 +1,258 @@
+#include "build/buildjobsmodel.h"
+
+#include "build/buildhistory.h"
+#include "build/buildqueue.h"
+
+#include <QLocale>
+#include <QTimer>
+#include <algorithm>
+
+namespace rg {
+
+BuildJobsModel::BuildJobsModel(BuildQueue* queue, BuildHistory* history, QObject* parent)
+    : QAbstractTableModel(parent), m_queue(queue), m_history(history), m_tick(new QTimer(this))
+{
+    reload();
+    if (m_queue) {
+        connect(m_queue, &BuildQueue::jobQueued, this, &BuildJobsModel::jobAdded);
+        connect(m_queue, &BuildQueue::jobStarted, this, &BuildJobsModel::jobChanged);
+        connect(m_queue, &BuildQueue::jobProgress, this, &BuildJobsModel::jobChanged);
+        connect(m_queue, &BuildQueue::jobVerificationStarted, this, &BuildJobsModel::jobChanged);
+        connect(m_queue, &BuildQueue::jobFinished, this, &BuildJobsModel::jobChanged);
+    }
+    // Elapsed times of running jobs move on their own.
+    m_tick->setInterval(1000);
+    connect(m_tick, &QTimer::timeout, this, &BuildJobsModel::tick);
+    m_tick->start();
+}
+
+void BuildJobsModel::reload()
+{
+    beginResetModel();
+    m_ids.clear();
+    if (m_history) {
+        for (const BuildRecord& r : m_history->records())
+            m_ids.push_back(r.id);
+    }
+    if (m_queue) {
+        for (quint64 id : m_queue->jobIds())
+            m_ids.push_back(id);
+    }
+    std::sort(m_ids.begin(), m_ids.end(), std::greater<>());
+    m_ids.erase(std::unique(m_ids.begin(), m_ids.end()), m_ids.end());
+    endResetModel();
+}
+
+int BuildJobsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_ids.size());
+}
+
+int BuildJobsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+quint64 BuildJobsModel::jobId(int row) const
+{
+    return row >= 0 && row < int(m_ids.size()) ? m_ids[std::size_t(row)] : 0;
+}
+
+int BuildJobsModel::rowOf(quint64 id) const
+{
+    const auto it = std::lower_bound(m_ids.begin(), m_ids.end(), id, std::greater<>());
+    return it != m_ids.end() && *it == id ? int(it - m_ids.begin()) : -1;
+}
+
+const BuildRecord* BuildJobsModel::record(int row) const
+{
+    const quint64 id = jobId(row);
+    if (id == 0)
+        return nullptr;
+    if (m_queue) {
+        if (const BuildRecord* live = m_queue->job(id))
+            return live;
+    }
+    return m_history ? m_history->record(id) : nullptr;
+}
+
+void BuildJobsModel::jobAdded(quint64 id)
+{
+    if (rowOf(id) >= 0) {
+        jobChanged(id);
+        return;
+    }
+    const auto it = std::lower_bound(m_ids.begin(), m_ids.end(), id, std::greater<>());
+    const int row = int(it - m_ids.begin());
+    beginInsertRows({}, row, row);
+    m_ids.insert(it, id);
+    endInsertRows();
+}
+
+void BuildJobsModel::jobChanged(quint64 id)
+{
+    const int row = rowOf(id);
+    if (row >= 0)
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void BuildJobsModel::tick()
+{
+    if (!m_queue || !m_queue->hasRunningJobs())
+        return;
+    for (int row = 0; row < int(m_ids.size()); ++row) {
+        const BuildRecord* r = record(row);
+        if (r && !r->isFinished())
+            emit dataChanged(index(row, DurationColumn), index(row, DurationColumn));
+    }
+}
+
+qint64 BuildJobsModel::remainingMs(const BuildRecord& r) const
+{
+    if (r.isFinished() || !m_queue)
+        return -1;
+    const auto estimate = m_queue->estimatedDurationMs(r.id);
+    if (!estimate)
+        return -1;
+    return std::max<qint64>(0, *estimate - std::max<qint64>(0, r.durationMs()));
+}
+
+QString BuildJobsModel::formatDuration(qint64 ms)
+{
+    if (ms < 0)
+        return {};
+    const qint64 s = ms / 1000;
+    if (s >= 3600)
+        return QStringLiteral("%1h %2m %3s")
+            .arg(s / 3600)
+            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    if (s >= 60)
+        return QStringLiteral("%1m %2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1s").arg(s);
+}
+
+QVariant BuildJobsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const BuildRecord* r = record(index.row());
+    if (!r)
+        return {};
+    switch (role) {
+    case JobIdRole:
+        return QVariant::fromValue(r->id);
+    case StateRole:
+        return int(r->state);
+    case ProgressRole:
+        return r->progressTotal > 0 ? double(r->progressDone) / r->progressTotal : -1.0;
+    case LogPathRole:
+        return r->logPath;
+    case VariantRole:
+        return r->variant;
+    case IsLiveRole:
+        return m_queue && m_queue->job(r->id) != nullptr;
+    case VerificationStatusRole:
+        return int(r->verification.status);
+    case EstimatedRemainingRole:
+        return remainingMs(*r);
+    case Qt::ToolTipRole:
+        if (index.column() == VerificationColumn && !r->verification.reason.isEmpty())
+            return r->verification.reason;
+        if (index.column() == StateColumn && !r->error.isEmpty())
+            return r->error;
+        if (index.column() == CommandColumn || index.column() == VariantColumn)
+            return r->command;
+        return {};
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
+    }
+    switch (Column(index.column())) {
+    case VariantColumn:
+        return r->variant;
+    case KindColumn:
+        return jobKindName(r->kind);
+    case BackendColumn:
+        return backendKindName(r->backend);
+    case StateColumn:
+        return jobStateName(r->state);
+    case ProgressColumn:
+        if (r->progressTotal <= 0)
+            return {};
+        return QStringLiteral("%1/%2 (%3%)")
+            .arg(r->progressDone)
+            .arg(r->progressTotal)
+            .arg(100 * qint64(r->progressDone) / r->progressTotal);
+    case StartedColumn:
+        return r->startedAt.isValid()
+                   ? r->startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                   : QString();
+    case DurationColumn: {
+        if (r->state == JobState::Queued) {
+            const qint64 remaining = remainingMs(*r);
+            return remaining < 0 ? QString() : QStringLiteral("~") + formatDuration(remaining);
+        }
+        return formatDuration(r->durationMs());
+    }
+    case VerificationColumn:
+        if (r->verification.status == VerificationResult::Status::NotRun)
+            return r->verification.reason;
+        return VerificationResult::statusName(r->verification.status);
+    case ClosureSizeColumn:
+        return r->closureSize < 0 ? QString() : QLocale().formattedDataSize(r->closureSize);
+    case CommandColumn:
+        return r->command;
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant BuildJobsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (Column(section)) {
+    case VariantColumn:
+        return tr("Variant");
+    case KindColumn:
+        return tr("Kind");
+    case BackendColumn:
+        return tr("Backend");
+    case StateColumn:
+        return tr("State");
+    case ProgressColumn:
+        return tr("Progress");
+    case StartedColumn:
+        return tr("Started");
+    case DurationColumn:
+        return tr("Duration");
+    case VerificationColumn:
+        return tr("Verification");
+    case ClosureSizeColumn:
+        return tr("Closure size");
+    case CommandColumn:
+        return tr("Command");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QHash<int, QByteArray> BuildJobsModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
+    names.insert(JobIdRole, "jobId");
+    names.insert(StateRole, "state");
+    names.insert(ProgressRole, "progress");
+    names.insert(LogPathRole, "logPath");
+    names.insert(VariantRole, "variant");
+    names.insert(IsLiveRole, "isLive");
+    names.insert(VerificationStatusRole, "verificationStatus");
+    names.insert(EstimatedRemainingRole, "estimatedRemaining");
+    return names;
+}
+
+} // namespace rg

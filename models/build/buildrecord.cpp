@@ -1,0 +1,45 @@
+#include "build/buildrecord.h"
+
+namespace rg {
+
+QString jobStateName(JobState state)
+{
+    switch (state) {
+    case JobState::Queued:
+        return QStringLiteral("queued");
+    case JobState::Running:
+        return QStringLiteral("running");
+    case JobState::Succeeded:
+        return QStringLiteral("succeeded");
+    case JobState::Failed:
+        return QStringLiteral("failed");
+    case JobState::Cancelled:
+        return QStringLiteral("cancelled");
+    }
+    return QStringLiteral("queued");
+}
+
+std::optional<JobState> jobStateFromName(const QString& name)
+{
+    for (JobState state : {JobState::Queued, JobState::Running, JobState::Succeeded,
+                           JobState::Failed, JobState::Cancelled}) {
+        if (name == jobStateName(state))
+            return state;
+    }
+    return std::nullopt;
+}
+
+QString jobKindName(JobKind kind)
+{
+    return kind == JobKind::Publish ? QStringLiteral("publish") : QStringLiteral("build");
+}
+
+qint64 BuildRecord::durationMs() const
+{
+    if (!startedAt.isValid())
+        return -1;
+    const QDateTime end = finishedAt.isValid() ? finishedAt : QDateTime::currentDateTimeUtc();
+    return startedAt.msecsTo(end);
+}
+
+} // namespace rg
