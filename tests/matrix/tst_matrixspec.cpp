@@ -1,0 +1,580 @@
+#include "matrix/matrixspec.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <set>
+
+using namespace rg;
+
+namespace {
+
+const char* const pin6a = "6a030d535719c5190187c4cec156f335e95e3211";
+const char* const pin01 = "0182a361324364ae3f436a63005877674cf45efb";
+
+VariantName name(const char* stem)
+{
+    auto n = VariantName::parse(stem);
+    if (!n)
+        qFatal("test name does not parse: %s", stem);
+    return *n;
+}
+
+MatrixSpec loadFixture(const char* repo)
+{
+    SpecError error;
+    const std::filesystem::path file =
+        std::filesystem::path(RG_FIXTURES_DIR) / repo / MatrixSpec::defaultPath;
+    auto spec = MatrixSpec::load(file, Catalog::builtin(), &error);
+    if (!spec)
+        qFatal("fixture spec does not load: %s", error.toString().c_str());
+    return *spec;
+}
+
+std::set<std::string> names(const std::vector<VariantName>& variants)
+{
+    std::set<std::string> out;
+    for (const auto& v : variants)
+        out.insert(v.toString());
+    return out;
+}
+
+} // namespace
+
+class TestMatrixSpec : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void seed001TargetExpects44();
+    void seed001StartHasTheSameSpec();
+    void seed000Expects66();
+    void expects();
+    void expectedPin();
+    void patternFor();
+    void expectedPname();
+    void excludes();
+    void errors_data();
+    void errors();
+    void endOfInputError();
+    void errorToString();
+    void loadMissingFile();
+    void roundTrip_data();
+    void roundTrip();
+    void inferFromSamples();
+    void inferPatterns();
+    void inferEmpty();
+};
+
+void TestMatrixSpec::seed001TargetExpects44()
+{
+    const MatrixSpec spec = loadFixture("seed001-target");
+    QVERIFY(!spec.isInferred());
+    const auto expected = spec.expectedVariants();
+    QCOMPARE(expected.size(), std::size_t(44));
+
+    // Seed 001: 9 GPU archs × 4 x86 ISAs, SM110/SM121 × ARMv8.2/ARMv9, 4 CPU-only.
+    std::set<std::string> want;
+    for (const char* arch :
+         {"sm80", "sm86", "sm89", "sm90", "sm100", "sm103", "sm110", "sm120", "sm121"})
+        for (const char* isa : {"avx2", "avx512", "avx512bf16", "avx512vnni"})
+            want.insert(std::string("pytorch-python313-cuda13_0-") + arch + "-" + isa);
+    for (const char* arch : {"sm110", "sm121"})
+        for (const char* isa : {"armv8_2", "armv9"})
+            want.insert(std::string("pytorch-python313-cuda13_0-") + arch + "-" + isa);
+    for (const char* isa : {"avx2", "avx512", "avx512bf16", "avx512vnni"})
+        want.insert(std::string("pytorch-python313-cpu-") + isa);
+    QCOMPARE(want.size(), std::size_t(44));
+    QVERIFY(names(expected) == want);
+    for (const auto& v : expected) {
+        QVERIFY(v.suffixes.empty());
+        QCOMPARE(QString::fromStdString(v.package), QStringLiteral("pytorch"));
+        QVERIFY(spec.expects(v));
+    }
+    QCOMPARE(QString::fromStdString(spec.torchVersion), QStringLiteral("2.10.0"));
+    QCOMPARE(QString::fromStdString(spec.pnamePrefix), QStringLiteral("pytorch210-"));
+}
+
+void TestMatrixSpec::seed001StartHasTheSameSpec()
+{
+    QVERIFY(loadFixture("seed001-start") == loadFixture("seed001-target"));
+}
+
+void TestMatrixSpec::seed000Expects66()
+{
+    const MatrixSpec spec = loadFixture("seed000");
+    const auto expected = spec.expectedVariants();
+    QCOMPARE(expected.size(), std::size_t(66));
+    QVERIFY(names(expected).count("pytorch-python313-darwin-mps"));
+    QVERIFY(names(expected).count("pytorch-python313-cuda12_9-sm90-avx512"));
+    for (const auto& v : expected) {
+        QCOMPARE(QString::fromStdString(spec.expectedPin(v).value_or("")), QString(pin01));
+        // The seed 000 branch is CUDA 12.9: every expected pairing must be able to run.
+        const Catalog& c = Catalog::builtin();
+        const CpuIsa* isa = c.isa(v.isa);
+        QVERIFY(isa);
+        std::string why;
+        QVERIFY2(c.canRun(v.gpuArch.empty() ? nullptr : c.gpuArch(v.gpuArch), *isa, v.cuda, &why),
+                 why.c_str());
+    }
+}
+
+void TestMatrixSpec::expects()
+{
+    const MatrixSpec spec = loadFixture("seed001-target");
+    QVERIFY(spec.expects(name("pytorch-python313-cuda13_0-sm120-avx512")));
+    QVERIFY(spec.expects(name("pytorch-python313-cuda13_0-sm110-avx2"))); // seed 001 lists it
+    QVERIFY(spec.expects(name("pytorch-python313-cuda13_0-sm121-armv8_2")));
+    QVERIFY(spec.expects(name("pytorch-python313-cpu-avx512bf16")));
+    QVERIFY(!spec.expects(name("pytorch-python313-cuda13_0-sm120-avx512-magma")));
+    QVERIFY(!spec.expects(name("pytorch-python313-cuda13_0-sm121-armv9-nightly")));
+    QVERIFY(!spec.expects(name("pytorch-python313-cuda13_0-sm120-avx")));
+    QVERIFY(!spec.expects(name("pytorch-python313-cuda13_0-sm90-armv9"))); // ARM only on SoCs
+    QVERIFY(!spec.expects(name("pytorch-python313-cuda12_9-sm120-avx512")));
+    QVERIFY(!spec.expects(name("pytorch-python312-cuda13_0-sm120-avx512")));
+    QVERIFY(!spec.expects(name("pytorch-python313-cpu-armv9")));
+    QVERIFY(!spec.expects(name("pytorch-py313-sm120-avx512"))); // no CUDA in the name
+    QVERIFY(!spec.expects(name("torchvision-python313-cuda13_0-sm120-avx512"))); // other package
+    QVERIFY(!spec.expects(name("pytorch-python313-darwin-mps")));
+    // The armv8.2 spelling names the same cell; the naming rule, not the spec, objects to it.
+    QVERIFY(spec.expects(name("pytorch-python313-cuda13_0-sm110-armv8.2")));
+}
+
+void TestMatrixSpec::expectedPin()
+{
+    MatrixSpec spec = loadFixture("seed001-target");
+    QCOMPARE(spec.expectedPin(name("pytorch-python313-cuda13_0-sm90-avx2")).value_or(""), pin6a);
+    QCOMPARE(spec.expectedPin(name("pytorch-python313-cpu-avx2")).value_or(""), pin6a);
+    QVERIFY(!spec.expectedPin(name("pytorch-python313-cuda12_9-sm90-avx2")));
+    QVERIFY(!spec.expectedPin(name("pytorch-python313-darwin-mps")));
+    QVERIFY(!spec.expectedPin(name("pytorch-py313-sm90-avx512")));
+    spec.pins["default"] = pin01;
+    spec.pins["cpu"] = std::string(40, 'c');
+    QCOMPARE(spec.expectedPin(name("pytorch-python313-cuda12_9-sm90-avx2")).value_or(""), pin01);
+    QCOMPARE(spec.expectedPin(name("pytorch-python313-darwin-mps")).value_or(""), pin01);
+    QCOMPARE(spec.expectedPin(name("pytorch-py313-sm90-avx512")).value_or(""), pin01);
+    QCOMPARE(spec.expectedPin(name("pytorch-python313-cpu-avx2")).value_or(""),
+             std::string(40, 'c'));
+    QCOMPARE(spec.expectedPin(name("pytorch-python313-cuda13_0-sm90-avx2")).value_or(""), pin6a);
+}
+
+void TestMatrixSpec::patternFor()
+{
+    const MatrixSpec spec = loadFixture("seed001-target");
+    const RecipePattern* gpu = spec.patternFor(name("pytorch-python313-cuda13_0-sm90-avx2"));
+    QVERIFY(gpu);
+    QCOMPARE(gpu->kind, PatternKind::PinnedOverlays);
+    QVERIFY(gpu->overlays ==
+            std::vector<OverlayKind>(
+                {OverlayKind::CudaPackageSet, OverlayKind::MagmaPatch, OverlayKind::TorchUpgrade}));
+    QCOMPARE(QString::fromStdString(gpu->canonicalRecipe),
+             QStringLiteral("pytorch-python313-cuda13_0-sm120-avx512.nix"));
+    const RecipePattern* cpu = spec.patternFor(name("pytorch-python313-cpu-avx2"));
+    QVERIFY(cpu);
+    QVERIFY(cpu->overlays == std::vector<OverlayKind>({OverlayKind::TorchUpgrade}));
+    QVERIFY(!spec.patternFor(name("pytorch-python313-darwin-mps")));
+}
+
+void TestMatrixSpec::expectedPname()
+{
+    MatrixSpec spec = loadFixture("seed001-target");
+    QCOMPARE(spec.expectedPname(name("pytorch-python313-cuda13_0-sm120-avx512")),
+             std::string("pytorch210-python313-cuda13_0-sm120-avx512"));
+    QCOMPARE(spec.expectedPname(name("pytorch-python313-cpu-avx2")),
+             std::string("pytorch210-python313-cpu-avx2"));
+    QCOMPARE(spec.expectedPname(name("pytorch-py313-cpu-avx2")),
+             std::string("pytorch210-python313-cpu-avx2"));
+    spec.pnamePrefix.clear();
+    QCOMPARE(spec.expectedPname(name("pytorch-python313-cuda13_0-sm120-avx512")),
+             std::string("pytorch-python313-cuda13_0-sm120-avx512"));
+}
+
+void TestMatrixSpec::excludes()
+{
+    const std::string text = R"({
+  "schema": 1,
+  "matrix": [
+    { "python": ["3.12", "3.13"], "accelerator": "cuda", "cuda": ["13.0"],
+      "gpuArchs": ["sm110", "sm120"], "isas": ["avx2", "armv9"] }
+  ],
+  "exclude": [ { "gpuArch": "sm110", "isa": "avx2" }, { "python": "3.12", "isa": "armv9" } ]
+})";
+    SpecError error;
+    const auto spec = MatrixSpec::fromJson(text, "spec.json", Catalog::builtin(), &error);
+    QVERIFY2(spec, error.toString().c_str());
+    const auto expected = names(spec->expectedVariants());
+    QCOMPARE(expected, (std::set<std::string>{
+                           "pytorch-python312-cuda13_0-sm120-avx2",
+                           "pytorch-python313-cuda13_0-sm110-armv9",
+                           "pytorch-python313-cuda13_0-sm120-avx2",
+                           "pytorch-python313-cuda13_0-sm120-armv9",
+                       }));
+    QVERIFY(!spec->expects(name("pytorch-python313-cuda13_0-sm110-avx2")));
+    QVERIFY(!spec->expects(name("pytorch-python312-cuda13_0-sm120-armv9")));
+    QVERIFY(spec->expects(name("pytorch-python312-cuda13_0-sm120-avx2")));
+    VariantFilter f;
+    f.isa = "armv9";
+    QVERIFY(f.matches(name("pytorch-python313-cpu-armv9")));
+    QVERIFY(!f.matches(name("pytorch-python313-cpu-avx2")));
+}
+
+void TestMatrixSpec::errors_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("pointer");
+    QTest::addColumn<QString>("message"); // the message starts with this
+
+    QTest::newRow("syntax") << "{\n  \"schema\": 1,\n  \"matrix\": [}\n}" << 3 << 14 << ""
+                            << "invalid JSON: syntax error while parsing value";
+    QTest::newRow("unknown top-level key (typo)")
+        << "{\n  \"schema\": 1,\n  \"pnameprefix\": \"pytorch210-\",\n  \"matrix\": []\n}" << 3 << 3
+        << "/pnameprefix"
+        << "unknown key \"pnameprefix\" (expected one of \"$schema\", \"schema\"";
+    QTest::newRow("wrong type")
+        << "{\n  \"schema\": 1,\n  \"torchVersion\": 2.10,\n  \"matrix\": []\n}" << 3 << 19
+        << "/torchVersion"
+        << "expected a string, found a number";
+    QTest::newRow("unknown arch")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [\n    { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cuda\", \"cuda\": [\"13.0\"],\n      \"gpuArchs\": [\"sm90\", \"sm95\"], \"isas\": "
+           "[\"avx2\"] }\n  ]\n}"
+        << 5 << 28 << "/matrix/0/gpuArchs/1"
+        << "unknown GPU architecture \"sm95\"";
+    QTest::newRow("arch written dotted")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [\n    { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cuda\", \"cuda\": [\"13.0\"],\n      \"gpuArchs\": [\"sm90\", \"9.0\"], \"isas\": "
+           "[\"avx2\"] }\n  ]\n}"
+        << 5 << 28 << "/matrix/0/gpuArchs/1"
+        << "unknown GPU architecture \"9.0\" (did you mean \"sm90\"?)";
+    QTest::newRow("ISA with a dot")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [\n    { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cuda\", \"cuda\": [\"13.0\"],\n      \"gpuArchs\": [\"sm110\"], \"isas\": "
+           "[\"armv8.2\"] }\n  ]\n}"
+        << 5 << 39 << "/matrix/0/isas/0"
+        << "unknown CPU ISA \"armv8.2\" (did you mean \"armv8_2\"?)";
+    QTest::newRow("unknown ISA")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [\n    { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cuda\", \"cuda\": [\"13.0\"],\n      \"gpuArchs\": [\"sm110\"], \"isas\": "
+           "[\"avx10\"] }\n  ]\n}"
+        << 5 << 39 << "/matrix/0/isas/0"
+        << "unknown CPU ISA \"avx10\"";
+    QTest::newRow("short pin")
+        << "{\n  \"schema\": 1,\n  \"pins\": { \"13.0\": \"6a030d5\" },\n  "
+           "\"matrix\": []\n}"
+        << 3 << 21 << "/pins/13.0"
+        << "pin \"6a030d5\" is not a full nixpkgs revision (40 lower-case hex digits)";
+    QTest::newRow("upper-case pin")
+        << "{\n  \"schema\": 1,\n  \"pins\": { \"13.0\": "
+           "\"6A030D535719C5190187C4CEC156F335E95E3211\" "
+           "},\n  \"matrix\": []\n}"
+        << 3 << 21 << "/pins/13.0"
+        << "pin \"6A030D535719C5190187C4CEC156F335E95E3211\" is not a full";
+    QTest::newRow("unknown pin key") << "{\n  \"schema\": 1,\n  \"pins\": { \"13.1\": "
+                                        "\"6a030d535719c5190187c4cec156f335e95e3211\" "
+                                        "},\n  \"matrix\": []\n}"
+                                     << 3 << 13 << "/pins/13.1"
+                                     << "pin key \"13.1\" is neither a dotted CUDA version";
+    QTest::newRow("python not dotted") << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": "
+                                          "[\"313\"], \"accelerator\": \"cpu\", "
+                                          "\"isas\": [\"avx2\"] } ]\n}"
+                                       << 3 << 28 << "/matrix/0/python/0"
+                                       << "write Python versions dotted: \"3.13\"";
+    QTest::newRow("unknown python") << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": "
+                                       "[\"3.9\"], \"accelerator\": \"cpu\", "
+                                       "\"isas\": [\"avx2\"] } ]\n}"
+                                    << 3 << 28 << "/matrix/0/python/0"
+                                    << "unknown Python version \"3.9\" (the catalog knows";
+    QTest::newRow("unknown cuda")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cuda\", "
+           "\"cuda\": [\"11.8\"], \"gpuArchs\": [\"sm90\"], \"isas\": [\"avx2\"] } ]\n}"
+        << 3 << 69 << "/matrix/0/cuda/0"
+        << "unknown CUDA version \"11.8\"";
+    QTest::newRow("cuda group without archs")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cuda\", "
+           "\"cuda\": [\"13.0\"], \"isas\": [\"avx2\"] } ]\n}"
+        << 3 << 15 << "/matrix/0"
+        << "a \"cuda\" group needs \"gpuArchs\"";
+    QTest::newRow("cpu group with archs") << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": "
+                                             "[\"3.13\"], \"accelerator\": \"cpu\", "
+                                             "\"gpuArchs\": [\"sm90\"], \"isas\": [\"avx2\"] } ]\n}"
+                                          << 3 << 59 << "/matrix/0/gpuArchs"
+                                          << "only \"cuda\" groups have \"gpuArchs\"";
+    QTest::newRow("typo in group key") << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": "
+                                          "[\"3.13\"], \"accelerator\": \"cpu\", "
+                                          "\"isa\": [\"avx2\"] } ]\n}"
+                                       << 3 << 59 << "/matrix/0/isa"
+                                       << "unknown key \"isa\"";
+    QTest::newRow("unknown accelerator") << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": "
+                                            "[\"3.13\"], \"accelerator\": \"gpu\", "
+                                            "\"isas\": [\"avx2\"] } ]\n}"
+                                         << 3 << 52 << "/matrix/0/accelerator"
+                                         << "unknown accelerator \"gpu\"";
+    QTest::newRow("mps in a cpu group")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cpu\", "
+           "\"isas\": [\"avx2\", \"mps\"] } ]\n}"
+        << 3 << 76 << "/matrix/0/isas/1"
+        << "\"mps\" is an Apple ISA; it belongs in a \"darwin\" group";
+    QTest::newRow("listed twice") << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": "
+                                     "[\"3.13\"], \"accelerator\": \"cpu\", "
+                                     "\"isas\": [\"avx2\", \"avx2\"] } ]\n}"
+                                  << 3 << 76 << "/matrix/0/isas/1"
+                                  << "\"avx2\" is listed twice";
+    QTest::newRow("schema version")
+        << "{\n  \"schema\": 2,\n  \"matrix\": []\n}" << 2 << 13 << "/schema"
+        << "unsupported schema version 2 (this RecipeGrid reads version 1)";
+    QTest::newRow("schema missing") << "{\n  \"matrix\": []\n}" << 1 << 1 << ""
+                                    << "missing required key \"schema\"";
+    QTest::newRow("matrix missing") << "{\n  \"schema\": 1\n}" << 1 << 1 << ""
+                                    << "missing required key \"matrix\"";
+    QTest::newRow("not an object") << "[1]" << 1 << 1 << ""
+                                   << "expected an object, found an array";
+    QTest::newRow("duplicate key")
+        << "{\n  \"schema\": 1,\n  \"torchVersion\": \"2.10.0\",\n  \"matrix\": [],\n  "
+           "\"torchVersion\": \"2.9.1\"\n}"
+        << 5 << 3 << "/torchVersion"
+        << "key is given twice";
+    QTest::newRow("unknown pattern kind")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"patterns\": { \"cuda\": { \"kind\": "
+           "\"overlays\" } }\n}"
+        << 4 << 35 << "/patterns/cuda/kind"
+        << "unknown pattern kind \"overlays\"";
+    QTest::newRow("unknown overlay")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"patterns\": { \"cuda\": { \"kind\": "
+           "\"pinned-overlays\", \"overlays\": [\"magma\"] } }\n}"
+        << 4 << 67 << "/patterns/cuda/overlays/0"
+        << "unknown overlay \"magma\"";
+    QTest::newRow("unknown pattern accelerator")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"patterns\": { \"gpu\": { \"kind\": "
+           "\"pinned-plain\" } }\n}"
+        << 4 << 17 << "/patterns/gpu"
+        << "unknown key \"gpu\"";
+    QTest::newRow("columns count characters")
+        << "{\n  \"schema\": 1, \"pnamePrefix\": \"\xc3\xbc\", \"matrix\": 5\n}" << 2 << 46
+        << "/matrix"
+        << "expected an array of groups, found an integer";
+    QTest::newRow("recipe dir escapes")
+        << "{\n  \"schema\": 1,\n  \"recipeDir\": \"../elsewhere\",\n  \"matrix\": []\n}" << 3 << 16
+        << "/recipeDir"
+        << "must be a directory inside the repository";
+}
+
+void TestMatrixSpec::errors()
+{
+    QFETCH(QString, json);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, pointer);
+    QFETCH(QString, message);
+
+    SpecError error;
+    const QByteArray bytes = json.toUtf8();
+    const auto spec =
+        MatrixSpec::fromJson(std::string_view(bytes.constData(), bytes.size()),
+                             "repo/.flox/recipegrid.json", Catalog::builtin(), &error);
+    QVERIFY(!spec);
+    QCOMPARE(QString::fromStdString(error.file), QStringLiteral("repo/.flox/recipegrid.json"));
+    const QString actual = QString::fromStdString(error.message);
+    QVERIFY2(actual.startsWith(message), qPrintable(actual));
+    QCOMPARE(QString::fromStdString(error.pointer), pointer);
+    QCOMPARE(error.line, line);
+    QCOMPARE(error.column, column);
+}
+
+void TestMatrixSpec::endOfInputError()
+{
+    const std::string text = "{\n  \"schema\": 1,\n  \"matrix\": [";
+    SpecError error;
+    QVERIFY(!MatrixSpec::fromJson(text, "s.json", Catalog::builtin(), &error));
+    QCOMPARE(error.line, 3);
+    QVERIFY2(error.column >= 13, error.toString().c_str()); // at or after the '['
+    QVERIFY(QString::fromStdString(error.message).contains("end of input"));
+}
+
+void TestMatrixSpec::errorToString()
+{
+    SpecError e{"repo/.flox/recipegrid.json", 3, 21, "/pins/13.0", "pin \"x\" is bad"};
+    QCOMPARE(QString::fromStdString(e.toString()),
+             QStringLiteral("repo/.flox/recipegrid.json:3:21: /pins/13.0: pin \"x\" is bad"));
+    e.pointer.clear();
+    QCOMPARE(QString::fromStdString(e.toString()),
+             QStringLiteral("repo/.flox/recipegrid.json:3:21: pin \"x\" is bad"));
+    e.line = 0;
+    QCOMPARE(QString::fromStdString(e.toString()),
+             QStringLiteral("repo/.flox/recipegrid.json: pin \"x\" is bad"));
+}
+
+void TestMatrixSpec::loadMissingFile()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path file = dir.filePath("absent.json").toStdString();
+    SpecError error;
+    QVERIFY(!MatrixSpec::load(file, Catalog::builtin(), &error));
+    QCOMPARE(QString::fromStdString(error.file), QString::fromStdString(file.string()));
+    QCOMPARE(error.line, 0);
+    QVERIFY(QString::fromStdString(error.message).startsWith("cannot read: "));
+
+    // A file that exists but is malformed reports its own path with a position.
+    const std::filesystem::path bad = dir.filePath("bad.json").toStdString();
+    std::ofstream(bad) << "{\n  \"schema\": 1,\n  \"matrix\": \"all\"\n}\n";
+    QVERIFY(!MatrixSpec::load(bad, Catalog::builtin(), &error));
+    QCOMPARE(QString::fromStdString(error.toString()),
+             QString::fromStdString(bad.string()) +
+                 ":3:13: /matrix: expected an array of groups, found a string");
+}
+
+void TestMatrixSpec::roundTrip_data()
+{
+    QTest::addColumn<QString>("repo");
+    QTest::newRow("seed001") << "seed001-target";
+    QTest::newRow("seed000") << "seed000";
+}
+
+void TestMatrixSpec::roundTrip()
+{
+    QFETCH(QString, repo);
+    MatrixSpec spec = loadFixture(repo.toUtf8().constData());
+    spec.excludes.push_back(VariantFilter{std::nullopt, Accelerator::Cuda, std::string("13.0"),
+                                          std::string("sm110"), std::string("avx2")});
+    spec.excludes.push_back(VariantFilter{std::string("3.13"), std::nullopt, std::nullopt,
+                                          std::nullopt, std::string("armv9")});
+    const std::string text = spec.toJson();
+    SpecError error;
+    const auto again = MatrixSpec::fromJson(text, "roundtrip.json", Catalog::builtin(), &error);
+    QVERIFY2(again, (error.toString() + "\n" + text).c_str());
+    QVERIFY(*again == spec);
+    QCOMPARE(again->toJson(), text);
+    QVERIFY(names(again->expectedVariants()) == names(spec.expectedVariants()));
+    // Changing anything makes the specs differ, so the comparison above means something.
+    MatrixSpec changed = *again;
+    changed.pins.begin()->second = std::string(40, '0');
+    QVERIFY(!(changed == spec));
+}
+
+void TestMatrixSpec::inferFromSamples()
+{
+    const std::string a(40, 'a'), b(40, 'b'), c(40, 'c'), d(40, 'd'), e(40, 'e');
+    std::vector<InferenceSample> samples{
+        {name("pytorch-python313-cuda13_0-sm120-avx512"),
+         a,
+         "2.10.0",
+         "pytorch210-python313-cuda13_0-sm120-avx512",
+         "",
+         {}},
+        {name("pytorch-python313-cuda13_0-sm120-avx2"),
+         a,
+         "2.10.0",
+         "pytorch210-python313-cuda13_0-sm120-avx2",
+         "",
+         {}},
+        {name("pytorch-python313-cuda13_0-sm90-avx512"),
+         b,
+         "2.9.0",
+         "pytorch-python313-cuda13_0-sm90-avx512",
+         "",
+         {}},
+        {name("pytorch-python313-cuda13_0-sm110-armv9"), a, "", "", "", {}},
+        {name("pytorch-python313-cuda12_9-sm90-avx512"), c, "", "", "", {}},
+        {name("pytorch-python312-cuda12_9-sm90-avx512"), c, "", "", "", {}},
+        {name("pytorch-python313-cuda12_9-sm90-avx2"), b, "", "", "", {}},
+        {name("pytorch-python313-cpu-avx2"), d, "2.10.0", "pytorch210-python313-cpu-avx2", "", {}},
+        // Suffixed recipes outnumber the rest on their pin and torch version, yet do not count.
+        {name("pytorch-python313-cuda13_0-sm103-avx512-magma"), e, "2.9.0", "", "", {}},
+        {name("pytorch-python313-cuda13_0-sm103-avx2-magma"), e, "2.9.0", "", "", {}},
+        {name("pytorch-python313-cuda13_0-sm103-avx512bf16-magma"), e, "2.9.0", "", "", {}},
+        // A legacy name says nothing about CUDA; it only gives the default pin.
+        {name("pytorch-py313-sm86-avx2"), c, "", "", "", {}},
+    };
+    const MatrixSpec spec = MatrixSpec::infer(samples, Catalog::builtin());
+    QVERIFY(spec.isInferred());
+    QCOMPARE(QString::fromStdString(spec.package), QStringLiteral("pytorch"));
+    QVERIFY(spec.pins == (std::map<std::string, std::string>{
+                             {"13.0", a}, {"12.9", c}, {"cpu", d}, {"default", c}}));
+    QCOMPARE(QString::fromStdString(spec.torchVersion), QStringLiteral("2.10.0"));
+    QCOMPARE(QString::fromStdString(spec.pnamePrefix), QStringLiteral("pytorch210-"));
+
+    const auto expected = names(spec.expectedVariants());
+    QCOMPARE(expected, (std::set<std::string>{
+                           // x86 CUDA 13.0: {sm120, sm90} × {avx2, avx512}; sm90-avx2 is a hole
+                           "pytorch-python313-cuda13_0-sm120-avx2",
+                           "pytorch-python313-cuda13_0-sm120-avx512",
+                           "pytorch-python313-cuda13_0-sm90-avx2",
+                           "pytorch-python313-cuda13_0-sm90-avx512",
+                           // ARM is not crossed with the x86 archs
+                           "pytorch-python313-cuda13_0-sm110-armv9",
+                           // CUDA 12.9 per Python
+                           "pytorch-python312-cuda12_9-sm90-avx512",
+                           "pytorch-python313-cuda12_9-sm90-avx2",
+                           "pytorch-python313-cuda12_9-sm90-avx512",
+                           "pytorch-python313-cpu-avx2",
+                       }));
+    QVERIFY(!spec.expects(name("pytorch-python313-cuda13_0-sm103-avx512")));
+    for (const auto& s : samples) {
+        const bool legacy = s.name.accelerator == Accelerator::Cuda && s.name.cuda.empty();
+        if (s.name.suffixes.empty() && !legacy)
+            QVERIFY2(spec.expects(s.name), s.name.toString().c_str());
+    }
+
+    // The inferred spec is a valid spec: it survives its own JSON.
+    SpecError error;
+    const auto again =
+        MatrixSpec::fromJson(spec.toJson(), "inferred.json", Catalog::builtin(), &error);
+    QVERIFY2(again, error.toString().c_str());
+    QVERIFY(*again == spec);
+    QVERIFY(!again->isInferred());
+
+    // The result does not depend on the order the samples arrive in.
+    std::reverse(samples.begin(), samples.end());
+    QVERIFY(MatrixSpec::infer(samples, Catalog::builtin()) == spec);
+}
+
+void TestMatrixSpec::inferPatterns()
+{
+    const std::string good(40, 'a'), old(40, 'f');
+    const RecipePattern overlays{
+        PatternKind::PinnedOverlays,
+        {OverlayKind::CudaPackageSet, OverlayKind::MagmaPatch, OverlayKind::TorchUpgrade},
+        ""};
+    const RecipePattern plain{PatternKind::PinnedPlain, {}, ""};
+    std::vector<InferenceSample> samples{
+        {name("pytorch-python313-cuda13_0-sm90-avx512"), good, "", "",
+         "pytorch-python313-cuda13_0-sm90-avx512.nix", overlays},
+        {name("pytorch-python313-cuda13_0-sm120-avx512"), good, "", "",
+         "pytorch-python313-cuda13_0-sm120-avx512.nix", overlays},
+        {name("pytorch-python313-cuda13_0-sm80-avx512"), old, "", "",
+         "pytorch-python313-cuda13_0-sm80-avx512.nix", overlays},
+        {name("pytorch-python313-cuda13_0-sm86-avx512"), good, "", "",
+         "pytorch-python313-cuda13_0-sm86-avx512.nix", plain},
+        {name("pytorch-python313-cpu-avx2"), good, "", "", "pytorch-python313-cpu-avx2.nix", plain},
+    };
+    const MatrixSpec spec = MatrixSpec::infer(samples, Catalog::builtin());
+    const RecipePattern* cuda = spec.patternFor(samples[0].name);
+    QVERIFY(cuda);
+    QCOMPARE(cuda->kind, PatternKind::PinnedOverlays);
+    QVERIFY(cuda->overlays == overlays.overlays);
+    // sm80 has the pattern but sits on a stale pin: the canonical recipe is one on the pin.
+    QCOMPARE(QString::fromStdString(cuda->canonicalRecipe),
+             QStringLiteral("pytorch-python313-cuda13_0-sm120-avx512.nix"));
+    const RecipePattern* cpu = spec.patternFor(samples[4].name);
+    QVERIFY(cpu);
+    QCOMPARE(cpu->kind, PatternKind::PinnedPlain);
+    QVERIFY(!spec.patternFor(name("pytorch-python313-darwin-mps")));
+}
+
+void TestMatrixSpec::inferEmpty()
+{
+    const MatrixSpec spec = MatrixSpec::infer({}, Catalog::builtin());
+    QVERIFY(spec.isInferred());
+    QVERIFY(spec.expectedVariants().empty());
+    QVERIFY(spec.pins.empty());
+    SpecError error;
+    QVERIFY2(MatrixSpec::fromJson(spec.toJson(), "empty.json", Catalog::builtin(), &error),
+             error.toString().c_str());
+}
+
+QTEST_GUILESS_MAIN(TestMatrixSpec)
+#include "tst_matrixspec.moc"

@@ -1,0 +1,253 @@
+// The seed fixture repositories are what the analyzer, CLI and GUI tests stand on, so their
+// own consistency is tested here: seed 001's verification script, real Nix syntax, and file
+// names that agree with each repository's spec.
+
+#include "matrix/matrixspec.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <set>
+
+using namespace rg;
+
+namespace {
+
+QString fixture(const QString& relative)
+{
+    return QStringLiteral(RG_FIXTURES_DIR "/") + relative;
+}
+
+QStringList recipeFiles(const QString& repo)
+{
+    QDir dir(fixture(repo + "/.flox/pkgs"));
+    return dir.entryList({"*.nix"}, QDir::Files, QDir::Name);
+}
+
+QString readAll(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}
+
+bool writeAll(const QString& path, const QString& text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text.toUtf8()) >= 0;
+}
+
+struct Run
+{
+    int exitCode = -1;
+    QString output;
+};
+
+Run runVerify(const QString& repo)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("bash"), {repo + "/verify.sh"});
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAll())};
+}
+
+// Copies a fixture repository's recipes and verify.sh, so a test can break them.
+bool copyRepo(const QString& repo, const QString& to)
+{
+    if (!QDir().mkpath(to + "/.flox/pkgs"))
+        return false;
+    for (const QString& f : recipeFiles(repo))
+        if (!QFile::copy(fixture(repo + "/.flox/pkgs/" + f), to + "/.flox/pkgs/" + f))
+            return false;
+    return QFile::copy(fixture(repo + "/verify.sh"), to + "/verify.sh");
+}
+
+std::set<std::string> stems(const QStringList& files)
+{
+    std::set<std::string> out;
+    for (QString f : files)
+        out.insert(f.chopped(4).toStdString());
+    return out;
+}
+
+std::set<std::string> expectedStems(const MatrixSpec& spec)
+{
+    std::set<std::string> out;
+    for (const auto& v : spec.expectedVariants())
+        out.insert(v.toString());
+    return out;
+}
+
+MatrixSpec specOf(const QString& repo)
+{
+    SpecError error;
+    auto spec = MatrixSpec::load((fixture(repo) + "/.flox/recipegrid.json").toStdString(),
+                                 Catalog::builtin(), &error);
+    if (!spec)
+        qFatal("%s", error.toString().c_str());
+    return *spec;
+}
+
+QString pnameOf(const QString& text)
+{
+    static const QRegularExpression re(QStringLiteral("pname = \"([^\"]+)\";"));
+    return re.match(text).captured(1);
+}
+
+} // namespace
+
+class TestSeedFixtures : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void verifyScriptPassesOnTarget();
+    void verifyScriptCatchesBrokenRecipes();
+    void everyFixtureRecipeIsValidNix();
+    void seed001StartHasTheSixFiles();
+    void seed001TargetMatchesItsSpec();
+    void seed000MatchesItsSpecOnTheOldPin();
+};
+
+void TestSeedFixtures::verifyScriptPassesOnTarget()
+{
+    const Run run = runVerify(fixture("seed001-target"));
+    QVERIFY2(run.exitCode == 0, qPrintable(run.output));
+    QVERIFY(!run.output.contains("BROKEN"));
+    QVERIFY(run.output.contains("OK: all seed 001 verification checks pass"));
+}
+
+void TestSeedFixtures::verifyScriptCatchesBrokenRecipes()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(copyRepo("seed001-target", dir.path()));
+    const QString gpu = dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm89-avx2.nix";
+    const QString cpu = dir.path() + "/.flox/pkgs/pytorch-python313-cpu-avx512.nix";
+    QString gpuText = readAll(gpu);
+    QVERIFY(gpuText.contains("cuda-13.0-clockrate-fix.patch"));
+    gpuText.replace("cuda-13.0-clockrate-fix.patch", "clockrate.patch"); // MAGMA overlay lost
+    QVERIFY(writeAll(gpu, gpuText));
+    QVERIFY(writeAll(cpu, readAll(cpu) + "# cudaPackages_13\n")); // CUDA leaks into a CPU recipe
+    QVERIFY(QFile::copy(dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx2.nix",
+                        dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx2-magma.nix"));
+
+    const Run run = runVerify(dir.path());
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.output.contains("BROKEN: .flox/pkgs/pytorch-python313-cuda13_0-sm89-avx2.nix "
+                                 "(expected 3 patterns, found 2)"),
+             qPrintable(run.output));
+    QVERIFY(run.output.contains("BROKEN: .flox/pkgs/pytorch-python313-cpu-avx512.nix"));
+    QVERIFY(run.output.contains("expected 40 GPU recipes, found 41"));
+    QVERIFY(run.output.contains("-magma recipes remain"));
+    QVERIFY(!run.output.contains("BROKEN: .flox/pkgs/pytorch-python313-cuda13_0-sm90-avx512.nix"));
+}
+
+void TestSeedFixtures::everyFixtureRecipeIsValidNix()
+{
+    QStringList files;
+    QDirIterator it(QStringLiteral(RG_FIXTURES_DIR), {"*.nix"}, QDir::Files | QDir::Hidden,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!path.contains("/seed")) // other suites' fixtures test themselves
+            continue;
+        files << path;
+    }
+    QVERIFY(files.size() >= 6 + 44 + 66);
+    for (const QString& file : files) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("NIX_CONFIG", "build-users-group =\nsandbox = false\nsubstituters =\n"
+                                 "experimental-features = nix-command");
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("nix-instantiate"), {"--parse", file});
+        QVERIFY2(p.waitForFinished(60000), qPrintable(file));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+                 qPrintable(file + ": " + QString::fromUtf8(p.readAllStandardError())));
+    }
+}
+
+void TestSeedFixtures::seed001StartHasTheSixFiles()
+{
+    QCOMPARE(recipeFiles("seed001-start"),
+             QStringList({"pytorch-python313-cuda13_0-sm110-armv8_2.nix",
+                          "pytorch-python313-cuda13_0-sm110-armv9.nix",
+                          "pytorch-python313-cuda13_0-sm120-avx.nix",
+                          "pytorch-python313-cuda13_0-sm120-avx512-magma.nix",
+                          "pytorch-python313-cuda13_0-sm120-avx512.nix",
+                          "pytorch-python313-cuda13_0-sm121-armv9-nightly.nix"}));
+    const QString pkgs = fixture("seed001-start/.flox/pkgs/");
+    // Seed 001 calls sm120-avx512 the canonical recipe; the target's copy is byte-identical.
+    QCOMPARE(
+        readAll(pkgs + "pytorch-python313-cuda13_0-sm120-avx512.nix"),
+        readAll(fixture("seed001-target/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix")));
+    for (const char* broken : {"sm110-armv8_2", "sm110-armv9", "sm120-avx"}) {
+        const QString text = readAll(pkgs + "pytorch-python313-cuda13_0-" + broken + ".nix");
+        QVERIFY(text.contains("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"));
+        QVERIFY(!text.contains("6a030d535719c5190187c4cec156f335e95e3211"));
+        QVERIFY(text.contains("python3Packages.pytorch"));
+        QVERIFY(!text.contains("overlays"));
+        QVERIFY(!text.contains("cccl"));
+    }
+    const QString nightly = readAll(pkgs + "pytorch-python313-cuda13_0-sm121-armv9-nightly.nix");
+    QVERIFY(nightly.contains("cudaPackages_13"));
+    QVERIFY(nightly.contains("magma.override"));
+    QVERIFY(!nightly.contains("clockrate"));
+    QVERIFY(nightly.contains("version = \"2.9.0\""));
+    const QString magma = readAll(pkgs + "pytorch-python313-cuda13_0-sm120-avx512-magma.nix");
+    QVERIFY(magma.contains("cuda-13.0-clockrate-fix.patch"));
+    QCOMPARE(pnameOf(magma), QStringLiteral("pytorch210-python313-cuda13_0-sm120-avx512-magma"));
+}
+
+void TestSeedFixtures::seed001TargetMatchesItsSpec()
+{
+    const MatrixSpec spec = specOf("seed001-target");
+    const QStringList files = recipeFiles("seed001-target");
+    QCOMPARE(files.size(), 44);
+    QVERIFY(stems(files) == expectedStems(spec));
+    const Catalog& catalog = Catalog::builtin();
+    for (const QString& f : files) {
+        const auto name = VariantName::parse(f.toStdString());
+        QVERIFY(name);
+        const QString text = readAll(fixture("seed001-target/.flox/pkgs/" + f));
+        QCOMPARE(pnameOf(text), QString::fromStdString(spec.expectedPname(*name)));
+        QVERIFY2(text.contains(QString::fromStdString(*spec.expectedPin(*name))), qPrintable(f));
+        const CpuIsa* isa = catalog.isa(name->isa);
+        QVERIFY(
+            text.contains("platforms = [ \"" + QString::fromStdString(isa->platform) + "\" ];"));
+        if (name->accelerator == Accelerator::Cuda) {
+            const GpuArch* arch = catalog.gpuArch(name->gpuArch);
+            QVERIFY2(text.contains("gpuArchSM = \"" + QString::fromStdString(arch->dotted) + "\";"),
+                     qPrintable(f));
+        }
+    }
+}
+
+void TestSeedFixtures::seed000MatchesItsSpecOnTheOldPin()
+{
+    const MatrixSpec spec = specOf("seed000");
+    const QStringList files = recipeFiles("seed000");
+    QCOMPARE(files.size(), 66);
+    QVERIFY(stems(files) == expectedStems(spec));
+    for (const QString& f : files) {
+        const QString text = readAll(fixture("seed000/.flox/pkgs/" + f));
+        // Seed 000: every recipe is on 6a030d5 and the spec wants 0182a36 — one pin finding each.
+        QCOMPARE(text.count("6a030d535719c5190187c4cec156f335e95e3211"), 1);
+        QVERIFY(!text.contains("0182a361324364ae3f436a63005877674cf45efb"));
+        QVERIFY2(text.contains("nixpkgs_pinned.python3Packages.torch"), qPrintable(f));
+        QCOMPARE(pnameOf(text), f.chopped(4));
+    }
+    const QString readme = readAll(fixture("seed000/README.md"));
+    QVERIFY(readme.contains("6a030d5"));
+    QVERIFY(readme.contains("2.9.1"));
+}
+
+QTEST_GUILESS_MAIN(TestSeedFixtures)
+#include "tst_seedfixtures.moc"
