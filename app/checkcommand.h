@@ -4,7 +4,9 @@
 
 namespace rg {
 
-// `recipegrid check` (placeholder until its issue lands).
+// `recipegrid check [--spec FILE] [--rev REV] [--format text|json|sarif] REPO`: analyses a
+// recipe repository (its work tree, or any git revision without checking it out) and prints
+// the findings. Exit status: 0 clean, 1 findings, 2 usage or I/O error.
 class CheckCommand
 {
 public:

@@ -22,22 +22,24 @@ std::string_view cellStatusId(CellStatus status); // "ok", "broken", …
 
 struct MatrixEntry
 {
-    VariantName variant;       // from the file name, or the spec's canonical name if missing
+    VariantName variant; // from the file name, or the spec's canonical name if missing
     CellStatus status = CellStatus::Missing;
-    bool expected = false;     // the spec asks for it
+    bool expected = false;                     // the spec asks for it
     std::shared_ptr<const RecipeFacts> recipe; // null when missing
-    std::vector<Finding> findings; // most severe first
-    std::string reason;        // one line for tooltips: "pin differs; missing overlays"
+    std::vector<Finding> findings;             // most severe first
+    std::string reason; // one line for tooltips: "pin differs; missing overlays"
 };
 
 struct Analysis
 {
-    MatrixSpec spec;                      // loaded, or inferred (spec.isInferred())
-    std::optional<SpecError> specError;   // spec file present but invalid (then inferred)
-    std::string specPath;                 // relative path of the spec file used, "" if none
-    std::vector<MatrixEntry> entries;     // expected variants first in spec order, then extras
-    std::vector<RecipeFacts> unnamed;     // recipes whose file name is not a variant name
+    MatrixSpec spec;                         // loaded, or inferred (spec.isInferred())
+    std::optional<SpecError> specError;      // spec file present but invalid (then inferred)
+    std::string specPath;                    // relative path of the spec file used, "" if none
+    std::vector<MatrixEntry> entries;        // expected variants first in spec order, then extras
+    std::vector<RecipeFacts> unnamed;        // recipes whose file name is not a variant name
     std::vector<Finding> repositoryFindings; // not tied to one variant (spec, unnamed files)
+    std::string sourceError; // the recipe directory could not be listed (then no entries)
+    std::string recipeDir;   // the directory that was scanned, relative to the root
 
     std::array<int, cellStatusCount> counts() const;
     int expectedCount() const;

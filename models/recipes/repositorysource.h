@@ -13,17 +13,19 @@ namespace rg {
 
 struct SourceEntry
 {
-    std::string path;      // relative to the repository root, '/' separated
+    std::string path; // relative to the repository root, '/' separated
     uint64_t size = 0;
-    std::string stamp;     // changes whenever the content may have changed (mtime+size, blob id)
-    bool symlink = false;  // never followed out of the repository
+    std::string stamp;    // changes whenever the content may have changed (mtime+size, blob id)
+    bool symlink = false; // never followed out of the repository
 };
 
 struct SourceFile
 {
     std::string path;
     std::string bytes;
-    std::string error;     // non-empty when unreadable (OS / libgit2 message); bytes empty
+    std::string error;              // non-empty when unreadable (OS / libgit2 message); bytes empty
+    bool oversized = false;         // larger than the cap; `error` says how large
+    bool outsideRepository = false; // a symlink resolving outside the repository root
 };
 
 class RepositorySource

@@ -1,0 +1,1400 @@
+#include "recipes/factextractor.h"
+
+#include <algorithm>
+#include <deque>
+#include <string_view>
+#include <unordered_map>
+
+namespace rg {
+
+using nix::Node;
+using nix::NodeKind;
+using nix::SourceRange;
+
+namespace {
+
+constexpr int maxResolveDepth = 48;
+
+bool startsWith(std::string_view text, std::string_view prefix)
+{
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+bool endsWith(std::string_view text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool isIdentChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool isDigits(std::string_view text)
+{
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "python3Packages", "python313Packages"
+bool isPythonPackageSet(std::string_view name)
+{
+    return startsWith(name, "python") && endsWith(name, "Packages") && name.size() > 14 &&
+           isDigits(name.substr(6, name.size() - 14));
+}
+
+// "cudaPackages", "cudaPackages_13", "cudaPackages_12_9"
+bool isCudaPackageSet(std::string_view name)
+{
+    if (!startsWith(name, "cudaPackages"))
+        return false;
+    std::string_view rest = name.substr(12);
+    if (rest.empty())
+        return true;
+    if (rest.front() != '_')
+        return false;
+    return std::all_of(rest.begin(), rest.end(),
+                       [](char c) { return c == '_' || (c >= '0' && c <= '9'); });
+}
+
+bool isCudaInputName(std::string_view name)
+{
+    return isCudaPackageSet(name) || name == "cudatoolkit" || name == "cudnn" ||
+           name == "cuda_cudart" || name == "libcublas" || name == "nccl";
+}
+
+bool isFullHexRevision(std::string_view text)
+{
+    return text.size() == 40 && std::all_of(text.begin(), text.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
+
+// A name binding visible in a scope. `node` is the value expression; when `lookupName` is
+// set the binding came from `inherit name;` and resolves by looking the name up in `scope`;
+// when `selectName` is set it came from `inherit (node) name;`.
+struct Scope;
+struct Value
+{
+    const Node* node = nullptr;
+    const Scope* scope = nullptr;
+    std::string_view lookupName;
+    std::string_view selectName;
+};
+
+struct Scope
+{
+    enum class Kind { Let, Rec, Formals, With };
+    Kind kind = Kind::Let;
+    const Scope* parent = nullptr;
+    const Node* withExpression = nullptr; // With only
+    std::vector<std::pair<std::string_view, Value>> names;
+};
+
+struct BindingRecord
+{
+    std::string path;            // full attribute path from the nearest set that is an argument
+    std::string_view last;       // its last segment
+    const Node* value = nullptr; // null for `inherit`
+    const Node* key = nullptr;   // the AttrPath, or the inherited AttrName
+    Value resolved;              // how to resolve the value (covers inherit)
+};
+
+struct NodeRecord
+{
+    const Node* node;
+    const Scope* scope;
+};
+
+// One contiguous run of resolved text that maps byte-for-byte to the source.
+struct Piece
+{
+    size_t offset = 0; // into the resolved text
+    size_t length = 0;
+    uint32_t source = 0;
+};
+
+struct Resolved
+{
+    std::string text;
+    SourceRange range; // the literal the value was found in (or the expression)
+    std::vector<Piece> pieces;
+
+    // The source range of text[offset, offset+length) when it lies in one direct piece.
+    std::optional<SourceRange> sourceOf(size_t offset, size_t length) const
+    {
+        for (const Piece& piece : pieces)
+            if (offset >= piece.offset && offset + length <= piece.offset + piece.length) {
+                const auto begin = static_cast<uint32_t>(piece.source + (offset - piece.offset));
+                return SourceRange{begin, static_cast<uint32_t>(begin + length)};
+            }
+        return std::nullopt;
+    }
+};
+
+struct ResolvedList
+{
+    std::vector<std::string> items;
+    SourceRange range;
+};
+
+class Extractor
+{
+public:
+    Extractor(const nix::SyntaxTree& tree, RecipeFacts& facts) : m_tree(tree), m_facts(facts) {}
+
+    void run()
+    {
+        const Node* root = m_tree.root();
+        if (!root)
+            return;
+        visit(*root, nullptr, std::string());
+        findOverlays();
+        extractOverlayFacts();
+        extractPins();
+        extractValues();
+        extractPackageSets();
+        extractShellSettings();
+        extractPattern(*root);
+    }
+
+private:
+    // ---- the walk -------------------------------------------------------------------------
+
+    const Scope* newScope(Scope scope)
+    {
+        m_scopes.push_back(std::move(scope));
+        return &m_scopes.back();
+    }
+
+    static std::string joinPath(const std::string& prefix, std::string_view segment)
+    {
+        if (prefix.empty())
+            return std::string(segment);
+        std::string path = prefix;
+        path += '.';
+        path += segment;
+        return path;
+    }
+
+    static std::string staticPath(const Node& attrPath)
+    {
+        std::string path;
+        for (const Node* segment : attrPath.children) {
+            if (!path.empty())
+                path += '.';
+            if (segment->kind == NodeKind::AttrName)
+                path += segment->text;
+            else if (auto literal = nix::literalString(*segment))
+                path += *literal;
+            else
+                path += '?';
+        }
+        return path;
+    }
+
+    static std::string_view lastSegment(const std::string& path)
+    {
+        const auto dot = path.rfind('.');
+        return dot == std::string::npos ? std::string_view(path)
+                                        : std::string_view(path).substr(dot + 1);
+    }
+
+    // Name bindings a `let` or `rec` contributes: single-segment bindings and inherits.
+    void collectNames(const Node& owner, size_t count, Scope& scope, const Scope* outer)
+    {
+        for (size_t i = 0; i < count; ++i) {
+            const Node* child = owner.children[i];
+            if (child->kind == NodeKind::Binding) {
+                const Node* path = child->child(0);
+                if (path && path->children.size() == 1 &&
+                    path->children[0]->kind == NodeKind::AttrName)
+                    scope.names.emplace_back(path->children[0]->text,
+                                             Value{child->child(1), &scope, {}, {}});
+            } else if (child->kind == NodeKind::Inherit) {
+                const Node* source = child->flag ? child->child(0) : nullptr;
+                for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k) {
+                    const Node* name = child->children[k];
+                    if (name->kind != NodeKind::AttrName)
+                        continue;
+                    if (source)
+                        scope.names.emplace_back(name->text, Value{source, outer, {}, name->text});
+                    else
+                        scope.names.emplace_back(name->text, Value{nullptr, outer, name->text, {}});
+                }
+            }
+        }
+    }
+
+    void visitBindings(const Node& owner, size_t count, const Scope* scope,
+                       const Scope* inheritScope, const std::string& prefix)
+    {
+        for (size_t i = 0; i < count; ++i) {
+            const Node* child = owner.children[i];
+            if (child->kind == NodeKind::Binding) {
+                const Node* key = child->child(0);
+                const Node* value = child->child(1);
+                if (!key || !value)
+                    continue;
+                BindingRecord record;
+                record.path = joinPath(prefix, staticPath(*key));
+                record.value = value;
+                record.key = key;
+                record.resolved = Value{value, scope, {}, {}};
+                const std::string path = record.path;
+                m_bindings.push_back(std::move(record));
+                m_bindings.back().last = lastSegment(m_bindings.back().path);
+                // Dynamic segments still get their values visited.
+                for (const Node* segment : key->children)
+                    if (segment->kind != NodeKind::AttrName)
+                        visit(*segment, scope, std::string());
+                visit(*value, scope, path);
+            } else if (child->kind == NodeKind::Inherit) {
+                const Node* source = child->flag ? child->child(0) : nullptr;
+                if (source)
+                    visit(*source, inheritScope, std::string());
+                for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k) {
+                    const Node* name = child->children[k];
+                    std::string_view text = name->text;
+                    std::string literal;
+                    if (name->kind != NodeKind::AttrName) {
+                        auto decoded = nix::literalString(*name);
+                        if (!decoded)
+                            continue;
+                        literal = *decoded;
+                        text = literal;
+                    }
+                    BindingRecord record;
+                    record.path = joinPath(prefix, text);
+                    record.key = name;
+                    record.resolved = source ? Value{source, inheritScope, {}, name->text}
+                                             : Value{nullptr, inheritScope, name->text, {}};
+                    m_bindings.push_back(std::move(record));
+                    m_bindings.back().last = lastSegment(m_bindings.back().path);
+                    if (!source)
+                        m_identifiers.push_back({name, inheritScope});
+                }
+            }
+        }
+    }
+
+    // Calls whose argument set belongs to the enclosing attribute (`passthru =
+    // lib.optionalAttrs c { … }` still declares passthru fields).
+    static bool isTransparentCall(std::string_view callee)
+    {
+        return callee == "optionalAttrs" || callee == "recursiveUpdate" || callee == "mkMerge";
+    }
+
+    void visit(const Node& node, const Scope* scope, const std::string& prefix)
+    {
+        switch (node.kind) {
+        case NodeKind::Let: {
+            Scope let;
+            let.kind = Scope::Kind::Let;
+            let.parent = scope;
+            const size_t count = node.children.empty() ? 0 : node.children.size() - 1;
+            m_scopes.push_back(std::move(let));
+            Scope& created = m_scopes.back();
+            // `let inherit x;` takes x from the enclosing scope, not from the let itself.
+            collectNames(node, count, created, scope);
+            visitBindings(node, count, &created, scope, std::string());
+            if (!node.children.empty())
+                visit(*node.children.back(), &created, prefix);
+            return;
+        }
+        case NodeKind::LegacyLet: {
+            m_scopes.push_back(Scope{Scope::Kind::Let, scope, nullptr, {}});
+            Scope& created = m_scopes.back();
+            collectNames(node, node.children.size(), created, scope);
+            visitBindings(node, node.children.size(), &created, scope, std::string());
+            return;
+        }
+        case NodeKind::AttrSet: {
+            if (node.flag) {
+                m_scopes.push_back(Scope{Scope::Kind::Rec, scope, nullptr, {}});
+                Scope& created = m_scopes.back();
+                m_recScopes.emplace(&node, &created);
+                collectNames(node, node.children.size(), created, scope);
+                visitBindings(node, node.children.size(), &created, scope, prefix);
+            } else {
+                visitBindings(node, node.children.size(), scope, scope, prefix);
+            }
+            return;
+        }
+        case NodeKind::Lambda: {
+            Scope formals;
+            formals.kind = Scope::Kind::Formals;
+            formals.parent = scope;
+            if (!node.text.empty())
+                formals.names.emplace_back(node.text, Value{});
+            const Node* formalsNode =
+                node.children.size() > 1 && node.children[0]->kind == NodeKind::Formals
+                    ? node.children[0]
+                    : nullptr;
+            m_scopes.push_back(std::move(formals));
+            Scope& created = m_scopes.back();
+            if (formalsNode)
+                for (const Node* formal : formalsNode->children) {
+                    created.names.emplace_back(formal->text,
+                                               Value{formal->child(0), &created, {}, {}});
+                    m_formals.push_back({formal, &created});
+                }
+            if (formalsNode)
+                for (const Node* formal : formalsNode->children)
+                    if (const Node* def = formal->child(0))
+                        visit(*def, &created, std::string());
+            if (!node.children.empty())
+                visit(*node.children.back(), &created, prefix);
+            return;
+        }
+        case NodeKind::With: {
+            if (const Node* expr = node.child(0))
+                visit(*expr, scope, std::string());
+            const Scope* with = newScope(Scope{Scope::Kind::With, scope, node.child(0), {}});
+            if (const Node* body = node.child(1))
+                visit(*body, with, prefix);
+            return;
+        }
+        case NodeKind::Binary:
+            if (node.op == nix::BinaryOp::Update) {
+                for (const Node* child : node.children)
+                    visit(*child, scope, prefix);
+                return;
+            }
+            break;
+        case NodeKind::If:
+            if (node.child(0))
+                visit(*node.child(0), scope, std::string());
+            for (size_t i = 1; i < node.children.size(); ++i)
+                visit(*node.children[i], scope, prefix);
+            return;
+        case NodeKind::Assert:
+            if (node.child(0))
+                visit(*node.child(0), scope, std::string());
+            if (node.child(1))
+                visit(*node.child(1), scope, prefix);
+            return;
+        case NodeKind::Apply: {
+            m_applies.push_back({&node, scope});
+            if (node.child(0))
+                visit(*node.child(0), scope, std::string());
+            if (const Node* argument = node.child(1))
+                visit(*argument, scope,
+                      isTransparentCall(calleeName(node)) ? prefix : std::string());
+            return;
+        }
+        case NodeKind::Select:
+            m_selects.push_back({&node, scope});
+            break;
+        case NodeKind::Identifier:
+            m_identifiers.push_back({&node, scope});
+            return;
+        case NodeKind::String:
+        case NodeKind::IndentedString:
+            m_strings.push_back({&node, scope});
+            break;
+        default:
+            break;
+        }
+        for (const Node* child : node.children)
+            if (child)
+                visit(*child, scope, std::string());
+    }
+
+    // ---- resolution -----------------------------------------------------------------------
+
+    // The last name of a callee: `lib.optionals c l` → "optionals", `f x` → "f".
+    static std::string_view calleeName(const Node& apply)
+    {
+        const Node* callee = &apply;
+        while (callee && callee->kind == NodeKind::Apply)
+            callee = callee->child(0);
+        if (!callee)
+            return {};
+        if (callee->kind == NodeKind::Identifier)
+            return callee->text;
+        if (callee->kind == NodeKind::Select) {
+            const Node* path = callee->child(1);
+            if (path && !path->children.empty() &&
+                path->children.back()->kind == NodeKind::AttrName)
+                return path->children.back()->text;
+        }
+        return {};
+    }
+
+    // The arguments of a curried call, first to last: `f a b` → [a, b].
+    static std::vector<const Node*> callArguments(const Node& apply)
+    {
+        std::vector<const Node*> arguments;
+        const Node* call = &apply;
+        while (call && call->kind == NodeKind::Apply) {
+            arguments.push_back(call->child(1));
+            call = call->child(0);
+        }
+        std::reverse(arguments.begin(), arguments.end());
+        return arguments;
+    }
+
+    // `a.b.c` as names: an Identifier subject and static segments; other subjects give "".
+    static std::vector<std::pair<std::string_view, const Node*>> selectNames(const Node& select)
+    {
+        std::vector<std::pair<std::string_view, const Node*>> names;
+        const Node* subject = select.child(0);
+        if (subject && subject->kind == NodeKind::Identifier)
+            names.emplace_back(subject->text, subject);
+        else if (subject && subject->kind == NodeKind::Select)
+            names = selectNames(*subject);
+        else
+            names.emplace_back(std::string_view(), subject);
+        if (const Node* path = select.child(1))
+            for (const Node* segment : path->children)
+                names.emplace_back(segment->kind == NodeKind::AttrName ? segment->text
+                                                                       : std::string_view(),
+                                   segment);
+        return names;
+    }
+
+    // Finds `name` in the lexical scopes. `found` is false when no scope binds it; a formal
+    // without default binds it to an unknown value (node null).
+    static std::optional<Value> lookup(std::string_view name, const Scope* scope)
+    {
+        for (; scope; scope = scope->parent) {
+            if (scope->kind == Scope::Kind::With)
+                continue; // lexical bindings win over `with` in Nix
+            for (const auto& [bound, value] : scope->names)
+                if (bound == name)
+                    return value;
+        }
+        return std::nullopt;
+    }
+
+    // The expression a Value stands for, following identifiers and `inherit`.
+    std::optional<Value> dereference(Value value, int depth) const
+    {
+        for (; depth < maxResolveDepth; ++depth) {
+            if (!value.lookupName.empty()) {
+                auto found = lookup(value.lookupName, value.scope);
+                if (!found)
+                    return std::nullopt;
+                value = *found;
+                continue;
+            }
+            if (!value.node)
+                return std::nullopt;
+            if (!value.selectName.empty()) {
+                auto set = dereference(Value{value.node, value.scope, {}, {}}, depth + 1);
+                if (!set)
+                    return std::nullopt;
+                auto member = attribute(*set, value.selectName, depth + 1);
+                if (!member)
+                    return std::nullopt;
+                value = *member;
+                continue;
+            }
+            if (value.node->kind == NodeKind::Identifier) {
+                auto found = lookup(value.node->text, value.scope);
+                if (!found)
+                    return value; // free or `with` variable: the identifier itself
+                if (!found->node && found->lookupName.empty())
+                    return value; // a formal without default
+                value = *found;
+                continue;
+            }
+            if (value.node->kind == NodeKind::Select && !value.node->child(2)) {
+                auto names = selectNames(*value.node);
+                const Node* subject = value.node->child(0);
+                const Node* path = value.node->child(1);
+                if (!subject || !path)
+                    return value;
+                auto current = dereference(Value{subject, value.scope, {}, {}}, depth + 1);
+                bool ok = current.has_value();
+                for (const Node* segment : path->children) {
+                    if (!ok || segment->kind != NodeKind::AttrName) {
+                        ok = false;
+                        break;
+                    }
+                    auto next = attribute(*current, segment->text, depth + 1);
+                    if (!next) {
+                        ok = false;
+                        break;
+                    }
+                    current = dereference(*next, depth + 1);
+                    ok = current.has_value();
+                }
+                if (ok)
+                    return current;
+                return value;
+            }
+            return value;
+        }
+        return std::nullopt;
+    }
+
+    // Member `name` of the attribute set `set` evaluates to, when it is a literal set.
+    std::optional<Value> attribute(Value set, std::string_view name, int depth) const
+    {
+        if (depth > maxResolveDepth || !set.node)
+            return std::nullopt;
+        const Node* node = set.node;
+        if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Update) {
+            // The right side of `//` wins.
+            if (auto right = dereference(Value{node->child(1), set.scope, {}, {}}, depth + 1))
+                if (auto found = attribute(*right, name, depth + 1))
+                    return found;
+            if (auto left = dereference(Value{node->child(0), set.scope, {}, {}}, depth + 1))
+                return attribute(*left, name, depth + 1);
+            return std::nullopt;
+        }
+        if (node->kind != NodeKind::AttrSet)
+            return std::nullopt;
+        const Scope* inner = set.scope;
+        if (node->flag) {
+            // Values of a rec set see their siblings.
+            if (auto it = m_recScopes.find(node); it != m_recScopes.end())
+                inner = it->second;
+        }
+        for (const Node* child : node->children) {
+            if (child->kind == NodeKind::Binding) {
+                const Node* path = child->child(0);
+                if (path && path->children.size() == 1 &&
+                    path->children[0]->kind == NodeKind::AttrName &&
+                    path->children[0]->text == name)
+                    return Value{child->child(1), inner, {}, {}};
+            } else if (child->kind == NodeKind::Inherit) {
+                const Node* source = child->flag ? child->child(0) : nullptr;
+                for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k)
+                    if (child->children[k]->text == name)
+                        return source ? Value{source, set.scope, {}, name}
+                                      : Value{nullptr, set.scope, name, {}};
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::optional<Resolved> resolveString(Value value, int depth = 0) const
+    {
+        if (depth > maxResolveDepth)
+            return std::nullopt;
+        auto target = dereference(value, depth + 1);
+        if (!target || !target->node)
+            return std::nullopt;
+        const Node& node = *target->node;
+        Resolved result;
+        result.range = node.range;
+        switch (node.kind) {
+        case NodeKind::String:
+        case NodeKind::IndentedString:
+            for (const Node* part : node.children) {
+                if (part->kind == NodeKind::StringText) {
+                    if (part->text.size() == part->range.length())
+                        result.pieces.push_back(
+                            {result.text.size(), part->text.size(), part->range.begin});
+                    result.text += part->text;
+                } else if (part->kind == NodeKind::Interpolation && part->child(0)) {
+                    auto inner =
+                        resolveString(Value{part->child(0), target->scope, {}, {}}, depth + 1);
+                    if (!inner)
+                        return std::nullopt;
+                    for (Piece piece : inner->pieces) {
+                        piece.offset += result.text.size();
+                        result.pieces.push_back(piece);
+                    }
+                    result.text += inner->text;
+                }
+            }
+            return result;
+        case NodeKind::Int:
+        case NodeKind::Float:
+        case NodeKind::Path:
+        case NodeKind::Uri:
+            result.text = std::string(node.text);
+            result.pieces.push_back({0, result.text.size(), node.range.begin});
+            return result;
+        case NodeKind::Binary:
+            if (node.op == nix::BinaryOp::Add) {
+                auto left = resolveString(Value{node.child(0), target->scope, {}, {}}, depth + 1);
+                auto right = resolveString(Value{node.child(1), target->scope, {}, {}}, depth + 1);
+                if (!left || !right)
+                    return std::nullopt;
+                result = *left;
+                for (Piece piece : right->pieces) {
+                    piece.offset += result.text.size();
+                    result.pieces.push_back(piece);
+                }
+                result.text += right->text;
+                result.range = node.range;
+                return result;
+            }
+            return std::nullopt;
+        default:
+            return std::nullopt;
+        }
+    }
+
+    std::optional<bool> resolveBool(Value value) const
+    {
+        auto target = dereference(value, 0);
+        if (!target || !target->node || target->node->kind != NodeKind::Identifier)
+            return std::nullopt;
+        if (target->node->text == "true")
+            return true;
+        if (target->node->text == "false")
+            return false;
+        return std::nullopt;
+    }
+
+    // A list of strings; elements that do not resolve are kept as their source text.
+    std::optional<ResolvedList> resolveList(Value value, int depth = 0) const
+    {
+        if (depth > maxResolveDepth)
+            return std::nullopt;
+        auto target = dereference(value, depth + 1);
+        if (!target || !target->node)
+            return std::nullopt;
+        const Node& node = *target->node;
+        ResolvedList result;
+        result.range = node.range;
+        if (node.kind == NodeKind::List) {
+            for (const Node* element : node.children) {
+                if (auto text = resolveString(Value{element, target->scope, {}, {}}, depth + 1))
+                    result.items.push_back(text->text);
+                else if (auto inner = resolveList(Value{element, target->scope, {}, {}}, depth + 1))
+                    result.items.insert(result.items.end(), inner->items.begin(),
+                                        inner->items.end());
+                else
+                    result.items.emplace_back(m_tree.text(element->range));
+            }
+            return result;
+        }
+        if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
+            auto left = resolveList(Value{node.child(0), target->scope, {}, {}}, depth + 1);
+            auto right = resolveList(Value{node.child(1), target->scope, {}, {}}, depth + 1);
+            if (!left && !right)
+                return std::nullopt;
+            if (left)
+                result.items = left->items;
+            if (right)
+                result.items.insert(result.items.end(), right->items.begin(), right->items.end());
+            return result;
+        }
+        if (node.kind == NodeKind::Apply) {
+            const std::string_view callee = calleeName(node);
+            auto arguments = callArguments(node);
+            if (callee == "optionals" && arguments.size() == 2)
+                return resolveList(Value{arguments[1], target->scope, {}, {}}, depth + 1);
+            if (callee == "optional" && arguments.size() == 2) {
+                if (auto text =
+                        resolveString(Value{arguments[1], target->scope, {}, {}}, depth + 1))
+                    result.items.push_back(text->text);
+                return result;
+            }
+        }
+        return std::nullopt;
+    }
+
+    // ---- overlays -------------------------------------------------------------------------
+
+    void addOverlayElements(Value list, int depth)
+    {
+        if (depth > 8)
+            return;
+        auto target = dereference(list, 0);
+        if (!target || !target->node)
+            return;
+        const Node& node = *target->node;
+        if (node.kind == NodeKind::List) {
+            for (const Node* element : node.children) {
+                auto overlay = dereference(Value{element, target->scope, {}, {}}, 0);
+                const Node* function = overlay && overlay->node ? overlay->node : element;
+                if (std::none_of(m_overlays.begin(), m_overlays.end(),
+                                 [&](const Node* known) { return known == function; }))
+                    m_overlays.push_back(function);
+            }
+        } else if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
+            addOverlayElements(Value{node.child(0), target->scope, {}, {}}, depth + 1);
+            addOverlayElements(Value{node.child(1), target->scope, {}, {}}, depth + 1);
+        } else if (node.kind == NodeKind::Apply) {
+            // lib.optionals cond [ … ]
+            auto arguments = callArguments(node);
+            if (calleeName(node) == "optionals" && arguments.size() == 2)
+                addOverlayElements(Value{arguments[1], target->scope, {}, {}}, depth + 1);
+        }
+    }
+
+    void findOverlays()
+    {
+        for (const BindingRecord& binding : m_bindings)
+            if (binding.last == "overlays")
+                addOverlayElements(binding.resolved, 0);
+        for (const NodeRecord& apply : m_applies) {
+            const std::string_view callee = calleeName(*apply.node);
+            auto arguments = callArguments(*apply.node);
+            if (arguments.size() != 1 || !arguments[0])
+                continue;
+            if (callee == "extend") {
+                auto overlay = dereference(Value{arguments[0], apply.scope, {}, {}}, 0);
+                const Node* function = overlay && overlay->node ? overlay->node : arguments[0];
+                if (std::find(m_overlays.begin(), m_overlays.end(), function) == m_overlays.end())
+                    m_overlays.push_back(function);
+            } else if (callee == "appendOverlays" || callee == "applyOverlays") {
+                addOverlayElements(Value{arguments[0], apply.scope, {}, {}}, 0);
+            }
+        }
+        std::sort(m_overlays.begin(), m_overlays.end(),
+                  [](const Node* a, const Node* b) { return a->range.begin < b->range.begin; });
+    }
+
+    bool inOverlay(const Node* node) const
+    {
+        if (!node)
+            return false;
+        return std::any_of(m_overlays.begin(), m_overlays.end(), [&](const Node* overlay) {
+            return overlay->range.contains(node->range.begin);
+        });
+    }
+
+    template <typename Range> static bool within(const Node* outer, const Range& range)
+    {
+        return outer->range.contains(range.begin) && range.end <= outer->range.end;
+    }
+
+    void extractOverlayFacts()
+    {
+        for (const Node* overlay : m_overlays) {
+            std::vector<OverlayFact> found;
+            // CUDA package-set switch: cudaPackages = final.cudaPackages_13
+            for (const BindingRecord& binding : m_bindings) {
+                if (!binding.value || binding.last != "cudaPackages" ||
+                    !within(overlay, binding.key->range))
+                    continue;
+                std::string_view chosen;
+                const Node* value = binding.value;
+                if (value->kind == NodeKind::Select) {
+                    auto names = selectNames(*value);
+                    if (!names.empty())
+                        chosen = names.back().first;
+                } else if (value->kind == NodeKind::Identifier) {
+                    chosen = value->text;
+                }
+                if (!chosen.empty() && isCudaPackageSet(chosen) && chosen != "cudaPackages") {
+                    found.push_back(
+                        {OverlayKind::CudaPackageSet, std::string(chosen), overlay->range});
+                    if (!m_facts.cudaPackageSet)
+                        m_facts.cudaPackageSet =
+                            Fact<std::string>{std::string(chosen), value->range};
+                    break;
+                }
+            }
+            // MAGMA patch: magma = prev.magma.overrideAttrs (… patches …)
+            const BindingRecord* magma = nullptr;
+            bool patches = false;
+            for (const BindingRecord& binding : m_bindings) {
+                if (!within(overlay, binding.key->range))
+                    continue;
+                if (binding.last == "magma")
+                    magma = &binding;
+                if (binding.last == "patches")
+                    patches = true;
+            }
+            if (magma && patches && magma->value) {
+                std::string detail;
+                for (const NodeRecord& string : m_strings) {
+                    if (!within(magma->value, string.node->range))
+                        continue;
+                    auto text = resolveString(Value{string.node, string.scope, {}, {}});
+                    if (text && endsWith(text->text, ".patch") &&
+                        text->text.find('/') == std::string::npos) {
+                        detail = text->text;
+                        break;
+                    }
+                    if (text && endsWith(text->text, ".patch") && detail.empty())
+                        detail = text->text.substr(text->text.rfind('/') + 1);
+                }
+                found.push_back({OverlayKind::MagmaPatch, detail, overlay->range});
+            }
+            // Torch upgrade: torch = pprev.torch.overrideAttrs (… version = "2.10.0" …)
+            for (const BindingRecord& binding : m_bindings) {
+                if (!binding.value || (binding.last != "torch" && binding.last != "pytorch") ||
+                    !within(overlay, binding.key->range))
+                    continue;
+                std::optional<Fact<std::string>> version;
+                for (const BindingRecord& inner : m_bindings) {
+                    if (inner.last != "version" || !inner.key ||
+                        !within(binding.value, inner.key->range))
+                        continue;
+                    if (auto text = resolveString(inner.resolved)) {
+                        version = Fact<std::string>{text->text, text->range};
+                        break;
+                    }
+                }
+                if (version) {
+                    found.push_back({OverlayKind::TorchUpgrade, version->value, overlay->range});
+                    if (!m_overlayTorchVersion)
+                        m_overlayTorchVersion = version;
+                    break;
+                }
+            }
+            if (found.empty())
+                found.push_back({OverlayKind::Other, std::string(), overlay->range});
+            m_facts.overlays.insert(m_facts.overlays.end(), found.begin(), found.end());
+        }
+    }
+
+    // ---- pins -----------------------------------------------------------------------------
+
+    void extractPins()
+    {
+        for (const NodeRecord& apply : m_applies) {
+            const std::string_view callee = calleeName(*apply.node);
+            PinFetcher fetcher;
+            if (callee == "fetchTarball")
+                fetcher = PinFetcher::FetchTarball;
+            else if (callee == "fetchFromGitHub")
+                fetcher = PinFetcher::FetchFromGitHub;
+            else if (callee == "fetchGit")
+                fetcher = PinFetcher::FetchGit;
+            else if (callee == "fetchurl" || callee == "fetchzip")
+                fetcher = PinFetcher::FetchUrl;
+            else
+                continue;
+            // The curried call `f x` is one Apply; only look at the outermost of a chain.
+            auto arguments = callArguments(*apply.node);
+            if (arguments.size() != 1 || !arguments[0])
+                continue;
+            auto argument = dereference(Value{arguments[0], apply.scope, {}, {}}, 0);
+            if (!argument || !argument->node)
+                continue;
+            PinFact pin;
+            pin.fetcher = fetcher;
+            std::optional<Resolved> revision;
+            if (argument->node->kind == NodeKind::AttrSet) {
+                auto member = [&](std::string_view name) { return attribute(*argument, name, 0); };
+                auto text = [&](std::string_view name) -> std::optional<Resolved> {
+                    auto value = member(name);
+                    return value ? resolveString(*value) : std::nullopt;
+                };
+                pin.hasHash = member("sha256") || member("hash") || member("narHash");
+                if (fetcher == PinFetcher::FetchFromGitHub) {
+                    auto repo = text("repo");
+                    if (!repo || repo->text != "nixpkgs")
+                        continue;
+                    revision = text("rev");
+                    if (!revision)
+                        revision = text("tag");
+                } else if (fetcher == PinFetcher::FetchGit) {
+                    auto url = text("url");
+                    if (!url || url->text.find("nixpkgs") == std::string::npos)
+                        continue;
+                    revision = text("rev");
+                    if (!revision)
+                        revision = text("ref");
+                } else {
+                    auto url = text("url");
+                    if (!url)
+                        continue;
+                    revision = revisionFromUrl(*url);
+                }
+            } else if (auto url = resolveString(*argument)) {
+                if (fetcher == PinFetcher::FetchFromGitHub)
+                    continue;
+                revision = revisionFromUrl(*url);
+            }
+            if (!revision)
+                continue;
+            pin.revision = revision->text;
+            if (auto exact = revision->sourceOf(0, revision->text.size()))
+                pin.range = *exact;
+            else
+                pin.range = revision->range;
+            m_facts.pins.push_back(std::move(pin));
+        }
+        std::sort(m_facts.pins.begin(), m_facts.pins.end(),
+                  [](const PinFact& a, const PinFact& b) { return a.range.begin < b.range.begin; });
+    }
+
+    // The revision part of a nixpkgs archive URL: …/nixpkgs/archive/<rev>.tar.gz
+    static std::optional<Resolved> revisionFromUrl(const Resolved& url)
+    {
+        const std::string& text = url.text;
+        if (text.find("nixpkgs") == std::string::npos)
+            return std::nullopt;
+        size_t begin = text.find("/archive/");
+        size_t end = text.size();
+        if (begin != std::string::npos) {
+            begin += 9;
+            for (std::string_view extension : {".tar.gz", ".tar.xz", ".tar.bz2", ".zip"})
+                if (endsWith(text, extension)) {
+                    end = text.size() - extension.size();
+                    break;
+                }
+        } else {
+            begin = 0; // a channel URL or similar: the whole URL is the "revision"
+        }
+        Resolved result;
+        result.text = text.substr(begin, end - begin);
+        result.range = url.range;
+        if (auto exact = url.sourceOf(begin, end - begin))
+            result.pieces.push_back({0, end - begin, exact->begin});
+        return result;
+    }
+
+    // ---- plain values ---------------------------------------------------------------------
+
+    const BindingRecord* firstBinding(std::string_view last, bool outsideOverlays = true,
+                                      bool lastOne = false) const
+    {
+        const BindingRecord* chosen = nullptr;
+        for (const BindingRecord& binding : m_bindings) {
+            if (binding.last != last || (outsideOverlays && inOverlay(binding.key)))
+                continue;
+            chosen = &binding;
+            if (!lastOne)
+                break;
+        }
+        return chosen;
+    }
+
+    std::optional<Fact<std::string>> stringFact(std::string_view last, bool exactPath = false,
+                                                bool lastOne = false) const
+    {
+        std::optional<Fact<std::string>> fact;
+        for (const BindingRecord& binding : m_bindings) {
+            if ((exactPath ? binding.path != last : binding.last != last) || inOverlay(binding.key))
+                continue;
+            if (auto text = resolveString(binding.resolved)) {
+                fact = Fact<std::string>{text->text, text->range};
+                if (!lastOne)
+                    break;
+            }
+        }
+        return fact;
+    }
+
+    std::optional<Fact<std::vector<std::string>>> listFact(std::string_view last,
+                                                           bool exactPath = false) const
+    {
+        for (const BindingRecord& binding : m_bindings) {
+            if ((exactPath ? binding.path != last : binding.last != last) || inOverlay(binding.key))
+                continue;
+            if (auto list = resolveList(binding.resolved))
+                return Fact<std::vector<std::string>>{list->items, list->range};
+            if (auto text = resolveString(binding.resolved))
+                return Fact<std::vector<std::string>>{{text->text}, text->range};
+            // Unresolvable (lib.platforms.linux): keep the expression so rules can name it.
+            if (binding.value)
+                return Fact<std::vector<std::string>>{
+                    {std::string(m_tree.text(binding.value->range))}, binding.value->range};
+        }
+        return std::nullopt;
+    }
+
+    void extractValues()
+    {
+        m_facts.pname = stringFact("pname", true, true);
+        m_facts.gpuArchSM = stringFact("gpuArchSM");
+        m_facts.gpuArchNum = stringFact("gpuArchNum");
+        m_facts.gpuTargets = listFact("gpuTargets");
+        m_facts.cpuFlags = listFact("cpuFlags");
+        m_facts.description = stringFact("meta.description", true);
+        m_facts.longDescription = stringFact("meta.longDescription", true);
+        m_facts.platforms = listFact("meta.platforms", true);
+        if (auto list = stringFact("TORCH_CUDA_ARCH_LIST"))
+            m_facts.torchCudaArchList = list;
+
+        // The version built: a top-level override wins over the overlay's upgrade.
+        for (const BindingRecord& binding : m_bindings) {
+            if (binding.path != "version" || inOverlay(binding.key) || isFetcherArgument(binding))
+                continue;
+            if (auto text = resolveString(binding.resolved)) {
+                m_facts.torchVersion = Fact<std::string>{text->text, text->range};
+                break;
+            }
+        }
+        if (!m_facts.torchVersion && m_overlayTorchVersion)
+            m_facts.torchVersion = m_overlayTorchVersion;
+
+        for (const BindingRecord& binding : m_bindings) {
+            if (!startsWith(binding.path, "passthru.") || inOverlay(binding.key))
+                continue;
+            const std::string field = binding.path.substr(9);
+            if (field.find('.') != std::string::npos || m_facts.passthru.count(field))
+                continue;
+            const SourceRange range = binding.value ? binding.value->range : binding.key->range;
+            m_facts.passthru[field] = Fact<std::string>{std::string(m_tree.text(range)), range};
+        }
+
+        for (const BindingRecord& binding : m_bindings) {
+            if (binding.last == "cudaSupport") {
+                if (auto value = resolveBool(binding.resolved)) {
+                    const SourceRange range =
+                        binding.value ? binding.value->range : binding.key->range;
+                    if (!m_facts.cudaSupport || (*value && !m_facts.cudaSupport->value))
+                        m_facts.cudaSupport = Fact<bool>{*value, range};
+                }
+            } else if ((binding.last == "useMagma" || binding.last == "magmaSupport" ||
+                        binding.last == "USE_MAGMA") &&
+                       !inOverlay(binding.key)) {
+                const SourceRange range = binding.value ? binding.value->range : binding.key->range;
+                if (auto value = resolveBool(binding.resolved); value && !*value)
+                    m_facts.magmaDisabled.push_back({std::string(m_tree.text(range)), range});
+                else if (auto text = resolveString(binding.resolved); text && isOff(text->text))
+                    m_facts.magmaDisabled.push_back(
+                        {binding.last == "USE_MAGMA" ? "USE_MAGMA=" + text->text : text->text,
+                         range});
+            } else if (binding.last == "filterMagma") {
+                m_facts.magmaDisabled.push_back({"filterMagma", binding.key->range});
+            }
+        }
+        for (const NodeRecord& identifier : m_identifiers)
+            if (identifier.node->text == "filterMagma" &&
+                std::none_of(m_facts.magmaDisabled.begin(), m_facts.magmaDisabled.end(),
+                             [](const Fact<std::string>& f) { return f.value == "filterMagma"; }))
+                m_facts.magmaDisabled.push_back({"filterMagma", identifier.node->range});
+        for (const NodeRecord& apply : m_applies) {
+            // lib.cmakeBool "USE_MAGMA" false
+            if (calleeName(*apply.node) != "cmakeBool")
+                continue;
+            auto arguments = callArguments(*apply.node);
+            if (arguments.size() != 2)
+                continue;
+            auto name = resolveString(Value{arguments[0], apply.scope, {}, {}});
+            auto value = resolveBool(Value{arguments[1], apply.scope, {}, {}});
+            if (name && value && name->text == "USE_MAGMA" && !*value)
+                m_facts.magmaDisabled.push_back(
+                    {std::string(m_tree.text(apply.node->range)), apply.node->range});
+        }
+
+        for (const NodeRecord& apply : m_applies) {
+            const std::string_view callee = calleeName(*apply.node);
+            auto arguments = callArguments(*apply.node);
+            if (arguments.empty() || !arguments[0] || arguments[0]->kind != NodeKind::Path)
+                continue;
+            if ((callee == "callPackage" || callee == "import") &&
+                endsWith(arguments[0]->text, ".nix") && !m_facts.wrappedFile)
+                m_facts.wrappedFile =
+                    Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range};
+        }
+    }
+
+    static bool isOff(std::string_view value)
+    {
+        return value == "OFF" || value == "off" || value == "0" || value == "FALSE" ||
+               value == "false" || value == "NO" || value == "no" || value == "Off";
+    }
+    static bool isOn(std::string_view value)
+    {
+        return value == "ON" || value == "on" || value == "1" || value == "TRUE" ||
+               value == "true" || value == "YES" || value == "yes" || value == "On";
+    }
+
+    bool isFetcherArgument(const BindingRecord& binding) const
+    {
+        for (const NodeRecord& apply : m_applies) {
+            const std::string_view callee = calleeName(*apply.node);
+            if (startsWith(callee, "fetch") && within(apply.node, binding.key->range))
+                return true;
+        }
+        return false;
+    }
+
+    // ---- package sets ---------------------------------------------------------------------
+
+    void notePythonSet(std::string_view set, const Node* node, std::string_view attribute,
+                       const Node* attributeNode)
+    {
+        const bool torch = attribute == "torch" || attribute == "pytorch";
+        if (torch && !m_facts.torchAttribute) {
+            m_facts.torchAttribute =
+                Fact<std::string>{std::string(attribute), attributeNode->range};
+            m_facts.pythonPackageSet = Fact<std::string>{std::string(set), node->range};
+            m_pythonFromTorch = true;
+        } else if (!m_facts.pythonPackageSet) {
+            m_facts.pythonPackageSet = Fact<std::string>{std::string(set), node->range};
+        }
+    }
+
+    void extractPackageSets()
+    {
+        // Outside overlays first: overlays mention package sets they rebuild, not the base.
+        for (int pass = 0; pass < 2; ++pass) {
+            for (const NodeRecord& select : m_selects) {
+                if ((pass == 0) == inOverlay(select.node))
+                    continue;
+                auto names = selectNames(*select.node);
+                for (size_t i = 0; i + 1 < names.size(); ++i) {
+                    std::string_view name = names[i].first;
+                    std::string set;
+                    if (isPythonPackageSet(name))
+                        set = name;
+                    else if (startsWith(name, "python") && isDigits(name.substr(6)) &&
+                             names[i + 1].first == "pkgs" && i + 2 < names.size()) {
+                        // python313.pkgs.torch
+                        set = std::string(name) + "Packages";
+                        ++i;
+                    }
+                    if (set.empty())
+                        continue;
+                    notePythonSet(set, names[i - (set != name ? 1 : 0)].second, names[i + 1].first,
+                                  names[i + 1].second);
+                    break;
+                }
+                if (m_facts.torchAttribute && pass == 0)
+                    break;
+            }
+            if (m_facts.torchAttribute)
+                break;
+        }
+        // `with python3Packages; torch.override …`
+        if (!m_facts.torchAttribute)
+            for (const NodeRecord& identifier : m_identifiers) {
+                const std::string_view name = identifier.node->text;
+                if ((name != "torch" && name != "pytorch") || inOverlay(identifier.node) ||
+                    lookup(name, identifier.scope))
+                    continue;
+                for (const Scope* scope = identifier.scope; scope; scope = scope->parent) {
+                    if (scope->kind != Scope::Kind::With || !scope->withExpression)
+                        continue;
+                    const Node* expr = scope->withExpression;
+                    std::string_view set;
+                    if (expr->kind == NodeKind::Identifier)
+                        set = expr->text;
+                    else if (expr->kind == NodeKind::Select)
+                        set = selectNames(*expr).back().first;
+                    if (isPythonPackageSet(set)) {
+                        m_facts.torchAttribute =
+                            Fact<std::string>{std::string(name), identifier.node->range};
+                        m_facts.pythonPackageSet = Fact<std::string>{std::string(set), expr->range};
+                        m_pythonFromTorch = true;
+                        break;
+                    }
+                }
+                if (m_facts.torchAttribute)
+                    break;
+            }
+        if (!m_facts.pythonPackageSet)
+            for (const NodeRecord& formal : m_formals)
+                if (isPythonPackageSet(formal.node->text)) {
+                    m_facts.pythonPackageSet =
+                        Fact<std::string>{std::string(formal.node->text), formal.node->range};
+                    break;
+                }
+
+        // CUDA: every package-set mention is a CUDA input; the versioned one names the set.
+        auto noteCuda = [&](std::string_view name, const Node* node) {
+            if (!isCudaInputName(name))
+                return;
+            if (m_facts.cudaInputs.size() < 64)
+                m_facts.cudaInputs.push_back({std::string(name), node->range});
+            if (isCudaPackageSet(name) && name != "cudaPackages" && !m_facts.cudaPackageSet)
+                m_facts.cudaPackageSet = Fact<std::string>{std::string(name), node->range};
+        };
+        for (const NodeRecord& formal : m_formals)
+            noteCuda(formal.node->text, formal.node);
+        for (const NodeRecord& select : m_selects)
+            for (const auto& [name, node] : selectNames(*select.node))
+                if (node)
+                    noteCuda(name, node);
+        for (const NodeRecord& identifier : m_identifiers)
+            noteCuda(identifier.node->text, identifier.node);
+        for (const BindingRecord& binding : m_bindings)
+            if (binding.key && isCudaPackageSet(binding.last) && binding.value)
+                noteCuda(binding.last, binding.key);
+        std::sort(m_facts.cudaInputs.begin(), m_facts.cudaInputs.end(),
+                  [](const auto& a, const auto& b) { return a.range.begin < b.range.begin; });
+        m_facts.cudaInputs.erase(
+            std::unique(m_facts.cudaInputs.begin(), m_facts.cudaInputs.end(),
+                        [](const auto& a, const auto& b) { return a.range == b.range; }),
+            m_facts.cudaInputs.end());
+        if (!m_facts.cudaPackageSet) {
+            for (const auto& input : m_facts.cudaInputs)
+                if (input.value == "cudaPackages") {
+                    m_facts.cudaPackageSet = input;
+                    break;
+                }
+        }
+    }
+
+    // ---- shell settings inside strings (preConfigure, cmakeFlags, …) ------------------------
+
+    struct ShellSetting
+    {
+        std::string value;
+        SourceRange range;
+    };
+
+    // Every `NAME=value` (also `-DNAME=value`, quoted or not) inside the string literals.
+    std::vector<ShellSetting> shellSettings(std::string_view name) const
+    {
+        std::vector<ShellSetting> settings;
+        for (const NodeRecord& record : m_strings) {
+            const Node& string = *record.node;
+            for (size_t i = 0; i < string.children.size(); ++i) {
+                const Node* part = string.children[i];
+                if (part->kind != NodeKind::StringText)
+                    continue;
+                std::string_view text = part->text;
+                size_t at = 0;
+                while ((at = text.find(name, at)) != std::string_view::npos) {
+                    const size_t start = at;
+                    at += name.size();
+                    if (at >= text.size() || text[at] != '=')
+                        continue;
+                    if (start > 0 && isIdentChar(text[start - 1]) &&
+                        !(start >= 2 && text[start - 1] == 'D' && text[start - 2] == '-'))
+                        continue;
+                    settings.push_back(readShellValue(string, i, at + 1, record.scope));
+                }
+            }
+        }
+        return settings;
+    }
+
+    ShellSetting readShellValue(const Node& string, size_t partIndex, size_t offset,
+                                const Scope* scope) const
+    {
+        ShellSetting setting;
+        const Node* part = string.children[partIndex];
+        std::string_view text = part->text.substr(offset);
+        char quote = 0;
+        if (!text.empty() && (text.front() == '"' || text.front() == '\'')) {
+            quote = text.front();
+            text.remove_prefix(1);
+            ++offset;
+        }
+        const bool direct = part->text.size() == part->range.length();
+        const uint32_t begin =
+            direct ? part->range.begin + static_cast<uint32_t>(offset) : string.range.begin;
+        uint32_t end = begin;
+        auto stopAt = [&](std::string_view run) {
+            for (size_t k = 0; k < run.size(); ++k) {
+                const char c = run[k];
+                if (quote
+                        ? c == quote
+                        : (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '"' || c == '\''))
+                    return k;
+            }
+            return std::string_view::npos;
+        };
+        size_t stop = stopAt(text);
+        setting.value = std::string(text.substr(0, stop));
+        end = direct ? begin + static_cast<uint32_t>(setting.value.size()) : string.range.end;
+        // The value continues into interpolations: "${gpuArch}" or sm_${num}
+        for (size_t next = partIndex + 1;
+             stop == std::string_view::npos && next < string.children.size(); ++next) {
+            const Node* following = string.children[next];
+            if (following->kind == NodeKind::Interpolation) {
+                auto resolved = resolveString(Value{following->child(0), scope, {}, {}});
+                setting.value +=
+                    resolved ? resolved->text : std::string(m_tree.text(following->range));
+                end = following->range.end;
+            } else {
+                std::string_view run = following->text;
+                stop = stopAt(run);
+                setting.value += run.substr(0, stop);
+                end = stop == std::string_view::npos ||
+                              following->text.size() != following->range.length()
+                          ? following->range.end
+                          : following->range.begin + static_cast<uint32_t>(stop);
+            }
+        }
+        setting.range = SourceRange{begin, std::max(begin, end)};
+        return setting;
+    }
+
+    void extractShellSettings()
+    {
+        if (!m_facts.torchCudaArchList) {
+            auto settings = shellSettings("TORCH_CUDA_ARCH_LIST");
+            if (!settings.empty())
+                m_facts.torchCudaArchList =
+                    Fact<std::string>{settings.front().value, settings.front().range};
+        }
+        for (const ShellSetting& setting : shellSettings("USE_MAGMA"))
+            if (isOff(setting.value))
+                m_facts.magmaDisabled.push_back({"USE_MAGMA=" + setting.value, setting.range});
+        if (!m_facts.cudaSupport || !m_facts.cudaSupport->value) {
+            for (const ShellSetting& setting : shellSettings("USE_CUDA")) {
+                if (isOn(setting.value)) {
+                    m_facts.cudaSupport = Fact<bool>{true, setting.range};
+                    break;
+                }
+                if (isOff(setting.value) && !m_facts.cudaSupport)
+                    m_facts.cudaSupport = Fact<bool>{false, setting.range};
+            }
+        }
+        if (!m_facts.cpuFlags) {
+            // Recipes without a cpuFlags list put the flags straight into CXXFLAGS.
+            for (const ShellSetting& setting : shellSettings("CXXFLAGS")) {
+                std::vector<std::string> flags;
+                size_t at = 0;
+                const std::string& value = setting.value;
+                while (at < value.size()) {
+                    size_t end = value.find(' ', at);
+                    if (end == std::string::npos)
+                        end = value.size();
+                    std::string token = value.substr(at, end - at);
+                    if (startsWith(token, "-m"))
+                        flags.push_back(token);
+                    at = end + 1;
+                }
+                if (!flags.empty()) {
+                    m_facts.cpuFlags = Fact<std::vector<std::string>>{flags, setting.range};
+                    break;
+                }
+            }
+        }
+    }
+
+    // ---- pattern --------------------------------------------------------------------------
+
+    void extractPattern(const Node& root)
+    {
+        bool fromScratch = false;
+        for (const NodeRecord& apply : m_applies) {
+            const std::string_view callee = calleeName(*apply.node);
+            if ((callee == "buildPythonPackage" || callee == "mkDerivation" ||
+                 callee == "buildPythonApplication") &&
+                !inOverlay(apply.node)) {
+                fromScratch = true;
+                break;
+            }
+        }
+        const bool torchBase = m_facts.torchAttribute && m_pythonFromTorch;
+        if (fromScratch && !torchBase) {
+            m_facts.pattern = PatternKind::FromScratch;
+        } else if (m_facts.wrappedFile && !torchBase && m_facts.pins.empty()) {
+            m_facts.pattern = PatternKind::Wrapper;
+        } else if (!m_facts.pins.empty()) {
+            m_facts.pattern =
+                m_facts.overlays.empty() ? PatternKind::PinnedPlain : PatternKind::PinnedOverlays;
+        } else if (root.kind == NodeKind::Lambda && root.children.size() > 1 &&
+                   root.children[0]->kind == NodeKind::Formals) {
+            m_facts.pattern = PatternKind::CallPackage;
+        } else {
+            m_facts.pattern = PatternKind::Unknown;
+        }
+    }
+
+    const nix::SyntaxTree& m_tree;
+    RecipeFacts& m_facts;
+    std::deque<Scope> m_scopes;
+    std::unordered_map<const Node*, const Scope*> m_recScopes;
+    std::vector<BindingRecord> m_bindings;
+    std::vector<NodeRecord> m_applies;
+    std::vector<NodeRecord> m_selects;
+    std::vector<NodeRecord> m_identifiers;
+    std::vector<NodeRecord> m_strings;
+    std::vector<NodeRecord> m_formals;
+    std::vector<const Node*> m_overlays;
+    std::optional<Fact<std::string>> m_overlayTorchVersion;
+    bool m_pythonFromTorch = false;
+};
+
+} // namespace
+
+void FactExtractor::extract(const nix::SyntaxTree& tree, RecipeFacts& facts)
+{
+    Extractor(tree, facts).run();
+}
+
+} // namespace rg

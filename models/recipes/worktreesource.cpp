@@ -1,0 +1,178 @@
+#include "recipes/worktreesource.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rg {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string osError(int code)
+{
+    return std::strerror(code);
+}
+
+std::string mebibytes(uint64_t bytes)
+{
+    const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", mib);
+    return text;
+}
+
+bool endsWith(std::string_view text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+} // namespace
+
+WorkTreeSource::WorkTreeSource(const std::string& root)
+{
+    std::error_code ec;
+    m_root = fs::weakly_canonical(fs::absolute(root, ec), ec);
+    if (ec)
+        m_root = fs::absolute(root);
+}
+
+std::string WorkTreeSource::displayName() const
+{
+    return m_root.string();
+}
+
+std::string WorkTreeSource::rootPath() const
+{
+    return m_root.string();
+}
+
+bool WorkTreeSource::isInside(const fs::path& path) const
+{
+    auto rel = path.lexically_relative(m_root);
+    if (rel.empty())
+        return false;
+    const std::string first = rel.begin()->string();
+    return first != ".." && !rel.is_absolute();
+}
+
+std::vector<SourceEntry> WorkTreeSource::list(const std::string& directory,
+                                              std::string* error) const
+{
+    std::vector<SourceEntry> entries;
+    const fs::path dir = (m_root / directory).lexically_normal();
+    std::error_code ec;
+    // The recipe directory itself must not lead out of the repository either.
+    const fs::path resolved = fs::weakly_canonical(dir, ec);
+    if (ec || !isInside(resolved)) {
+        if (error)
+            *error = directory + ": recipe directory is outside the repository";
+        return entries;
+    }
+    fs::directory_iterator it(resolved, ec);
+    if (ec) {
+        if (error)
+            *error = directory + ": " + ec.message();
+        return entries;
+    }
+    const std::string prefix = directory.empty() || directory == "." ? std::string()
+                               : endsWith(directory, "/")            ? directory
+                                                                     : directory + "/";
+    for (const fs::directory_entry& entry : it) {
+        const std::string name = entry.path().filename().string();
+        if (!endsWith(name, ".nix"))
+            continue;
+        struct stat st;
+        if (::lstat(entry.path().c_str(), &st) != 0)
+            continue;
+        SourceEntry item;
+        item.path = prefix + name;
+        item.symlink = S_ISLNK(st.st_mode);
+        if (!item.symlink && !S_ISREG(st.st_mode))
+            continue;
+        item.size = static_cast<uint64_t>(st.st_size);
+        item.stamp = std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec) +
+                     ':' + std::to_string(st.st_size);
+        entries.push_back(std::move(item));
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const SourceEntry& a, const SourceEntry& b) { return a.path < b.path; });
+    return entries;
+}
+
+bool WorkTreeSource::exists(const std::string& path) const
+{
+    std::error_code ec;
+    return fs::exists(m_root / path, ec);
+}
+
+SourceFile WorkTreeSource::read(const std::string& path, uint64_t maxBytes) const
+{
+    SourceFile file;
+    file.path = path;
+    fs::path full = (m_root / path).lexically_normal();
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(full, ec))) {
+        const fs::path target = fs::weakly_canonical(full, ec);
+        if (ec || !isInside(target)) {
+            file.outsideRepository = true;
+            file.error = "symbolic link to " + fs::read_symlink(full, ec).string() +
+                         " leads outside the repository; not read";
+            return file;
+        }
+        full = target;
+    } else if (!isInside(full)) {
+        file.outsideRepository = true;
+        file.error = "path is outside the repository; not read";
+        return file;
+    }
+
+    const int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        file.error = osError(errno);
+        return file;
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+        file.error = osError(errno);
+        ::close(fd);
+        return file;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        file.error = osError(EISDIR);
+        ::close(fd);
+        return file;
+    }
+    const auto size = static_cast<uint64_t>(st.st_size);
+    if (size > maxBytes) {
+        file.oversized = true;
+        file.error = "file is " + mebibytes(size) + ", over the " + mebibytes(maxBytes) + " limit";
+        ::close(fd);
+        return file;
+    }
+    file.bytes.resize(size);
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t n = ::read(fd, file.bytes.data() + done, size - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            file.error = osError(errno);
+            file.bytes.clear();
+            ::close(fd);
+            return file;
+        }
+        if (n == 0)
+            break; // truncated while reading: use what is there
+        done += static_cast<size_t>(n);
+    }
+    file.bytes.resize(done);
+    ::close(fd);
+    return file;
+}
+
+} // namespace rg
