@@ -113,6 +113,7 @@ private slots:
     void seed001StartHasTheSixFiles();
     void seed001TargetMatchesItsSpec();
     void seed000MatchesItsSpecOnTheOldPin();
+    void fixturesMatchTheirGenerator();
 };
 
 void TestSeedFixtures::verifyScriptPassesOnTarget()
@@ -247,6 +248,28 @@ void TestSeedFixtures::seed000MatchesItsSpecOnTheOldPin()
     const QString readme = readAll(fixture("seed000/README.md"));
     QVERIFY(readme.contains("6a030d5"));
     QVERIFY(readme.contains("2.9.1"));
+}
+
+void TestSeedFixtures::fixturesMatchTheirGenerator()
+{
+    // The committed fixtures are the generator's output; a hand edit would drift silently.
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("python3"),
+            {QStringLiteral(RG_SOURCE_DIR "/tests/tools/make_fixtures.py"), "--check"});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAll().constData());
+
+    // And --check does notice a difference.
+    QTemporaryDir dir;
+    QProcess q;
+    q.setProcessChannelMode(QProcess::MergedChannels);
+    q.start(QStringLiteral("python3"),
+            {QStringLiteral(RG_SOURCE_DIR "/tests/tools/make_fixtures.py"), "--check", "--out",
+             dir.path()});
+    QVERIFY(q.waitForFinished(60000));
+    QCOMPARE(q.exitCode(), 1);
+    QVERIFY(q.readAll().contains("differs: seed001-start/.flox/pkgs/"));
 }
 
 QTEST_GUILESS_MAIN(TestSeedFixtures)
