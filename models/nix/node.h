@@ -27,10 +27,12 @@ struct SourceRange
 // stated order is always kept):
 //   Int, Float          text = literal as written; no children
 //   String              "..."; children = StringText | Interpolation parts, in order
-//   IndentedString      ''...''; same parts, StringText already unescaped and unindented
+//   IndentedString      ''...''; same parts, StringText already unescaped and unindented;
+//                       one StringText per Nix token (a run, or one escape such as ''$)
 //   StringText          text = the decoded characters of one literal run (escapes resolved)
 //   Interpolation       ${ e }; children[0] = e
-//   Path                ./a/${x}, /abs, ~/p; text = source text; children = parts as String
+//   Path                ./a/${x}, /abs, ~/p; text = source text; children = StringText parts
+//                       as written (the first is the leading segment) | Interpolation
 //   SearchPath          <nixpkgs/lib>; text = "nixpkgs/lib"
 //   Uri                 http://…; text = the URI
 //   Identifier          a variable reference (true/false/null are identifiers too); text = name
@@ -51,7 +53,8 @@ struct SourceRange
 //                       children = [Formals], body  — body is always children.back()
 //   Formals             { a, b ? d, ... }; flag = has ellipsis; children = Formal
 //   Formal              text = name; children[0] opt. = default value
-//   Apply               f x; children[0] = function, [1] = argument (f x y nests left)
+//   Apply               f x; children[0] = function, [1] = argument (f x y nests left);
+//                       `f or` applies f to the Identifier `or`, as Nix does
 //   List                children = elements
 //   Not, Negate         !e, -e; children[0] = operand
 //   Binary              op = the operator; children[0] = left, [1] = right
@@ -113,6 +116,7 @@ struct Node
     NodeKind kind = NodeKind::Identifier;
     BinaryOp op = BinaryOp::None;
     bool flag = false;
+    uint16_t depth = 1; // height of this subtree (a leaf is 1); bounded by the parser
     SourceRange range;
     std::string_view text; // points into the tree's source or its arena
     std::span<const Node* const> children;
@@ -127,8 +131,7 @@ std::optional<std::string> literalString(const Node& node);
 std::optional<std::string> attrPathString(const Node& attrPath);
 
 // Depth-first, parents before children. `visit` returns false to skip a node's children.
-template<typename Visit>
-void forEachNode(const Node& node, Visit&& visit)
+template <typename Visit> void forEachNode(const Node& node, Visit&& visit)
 {
     if (!visit(node))
         return;

@@ -35,7 +35,10 @@ public:
     const Node* root() const;
     const std::optional<ParseError>& error() const;
     std::string_view source() const;
-    std::string_view text(SourceRange range) const { return source().substr(range.begin, range.length()); }
+    std::string_view text(SourceRange range) const
+    {
+        return source().substr(range.begin, range.length());
+    }
 
     // The tree in the notation `nix-instantiate --parse` (Nix 2.8) prints, for differential
     // tests against the real parser. Empty when parsing failed.

@@ -1,0 +1,536 @@
+#include "nix/lexer.h"
+
+#include <algorithm>
+#include <array>
+
+namespace rg::nix {
+
+namespace {
+
+bool isIdStart(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+bool isIdChar(char c)
+{
+    return isIdStart(c) || (c >= '0' && c <= '9') || c == '\'' || c == '-';
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+bool isUriSchemeChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '+' || c == '-' ||
+           c == '.';
+}
+
+bool isUriChar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c))
+        return true;
+    switch (c) {
+    case '%':
+    case '/':
+    case '?':
+    case ':':
+    case '@':
+    case '&':
+    case '=':
+    case '+':
+    case '$':
+    case ',':
+    case '-':
+    case '_':
+    case '.':
+    case '!':
+    case '~':
+    case '*':
+    case '\'':
+        return true;
+    default:
+        return false;
+    }
+}
+
+struct Keyword
+{
+    std::string_view text;
+    TokenKind kind;
+};
+
+constexpr std::array<Keyword, 10> kKeywords{{
+    {"if", TokenKind::If},
+    {"then", TokenKind::Then},
+    {"else", TokenKind::Else},
+    {"assert", TokenKind::Assert},
+    {"with", TokenKind::With},
+    {"let", TokenKind::Let},
+    {"in", TokenKind::In},
+    {"rec", TokenKind::Rec},
+    {"inherit", TokenKind::Inherit},
+    {"or", TokenKind::OrKw},
+}};
+
+} // namespace
+
+std::pair<uint32_t, uint32_t> Lexer::position(uint32_t offset) const
+{
+    offset = std::min<uint32_t>(offset, static_cast<uint32_t>(m_src.size()));
+    uint32_t line = 1;
+    uint32_t column = 1;
+    for (uint32_t i = 0; i < offset; ++i) {
+        if (m_src[i] == '\r') {
+            if (i + 1 < offset && m_src[i + 1] == '\n')
+                ++i;
+            ++line;
+            column = 1;
+        } else if (m_src[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+uint32_t Lexer::skipTrivia(uint32_t i) const
+{
+    const auto n = static_cast<uint32_t>(m_src.size());
+    while (i < n) {
+        const char c = m_src[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            ++i;
+        } else if (c == '#') {
+            while (i < n && m_src[i] != '\n' && m_src[i] != '\r')
+                ++i;
+        } else if (c == '/' && at(i + 1) == '*') {
+            // Only a terminated comment is a comment; otherwise '/' is a token of its own.
+            const auto close = m_src.find("*/", i + 2);
+            if (close == std::string_view::npos)
+                return i;
+            i = static_cast<uint32_t>(close + 2);
+        } else {
+            return i;
+        }
+    }
+    return i;
+}
+
+// {PATH_CHAR}*(\/{PATH_CHAR}+)+\/?  — 0 when no path starts at i.
+uint32_t Lexer::pathLength(uint32_t i) const
+{
+    uint32_t j = i;
+    while (isPathChar(at(j)))
+        ++j;
+    int segments = 0;
+    while (at(j) == '/' && isPathChar(at(j + 1))) {
+        j += 2;
+        while (isPathChar(at(j)))
+            ++j;
+        ++segments;
+    }
+    if (segments == 0)
+        return 0;
+    if (at(j) == '/')
+        ++j;
+    return j - i;
+}
+
+Token Lexer::lexAt(uint32_t offset) const
+{
+    const uint32_t i = skipTrivia(offset);
+    if (!has(i))
+        return {TokenKind::End, i, i};
+    const char c = m_src[i];
+
+    // Every rule that can match here competes; the longest wins, the earliest rule on ties.
+    TokenKind best = TokenKind::Invalid;
+    uint32_t bestLen = 0;
+    auto offer = [&](TokenKind kind, uint32_t len) {
+        if (len > bestLen) {
+            best = kind;
+            bestLen = len;
+        }
+    };
+
+    if (isIdStart(c)) {
+        uint32_t j = i + 1;
+        while (isIdChar(at(j)))
+            ++j;
+        TokenKind kind = TokenKind::Id;
+        const std::string_view word = m_src.substr(i, j - i);
+        for (const Keyword& k : kKeywords)
+            if (k.text == word)
+                kind = k.kind;
+        offer(kind, j - i);
+    }
+    if (c == '.' && at(i + 1) == '.' && at(i + 2) == '.')
+        offer(TokenKind::Ellipsis, 3);
+    if (isDigit(c)) {
+        uint32_t j = i;
+        while (isDigit(at(j)))
+            ++j;
+        offer(TokenKind::Int, j - i);
+    }
+    // FLOAT: (([1-9][0-9]*\.[0-9]*)|(0?\.[0-9]+))([Ee][+-]?[0-9]+)?
+    {
+        uint32_t j = i;
+        bool ok = false;
+        if (c >= '1' && c <= '9') {
+            while (isDigit(at(j)))
+                ++j;
+            if (at(j) == '.') {
+                ++j;
+                while (isDigit(at(j)))
+                    ++j;
+                ok = true;
+            }
+        } else if (c == '0' || c == '.') {
+            if (c == '0')
+                ++j;
+            if (at(j) == '.' && isDigit(at(j + 1))) {
+                ++j;
+                while (isDigit(at(j)))
+                    ++j;
+                ok = true;
+            }
+        }
+        if (ok) {
+            if (at(j) == 'e' || at(j) == 'E') {
+                uint32_t k = j + 1;
+                if (at(k) == '+' || at(k) == '-')
+                    ++k;
+                if (isDigit(at(k))) {
+                    while (isDigit(at(k)))
+                        ++k;
+                    j = k;
+                }
+            }
+            offer(TokenKind::Float, j - i);
+        }
+    }
+    switch (c) {
+    case '=':
+        offer(at(i + 1) == '=' ? TokenKind::Eq : TokenKind::Assign, at(i + 1) == '=' ? 2 : 1);
+        break;
+    case '!':
+        offer(at(i + 1) == '=' ? TokenKind::Neq : TokenKind::Not, at(i + 1) == '=' ? 2 : 1);
+        break;
+    case '<':
+        offer(at(i + 1) == '=' ? TokenKind::Leq : TokenKind::Less, at(i + 1) == '=' ? 2 : 1);
+        break;
+    case '>':
+        offer(at(i + 1) == '=' ? TokenKind::Geq : TokenKind::Greater, at(i + 1) == '=' ? 2 : 1);
+        break;
+    case '&':
+        offer(at(i + 1) == '&' ? TokenKind::And : TokenKind::OtherChar, at(i + 1) == '&' ? 2 : 1);
+        break;
+    case '|':
+        offer(at(i + 1) == '|' ? TokenKind::Or : TokenKind::OtherChar, at(i + 1) == '|' ? 2 : 1);
+        break;
+    case '-':
+        offer(at(i + 1) == '>' ? TokenKind::Impl : TokenKind::Minus, at(i + 1) == '>' ? 2 : 1);
+        break;
+    case '/':
+        offer(at(i + 1) == '/' ? TokenKind::Update : TokenKind::Slash, at(i + 1) == '/' ? 2 : 1);
+        break;
+    case '+':
+        offer(at(i + 1) == '+' ? TokenKind::Concat : TokenKind::Plus, at(i + 1) == '+' ? 2 : 1);
+        break;
+    case '$':
+        if (at(i + 1) == '{')
+            offer(TokenKind::DollarCurly, 2);
+        else
+            offer(TokenKind::OtherChar, 1);
+        break;
+    case '{':
+        offer(TokenKind::LBrace, 1);
+        break;
+    case '}':
+        offer(TokenKind::RBrace, 1);
+        break;
+    case '"':
+        offer(TokenKind::Quote, 1);
+        break;
+    case '\'':
+        if (at(i + 1) == '\'') {
+            uint32_t j = i + 2;
+            while (at(j) == ' ')
+                ++j;
+            offer(TokenKind::IndOpen, at(j) == '\n' ? j + 1 - i : 2);
+        } else {
+            offer(TokenKind::OtherChar, 1);
+        }
+        break;
+    case '(':
+        offer(TokenKind::LParen, 1);
+        break;
+    case ')':
+        offer(TokenKind::RParen, 1);
+        break;
+    case '[':
+        offer(TokenKind::LBracket, 1);
+        break;
+    case ']':
+        offer(TokenKind::RBracket, 1);
+        break;
+    case ';':
+        offer(TokenKind::Semicolon, 1);
+        break;
+    case ':':
+        offer(TokenKind::Colon, 1);
+        break;
+    case ',':
+        offer(TokenKind::Comma, 1);
+        break;
+    case '.':
+        offer(TokenKind::Dot, 1);
+        break;
+    case '@':
+        offer(TokenKind::At, 1);
+        break;
+    case '?':
+        offer(TokenKind::Question, 1);
+        break;
+    case '*':
+        offer(TokenKind::Star, 1);
+        break;
+    default:
+        break;
+    }
+    // {PATH_SEG}\$\{ and {HPATH_START}\$\{ come before {PATH}/{HPATH} in lexer.l.
+    {
+        uint32_t j = i;
+        while (isPathChar(at(j)))
+            ++j;
+        if (at(j) == '/' && at(j + 1) == '$' && at(j + 2) == '{')
+            offer(TokenKind::Path, j + 3 - i);
+    }
+    if (c == '~' && at(i + 1) == '/' && at(i + 2) == '$' && at(i + 3) == '{')
+        offer(TokenKind::HPath, 4);
+    if (const uint32_t len = pathLength(i))
+        offer(TokenKind::Path, len);
+    if (c == '~' && at(i + 1) == '/') {
+        if (const uint32_t len = pathLength(i + 1); len && !isPathChar(at(i + 1)))
+            offer(TokenKind::HPath, len + 1);
+    }
+    if (c == '<' && isPathChar(at(i + 1))) {
+        uint32_t j = i + 1;
+        while (isPathChar(at(j)))
+            ++j;
+        while (at(j) == '/' && isPathChar(at(j + 1))) {
+            j += 2;
+            while (isPathChar(at(j)))
+                ++j;
+        }
+        if (at(j) == '>')
+            offer(TokenKind::SPath, j + 1 - i);
+    }
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+        uint32_t j = i + 1;
+        while (isUriSchemeChar(at(j)))
+            ++j;
+        if (at(j) == ':' && isUriChar(at(j + 1))) {
+            ++j;
+            while (isUriChar(at(j)))
+                ++j;
+            offer(TokenKind::Uri, j - i);
+        }
+    }
+    if (bestLen == 0) {
+        // Any other byte: a character token. '~', '%', non-ASCII, … are never used by the
+        // grammar, so bison names them "invalid token".
+        return {TokenKind::Invalid, i, i + 1};
+    }
+    // A path-segment-then-interpolation rule only starts the path; the token is the segment.
+    if ((best == TokenKind::Path || best == TokenKind::HPath) && bestLen >= 2 &&
+        m_src[i + bestLen - 1] == '{' && m_src[i + bestLen - 2] == '$')
+        bestLen -= 2;
+    return {best, i, i + bestLen};
+}
+
+uint32_t Lexer::scanStringRun(uint32_t i) const
+{
+    const auto n = static_cast<uint32_t>(m_src.size());
+    while (i < n) {
+        const char c = m_src[i];
+        if (c == '"')
+            return i;
+        if (c == '\\') {
+            if (i + 1 >= n)
+                return n;
+            i += 2;
+        } else if (c == '$') {
+            const char d = at(i + 1);
+            if (d == '{')
+                return i;
+            if (i + 1 >= n)
+                return n;
+            if (d == '"') {
+                ++i; // `$` right before the closing quote (flex trailing context)
+            } else if (d == '\\') {
+                i += (i + 2 < n) ? 3 : 2;
+            } else {
+                i += 2; // `$` swallows the next character, which is how `$${` stays literal
+            }
+        } else {
+            ++i;
+        }
+    }
+    return n;
+}
+
+uint32_t Lexer::scanIndentedRun(uint32_t i) const
+{
+    // ([^\$\']|\$[^\{\']|\'[^\'\$])+
+    const auto n = static_cast<uint32_t>(m_src.size());
+    while (i < n) {
+        const char c = m_src[i];
+        if (c == '$') {
+            if (i + 1 >= n || m_src[i + 1] == '{' || m_src[i + 1] == '\'')
+                return i;
+            i += 2;
+        } else if (c == '\'') {
+            if (i + 1 >= n || m_src[i + 1] == '\'' || m_src[i + 1] == '$')
+                return i;
+            i += 2;
+        } else {
+            ++i;
+        }
+    }
+    return i;
+}
+
+uint32_t Lexer::scanPathContinuation(uint32_t i) const
+{
+    // Longest of {PATH}, {PATH_SEG} = {PATH_CHAR}*\/ and {PATH_CHAR}+.
+    uint32_t best = pathLength(i);
+    uint32_t j = i;
+    while (isPathChar(at(j)))
+        ++j;
+    if (j > i && j - i > best)
+        best = j - i;
+    if (at(j) == '/' && j + 1 - i > best)
+        best = j + 1 - i;
+    return i + best;
+}
+
+std::string_view Lexer::describe(TokenKind kind)
+{
+    switch (kind) {
+    case TokenKind::End:
+        return "end of file";
+    case TokenKind::Invalid:
+        return "invalid token";
+    case TokenKind::OtherChar:
+        return "invalid token";
+    case TokenKind::Id:
+        return "ID";
+    case TokenKind::Int:
+        return "INT";
+    case TokenKind::Float:
+        return "FLOAT";
+    case TokenKind::Path:
+        return "PATH";
+    case TokenKind::HPath:
+        return "HPATH";
+    case TokenKind::SPath:
+        return "SPATH";
+    case TokenKind::Uri:
+        return "URI";
+    case TokenKind::DollarCurly:
+        return "DOLLAR_CURLY";
+    case TokenKind::LBrace:
+        return "'{'";
+    case TokenKind::RBrace:
+        return "'}'";
+    case TokenKind::Quote:
+        return "'\"'";
+    case TokenKind::IndOpen:
+        return "IND_STRING_OPEN";
+    case TokenKind::If:
+        return "IF";
+    case TokenKind::Then:
+        return "THEN";
+    case TokenKind::Else:
+        return "ELSE";
+    case TokenKind::Assert:
+        return "ASSERT";
+    case TokenKind::With:
+        return "WITH";
+    case TokenKind::Let:
+        return "LET";
+    case TokenKind::In:
+        return "IN";
+    case TokenKind::Rec:
+        return "REC";
+    case TokenKind::Inherit:
+        return "INHERIT";
+    case TokenKind::OrKw:
+        return "OR_KW";
+    case TokenKind::Ellipsis:
+        return "ELLIPSIS";
+    case TokenKind::Eq:
+        return "EQ";
+    case TokenKind::Neq:
+        return "NEQ";
+    case TokenKind::Leq:
+        return "LEQ";
+    case TokenKind::Geq:
+        return "GEQ";
+    case TokenKind::And:
+        return "AND";
+    case TokenKind::Or:
+        return "OR";
+    case TokenKind::Impl:
+        return "IMPL";
+    case TokenKind::Update:
+        return "UPDATE";
+    case TokenKind::Concat:
+        return "CONCAT";
+    case TokenKind::LParen:
+        return "'('";
+    case TokenKind::RParen:
+        return "')'";
+    case TokenKind::LBracket:
+        return "'['";
+    case TokenKind::RBracket:
+        return "']'";
+    case TokenKind::Semicolon:
+        return "';'";
+    case TokenKind::Colon:
+        return "':'";
+    case TokenKind::Comma:
+        return "','";
+    case TokenKind::Dot:
+        return "'.'";
+    case TokenKind::At:
+        return "'@'";
+    case TokenKind::Question:
+        return "'?'";
+    case TokenKind::Assign:
+        return "'='";
+    case TokenKind::Plus:
+        return "'+'";
+    case TokenKind::Minus:
+        return "'-'";
+    case TokenKind::Star:
+        return "'*'";
+    case TokenKind::Slash:
+        return "'/'";
+    case TokenKind::Less:
+        return "'<'";
+    case TokenKind::Greater:
+        return "'>'";
+    case TokenKind::Not:
+        return "'!'";
+    }
+    return "invalid token";
+}
+
+} // namespace rg::nix

@@ -1,0 +1,860 @@
+#include "nix/parser.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace rg::nix {
+
+namespace {
+
+enum class Assoc { Left, Right, NonAssoc };
+
+struct OpInfo
+{
+    int prec = 0; // 0: not a binary operator
+    Assoc assoc = Assoc::Left;
+    BinaryOp op = BinaryOp::None;
+};
+
+// Precedences of parser.y, weakest first (NOT is 7 and NEGATE 12, both prefix).
+OpInfo binaryInfo(TokenKind kind)
+{
+    switch (kind) {
+    case TokenKind::Impl:
+        return {1, Assoc::Right, BinaryOp::Implies};
+    case TokenKind::Or:
+        return {2, Assoc::Left, BinaryOp::Or};
+    case TokenKind::And:
+        return {3, Assoc::Left, BinaryOp::And};
+    case TokenKind::Eq:
+        return {4, Assoc::NonAssoc, BinaryOp::Equal};
+    case TokenKind::Neq:
+        return {4, Assoc::NonAssoc, BinaryOp::NotEqual};
+    case TokenKind::Less:
+        return {5, Assoc::NonAssoc, BinaryOp::Less};
+    case TokenKind::Greater:
+        return {5, Assoc::NonAssoc, BinaryOp::Greater};
+    case TokenKind::Leq:
+        return {5, Assoc::NonAssoc, BinaryOp::LessEqual};
+    case TokenKind::Geq:
+        return {5, Assoc::NonAssoc, BinaryOp::GreaterEqual};
+    case TokenKind::Update:
+        return {6, Assoc::Right, BinaryOp::Update};
+    case TokenKind::Plus:
+        return {8, Assoc::Left, BinaryOp::Add};
+    case TokenKind::Minus:
+        return {8, Assoc::Left, BinaryOp::Subtract};
+    case TokenKind::Star:
+        return {9, Assoc::Left, BinaryOp::Multiply};
+    case TokenKind::Slash:
+        return {9, Assoc::Left, BinaryOp::Divide};
+    case TokenKind::Concat:
+        return {10, Assoc::Right, BinaryOp::Concat};
+    case TokenKind::Question:
+        return {11, Assoc::NonAssoc, BinaryOp::None};
+    default:
+        return {};
+    }
+}
+
+constexpr int kNotPrec = 7;
+constexpr int kNegatePrec = 12;
+
+bool startsSimple(TokenKind kind)
+{
+    switch (kind) {
+    case TokenKind::Id:
+    case TokenKind::Int:
+    case TokenKind::Float:
+    case TokenKind::Quote:
+    case TokenKind::IndOpen:
+    case TokenKind::Path:
+    case TokenKind::HPath:
+    case TokenKind::SPath:
+    case TokenKind::Uri:
+    case TokenKind::LParen:
+    case TokenKind::Let:
+    case TokenKind::Rec:
+    case TokenKind::LBrace:
+    case TokenKind::LBracket:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool startsAttr(TokenKind kind)
+{
+    return kind == TokenKind::Id || kind == TokenKind::OrKw || kind == TokenKind::Quote ||
+           kind == TokenKind::DollarCurly;
+}
+
+// One token of an indented string before indentation is stripped.
+struct IndentedPart
+{
+    uint32_t begin = 0;
+    uint32_t end = 0;
+    std::string_view text;       // raw characters, or the value of an escape
+    bool hasIndentation = false; // only ordinary runs take part in indentation
+    const Node* interpolation = nullptr;
+};
+
+} // namespace
+
+Parser::DepthGuard::DepthGuard(Parser& p, uint32_t offset) : m_parser(p)
+{
+    if (++m_parser.m_depth > kMaxRecursion) {
+        --m_parser.m_depth;
+        throw ParseFailure{offset, "expression nested too deeply"};
+    }
+}
+
+Parser::Parser(std::string_view source, std::pmr::memory_resource* arena)
+    : m_lexer(source), m_src(source), m_arena(arena)
+{
+    m_stack.reserve(256);
+}
+
+const Token& Parser::peek()
+{
+    if (!m_hasTok) {
+        m_tok = m_lexer.lexAt(m_pos);
+        m_hasTok = true;
+    }
+    return m_tok;
+}
+
+Token Parser::take()
+{
+    const Token t = peek();
+    m_hasTok = false;
+    m_pos = t.end;
+    return t;
+}
+
+Token Parser::expect(TokenKind kind, std::string_view expecting)
+{
+    if (peek().kind != kind)
+        unexpected(m_tok, expecting.empty() ? Lexer::describe(kind) : expecting);
+    return take();
+}
+
+void Parser::unexpected(const Token& token, std::string_view expecting)
+{
+    std::string message = "syntax error, unexpected ";
+    message += Lexer::describe(token.kind);
+    if (!expecting.empty()) {
+        message += ", expecting ";
+        message += expecting;
+    }
+    throw ParseFailure{token.begin, std::move(message)};
+}
+
+Node* Parser::make(NodeKind kind, uint32_t begin, uint32_t end)
+{
+    void* mem = m_arena->allocate(sizeof(Node), alignof(Node));
+    Node* node = new (mem) Node;
+    node->kind = kind;
+    node->range = {begin, end};
+    return node;
+}
+
+const Node* Parser::finish(Node* node, size_t mark)
+{
+    const size_t count = m_stack.size() - mark;
+    if (count) {
+        auto** array = static_cast<const Node**>(
+            m_arena->allocate(count * sizeof(const Node*), alignof(const Node*)));
+        int depth = 0;
+        for (size_t i = 0; i < count; ++i) {
+            array[i] = m_stack[mark + i];
+            depth = std::max<int>(depth, array[i]->depth);
+        }
+        if (depth + 1 > kMaxDepth)
+            throw ParseFailure{node->range.begin, "expression nested too deeply"};
+        node->depth = static_cast<uint16_t>(depth + 1);
+        node->children = std::span<const Node* const>(array, count);
+        m_stack.resize(mark);
+    }
+    return node;
+}
+
+const Node* Parser::withChildren(Node* node, std::initializer_list<const Node*> children)
+{
+    const size_t mark = m_stack.size();
+    for (const Node* c : children)
+        if (c)
+            m_stack.push_back(c);
+    return finish(node, mark);
+}
+
+const Node* Parser::leaf(NodeKind kind, uint32_t begin, uint32_t end, std::string_view text)
+{
+    Node* node = make(kind, begin, end);
+    node->text = text;
+    return node;
+}
+
+std::string_view Parser::store(std::string_view text)
+{
+    if (text.empty())
+        return {};
+    char* mem = static_cast<char*>(m_arena->allocate(text.size(), 1));
+    std::memcpy(mem, text.data(), text.size());
+    return {mem, text.size()};
+}
+
+// unescapeStr of Nix 2.8: \n \r \t, any other escaped character stands for itself, CR and
+// CR LF become LF, and (a quirk of its C-string loop) a NUL byte ends the value.
+std::string_view Parser::decodeStringRun(uint32_t begin, uint32_t end)
+{
+    const std::string_view raw = m_src.substr(begin, end - begin);
+    if (raw.find_first_of(std::string_view("\\\r\0", 3)) == std::string_view::npos)
+        return raw;
+    std::string out;
+    out.reserve(raw.size());
+    for (size_t i = 0; i < raw.size();) {
+        char c = raw[i++];
+        if (c == '\0')
+            break;
+        if (c == '\\') {
+            if (i >= raw.size())
+                break;
+            c = raw[i++];
+            out += c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;
+        } else if (c == '\r') {
+            out += '\n';
+            if (i < raw.size() && raw[i] == '\n')
+                ++i;
+        } else {
+            out += c;
+        }
+    }
+    return store(out);
+}
+
+std::optional<std::string_view> Parser::staticString(const Node* node)
+{
+    if (!node)
+        return std::nullopt;
+    switch (node->kind) {
+    case NodeKind::String:
+    case NodeKind::IndentedString:
+        if (node->children.empty())
+            return std::string_view();
+        if (node->children.size() == 1 && node->children[0]->kind == NodeKind::StringText)
+            return node->children[0]->text;
+        return std::nullopt;
+    case NodeKind::Uri:
+        return node->text;
+    default:
+        return std::nullopt;
+    }
+}
+
+const Node* Parser::parseFile()
+{
+    const Node* root = parseExpr();
+    if (peek().kind != TokenKind::End)
+        unexpected(m_tok);
+    return root;
+}
+
+const Node* Parser::parseExpr()
+{
+    DepthGuard guard(*this, m_pos);
+    return parseFunction();
+}
+
+const Node* Parser::parseFunction()
+{
+    DepthGuard guard(*this, m_pos);
+    const Token tok = peek();
+    switch (tok.kind) {
+    case TokenKind::Id: {
+        const Token next = lookahead(tok);
+        if (next.kind == TokenKind::Colon) {
+            take();
+            take();
+            const Node* body = parseFunction();
+            Node* lambda = make(NodeKind::Lambda, tok.begin, body->range.end);
+            lambda->text = m_src.substr(tok.begin, tok.end - tok.begin);
+            return withChildren(lambda, {body});
+        }
+        if (next.kind == TokenKind::At) {
+            take();
+            take();
+            return parseLambdaWithFormals(tok.begin, &tok);
+        }
+        break;
+    }
+    case TokenKind::LBrace: {
+        // `{` opens formals or an attribute set; Nix's GLR parser decides by what follows.
+        bool formals = false;
+        const Token t1 = lookahead(tok);
+        if (t1.kind == TokenKind::Ellipsis) {
+            formals = true;
+        } else if (t1.kind == TokenKind::RBrace) {
+            const TokenKind t2 = lookahead(t1).kind;
+            formals = t2 == TokenKind::Colon || t2 == TokenKind::At;
+        } else if (t1.kind == TokenKind::Id) {
+            const Token t2 = lookahead(t1);
+            if (t2.kind == TokenKind::Comma || t2.kind == TokenKind::Question) {
+                formals = true;
+            } else if (t2.kind == TokenKind::RBrace) {
+                const TokenKind t3 = lookahead(t2).kind;
+                formals = t3 == TokenKind::Colon || t3 == TokenKind::At;
+            }
+        }
+        if (formals)
+            return parseLambdaWithFormals(tok.begin, nullptr);
+        break;
+    }
+    case TokenKind::Assert:
+    case TokenKind::With: {
+        take();
+        const Node* first = parseExpr();
+        expect(TokenKind::Semicolon);
+        const Node* body = parseFunction();
+        Node* node = make(tok.kind == TokenKind::Assert ? NodeKind::Assert : NodeKind::With,
+                          tok.begin, body->range.end);
+        return withChildren(node, {first, body});
+    }
+    case TokenKind::Let: {
+        if (lookahead(tok).kind == TokenKind::LBrace)
+            break; // legacy `let { … }` is a simple expression
+        take();
+        const size_t mark = m_stack.size();
+        parseBinds(TokenKind::In);
+        take(); // IN
+        const Node* body = parseFunction();
+        m_stack.push_back(body);
+        return finish(make(NodeKind::Let, tok.begin, body->range.end), mark);
+    }
+    default:
+        break;
+    }
+    return parseIf();
+}
+
+const Node* Parser::parseLambdaWithFormals(uint32_t begin, const Token* argBefore)
+{
+    const Node* formals = parseFormals();
+    std::string_view arg;
+    if (argBefore) {
+        arg = m_src.substr(argBefore->begin, argBefore->end - argBefore->begin);
+    } else if (peek().kind == TokenKind::At) {
+        take();
+        const Token id = expect(TokenKind::Id);
+        arg = m_src.substr(id.begin, id.end - id.begin);
+    }
+    expect(TokenKind::Colon);
+    const Node* body = parseFunction();
+    Node* lambda = make(NodeKind::Lambda, begin, body->range.end);
+    lambda->text = arg;
+    return withChildren(lambda, {formals, body});
+}
+
+const Node* Parser::parseFormals()
+{
+    const Token open = expect(TokenKind::LBrace);
+    const size_t mark = m_stack.size();
+    bool ellipsis = false;
+    for (;;) {
+        const Token tok = peek();
+        if (tok.kind == TokenKind::RBrace)
+            break;
+        if (tok.kind == TokenKind::Ellipsis) {
+            take();
+            ellipsis = true;
+            if (peek().kind != TokenKind::RBrace)
+                unexpected(m_tok, "'}'");
+            break;
+        }
+        if (tok.kind != TokenKind::Id)
+            unexpected(tok);
+        take();
+        Node* formal = make(NodeKind::Formal, tok.begin, tok.end);
+        formal->text = m_src.substr(tok.begin, tok.end - tok.begin);
+        if (peek().kind == TokenKind::Question) {
+            take();
+            const Node* def = parseExpr();
+            formal->range.end = def->range.end;
+            m_stack.push_back(withChildren(formal, {def}));
+        } else {
+            m_stack.push_back(formal);
+        }
+        if (peek().kind == TokenKind::Comma) {
+            take();
+            continue;
+        }
+        if (peek().kind != TokenKind::RBrace)
+            unexpected(m_tok);
+        break;
+    }
+    const Token close = take();
+    Node* node = make(NodeKind::Formals, open.begin, close.end);
+    node->flag = ellipsis;
+    return finish(node, mark);
+}
+
+const Node* Parser::parseIf()
+{
+    const Token tok = peek();
+    if (tok.kind != TokenKind::If)
+        return parseOp(0);
+    take();
+    const Node* cond = parseExpr();
+    expect(TokenKind::Then);
+    const Node* then = parseExpr();
+    expect(TokenKind::Else);
+    const Node* otherwise = parseExpr();
+    return withChildren(make(NodeKind::If, tok.begin, otherwise->range.end),
+                        {cond, then, otherwise});
+}
+
+const Node* Parser::parseOp(int minPrec)
+{
+    DepthGuard guard(*this, m_pos);
+    const Node* lhs = parseUnary();
+    for (;;) {
+        const Token tok = peek();
+        const OpInfo info = binaryInfo(tok.kind);
+        if (info.prec == 0 || info.prec < minPrec)
+            return lhs;
+        take();
+        if (tok.kind == TokenKind::Question) {
+            const Node* path = parseAttrPath();
+            lhs = withChildren(make(NodeKind::HasAttr, lhs->range.begin, path->range.end),
+                               {lhs, path});
+        } else {
+            const int rhsMin = info.assoc == Assoc::Right ? info.prec : info.prec + 1;
+            const Node* rhs = parseOp(rhsMin);
+            Node* node = make(NodeKind::Binary, lhs->range.begin, rhs->range.end);
+            node->op = info.op;
+            lhs = withChildren(node, {lhs, rhs});
+        }
+        if (info.assoc == Assoc::NonAssoc && binaryInfo(peek().kind).prec == info.prec)
+            unexpected(m_tok);
+    }
+}
+
+const Node* Parser::parseUnary()
+{
+    const Token tok = peek();
+    if (tok.kind == TokenKind::Not) {
+        take();
+        const Node* operand = parseOp(kNotPrec + 1);
+        return withChildren(make(NodeKind::Not, tok.begin, operand->range.end), {operand});
+    }
+    if (tok.kind == TokenKind::Minus) {
+        take();
+        const Node* operand = parseOp(kNegatePrec + 1);
+        return withChildren(make(NodeKind::Negate, tok.begin, operand->range.end), {operand});
+    }
+    return parseApp();
+}
+
+const Node* Parser::parseApp()
+{
+    const Node* fn = parseSelect();
+    while (startsSimple(peek().kind)) {
+        const Node* arg = parseSelect();
+        fn = withChildren(make(NodeKind::Apply, fn->range.begin, arg->range.end), {fn, arg});
+    }
+    return fn;
+}
+
+const Node* Parser::parseSelect()
+{
+    DepthGuard guard(*this, m_pos);
+    const Node* subject = parseSimple();
+    const Token tok = peek();
+    if (tok.kind == TokenKind::Dot) {
+        take();
+        const Node* path = parseAttrPath();
+        if (peek().kind == TokenKind::OrKw) {
+            take();
+            const Node* def = parseSelect();
+            return withChildren(make(NodeKind::Select, subject->range.begin, def->range.end),
+                                {subject, path, def});
+        }
+        return withChildren(make(NodeKind::Select, subject->range.begin, path->range.end),
+                            {subject, path});
+    }
+    if (tok.kind == TokenKind::OrKw) {
+        // Nixpkgs once had a function called `or`: `f or` applies f to the variable `or`.
+        take();
+        const Node* var = leaf(NodeKind::Identifier, tok.begin, tok.end, "or");
+        return withChildren(make(NodeKind::Apply, subject->range.begin, tok.end), {subject, var});
+    }
+    return subject;
+}
+
+const Node* Parser::parseSimple()
+{
+    const Token tok = peek();
+    const std::string_view text = m_src.substr(tok.begin, tok.end - tok.begin);
+    switch (tok.kind) {
+    case TokenKind::Id:
+        take();
+        return leaf(NodeKind::Identifier, tok.begin, tok.end, text);
+    case TokenKind::Int: {
+        take();
+        // boost::lexical_cast<int64_t> in Nix: anything beyond int64 is rejected.
+        uint64_t value = 0;
+        for (char c : text) {
+            if (value > (static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(c - '0')) / 10)
+                throw ParseFailure{tok.begin, "invalid integer '" + std::string(text) + "'"};
+            value = value * 10 + static_cast<uint64_t>(c - '0');
+        }
+        return leaf(NodeKind::Int, tok.begin, tok.end, text);
+    }
+    case TokenKind::Float: {
+        take();
+        const std::string copy(text);
+        errno = 0;
+        (void)std::strtod(copy.c_str(), nullptr);
+        if (errno != 0)
+            throw ParseFailure{tok.begin, "invalid float '" + copy + "'"};
+        return leaf(NodeKind::Float, tok.begin, tok.end, text);
+    }
+    case TokenKind::Quote:
+        take();
+        return parseString(tok);
+    case TokenKind::IndOpen:
+        take();
+        return parseIndentedString(tok);
+    case TokenKind::Path:
+    case TokenKind::HPath:
+        take();
+        return parsePath(tok);
+    case TokenKind::SPath:
+        take();
+        return leaf(NodeKind::SearchPath, tok.begin, tok.end, text.substr(1, text.size() - 2));
+    case TokenKind::Uri:
+        take();
+        return leaf(NodeKind::Uri, tok.begin, tok.end, text);
+    case TokenKind::LParen: {
+        take();
+        const Node* inner = parseExpr();
+        expect(TokenKind::RParen);
+        return inner;
+    }
+    case TokenKind::Let:
+    case TokenKind::Rec: {
+        take();
+        expect(TokenKind::LBrace);
+        const size_t mark = m_stack.size();
+        parseBinds(TokenKind::RBrace);
+        const Token close = take();
+        Node* node = make(tok.kind == TokenKind::Let ? NodeKind::LegacyLet : NodeKind::AttrSet,
+                          tok.begin, close.end);
+        node->flag = tok.kind == TokenKind::Rec;
+        return finish(node, mark);
+    }
+    case TokenKind::LBrace: {
+        take();
+        const size_t mark = m_stack.size();
+        parseBinds(TokenKind::RBrace);
+        const Token close = take();
+        return finish(make(NodeKind::AttrSet, tok.begin, close.end), mark);
+    }
+    case TokenKind::LBracket: {
+        take();
+        const size_t mark = m_stack.size();
+        while (peek().kind != TokenKind::RBracket) {
+            if (!startsSimple(m_tok.kind))
+                unexpected(m_tok);
+            m_stack.push_back(parseSelect());
+        }
+        const Token close = take();
+        return finish(make(NodeKind::List, tok.begin, close.end), mark);
+    }
+    default:
+        unexpected(tok);
+    }
+}
+
+const Node* Parser::parseInterpolation(uint32_t begin)
+{
+    const Node* e = parseExpr();
+    const Token close = expect(TokenKind::RBrace);
+    return withChildren(make(NodeKind::Interpolation, begin, close.end), {e});
+}
+
+const Node* Parser::parseString(const Token& open)
+{
+    const size_t mark = m_stack.size();
+    const auto n = static_cast<uint32_t>(m_src.size());
+    uint32_t pos = open.end;
+    for (;;) {
+        const uint32_t end = m_lexer.scanStringRun(pos);
+        if (end > pos)
+            m_stack.push_back(leaf(NodeKind::StringText, pos, end, decodeStringRun(pos, end)));
+        pos = end;
+        if (pos >= n)
+            unexpected({TokenKind::End, n, n});
+        if (m_src[pos] == '"')
+            break;
+        // `${`
+        m_pos = pos + 2;
+        m_hasTok = false;
+        m_stack.push_back(parseInterpolation(pos));
+        pos = m_pos;
+    }
+    m_pos = pos + 1;
+    m_hasTok = false;
+    return finish(make(NodeKind::String, open.begin, pos + 1), mark);
+}
+
+const Node* Parser::parseIndentedString(const Token& open)
+{
+    const auto n = static_cast<uint32_t>(m_src.size());
+    std::vector<IndentedPart> parts;
+    uint32_t pos = open.end;
+    uint32_t close = 0;
+    for (;;) {
+        if (pos >= n)
+            unexpected({TokenKind::End, n, n});
+        const char c = m_src[pos];
+        const char d = pos + 1 < n ? m_src[pos + 1] : '\0';
+        if (c == '\'' && d == '\'') {
+            const char e = pos + 2 < n ? m_src[pos + 2] : '\0';
+            if (e == '$') {
+                parts.push_back({pos, pos + 3, "$", false, nullptr});
+                pos += 3;
+            } else if (e == '\'') {
+                parts.push_back({pos, pos + 3, "''", false, nullptr});
+                pos += 3;
+            } else if (e == '\\' && pos + 3 < n) {
+                parts.push_back({pos, pos + 4, decodeStringRun(pos + 2, pos + 4), false, nullptr});
+                pos += 4;
+            } else {
+                close = pos;
+                break;
+            }
+        } else if (c == '$' && d == '{') {
+            m_pos = pos + 2;
+            m_hasTok = false;
+            const Node* interpolation = parseInterpolation(pos);
+            parts.push_back({pos, m_pos, {}, false, interpolation});
+            pos = m_pos;
+        } else if (const uint32_t end = m_lexer.scanIndentedRun(pos); end > pos) {
+            parts.push_back({pos, end, m_src.substr(pos, end - pos), true, nullptr});
+            pos = end;
+        } else {
+            // A lone `$` or `'` that no longer rule accepts.
+            parts.push_back({pos, pos + 1, c == '$' ? "$" : "'", false, nullptr});
+            pos += 1;
+        }
+    }
+
+    // stripIndentation of Nix 2.8, token by token, so that every quirk carries over: escapes
+    // and interpolations end a line's indentation, a whitespace-only last line is dropped.
+    const size_t mark = m_stack.size();
+    bool atStartOfLine = true;
+    size_t minIndent = 1000000;
+    size_t curIndent = 0;
+    for (const IndentedPart& part : parts) {
+        if (!part.hasIndentation) {
+            if (atStartOfLine) {
+                atStartOfLine = false;
+                minIndent = std::min(minIndent, curIndent);
+            }
+            continue;
+        }
+        for (char ch : part.text) {
+            if (atStartOfLine) {
+                if (ch == ' ') {
+                    ++curIndent;
+                } else if (ch == '\n') {
+                    curIndent = 0;
+                } else {
+                    atStartOfLine = false;
+                    minIndent = std::min(minIndent, curIndent);
+                }
+            } else if (ch == '\n') {
+                atStartOfLine = true;
+                curIndent = 0;
+            }
+        }
+    }
+    atStartOfLine = true;
+    size_t curDropped = 0;
+    std::string stripped;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const IndentedPart& part = parts[i];
+        if (part.interpolation) {
+            atStartOfLine = false;
+            curDropped = 0;
+            m_stack.push_back(part.interpolation);
+            continue;
+        }
+        stripped.clear();
+        for (char ch : part.text) {
+            if (atStartOfLine) {
+                if (ch == ' ') {
+                    if (curDropped++ >= minIndent)
+                        stripped += ch;
+                } else if (ch == '\n') {
+                    curDropped = 0;
+                    stripped += ch;
+                } else {
+                    atStartOfLine = false;
+                    curDropped = 0;
+                    stripped += ch;
+                }
+            } else {
+                stripped += ch;
+                if (ch == '\n')
+                    atStartOfLine = true;
+            }
+        }
+        if (i + 1 == parts.size()) {
+            const auto p = stripped.find_last_of('\n');
+            if (p != std::string::npos &&
+                stripped.find_first_not_of(' ', p + 1) == std::string::npos)
+                stripped.resize(p + 1);
+        }
+        const std::string_view raw = m_src.substr(part.begin, part.end - part.begin);
+        m_stack.push_back(leaf(NodeKind::StringText, part.begin, part.end,
+                               stripped == raw ? raw : store(stripped)));
+    }
+    m_pos = close + 2;
+    m_hasTok = false;
+    return finish(make(NodeKind::IndentedString, open.begin, close + 2), mark);
+}
+
+const Node* Parser::parsePath(const Token& first)
+{
+    const size_t mark = m_stack.size();
+    m_stack.push_back(leaf(NodeKind::StringText, first.begin, first.end,
+                           m_src.substr(first.begin, first.end - first.begin)));
+    uint32_t pos = first.end;
+    bool slash = m_src[first.end - 1] == '/';
+    // Nix's grammar wants `${` right after the first segment, or one text run and then `${`.
+    int partsAfterStart = 0;
+    bool sawInterpolation = false;
+    for (;;) {
+        if (pos + 1 < m_src.size() && m_src[pos] == '$' && m_src[pos + 1] == '{') {
+            m_pos = pos + 2;
+            m_hasTok = false;
+            m_stack.push_back(parseInterpolation(pos));
+            pos = m_pos;
+            slash = false;
+            sawInterpolation = true;
+            ++partsAfterStart;
+            continue;
+        }
+        const uint32_t end = m_lexer.scanPathContinuation(pos);
+        if (end == pos)
+            break;
+        if (!sawInterpolation && partsAfterStart == 1)
+            throw ParseFailure{pos, "syntax error, unexpected STR, expecting DOLLAR_CURLY"};
+        m_stack.push_back(leaf(NodeKind::StringText, pos, end, m_src.substr(pos, end - pos)));
+        slash = m_src[end - 1] == '/';
+        pos = end;
+        ++partsAfterStart;
+    }
+    if (slash)
+        throw ParseFailure{first.begin, "path has a trailing slash"};
+    if (!sawInterpolation && partsAfterStart == 1)
+        throw ParseFailure{first.begin,
+                           "syntax error, unexpected PATH_END, expecting DOLLAR_CURLY"};
+    m_pos = pos;
+    m_hasTok = false;
+    Node* node = make(NodeKind::Path, first.begin, pos);
+    node->text = m_src.substr(first.begin, pos - first.begin);
+    return finish(node, mark);
+}
+
+const Node* Parser::parseAttrSegment(bool inInherit)
+{
+    const Token tok = peek();
+    switch (tok.kind) {
+    case TokenKind::Id:
+    case TokenKind::OrKw:
+        take();
+        return leaf(NodeKind::AttrName, tok.begin, tok.end,
+                    m_src.substr(tok.begin, tok.end - tok.begin));
+    case TokenKind::Quote: {
+        take();
+        const Node* str = parseString(tok);
+        if (inInherit && !staticString(str))
+            throw ParseFailure{tok.begin, "dynamic attributes not allowed in inherit"};
+        return str;
+    }
+    case TokenKind::DollarCurly: {
+        take();
+        const Node* interpolation = parseInterpolation(tok.begin);
+        if (inInherit && !staticString(interpolation->children[0]))
+            throw ParseFailure{tok.begin, "dynamic attributes not allowed in inherit"};
+        return interpolation;
+    }
+    default:
+        unexpected(tok);
+    }
+}
+
+const Node* Parser::parseAttrPath()
+{
+    const size_t mark = m_stack.size();
+    const uint32_t begin = peek().begin;
+    m_stack.push_back(parseAttrSegment(false));
+    while (peek().kind == TokenKind::Dot) {
+        take();
+        m_stack.push_back(parseAttrSegment(false));
+    }
+    const size_t segments = m_stack.size() - mark;
+    Node* path = make(NodeKind::AttrPath, begin, m_stack.back()->range.end);
+    finish(path, mark);
+    // `a.b.c = 1;` becomes nested sets when lowered, so long paths count as nesting too.
+    if (path->depth + segments > kMaxDepth)
+        throw ParseFailure{begin, "expression nested too deeply"};
+    path->depth = static_cast<uint16_t>(path->depth + segments);
+    return path;
+}
+
+const Node* Parser::parseInherit()
+{
+    const Token tok = take();
+    const size_t mark = m_stack.size();
+    bool hasSource = false;
+    if (peek().kind == TokenKind::LParen) {
+        take();
+        m_stack.push_back(parseExpr());
+        expect(TokenKind::RParen);
+        hasSource = true;
+    }
+    while (startsAttr(peek().kind))
+        m_stack.push_back(parseAttrSegment(true));
+    const Token semi = expect(TokenKind::Semicolon);
+    Node* node = make(NodeKind::Inherit, tok.begin, semi.end);
+    node->flag = hasSource;
+    return finish(node, mark);
+}
+
+void Parser::parseBinds(TokenKind terminator)
+{
+    for (;;) {
+        const Token tok = peek();
+        if (tok.kind == terminator)
+            return;
+        if (tok.kind == TokenKind::Inherit) {
+            m_stack.push_back(parseInherit());
+            continue;
+        }
+        if (!startsAttr(tok.kind))
+            unexpected(tok);
+        const Node* path = parseAttrPath();
+        expect(TokenKind::Assign);
+        const Node* value = parseExpr();
+        const Token semi = expect(TokenKind::Semicolon);
+        m_stack.push_back(
+            withChildren(make(NodeKind::Binding, tok.begin, semi.end), {path, value}));
+    }
+}
+
+} // namespace rg::nix

@@ -1,0 +1,93 @@
+#pragma once
+
+// Recursive-descent parser for the grammar of Nix 2.8 (parser.y), building the syntax tree of
+// node.h in an arena. Internal to rg_nix: SyntaxTree is the public entry point.
+
+#include "nix/lexer.h"
+#include "nix/node.h"
+
+#include <memory_resource>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rg::nix {
+
+// Thrown inside the front end only; SyntaxTree::parse turns it into a ParseError.
+struct ParseFailure
+{
+    uint32_t offset = 0;
+    std::string message;
+};
+
+class Parser
+{
+public:
+    // Deep enough for any real recipe, shallow enough that recursion never exhausts a
+    // thread's stack on adversarial input.
+    static constexpr int kMaxDepth = 1000;     // nesting of the resulting tree
+    static constexpr int kMaxRecursion = 2000; // guarded parser frames
+
+    Parser(std::string_view source, std::pmr::memory_resource* arena);
+
+    // The whole source as one expression; throws ParseFailure.
+    const Node* parseFile();
+
+    // The decoded value of a string node that Nix treats as a plain ExprString (no
+    // interpolation, a single literal run, or a URI); nullptr otherwise.
+    static std::optional<std::string_view> staticString(const Node* node);
+
+private:
+    // Tokens
+    const Token& peek();
+    Token take();
+    Token expect(TokenKind kind, std::string_view expecting = {});
+    [[noreturn]] void unexpected(const Token& token, std::string_view expecting = {});
+    Token lookahead(const Token& after) const { return m_lexer.lexAt(after.end); }
+
+    // Grammar
+    const Node* parseExpr();
+    const Node* parseFunction();
+    const Node* parseLambdaWithFormals(uint32_t begin, const Token* argBefore);
+    const Node* parseFormals();
+    const Node* parseIf();
+    const Node* parseOp(int minPrec);
+    const Node* parseUnary();
+    const Node* parseApp();
+    const Node* parseSelect();
+    const Node* parseSimple();
+    const Node* parseString(const Token& open);
+    const Node* parseIndentedString(const Token& open);
+    const Node* parsePath(const Token& first);
+    const Node* parseInterpolation(uint32_t begin); // after `${` was consumed
+    const Node* parseAttrPath();
+    const Node* parseAttrSegment(bool inInherit);
+    void parseBinds(TokenKind terminator); // pushes Binding / Inherit nodes on the stack
+    const Node* parseInherit();
+
+    // Nodes
+    Node* make(NodeKind kind, uint32_t begin, uint32_t end);
+    const Node* finish(Node* node, size_t mark); // children = stack[mark…], popped
+    const Node* leaf(NodeKind kind, uint32_t begin, uint32_t end, std::string_view text);
+    const Node* withChildren(Node* node, std::initializer_list<const Node*> children);
+    std::string_view store(std::string_view text);
+    std::string_view decodeStringRun(uint32_t begin, uint32_t end);
+
+    struct DepthGuard
+    {
+        explicit DepthGuard(Parser& p, uint32_t offset);
+        ~DepthGuard() { --m_parser.m_depth; }
+        Parser& m_parser;
+    };
+
+    Lexer m_lexer;
+    std::string_view m_src;
+    std::pmr::memory_resource* m_arena;
+    std::vector<const Node*> m_stack;
+    Token m_tok;
+    bool m_hasTok = false;
+    uint32_t m_pos = 0; // where the next token is lexed from
+    int m_depth = 0;
+};
+
+} // namespace rg::nix

@@ -1,0 +1,75 @@
+#include "nix/syntaxtree.h"
+
+#include "nix/parser.h"
+#include "nix/semanticcheck.h"
+
+#include <memory_resource>
+
+namespace rg::nix {
+
+struct SyntaxTree::Data
+{
+    std::string source;
+    std::pmr::monotonic_buffer_resource arena;
+    const Node* root = nullptr;
+    std::optional<ParseError> error;
+};
+
+namespace {
+
+ParseError makeError(std::string_view source, uint32_t offset, std::string message)
+{
+    ParseError error;
+    error.offset = std::min<uint32_t>(offset, static_cast<uint32_t>(source.size()));
+    error.message = std::move(message);
+    const auto [line, column] = Lexer(source).position(error.offset);
+    error.line = line;
+    error.column = column;
+    return error;
+}
+
+} // namespace
+
+SyntaxTree::SyntaxTree() : d(std::make_unique<Data>()) {}
+SyntaxTree::SyntaxTree(SyntaxTree&&) noexcept = default;
+SyntaxTree& SyntaxTree::operator=(SyntaxTree&&) noexcept = default;
+SyntaxTree::~SyntaxTree() = default;
+
+SyntaxTree SyntaxTree::parse(std::string source)
+{
+    SyntaxTree tree;
+    tree.d->source = std::move(source);
+    const std::string_view src = tree.d->source;
+    try {
+        if (src.size() >= UINT32_MAX)
+            throw ParseFailure{0, "file too large"};
+        Parser parser(src, &tree.d->arena);
+        const Node* root = parser.parseFile();
+        SemanticCheck::run(src, *root);
+        tree.d->root = root;
+    } catch (const ParseFailure& failure) {
+        tree.d->root = nullptr;
+        tree.d->error = makeError(src, failure.offset, failure.message);
+    } catch (const std::exception& e) {
+        tree.d->root = nullptr;
+        tree.d->error = makeError(src, 0, std::string("internal parser error: ") + e.what());
+    }
+    return tree;
+}
+
+const Node* SyntaxTree::root() const
+{
+    return d->root;
+}
+
+const std::optional<ParseError>& SyntaxTree::error() const
+{
+    return d->error;
+}
+
+std::string_view SyntaxTree::source() const
+{
+    return d->source;
+}
+
+} // namespace rg::nix
