@@ -13,7 +13,14 @@ std::optional<ProcessSpec> CustomBackend::buildProcess(const BuildTarget& target
 {
     if (!checkTarget(target, error))
         return std::nullopt;
-    QStringList words = QProcess::splitCommand(settings.customCommand);
+    const auto split = splitWords(settings.customCommand);
+    if (!split) {
+        if (error)
+            *error = QStringLiteral("unbalanced quotes in the custom build command: %1")
+                         .arg(settings.customCommand);
+        return std::nullopt;
+    }
+    QStringList words = *split;
     if (words.isEmpty()) {
         if (error)
             *error = QStringLiteral("the custom build command is empty");
@@ -66,6 +73,43 @@ std::optional<ProcessSpec> CustomBackend::buildProcess(const BuildTarget& target
                                                     : inherited + QLatin1Char('\n') + lines);
     }
     return spec;
+}
+
+std::optional<QStringList> CustomBackend::splitWords(const QString& command)
+{
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    QChar quote;
+    for (qsizetype i = 0; i < command.size(); ++i) {
+        const QChar c = command[i];
+        if (!quote.isNull()) {
+            if (c == quote)
+                quote = QChar();
+            else if (c == QLatin1Char('\\') && quote == QLatin1Char('"') && i + 1 < command.size())
+                word += command[++i];
+            else
+                word += c;
+        } else if (c.isSpace()) {
+            if (inWord)
+                words << std::exchange(word, QString());
+            inWord = false;
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+            inWord = true;
+        } else if (c == QLatin1Char('\\') && i + 1 < command.size()) {
+            word += command[++i];
+            inWord = true;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (!quote.isNull())
+        return std::nullopt;
+    if (inWord)
+        words << word;
+    return words;
 }
 
 } // namespace rg

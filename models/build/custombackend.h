@@ -16,6 +16,11 @@ public:
     std::optional<ProcessSpec> buildProcess(const BuildTarget& target,
                                             const BuildSettings& settings,
                                             QString* error) const override;
+
+    // Shell-like word splitting without a shell: whitespace separates words, '…' and "…"
+    // group them, a backslash escapes the next character outside single quotes. nullopt
+    // when a quote is left open.
+    static std::optional<QStringList> splitWords(const QString& command);
 };
 
 } // namespace rg
