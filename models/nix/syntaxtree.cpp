@@ -1,8 +1,11 @@
 #include "nix/syntaxtree.h"
 
+#include "nix/parsenotationprinter.h"
 #include "nix/parser.h"
 #include "nix/semanticcheck.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <memory_resource>
 
 namespace rg::nix {
@@ -70,6 +73,31 @@ const std::optional<ParseError>& SyntaxTree::error() const
 std::string_view SyntaxTree::source() const
 {
     return d->source;
+}
+
+std::string SyntaxTree::toNixParseNotation() const
+{
+    std::error_code ec;
+    return toNixParseNotation(std::filesystem::current_path(ec).string());
+}
+
+std::string SyntaxTree::toNixParseNotation(const std::string& baseDirectory) const
+{
+    if (!d->root)
+        return {};
+    try {
+        std::pmr::monotonic_buffer_resource arena;
+        SymbolTable symbols;
+        Lowering lowering(d->source, symbols, &arena);
+        const LoweredExpr* lowered = lowering.lower(*d->root);
+        const char* home = std::getenv("HOME");
+        ParseNotationPrinter printer(symbols, baseDirectory, home ? home : "");
+        return printer.print(*lowered);
+    } catch (const std::exception&) {
+        return {};
+    } catch (const ParseFailure&) {
+        return {};
+    }
 }
 
 } // namespace rg::nix

@@ -41,8 +41,11 @@ public:
     }
 
     // The tree in the notation `nix-instantiate --parse` (Nix 2.8) prints, for differential
-    // tests against the real parser. Empty when parsing failed.
+    // tests against the real parser. Empty when parsing failed. Relative paths are resolved
+    // against the working directory and `~` against $HOME, as for `nix-instantiate -E`.
     std::string toNixParseNotation() const;
+    // Same, with relative paths resolved against `baseDirectory` (for a file: its directory).
+    std::string toNixParseNotation(const std::string& baseDirectory) const;
 
 private:
     SyntaxTree();
