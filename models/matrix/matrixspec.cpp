@@ -288,6 +288,11 @@ std::string digitsOf(std::string_view dotted)
     return out;
 }
 
+template <typename T> bool contains(const std::vector<T>& items, const T& item)
+{
+    return std::find(items.begin(), items.end(), item) != items.end();
+}
+
 // Validates one axis value against the catalog; returns the catalog spelling.
 class AxisChecker
 {
@@ -481,8 +486,8 @@ MatrixSpec parseSpec(const json& root, const Catalog& catalog)
 {
     requireObject(root, "");
     rejectUnknownKeys(root, "",
-                      {"$schema", "schema", "package", "recipeDir", "torchVersion", "pnamePrefix",
-                       "pins", "matrix", "exclude", "patterns"});
+                      {"$schema", "schema", "package", "extraPackages", "recipeDir", "torchVersion",
+                       "pnamePrefix", "pins", "matrix", "exclude", "patterns"});
     if (!root.contains("schema"))
         throw SchemaError{"", "missing required key \"schema\" (1)"};
     const json& schema = root["schema"];
@@ -498,16 +503,31 @@ MatrixSpec parseSpec(const json& root, const Catalog& catalog)
     const AxisChecker axes(catalog);
     if (root.contains("$schema"))
         stringValue(root["$schema"], "/$schema");
-    if (root.contains("package")) {
-        spec.package = stringValue(root["package"], "/package");
-        const bool ok = !spec.package.empty() &&
-                        std::all_of(spec.package.begin(), spec.package.end(), [](char c) {
-                            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                                   c == '_' || c == '.' || c == '+';
-                        });
+    const auto packageWord = [](const json& value, const std::string& pointer) {
+        std::string word = stringValue(value, pointer);
+        const bool ok = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+                   c == '.' || c == '+';
+        });
         if (!ok)
-            throw SchemaError{"/package",
+            throw SchemaError{pointer,
                               "the package word is lower-case letters, digits and - _ . +"};
+        return word;
+    };
+    if (root.contains("package"))
+        spec.package = packageWord(root["package"], "/package");
+    if (root.contains("extraPackages")) {
+        const json& extra = root["extraPackages"];
+        if (!extra.is_array())
+            throw SchemaError{"/extraPackages",
+                              "expected an array of strings, found " + typeName(extra)};
+        for (std::size_t i = 0; i < extra.size(); ++i) {
+            const std::string pointer = child("/extraPackages", i);
+            std::string word = packageWord(extra[i], pointer);
+            if (word == spec.package || contains(spec.extraPackages, word))
+                throw SchemaError{pointer, inQuotes(word) + " is listed twice"};
+            spec.extraPackages.push_back(std::move(word));
+        }
     }
     if (root.contains("recipeDir")) {
         spec.recipeDir = stringValue(root["recipeDir"], "/recipeDir");
@@ -583,11 +603,6 @@ std::string pinKey(const VariantName& name)
         return "darwin";
     }
     return "default";
-}
-
-template <typename T> bool contains(const std::vector<T>& items, const T& item)
-{
-    return std::find(items.begin(), items.end(), item) != items.end();
 }
 
 // The most frequent value; ties go to the value `better` prefers, so the result does not
@@ -691,6 +706,8 @@ std::string MatrixSpec::toJson() const
     ordered_json root;
     root["schema"] = 1;
     root["package"] = package;
+    if (!extraPackages.empty())
+        root["extraPackages"] = extraPackages;
     root["recipeDir"] = recipeDir;
     if (!torchVersion.empty())
         root["torchVersion"] = torchVersion;
@@ -756,32 +773,37 @@ std::vector<VariantName> MatrixSpec::expectedVariants() const
     std::vector<VariantName> out;
     std::set<std::string> seen;
     const std::vector<std::string> none{std::string()};
-    for (const auto& g : groups) {
-        const bool cuda = g.accelerator == Accelerator::Cuda;
-        for (const auto& python : g.pythons)
-            for (const auto& cudaVersion : cuda ? g.cudas : none)
-                for (const auto& arch : cuda ? g.gpuArchs : none)
-                    for (const auto& isa : g.isas) {
-                        VariantName name;
-                        name.package = package;
-                        name.python = digitsOf(python);
-                        name.accelerator = g.accelerator;
-                        name.cuda = cudaVersion;
-                        name.gpuArch = arch;
-                        name.isa = isa;
-                        if (std::any_of(excludes.begin(), excludes.end(),
-                                        [&](const VariantFilter& f) { return f.matches(name); }))
-                            continue;
-                        if (seen.insert(name.toString()).second)
-                            out.push_back(std::move(name));
-                    }
-    }
+    std::vector<std::string> packages{package};
+    packages.insert(packages.end(), extraPackages.begin(), extraPackages.end());
+    for (const auto& pkg : packages)
+        for (const auto& g : groups) {
+            const bool cuda = g.accelerator == Accelerator::Cuda;
+            for (const auto& python : g.pythons)
+                for (const auto& cudaVersion : cuda ? g.cudas : none)
+                    for (const auto& arch : cuda ? g.gpuArchs : none)
+                        for (const auto& isa : g.isas) {
+                            VariantName name;
+                            name.package = pkg;
+                            name.python = digitsOf(python);
+                            name.accelerator = g.accelerator;
+                            name.cuda = cudaVersion;
+                            name.gpuArch = arch;
+                            name.isa = isa;
+                            if (std::any_of(
+                                    excludes.begin(), excludes.end(),
+                                    [&](const VariantFilter& f) { return f.matches(name); }))
+                                continue;
+                            if (seen.insert(name.toString()).second)
+                                out.push_back(std::move(name));
+                        }
+        }
     return out;
 }
 
 bool MatrixSpec::expects(const VariantName& name) const
 {
-    if (!name.suffixes.empty() || name.package != package)
+    if (!name.suffixes.empty() ||
+        (name.package != package && !contains(extraPackages, name.package)))
         return false;
     if (name.accelerator == Accelerator::Cuda && name.cuda.empty())
         return false; // a legacy name cannot say which CUDA it is meant for
@@ -817,7 +839,7 @@ const RecipePattern* MatrixSpec::patternFor(const VariantName& name) const
 std::string MatrixSpec::expectedPname(const VariantName& name) const
 {
     const std::string canonical = name.toString();
-    if (pnamePrefix.empty())
+    if (pnamePrefix.empty() || name.package != package)
         return canonical;
     return pnamePrefix + canonical.substr(name.package.size() + 1);
 }

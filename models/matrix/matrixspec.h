@@ -6,6 +6,7 @@
 //   {
 //     "schema": 1,
 //     "package": "pytorch",              // file-name package word
+//     "extraPackages": ["torchvision"],  // optional; more package words over the same matrix
 //     "recipeDir": ".flox/pkgs",
 //     "torchVersion": "2.10.0",          // optional
 //     "pnamePrefix": "pytorch210-",      // optional; pname = prefix + name without package
@@ -101,6 +102,9 @@ public:
     bool isInferred() const { return m_inferred; }
 
     std::string package = "pytorch";
+    // Further file-name package words the same matrix is built for (a repository holding
+    // torchvision next to pytorch). pnamePrefix applies to `package` only.
+    std::vector<std::string> extraPackages;
     std::string recipeDir = ".flox/pkgs";
     std::string torchVersion;
     std::string pnamePrefix;
@@ -111,23 +115,24 @@ public:
     std::vector<VariantFilter> excludes;
     std::map<std::string, RecipePattern> patterns; // "cuda" / "cpu" / "darwin"
 
-    // Every variant the spec expects, canonical names, package = `package`, no suffixes,
+    // Every variant the spec expects, canonical names, package = `package` (then each of
+    // `extraPackages`), no suffixes,
     // deduplicated, in a stable order.
     std::vector<VariantName> expectedVariants() const;
     bool expects(const VariantName& name) const; // suffixed names are never expected
     std::optional<std::string> expectedPin(const VariantName& name) const;
     const RecipePattern* patternFor(const VariantName& name) const;
     // The pname the recipe must declare: pnamePrefix + name without its package word, or the
-    // canonical name itself when there is no prefix.
+    // canonical name itself when there is no prefix (or the name is of an extra package).
     std::string expectedPname(const VariantName& name) const;
 
     // Same content (whether it was inferred is not compared).
     friend bool operator==(const MatrixSpec& a, const MatrixSpec& b)
     {
-        return a.package == b.package && a.recipeDir == b.recipeDir &&
-               a.torchVersion == b.torchVersion && a.pnamePrefix == b.pnamePrefix &&
-               a.pins == b.pins && a.groups == b.groups && a.excludes == b.excludes &&
-               a.patterns == b.patterns;
+        return a.package == b.package && a.extraPackages == b.extraPackages &&
+               a.recipeDir == b.recipeDir && a.torchVersion == b.torchVersion &&
+               a.pnamePrefix == b.pnamePrefix && a.pins == b.pins && a.groups == b.groups &&
+               a.excludes == b.excludes && a.patterns == b.patterns;
     }
 
 private:

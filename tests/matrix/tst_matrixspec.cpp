@@ -54,6 +54,7 @@ private slots:
     void patternFor();
     void expectedPname();
     void excludes();
+    void extraPackages();
     void errors_data();
     void errors();
     void endOfInputError();
@@ -216,6 +217,44 @@ void TestMatrixSpec::excludes()
     f.isa = "armv9";
     QVERIFY(f.matches(name("pytorch-python313-cpu-armv9")));
     QVERIFY(!f.matches(name("pytorch-python313-cpu-avx2")));
+}
+
+void TestMatrixSpec::extraPackages()
+{
+    const std::string text = R"({
+  "schema": 1,
+  "package": "pytorch",
+  "extraPackages": ["torchvision"],
+  "pnamePrefix": "pytorch210-",
+  "matrix": [ { "python": ["3.13"], "accelerator": "cpu", "isas": ["avx2", "armv9"] } ]
+})";
+    SpecError error;
+    const auto spec = MatrixSpec::fromJson(text, "spec.json", Catalog::builtin(), &error);
+    QVERIFY2(spec, error.toString().c_str());
+    QCOMPARE(names(spec->expectedVariants()),
+             (std::set<std::string>{"pytorch-python313-cpu-avx2", "pytorch-python313-cpu-armv9",
+                                    "torchvision-python313-cpu-avx2",
+                                    "torchvision-python313-cpu-armv9"}));
+    QVERIFY(spec->expects(name("torchvision-python313-cpu-armv9")));
+    QVERIFY(!spec->expects(name("torchaudio-python313-cpu-armv9")));
+    QCOMPARE(spec->expectedPname(name("pytorch-python313-cpu-avx2")),
+             std::string("pytorch210-python313-cpu-avx2"));
+    QCOMPARE(spec->expectedPname(name("torchvision-python313-cpu-avx2")),
+             std::string("torchvision-python313-cpu-avx2"));
+    const auto again =
+        MatrixSpec::fromJson(spec->toJson(), "again.json", Catalog::builtin(), &error);
+    QVERIFY2(again, error.toString().c_str());
+    QVERIFY(*again == *spec);
+
+    const std::string twice = R"({
+  "schema": 1,
+  "package": "pytorch",
+  "extraPackages": ["torchvision", "pytorch"],
+  "matrix": []
+})";
+    QVERIFY(!MatrixSpec::fromJson(twice, "spec.json", Catalog::builtin(), &error));
+    QCOMPARE(QString::fromStdString(error.toString()),
+             QStringLiteral("spec.json:4:36: /extraPackages/1: \"pytorch\" is listed twice"));
 }
 
 void TestMatrixSpec::errors_data()
