@@ -63,13 +63,6 @@ bool isCudaInputName(std::string_view name)
            name == "cuda_cudart" || name == "libcublas" || name == "nccl";
 }
 
-bool isFullHexRevision(std::string_view text)
-{
-    return text.size() == 40 && std::all_of(text.begin(), text.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
-}
-
 // A name binding visible in a scope. `node` is the value expression; when `lookupName` is
 // set the binding came from `inherit name;` and resolves by looking the name up in `scope`;
 // when `selectName` is set it came from `inherit (node) name;`.
