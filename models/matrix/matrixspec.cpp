@@ -421,7 +421,7 @@ MatrixGroup parseGroup(const json& g, const std::string& pointer, const AxisChec
 VariantFilter parseExclude(const json& e, const std::string& pointer, const AxisChecker& axes)
 {
     requireObject(e, pointer);
-    rejectUnknownKeys(e, pointer, {"python", "accelerator", "cuda", "gpuArch", "isa"});
+    rejectUnknownKeys(e, pointer, {"python", "accelerator", "cuda", "gpuArch", "isa", "package"});
     if (e.empty())
         throw SchemaError{pointer, "an exclusion names at least one axis"};
     VariantFilter f;
@@ -437,6 +437,8 @@ VariantFilter parseExclude(const json& e, const std::string& pointer, const Axis
                                  child(pointer, "gpuArch"));
     if (e.contains("isa"))
         f.isa = axes.isa(stringValue(e["isa"], child(pointer, "isa")), child(pointer, "isa"));
+    if (e.contains("package"))
+        f.package = stringValue(e["package"], child(pointer, "package"));
     return f;
 }
 
@@ -578,8 +580,14 @@ MatrixSpec parseSpec(const json& root, const Catalog& catalog)
         const json& exclude = root["exclude"];
         if (!exclude.is_array())
             throw SchemaError{"/exclude", "expected an array, found " + typeName(exclude)};
-        for (std::size_t i = 0; i < exclude.size(); ++i)
-            spec.excludes.push_back(parseExclude(exclude[i], child("/exclude", i), axes));
+        for (std::size_t i = 0; i < exclude.size(); ++i) {
+            VariantFilter f = parseExclude(exclude[i], child("/exclude", i), axes);
+            if (f.package && *f.package != spec.package &&
+                !contains(spec.extraPackages, *f.package))
+                throw SchemaError{child(child("/exclude", i), "package"),
+                                  "the spec builds no package " + inQuotes(*f.package)};
+            spec.excludes.push_back(std::move(f));
+        }
     }
     if (root.contains("patterns")) {
         const json& patterns = root["patterns"];
@@ -645,6 +653,8 @@ bool VariantFilter::matches(const VariantName& name) const
     if (gpuArch && *gpuArch != name.gpuArch)
         return false;
     if (isa && *isa != name.isa)
+        return false;
+    if (package && *package != name.package)
         return false;
     return true;
 }
@@ -746,6 +756,8 @@ std::string MatrixSpec::toJson() const
                 e["gpuArch"] = *f.gpuArch;
             if (f.isa)
                 e["isa"] = *f.isa;
+            if (f.package)
+                e["package"] = *f.package;
             exclude.push_back(e);
         }
         root["exclude"] = exclude;

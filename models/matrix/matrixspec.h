@@ -17,6 +17,7 @@
 //       { "python": ["3.13"], "accelerator": "cpu", "isas": ["avx2", …] }
 //     ],
 //     "exclude": [ { "gpuArch": "sm110", "isa": "avx2" } ],   // any subset of the axes
+//                                                             // (and "package")
 //     "patterns": {                       // by accelerator: "cuda", "cpu", "darwin"
 //       "cuda": { "kind": "pinned-overlays",
 //                 "overlays": ["cuda-package-set", "magma-patch", "torch-upgrade"],
@@ -65,6 +66,7 @@ struct VariantFilter
     std::optional<std::string> cuda; // dotted
     std::optional<std::string> gpuArch;
     std::optional<std::string> isa;
+    std::optional<std::string> package; // file-name package word (with extraPackages)
 
     bool matches(const VariantName& name) const;
 

@@ -246,6 +246,34 @@ void TestMatrixSpec::extraPackages()
     QVERIFY2(again, error.toString().c_str());
     QVERIFY(*again == *spec);
 
+    // An exclusion can name a package: torchvision is not built for ARMv9.
+    const std::string excluded = R"({
+  "schema": 1,
+  "package": "pytorch",
+  "extraPackages": ["torchvision"],
+  "matrix": [ { "python": ["3.13"], "accelerator": "cpu", "isas": ["avx2", "armv9"] } ],
+  "exclude": [ { "package": "torchvision", "isa": "armv9" } ]
+})";
+    const auto withExclude =
+        MatrixSpec::fromJson(excluded, "spec.json", Catalog::builtin(), &error);
+    QVERIFY2(withExclude, error.toString().c_str());
+    QCOMPARE(names(withExclude->expectedVariants()),
+             (std::set<std::string>{"pytorch-python313-cpu-avx2", "pytorch-python313-cpu-armv9",
+                                    "torchvision-python313-cpu-avx2"}));
+    QVERIFY(!withExclude->expects(name("torchvision-python313-cpu-armv9")));
+    QVERIFY(withExclude->expects(name("pytorch-python313-cpu-armv9")));
+    const auto excludedAgain =
+        MatrixSpec::fromJson(withExclude->toJson(), "again.json", Catalog::builtin(), &error);
+    QVERIFY2(excludedAgain && *excludedAgain == *withExclude, error.toString().c_str());
+
+    std::string unknownPackage = excluded;
+    unknownPackage.replace(unknownPackage.find("\"package\": \"torchvision\", \"isa\""), 25,
+                           "\"package\": \"torchaudio\",");
+    QVERIFY(!MatrixSpec::fromJson(unknownPackage, "spec.json", Catalog::builtin(), &error));
+    QCOMPARE(QString::fromStdString(error.pointer), QStringLiteral("/exclude/0/package"));
+    QCOMPARE(QString::fromStdString(error.message),
+             QStringLiteral("the spec builds no package \"torchaudio\""));
+
     const std::string twice = R"({
   "schema": 1,
   "package": "pytorch",
@@ -477,10 +505,17 @@ void TestMatrixSpec::roundTrip()
 {
     QFETCH(QString, repo);
     MatrixSpec spec = loadFixture(repo.toUtf8().constData());
-    spec.excludes.push_back(VariantFilter{std::nullopt, Accelerator::Cuda, std::string("13.0"),
-                                          std::string("sm110"), std::string("avx2")});
-    spec.excludes.push_back(VariantFilter{std::string("3.13"), std::nullopt, std::nullopt,
-                                          std::nullopt, std::string("armv9")});
+    VariantFilter soc;
+    soc.accelerator = Accelerator::Cuda;
+    soc.cuda = "13.0";
+    soc.gpuArch = "sm110";
+    soc.isa = "avx2";
+    spec.excludes.push_back(soc);
+    VariantFilter arm;
+    arm.python = "3.13";
+    arm.isa = "armv9";
+    arm.package = spec.package;
+    spec.excludes.push_back(arm);
     const std::string text = spec.toJson();
     SpecError error;
     const auto again = MatrixSpec::fromJson(text, "roundtrip.json", Catalog::builtin(), &error);
