@@ -266,20 +266,24 @@ LoweredExpr* Lowering::lower(const Node& node)
         return e;
     }
     case NodeKind::Lambda: {
+        // Symbols are interned in Nix's reduction order, which decides how `let` bindings and
+        // formals print: a formal's name after its default, the argument after the body.
         LoweredExpr* e = make(Kind::Lambda, at);
-        if (!node.text.empty())
-            e->symbol = m_symbols.intern(node.text);
         if (node.children.size() == 2) {
             const Node& formals = *node.children[0];
             e->flag = true;
             e->ellipsis = formals.flag;
-            for (const Node* formal : formals.children)
-                e->formals.push_back(
-                    {m_symbols.intern(formal->text),
-                     formal->children.empty() ? nullptr : lower(*formal->children[0]),
-                     formal->range.begin});
+            for (const Node* formal : formals.children) {
+                LoweredExpr* def = formal->children.empty() ? nullptr : lower(*formal->children[0]);
+                e->formals.push_back({m_symbols.intern(formal->text), def, formal->range.begin});
+            }
+        }
+        e->a = lower(*node.children.back());
+        if (!node.text.empty())
+            e->symbol = m_symbols.intern(node.text);
+        if (e->flag) {
             // toFormals(): sorted by (symbol, position); a repeated name is an error at its
-            // later occurrence (the earliest such pair in symbol order).
+            // later occurrence.
             std::sort(e->formals.begin(), e->formals.end(), [&](const auto& x, const auto& y) {
                 const uint64_t rx = m_symbols.rank(x.symbol), ry = m_symbols.rank(y.symbol);
                 return rx != ry ? rx < ry : x.offset < y.offset;
@@ -295,7 +299,6 @@ LoweredExpr* Lowering::lower(const Node& node)
                         throw ParseFailure{at, "duplicate formal function argument '" +
                                                    std::string(node.text) + "'"};
         }
-        e->a = lower(*node.children.back());
         return e;
     }
     case NodeKind::Apply: {

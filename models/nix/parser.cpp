@@ -52,7 +52,9 @@ OpInfo binaryInfo(TokenKind kind)
     case TokenKind::Concat:
         return {10, Assoc::Right, BinaryOp::Concat};
     case TokenKind::Question:
-        return {11, Assoc::NonAssoc, BinaryOp::None};
+        // %nonassoc in parser.y, but its right side is an attrpath, so `a ? b ? c` never
+        // meets the conflict that would make it an error.
+        return {11, Assoc::Left, BinaryOp::None};
     default:
         return {};
     }

@@ -1,0 +1,2 @@
+# comment
+1 # trailing

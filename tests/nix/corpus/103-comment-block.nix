@@ -1,0 +1,2 @@
+/* block */ 1 /* another
+ multi-line */

@@ -1,0 +1,1 @@
+x: x.a.b or x.c or 3

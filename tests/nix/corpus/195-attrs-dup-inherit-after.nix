@@ -1,0 +1,1 @@
+x: { x = 1; inherit x; }

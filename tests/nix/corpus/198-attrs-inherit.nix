@@ -1,0 +1,1 @@
+x: y: { inherit x y; }

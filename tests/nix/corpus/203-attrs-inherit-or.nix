@@ -1,0 +1,1 @@
+x: { inherit (x) or; }

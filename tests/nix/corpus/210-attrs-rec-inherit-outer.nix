@@ -1,0 +1,1 @@
+x: rec { inherit x; y = x; }

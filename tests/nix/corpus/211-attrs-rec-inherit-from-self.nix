@@ -1,0 +1,1 @@
+rec { inherit (s) a; s = { a = 1; }; }

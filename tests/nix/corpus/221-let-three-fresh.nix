@@ -1,0 +1,1 @@
+let zeta = 1; alpha = 2; mid = 3; in alpha

@@ -1,0 +1,1 @@
+x: let inherit x; in x

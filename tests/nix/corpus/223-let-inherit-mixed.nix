@@ -1,0 +1,1 @@
+x: z: let inherit x z; a = 1; c = 2; in a

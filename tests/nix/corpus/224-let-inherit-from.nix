@@ -1,0 +1,1 @@
+x: let inherit (x) y; in y

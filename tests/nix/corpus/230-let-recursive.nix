@@ -1,0 +1,1 @@
+let a = b; b = 1; in a

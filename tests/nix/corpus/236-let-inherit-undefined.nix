@@ -1,0 +1,1 @@
+let inherit x; in 1

@@ -1,0 +1,2 @@
+let
+ a = 1; inherit (y) b; in 1

@@ -1,0 +1,1 @@
+let or = 1; in or

@@ -1,0 +1,1 @@
+let name = 1; value = 2; type = 3; in name

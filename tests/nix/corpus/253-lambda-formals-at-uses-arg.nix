@@ -1,0 +1,1 @@
+args@{ a ? args, ... }: a

@@ -1,0 +1,1 @@
+with {}; let a = 1; in a + b

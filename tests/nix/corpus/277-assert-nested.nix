@@ -1,0 +1,1 @@
+x: assert x; assert !x; x

@@ -1,0 +1,1 @@
+x: if x then if x then 1 else 2 else 3

@@ -1,0 +1,1 @@
+x: if x == 1 || x == 2 then 1 else 0

@@ -1,0 +1,1 @@
+[ __add __sub __mul __div __lessThan __findFile __nixPath __currentSystem __storeDir __toJSON __fetchurl __typeOf __trace __attrNames ]

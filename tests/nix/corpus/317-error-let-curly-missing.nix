@@ -1,0 +1,1 @@
+x: x let a = 1; in a

@@ -1,0 +1,4 @@
+let
+  gpuArchSM = "9.0"
+  cpuFlags = [ "-mavx2" ];
+in gpuArchSM

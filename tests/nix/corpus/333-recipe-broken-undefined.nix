@@ -1,0 +1,2 @@
+{ python3Packages }:
+python3Packages.torch.override { gpuTargets = [ gpuArchSM ]; }
