@@ -114,6 +114,8 @@ private slots:
     void seed001TargetMatchesItsSpec();
     void seed000MatchesItsSpecOnTheOldPin();
     void fixturesMatchTheirGenerator();
+    void syntheticRepositoryMatchesItsSpec_data();
+    void syntheticRepositoryMatchesItsSpec();
 };
 
 void TestSeedFixtures::verifyScriptPassesOnTarget()
@@ -270,6 +272,62 @@ void TestSeedFixtures::fixturesMatchTheirGenerator()
     QVERIFY(q.waitForFinished(60000));
     QCOMPARE(q.exitCode(), 1);
     QVERIFY(q.readAll().contains("differs: seed001-start/.flox/pkgs/"));
+}
+
+void TestSeedFixtures::syntheticRepositoryMatchesItsSpec_data()
+{
+    QTest::addColumn<int>("count");
+    QTest::newRow("one package word, partial") << 250;
+    QTest::newRow("two package words") << 700;
+}
+
+void TestSeedFixtures::syntheticRepositoryMatchesItsSpec()
+{
+    QFETCH(int, count);
+    QTemporaryDir dir;
+    const auto generate = [&](const QString& out) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral("python3"),
+                {QStringLiteral(RG_SOURCE_DIR "/tests/tools/make_repo.py"), QString::number(count),
+                 out});
+        return p.waitForFinished(120000) && p.exitCode() == 0;
+    };
+    QVERIFY(generate(dir.filePath("a")));
+    QVERIFY(generate(dir.filePath("b")));
+
+    SpecError error;
+    const auto spec = MatrixSpec::load(dir.filePath("a/.flox/recipegrid.json").toStdString(),
+                                       Catalog::builtin(), &error);
+    QVERIFY2(spec, error.toString().c_str());
+    const QStringList files = QDir(dir.filePath("a/.flox/pkgs")).entryList({"*.nix"}, QDir::Files);
+    QCOMPARE(files.size(), count);
+    QVERIFY(stems(files) == expectedStems(*spec));
+
+    qint64 bytes = 0;
+    QStringList paths;
+    for (const QString& f : files) {
+        const QString text = readAll(dir.filePath("a/.flox/pkgs/" + f));
+        QCOMPARE(text, readAll(dir.filePath("b/.flox/pkgs/" + f))); // deterministic
+        const auto name = VariantName::parse(f.toStdString());
+        QVERIFY(name);
+        QVERIFY(text.contains(QString::fromStdString(*spec->expectedPin(*name))));
+        QCOMPARE(pnameOf(text), f.chopped(4));
+        bytes += text.size();
+        paths << dir.filePath("a/.flox/pkgs/" + f);
+    }
+    QVERIFY2(bytes / count > 3500 && bytes / count < 6500,
+             qPrintable(QString::number(bytes / count)));
+
+    QProcess nix;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("NIX_CONFIG", "build-users-group =\nsandbox = false\nsubstituters =\n"
+                             "experimental-features = nix-command");
+    nix.setProcessEnvironment(env);
+    nix.setStandardOutputFile(QProcess::nullDevice());
+    nix.start(QStringLiteral("nix-instantiate"), QStringList{"--parse"} + paths);
+    QVERIFY(nix.waitForFinished(300000));
+    QVERIFY2(nix.exitCode() == 0, nix.readAllStandardError().constData());
 }
 
 QTEST_GUILESS_MAIN(TestSeedFixtures)
