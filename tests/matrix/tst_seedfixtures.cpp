@@ -116,6 +116,8 @@ private slots:
     void fixturesMatchTheirGenerator();
     void syntheticRepositoryMatchesItsSpec_data();
     void syntheticRepositoryMatchesItsSpec();
+    void schemaAgreesWithTheParser_data();
+    void schemaAgreesWithTheParser();
 };
 
 void TestSeedFixtures::verifyScriptPassesOnTarget()
@@ -328,6 +330,80 @@ void TestSeedFixtures::syntheticRepositoryMatchesItsSpec()
     nix.start(QStringLiteral("nix-instantiate"), QStringList{"--parse"} + paths);
     QVERIFY(nix.waitForFinished(300000));
     QVERIFY2(nix.exitCode() == 0, nix.readAllStandardError().constData());
+}
+
+void TestSeedFixtures::schemaAgreesWithTheParser_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<bool>("valid");
+    for (const char* repo : {"seed001-start", "seed001-target", "seed000"})
+        QTest::newRow(repo) << readAll(fixture(QString(repo) + "/.flox/recipegrid.json")).toUtf8()
+                            << true;
+    QTest::newRow("minimal") << QByteArray(R"({"schema":1,"matrix":[]})") << true;
+    QTest::newRow("all keys")
+        << QByteArray(R"({"$schema":"x","schema":1,"package":"pytorch","extraPackages":["vllm"],)"
+                      R"("recipeDir":"pkgs","torchVersion":"2.9.1","pnamePrefix":"p-",)"
+                      R"("pins":{"default":"0182a361324364ae3f436a63005877674cf45efb"},)"
+                      R"("matrix":[{"python":["3.12"],"accelerator":"darwin","isas":["mps"]}],)"
+                      R"("exclude":[{"package":"vllm"}],)"
+                      R"("patterns":{"darwin":{"kind":"wrapper"}}})")
+        << true;
+    QTest::newRow("typo") << QByteArray(R"({"schema":1,"matrix":[],"pnameprefix":"x"})") << false;
+    QTest::newRow("short pin") << QByteArray(
+                                      R"({"schema":1,"matrix":[],"pins":{"13.0":"6a030d5"}})")
+                               << false;
+    QTest::newRow("cpu group with archs")
+        << QByteArray(R"({"schema":1,"matrix":[{"python":["3.13"],"accelerator":"cpu",)"
+                      R"("gpuArchs":["sm90"],"isas":["avx2"]}]})")
+        << false;
+    QTest::newRow("cuda group without archs")
+        << QByteArray(R"({"schema":1,"matrix":[{"python":["3.13"],"accelerator":"cuda",)"
+                      R"("cuda":["13.0"],"isas":["avx2"]}]})")
+        << false;
+    QTest::newRow("empty exclusion")
+        << QByteArray(R"({"schema":1,"matrix":[],"exclude":[{}]})") << false;
+    QTest::newRow("pattern kind")
+        << QByteArray(R"({"schema":1,"matrix":[],"patterns":{"cuda":{"kind":"unknown"}}})")
+        << false;
+    QTest::newRow("schema 2") << QByteArray(R"({"schema":2,"matrix":[]})") << false;
+    QTest::newRow("escaping dir") << QByteArray(R"({"schema":1,"recipeDir":"a/../..","matrix":[]})")
+                                  << false;
+    QTest::newRow("python as digits")
+        << QByteArray(
+               R"({"schema":1,"matrix":[{"python":["313"],"accelerator":"cpu","isas":["avx2"]}]})")
+        << false;
+}
+
+void TestSeedFixtures::schemaAgreesWithTheParser()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(bool, valid);
+    SpecError error;
+    const bool parsed = MatrixSpec::fromJson(std::string_view(json.constData(), json.size()),
+                                             "spec.json", Catalog::builtin(), &error)
+                            .has_value();
+    QCOMPARE(parsed, valid);
+
+    QTemporaryDir dir;
+    const QString file = dir.filePath("spec.json");
+    QVERIFY(writeAll(file, QString::fromUtf8(json)));
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("python3"),
+            {QStringLiteral(RG_SOURCE_DIR "/tests/tools/validate_spec.py"), file});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2((p.exitCode() == 0) == valid, p.readAll().constData());
+
+    // What the parser accepts it writes back in a form the schema accepts too.
+    if (parsed) {
+        const auto spec = MatrixSpec::fromJson(std::string_view(json.constData(), json.size()),
+                                               "spec.json", Catalog::builtin(), &error);
+        QVERIFY(writeAll(file, QString::fromStdString(spec->toJson())));
+        p.start(QStringLiteral("python3"),
+                {QStringLiteral(RG_SOURCE_DIR "/tests/tools/validate_spec.py"), file});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAll().constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSeedFixtures)
