@@ -139,7 +139,12 @@ LoweredExpr* Lowering::lowerBinds(const Node& node, size_t count, bool rec, uint
         const size_t first = bind.flag ? 1 : 0;
         if (bind.children.size() <= first)
             continue;
-        const uint32_t namesOffset = bind.children[first]->range.begin;
+        // Nix reports these names at the end of `inherit` or of `(…)`, where its (empty-first)
+        // name list begins.
+        const uint32_t namesOffset =
+            bind.flag
+                ? static_cast<uint32_t>(m_src.rfind(')', bind.children[first]->range.begin)) + 1
+                : bind.range.begin + 7;
         LoweredExpr* source = bind.flag ? lower(*bind.children[0]) : nullptr;
         for (size_t k = first; k < bind.children.size(); ++k) {
             const LoweredAttrName name = attrName(*bind.children[k]);
@@ -304,7 +309,11 @@ LoweredExpr* Lowering::lower(const Node& node)
     case NodeKind::Apply: {
         // Nix appends to an existing call, whatever made it: `(a - b) c` is __sub a b c.
         LoweredExpr* fn = lower(*node.children[0]);
-        LoweredExpr* arg = lower(*node.children[1]);
+        const Node& argNode = *node.children[1];
+        // `f or`: Nix places the variable `or` at the start of the whole expression.
+        LoweredExpr* arg = argNode.kind == NodeKind::Identifier && argNode.text == "or"
+                               ? var("or", at)
+                               : lower(argNode);
         if (fn->kind == Kind::Call) {
             fn->items.push_back(arg);
             return fn;

@@ -132,7 +132,39 @@ Token Parser::take()
     const Token t = peek();
     m_hasTok = false;
     m_pos = t.end;
+    noteLexeme(t.begin, t.end);
     return t;
+}
+
+// Nix reports "unexpected end of file" where flex's last lexeme began, and whitespace runs
+// and comments are lexemes too.
+uint32_t Parser::endOfFileOffset() const
+{
+    const auto n = static_cast<uint32_t>(m_src.size());
+    uint32_t last = m_lastLexemeBegin;
+    uint32_t i = m_lastLexemeEnd;
+    while (i < n) {
+        const char c = m_src[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            last = i;
+            while (i < n &&
+                   (m_src[i] == ' ' || m_src[i] == '\t' || m_src[i] == '\r' || m_src[i] == '\n'))
+                ++i;
+        } else if (c == '#') {
+            last = i;
+            while (i < n && m_src[i] != '\n' && m_src[i] != '\r')
+                ++i;
+        } else if (c == '/' && i + 1 < n && m_src[i + 1] == '*') {
+            const auto close = m_src.find("*/", i + 2);
+            if (close == std::string_view::npos)
+                break;
+            last = i;
+            i = static_cast<uint32_t>(close + 2);
+        } else {
+            break;
+        }
+    }
+    return last;
 }
 
 Token Parser::expect(TokenKind kind, std::string_view expecting)
@@ -150,7 +182,8 @@ void Parser::unexpected(const Token& token, std::string_view expecting)
         message += ", expecting ";
         message += expecting;
     }
-    throw ParseFailure{token.begin, std::move(message)};
+    throw ParseFailure{token.kind == TokenKind::End ? endOfFileOffset() : token.begin,
+                       std::move(message)};
 }
 
 Node* Parser::make(NodeKind kind, uint32_t begin, uint32_t end)
@@ -259,7 +292,7 @@ const Node* Parser::parseFile()
 {
     const Node* root = parseExpr();
     if (peek().kind != TokenKind::End)
-        unexpected(m_tok);
+        unexpected(m_tok, "end of file");
     return root;
 }
 
@@ -305,8 +338,7 @@ const Node* Parser::parseFunction()
             if (t2.kind == TokenKind::Comma || t2.kind == TokenKind::Question) {
                 formals = true;
             } else if (t2.kind == TokenKind::RBrace) {
-                const TokenKind t3 = lookahead(t2).kind;
-                formals = t3 == TokenKind::Colon || t3 == TokenKind::At;
+                formals = true; // `{ a }` can only be formals; Nix then wants ':' or '@'
             }
         }
         if (formals)
@@ -351,7 +383,7 @@ const Node* Parser::parseLambdaWithFormals(uint32_t begin, const Token* argBefor
         const Token id = expect(TokenKind::Id);
         arg = m_src.substr(id.begin, id.end - id.begin);
     }
-    expect(TokenKind::Colon);
+    expect(TokenKind::Colon, argBefore || !arg.empty() ? "':'" : "':' or '@'");
     const Node* body = parseFunction();
     Node* lambda = make(NodeKind::Lambda, begin, body->range.end);
     lambda->text = arg;
@@ -594,10 +626,12 @@ const Node* Parser::parseString(const Token& open)
     for (;;) {
         const uint32_t end = m_lexer.scanStringRun(pos);
         if (end > pos)
+            noteLexeme(pos, end);
+        if (end > pos)
             m_stack.push_back(leaf(NodeKind::StringText, pos, end, decodeStringRun(pos, end)));
         pos = end;
         if (pos >= n)
-            unexpected({TokenKind::End, n, n});
+            unexpected({TokenKind::End, n, n}, "'\"'");
         if (m_src[pos] == '"')
             break;
         // `${`
@@ -619,19 +653,22 @@ const Node* Parser::parseIndentedString(const Token& open)
     uint32_t close = 0;
     for (;;) {
         if (pos >= n)
-            unexpected({TokenKind::End, n, n});
+            unexpected({TokenKind::End, n, n}, "IND_STR or DOLLAR_CURLY or IND_STRING_CLOSE");
         const char c = m_src[pos];
         const char d = pos + 1 < n ? m_src[pos + 1] : '\0';
         if (c == '\'' && d == '\'') {
             const char e = pos + 2 < n ? m_src[pos + 2] : '\0';
             if (e == '$') {
                 parts.push_back({pos, pos + 3, "$", false, nullptr});
+                noteLexeme(parts.back().begin, parts.back().end);
                 pos += 3;
             } else if (e == '\'') {
                 parts.push_back({pos, pos + 3, "''", false, nullptr});
+                noteLexeme(parts.back().begin, parts.back().end);
                 pos += 3;
             } else if (e == '\\' && pos + 3 < n) {
                 parts.push_back({pos, pos + 4, decodeStringRun(pos + 2, pos + 4), false, nullptr});
+                noteLexeme(parts.back().begin, parts.back().end);
                 pos += 4;
             } else {
                 close = pos;
@@ -644,11 +681,13 @@ const Node* Parser::parseIndentedString(const Token& open)
             parts.push_back({pos, m_pos, {}, false, interpolation});
             pos = m_pos;
         } else if (const uint32_t end = m_lexer.scanIndentedRun(pos); end > pos) {
+            noteLexeme(pos, end);
             parts.push_back({pos, end, m_src.substr(pos, end - pos), true, nullptr});
             pos = end;
         } else {
             // A lone `$` or `'` that no longer rule accepts.
             parts.push_back({pos, pos + 1, c == '$' ? "$" : "'", false, nullptr});
+            noteLexeme(parts.back().begin, parts.back().end);
             pos += 1;
         }
     }
@@ -739,6 +778,7 @@ const Node* Parser::parsePath(const Token& first)
     // Nix's grammar wants `${` right after the first segment, or one text run and then `${`.
     int partsAfterStart = 0;
     bool sawInterpolation = false;
+    uint32_t lastPiece = first.begin;
     for (;;) {
         if (pos + 1 < m_src.size() && m_src[pos] == '$' && m_src[pos + 1] == '{') {
             m_pos = pos + 2;
@@ -756,12 +796,15 @@ const Node* Parser::parsePath(const Token& first)
         if (!sawInterpolation && partsAfterStart == 1)
             throw ParseFailure{pos, "syntax error, unexpected STR, expecting DOLLAR_CURLY"};
         m_stack.push_back(leaf(NodeKind::StringText, pos, end, m_src.substr(pos, end - pos)));
+        lastPiece = pos;
         slash = m_src[end - 1] == '/';
         pos = end;
         ++partsAfterStart;
     }
+    // Nix raises this while lexing the character after the slash, or at end of input where
+    // flex's location is still that of the path piece ending in '/'.
     if (slash)
-        throw ParseFailure{first.begin, "path has a trailing slash"};
+        throw ParseFailure{pos < m_src.size() ? pos : lastPiece, "path has a trailing slash"};
     if (!sawInterpolation && partsAfterStart == 1)
         throw ParseFailure{first.begin,
                            "syntax error, unexpected PATH_END, expecting DOLLAR_CURLY"};
@@ -796,7 +839,7 @@ const Node* Parser::parseAttrSegment(bool inInherit)
         return interpolation;
     }
     default:
-        unexpected(tok);
+        unexpected(tok, "ID or OR_KW or DOLLAR_CURLY or '\"'");
     }
 }
 
@@ -851,7 +894,7 @@ void Parser::parseBinds(TokenKind terminator)
         if (!startsAttr(tok.kind))
             unexpected(tok);
         const Node* path = parseAttrPath();
-        expect(TokenKind::Assign);
+        expect(TokenKind::Assign, "'.' or '='");
         const Node* value = parseExpr();
         const Token semi = expect(TokenKind::Semicolon);
         m_stack.push_back(

@@ -43,6 +43,12 @@ private:
     Token take();
     Token expect(TokenKind kind, std::string_view expecting = {});
     [[noreturn]] void unexpected(const Token& token, std::string_view expecting = {});
+    void noteLexeme(uint32_t begin, uint32_t end)
+    {
+        m_lastLexemeBegin = begin;
+        m_lastLexemeEnd = end;
+    }
+    uint32_t endOfFileOffset() const;
     Token lookahead(const Token& after) const { return m_lexer.lexAt(after.end); }
 
     // Grammar
@@ -88,6 +94,8 @@ private:
     bool m_hasTok = false;
     uint32_t m_pos = 0; // where the next token is lexed from
     int m_depth = 0;
+    uint32_t m_lastLexemeBegin = 0;
+    uint32_t m_lastLexemeEnd = 0;
 };
 
 } // namespace rg::nix
