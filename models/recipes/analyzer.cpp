@@ -286,7 +286,8 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
     if (!spec) {
         std::vector<InferenceSample> samples;
         for (const auto& recipe : recipes) {
-            if (!recipe->variant || recipe->problem != FileProblem::None)
+            // A recipe that cannot be read still names its cell; only its facts are unknown.
+            if (!recipe->variant)
                 continue;
             InferenceSample sample;
             sample.name = *recipe->variant;

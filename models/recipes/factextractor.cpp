@@ -87,7 +87,7 @@ struct Scope
 struct BindingRecord
 {
     std::string path;            // full attribute path from the nearest set that is an argument
-    std::string_view last;       // its last segment
+    std::string last;            // its last segment
     const Node* value = nullptr; // null for `inherit`
     const Node* key = nullptr;   // the AttrPath, or the inherited AttrName
     Value resolved;              // how to resolve the value (covers inherit)
@@ -236,7 +236,7 @@ private:
                 record.resolved = Value{value, scope, {}, {}};
                 const std::string path = record.path;
                 m_bindings.push_back(std::move(record));
-                m_bindings.back().last = lastSegment(m_bindings.back().path);
+                m_bindings.back().last = std::string(lastSegment(m_bindings.back().path));
                 // Dynamic segments still get their values visited.
                 for (const Node* segment : key->children)
                     if (segment->kind != NodeKind::AttrName)
@@ -263,7 +263,7 @@ private:
                     record.resolved = source ? Value{source, inheritScope, {}, name->text}
                                              : Value{nullptr, inheritScope, name->text, {}};
                     m_bindings.push_back(std::move(record));
-                    m_bindings.back().last = lastSegment(m_bindings.back().path);
+                    m_bindings.back().last = std::string(lastSegment(m_bindings.back().path));
                     if (!source)
                         m_identifiers.push_back({name, inheritScope});
                 }

@@ -1,0 +1,412 @@
+// The analyzer on the seed fixture repositories — the acceptance criteria — and on
+// git revisions, inferred and invalid specs, caches and threads.
+
+#include "recipes/analyzer.h"
+#include "testrepository.h"
+
+#include <QDirIterator>
+#include <QTest>
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace rg;
+using rg::test::TestRepository;
+
+namespace {
+
+const QString fixtures = QStringLiteral(RG_FIXTURES_DIR);
+
+Analysis analyzeFixture(const QString& name, AnalyzerOptions options = {})
+{
+    auto source = openWorkTree((fixtures + "/" + name).toStdString());
+    return Analyzer().analyze(*source, options);
+}
+
+const MatrixEntry* entryFor(const Analysis& analysis, const std::string& fileName)
+{
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.recipe && entry.recipe->fileName == fileName)
+            return &entry;
+    return nullptr;
+}
+
+const MatrixEntry* entryForVariant(const Analysis& analysis, const std::string& variant)
+{
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.variant.toString() == variant)
+            return &entry;
+    return nullptr;
+}
+
+std::multiset<std::string> ruleIds(const MatrixEntry& entry)
+{
+    std::multiset<std::string> ids;
+    for (const Finding& finding : entry.findings)
+        ids.insert(finding.ruleId);
+    return ids;
+}
+
+const Finding* findingOf(const MatrixEntry& entry, const std::string& ruleId)
+{
+    for (const Finding& finding : entry.findings)
+        if (finding.ruleId == ruleId)
+            return &finding;
+    return nullptr;
+}
+
+QByteArray readFixture(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+int count(const Analysis& analysis, CellStatus status)
+{
+    return analysis.counts()[static_cast<size_t>(status)];
+}
+
+// Copies a fixture repository's files (not its spec) into `repo`.
+void copyFixture(const QString& name, const TestRepository& repo, bool withSpec)
+{
+    const QString base = fixtures + "/" + name;
+    QDirIterator it(base, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString relative = QDir(base).relativeFilePath(path);
+        if (!withSpec && relative.endsWith("recipegrid.json"))
+            continue;
+        repo.write(relative, readFixture(path));
+    }
+}
+
+} // namespace
+
+class TestAnalyzer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void seed001StartWholeTable()
+    {
+        const Analysis analysis = analyzeFixture("seed001-start");
+        QVERIFY(!analysis.specError);
+        QVERIFY(!analysis.spec.isInferred());
+        QCOMPARE(analysis.specPath, std::string(".flox/recipegrid.json"));
+        QCOMPARE(analysis.expectedCount(), 44);
+        QCOMPARE(count(analysis, CellStatus::Ok), 1);
+        QCOMPARE(count(analysis, CellStatus::Broken), 3);
+        QCOMPARE(count(analysis, CellStatus::Redundant), 1);
+        QCOMPARE(count(analysis, CellStatus::Missing), 41);
+        QCOMPARE(count(analysis, CellStatus::Unexpected), 1);
+        QCOMPARE(count(analysis, CellStatus::Impossible), 0);
+        QCOMPARE(analysis.entries.size(), size_t(47));
+        QVERIFY(analysis.repositoryFindings.empty());
+        QCOMPARE(analysis.summary(),
+                 std::string("44 expected \u00b7 1 ok \u00b7 3 broken \u00b7 1 "
+                             "redundant \u00b7 41 missing \u00b7 1 unexpected"));
+
+        const MatrixEntry* canonical =
+            entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512.nix");
+        QVERIFY(canonical);
+        QCOMPARE(canonical->status, CellStatus::Ok);
+        QVERIFY(canonical->expected);
+        QVERIFY(canonical->findings.empty());
+
+        const QByteArray oldPin = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3";
+        for (const char* name : {"pytorch-python313-cuda13_0-sm110-armv8_2.nix",
+                                 "pytorch-python313-cuda13_0-sm110-armv9.nix"}) {
+            const MatrixEntry* arm = entryFor(analysis, name);
+            QVERIFY2(arm, name);
+            QCOMPARE(arm->status, CellStatus::Broken);
+            QVERIFY(arm->expected);
+            QCOMPARE(ruleIds(*arm), (std::multiset<std::string>{"pin-mismatch", "missing-overlay",
+                                                                "deprecated-torch-attribute"}));
+            const Finding* pin = findingOf(*arm, "pin-mismatch");
+            QVERIFY(pin->message.find(oldPin.toStdString()) != std::string::npos);
+            QVERIFY(pin->message.find("6a030d535719c5190187c4cec156f335e95e3211") !=
+                    std::string::npos);
+            QCOMPARE(pin->fix, FixKind::ReplacePin);
+            // The range is exactly the revision in the file, and line:column point at it.
+            const QByteArray bytes = readFixture(fixtures + "/seed001-start/.flox/pkgs/" + name);
+            QCOMPARE(bytes.mid(pin->range.begin, pin->range.length()), oldPin);
+            const int lineStart = bytes.lastIndexOf('\n', int(pin->range.begin) - 1) + 1;
+            QCOMPARE(int(pin->column), int(pin->range.begin) - lineStart + 1);
+            QCOMPARE(int(pin->line), bytes.left(pin->range.begin).count('\n') + 1);
+            const Finding* overlays = findingOf(*arm, "missing-overlay");
+            for (const char* overlay : {"cuda-package-set", "magma-patch", "torch-upgrade"})
+                QVERIFY2(overlays->message.find(overlay) != std::string::npos, overlay);
+            const Finding* pytorch = findingOf(*arm, "deprecated-torch-attribute");
+            QCOMPARE(bytes.mid(pytorch->range.begin, pytorch->range.length()),
+                     QByteArray("pytorch"));
+            QVERIFY(arm->reason.find("pin differs") != std::string::npos);
+        }
+
+        const MatrixEntry* nightly =
+            entryFor(analysis, "pytorch-python313-cuda13_0-sm121-armv9-nightly.nix");
+        QVERIFY(nightly);
+        QCOMPARE(nightly->status, CellStatus::Broken);
+        QVERIFY(!nightly->expected);
+        QVERIFY(findingOf(*nightly, "from-scratch-pattern"));
+        QVERIFY(findingOf(*nightly, "nonstandard-suffix"));
+        QVERIFY(findingOf(*nightly, "nonstandard-suffix")->message.find("-nightly") !=
+                std::string::npos);
+        QCOMPARE(entryForVariant(analysis, "pytorch-python313-cuda13_0-sm121-armv9")->status,
+                 CellStatus::Missing); // the nightly file does not fill the cell
+
+        const MatrixEntry* avx = entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx.nix");
+        QVERIFY(avx);
+        QCOMPARE(avx->status, CellStatus::Unexpected);
+        QVERIFY(findingOf(*avx, "pin-mismatch"));
+        QVERIFY(findingOf(*avx, "missing-overlay"));
+        QVERIFY(findingOf(*avx, "unexpected-variant"));
+
+        const MatrixEntry* magma =
+            entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512-magma.nix");
+        QVERIFY(magma);
+        QCOMPARE(magma->status, CellStatus::Redundant);
+        QCOMPARE(ruleIds(*magma), (std::multiset<std::string>{"nonstandard-suffix"}));
+        QCOMPARE(findingOf(*magma, "nonstandard-suffix")->fix, FixKind::Delete);
+
+        // Missing cells, in spec order, each with a "create" finding.
+        int missing = 0;
+        for (const MatrixEntry& entry : analysis.entries) {
+            if (entry.status != CellStatus::Missing)
+                continue;
+            ++missing;
+            QVERIFY(entry.expected);
+            QVERIFY(!entry.recipe);
+            QCOMPARE(entry.findings.size(), size_t(1));
+            QCOMPARE(entry.findings[0].fix, FixKind::Create);
+        }
+        QCOMPARE(missing, 41);
+        QVERIFY(entryForVariant(analysis, "pytorch-python313-cpu-avx2")->status ==
+                CellStatus::Missing);
+        QVERIFY(entryForVariant(analysis, "pytorch-python313-cuda13_0-sm110-avx2")->status ==
+                CellStatus::Missing); // expected by the spec, so not "impossible"
+        // Expected entries come first, in spec order.
+        for (size_t i = 0; i < 44; ++i)
+            QVERIFY(analysis.entries[i].expected);
+        for (size_t i = 44; i < analysis.entries.size(); ++i)
+            QVERIFY(!analysis.entries[i].expected);
+    }
+
+    void seed001TargetIsClean()
+    {
+        const Analysis analysis = analyzeFixture("seed001-target");
+        QCOMPARE(analysis.entries.size(), size_t(44));
+        QCOMPARE(count(analysis, CellStatus::Ok), 44);
+        QCOMPARE(analysis.findingCount(), 0);
+        QVERIFY(analysis.repositoryFindings.empty());
+        QVERIFY(analysis.unnamed.empty());
+        for (const MatrixEntry& entry : analysis.entries) {
+            QVERIFY(entry.recipe);
+            // Every recipe's facts are fully read: a clean result must not come from blindness.
+            const RecipeFacts& facts = *entry.recipe;
+            QVERIFY2(facts.pins.size() == 1, facts.fileName.c_str());
+            QVERIFY2(facts.pname && facts.cpuFlags && facts.platforms, facts.fileName.c_str());
+            QCOMPARE(facts.torchVersion->value, std::string("2.10.0"));
+            if (entry.variant.accelerator == Accelerator::Cuda) {
+                QCOMPARE(facts.overlays.size(), size_t(3));
+                QVERIFY(facts.gpuArchSM);
+            } else {
+                QCOMPARE(facts.overlays.size(), size_t(1));
+                QVERIFY(facts.cudaInputs.empty());
+            }
+        }
+    }
+
+    void seed000HasOnlyPinFindings()
+    {
+        const Analysis analysis = analyzeFixture("seed000");
+        QCOMPARE(analysis.entries.size(), size_t(66));
+        QCOMPARE(analysis.expectedCount(), 66);
+        QCOMPARE(analysis.findingCount(), 66);
+        QCOMPARE(count(analysis, CellStatus::Broken), 66);
+        for (const MatrixEntry& entry : analysis.entries) {
+            QCOMPARE(entry.findings.size(), size_t(1));
+            QCOMPARE(entry.findings[0].ruleId, std::string("pin-mismatch"));
+            QVERIFY(entry.findings[0].message.find("6a030d535719c5190187c4cec156f335e95e3211") !=
+                    std::string::npos);
+            QVERIFY(entry.findings[0].message.find("0182a361324364ae3f436a63005877674cf45efb") !=
+                    std::string::npos);
+        }
+    }
+
+    void analysesBranchThatIsNotCheckedOut()
+    {
+        TestRepository repo;
+        repo.git({"init", "-q"});
+        copyFixture("seed001-start", repo, true);
+        repo.commitAll("start");
+        repo.git({"checkout", "-q", "-b", "target"});
+        repo.git({"rm", "-q", "-r", ".flox/pkgs"});
+        copyFixture("seed001-target", repo, true);
+        repo.commitAll("target");
+        repo.git({"checkout", "-q", "main"});
+
+        std::string error;
+        auto target = openGitRevision(repo.rootPath(), "target", &error);
+        QVERIFY2(target, error.c_str());
+        const Analysis atTarget = Analyzer().analyze(*target);
+        QCOMPARE(count(atTarget, CellStatus::Ok), 44);
+        QCOMPARE(atTarget.findingCount(), 0);
+
+        const Analysis workTree = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QCOMPARE(count(workTree, CellStatus::Missing), 41);
+
+        auto previous = openGitRevision(repo.rootPath(), "target~1", &error);
+        QVERIFY(previous);
+        QCOMPARE(count(Analyzer().analyze(*previous), CellStatus::Broken), 3);
+    }
+
+    void infersSpecWhenAbsent()
+    {
+        TestRepository repo;
+        copyFixture("seed001-target", repo, false);
+        const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QVERIFY(analysis.spec.isInferred());
+        QVERIFY(!analysis.specError);
+        QCOMPARE(analysis.repositoryFindings.size(), size_t(1));
+        QCOMPARE(analysis.repositoryFindings[0].ruleId, std::string("spec-inferred"));
+        QCOMPARE(analysis.repositoryFindings[0].severity, Severity::Info);
+        QCOMPARE(count(analysis, CellStatus::Ok), 44);
+        QCOMPARE(analysis.expectedCount(), 44);
+        QCOMPARE(analysis.spec.pins.at("13.0"),
+                 std::string("6a030d535719c5190187c4cec156f335e95e3211"));
+        QCOMPARE(analysis.spec.torchVersion, std::string("2.10.0"));
+    }
+
+    void invalidSpecFallsBackToInference()
+    {
+        TestRepository repo;
+        copyFixture("seed001-target", repo, false);
+        repo.write(".flox/recipegrid.json", "{\n  \"schema\": 1,\n  \"matrix\": [ oops ]\n}\n");
+        const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QVERIFY(analysis.specError);
+        QCOMPARE(analysis.specError->line, 3);
+        QVERIFY(analysis.spec.isInferred());
+        QCOMPARE(count(analysis, CellStatus::Ok), 44);
+        QCOMPARE(analysis.repositoryFindings.size(), size_t(1));
+        const Finding& finding = analysis.repositoryFindings[0];
+        QCOMPARE(finding.ruleId, std::string("spec-invalid"));
+        QCOMPARE(finding.severity, Severity::Error);
+        QCOMPARE(finding.file, std::string(".flox/recipegrid.json"));
+        QCOMPARE(finding.line, 3u);
+    }
+
+    void explicitSpecPathAndRecipeDir()
+    {
+        TestRepository repo;
+        copyFixture("seed001-target", repo, false);
+        repo.write("specs/strict.json", readFixture(fixtures + "/seed000/.flox/recipegrid.json"));
+        AnalyzerOptions options;
+        options.specPath = "specs/strict.json";
+        const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()), options);
+        QVERIFY(!analysis.spec.isInferred());
+        QCOMPARE(analysis.specPath, std::string("specs/strict.json"));
+        QCOMPARE(analysis.expectedCount(), 66); // seed 000's matrix
+        QVERIFY(count(analysis, CellStatus::Missing) > 0);
+
+        options = {};
+        options.recipeDir = "nowhere";
+        const Analysis none = Analyzer().analyze(*openWorkTree(repo.rootPath()), options);
+        QVERIFY(!none.sourceError.empty());
+    }
+
+    void unnamedFilesAndWrappedBases()
+    {
+        TestRepository repo;
+        repo.writeRecipe("common.nix", "{ lib }: { }");
+        repo.writeRecipe("scratch.nix", "{ x = 1; }");
+        repo.writeRecipe("pytorch-python313-cpu-avx2.nix",
+                         "{ callPackage }: callPackage ./common.nix { isa = \"avx2\"; }");
+        const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QCOMPARE(analysis.unnamed.size(), size_t(2));
+        int notVariant = 0;
+        for (const Finding& finding : analysis.repositoryFindings)
+            if (finding.ruleId == "not-a-variant-name") {
+                ++notVariant;
+                QCOMPARE(finding.file, std::string(".flox/pkgs/scratch.nix"));
+            }
+        QCOMPARE(notVariant, 1); // common.nix is wrapped by a recipe, so it is a shared base
+        const MatrixEntry* wrapper = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
+        QVERIFY(wrapper);
+        QCOMPARE(wrapper->recipe->pattern, PatternKind::Wrapper);
+    }
+
+    void fileProblemsBecomeFindings()
+    {
+        TestRepository repo;
+        repo.writeRecipe("pytorch-python313-cpu-avx2.nix", "{ a = 1;\n  b = ; }");
+        repo.writeRecipe("pytorch-python313-cpu-avx512.nix", "{ a = \"\xff\xfe\"; }");
+        repo.writeRecipe("pytorch-python313-cpu-avx512bf16.nix", QByteArray(2048, ' '));
+        AnalyzerOptions options;
+        options.maxFileSize = 1024;
+        const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()), options);
+        const MatrixEntry* syntax = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
+        QVERIFY(syntax);
+        QCOMPARE(syntax->status, CellStatus::Broken);
+        QCOMPARE(syntax->findings.at(0).ruleId, std::string("syntax-error"));
+        QCOMPARE(syntax->findings[0].line, 2u);
+        QCOMPARE(syntax->findings[0].column, 7u);
+        QVERIFY(syntax->findings[0].message.find("2:7") != std::string::npos);
+        const MatrixEntry* utf8 = entryFor(analysis, "pytorch-python313-cpu-avx512.nix");
+        QCOMPARE(utf8->findings.at(0).ruleId, std::string("not-utf8"));
+        QVERIFY(utf8->findings[0].message.find("line 1, column 8") != std::string::npos);
+        const MatrixEntry* big = entryFor(analysis, "pytorch-python313-cpu-avx512bf16.nix");
+        QCOMPARE(big->findings.at(0).ruleId, std::string("oversized-file"));
+        QCOMPARE(big->recipe->problem, FileProblem::Oversized);
+    }
+
+    void cacheParsesOnlyChangedFiles()
+    {
+        TestRepository repo;
+        copyFixture("seed001-start", repo, true);
+        auto source = openWorkTree(repo.rootPath());
+        RecipeCache cache;
+        const Analysis first = Analyzer().analyze(*source, {}, &cache);
+        QCOMPARE(cache.parsedCount(), 6);
+        const Analysis again = Analyzer().analyze(*source, {}, &cache);
+        QCOMPARE(cache.parsedCount(), 6);
+        QCOMPARE(again.counts(), first.counts());
+
+        // Break the one good recipe: only it is parsed again, and the table follows.
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm120-avx512.nix", "{ broken");
+        const Analysis third = Analyzer().analyze(*source, {}, &cache);
+        QCOMPARE(cache.parsedCount(), 7);
+        QCOMPARE(count(third, CellStatus::Ok), 0);
+        QCOMPARE(count(third, CellStatus::Broken), 4);
+
+        // A deleted file leaves the cache.
+        const std::string removed = ".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx.nix";
+        std::string stamp;
+        for (const SourceEntry& e : source->list(".flox/pkgs", nullptr))
+            if (e.path == removed)
+                stamp = e.stamp;
+        QVERIFY(cache.find(removed, stamp));
+        QVERIFY(QFile::remove(repo.root() + "/" + QString::fromStdString(removed)));
+        Analyzer().analyze(*source, {}, &cache);
+        QVERIFY(!cache.find(removed, stamp));
+        QCOMPARE(cache.parsedCount(), 7);
+    }
+
+    void threadCountDoesNotChangeTheResult()
+    {
+        AnalyzerOptions one;
+        one.threads = 1;
+        AnalyzerOptions four;
+        four.threads = 4;
+        const Analysis a = analyzeFixture("seed000", one);
+        const Analysis b = analyzeFixture("seed000", four);
+        QCOMPARE(a.entries.size(), b.entries.size());
+        for (size_t i = 0; i < a.entries.size(); ++i) {
+            QCOMPARE(a.entries[i].variant.toString(), b.entries[i].variant.toString());
+            QCOMPARE(a.entries[i].status, b.entries[i].status);
+            QCOMPARE(a.entries[i].findings.size(), b.entries[i].findings.size());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnalyzer)
+#include "tst_analyzer.moc"
