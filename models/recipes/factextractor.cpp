@@ -334,8 +334,17 @@ private:
                 }
             if (formalsNode)
                 for (const Node* formal : formalsNode->children)
-                    if (const Node* def = formal->child(0))
+                    if (const Node* def = formal->child(0)) {
+                        // `{ gpuArchSM ? "9.0" }:` states a value as much as a binding does.
+                        BindingRecord record;
+                        record.path = std::string(formal->text);
+                        record.last = record.path;
+                        record.value = def;
+                        record.key = formal;
+                        record.resolved = Value{def, &created, {}, {}};
+                        m_bindings.push_back(std::move(record));
                         visit(*def, &created, std::string());
+                    }
             if (!node.children.empty())
                 visit(*node.children.back(), &created, prefix);
             return;
@@ -803,6 +812,13 @@ private:
                     if (text && endsWith(text->text, ".patch") && detail.empty())
                         detail = text->text.substr(text->text.rfind('/') + 1);
                 }
+                if (detail.empty())
+                    nix::forEachNode(*magma->value, [&](const Node& node) {
+                        if (detail.empty() && node.kind == NodeKind::Path &&
+                            endsWith(node.text, ".patch"))
+                            detail = std::string(node.text.substr(node.text.rfind('/') + 1));
+                        return detail.empty();
+                    });
                 found.push_back({OverlayKind::MagmaPatch, detail, overlay->range});
             }
             // Torch upgrade: torch = pprev.torch.overrideAttrs (… version = "2.10.0" …)

@@ -1,0 +1,682 @@
+// Fact extraction over many layouts: every fact written several ways a person (or a template)
+// writes it must read the same, with the range pointing at the value in the source.
+
+#include "recipes/analyzer.h"
+
+#include <QTest>
+
+using namespace rg;
+
+Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+const char* const pin = "6a030d535719c5190187c4cec156f335e95e3211";
+
+RecipeFacts
+extract(const QByteArray& source,
+        const std::string& path = ".flox/pkgs/pytorch-python313-cuda13_0-sm90-avx512.nix")
+{
+    return Analyzer().extract(path, source.toStdString());
+}
+
+std::string textAt(const QByteArray& source, nix::SourceRange range)
+{
+    return source.mid(range.begin, range.length()).toStdString();
+}
+
+#define REQUIRE_PARSED(facts)                                                                      \
+    QVERIFY2((facts).problem == FileProblem::None,                                                 \
+             ("unexpected problem: " + (facts).problemDetail).c_str())
+
+using Strings = std::vector<std::string>;
+
+} // namespace
+
+class TestRecipeFacts : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fileLevelFacts()
+    {
+        const RecipeFacts facts = extract("{ }", "some/dir/pytorch-python313-cpu-avx2.nix");
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.path, std::string("some/dir/pytorch-python313-cpu-avx2.nix"));
+        QCOMPARE(facts.fileName, std::string("pytorch-python313-cpu-avx2.nix"));
+        QVERIFY(facts.variant);
+        QCOMPARE(facts.variant->isa, std::string("avx2"));
+        QCOMPARE(facts.size, uint64_t(3));
+        QVERIFY(!extract("{ }", "x/common.nix").variant);
+    }
+
+    void gpuArchSM_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<QByteArray>("literal"); // the source text the range must cover
+        QTest::newRow("let") << QByteArray("let gpuArchSM = \"9.0\"; in { }")
+                             << QByteArray("\"9.0\"");
+        QTest::newRow("rec set") << QByteArray("rec { gpuArchSM = \"9.0\"; x = gpuArchSM; }")
+                                 << QByteArray("\"9.0\"");
+        QTest::newRow("passthru field from a let")
+            << QByteArray("let sm = \"9.0\"; in { passthru = { gpuArchSM = sm; }; }")
+            << QByteArray("\"9.0\"");
+        QTest::newRow("interpolated")
+            << QByteArray("let major = \"9\"; in { gpuArchSM = \"${major}.0\"; }")
+            << QByteArray("\"${major}.0\"");
+        QTest::newRow("inherit from let")
+            << QByteArray("let gpuArchSM = \"9.0\"; in { passthru = { inherit gpuArchSM; }; }")
+            << QByteArray("\"9.0\"");
+        QTest::newRow("inherit (set)")
+            << QByteArray("let arch = { gpuArchSM = \"9.0\"; }; in { inherit (arch) gpuArchSM; }")
+            << QByteArray("\"9.0\"");
+        QTest::newRow("formal default")
+            << QByteArray("{ gpuArchSM ? \"9.0\" }: { x = gpuArchSM; }") << QByteArray("\"9.0\"");
+        QTest::newRow("concatenation")
+            << QByteArray("{ gpuArchSM = \"9\" + \".0\"; }") << QByteArray("\"9\" + \".0\"");
+        QTest::newRow("select from a let set")
+            << QByteArray("let archs = { hopper = { sm = \"9.0\"; }; }; in { gpuArchSM = "
+                          "archs.hopper.sm; }")
+            << QByteArray("\"9.0\"");
+        QTest::newRow("dotted attribute path")
+            << QByteArray("{ passthru.gpuArchSM = \"9.0\"; }") << QByteArray("\"9.0\"");
+    }
+    void gpuArchSM()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(QByteArray, literal);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.gpuArchSM);
+        QCOMPARE(facts.gpuArchSM->value, std::string("9.0"));
+        QCOMPARE(textAt(source, facts.gpuArchSM->range), literal.toStdString());
+    }
+
+    void pins_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<int>("fetcher");
+        QTest::addColumn<bool>("hasHash");
+        const QByteArray rev(pin);
+        QTest::newRow("builtins.fetchTarball set")
+            << "import (builtins.fetchTarball { url = \"https://github.com/NixOS/nixpkgs/archive/" +
+                   rev + ".tar.gz\"; sha256 = \"0abc\"; }) { }"
+            << int(PinFetcher::FetchTarball) << true;
+        QTest::newRow("fetchTarball string")
+            << "import (fetchTarball \"https://github.com/NixOS/nixpkgs/archive/" + rev +
+                   ".tar.gz\") { }"
+            << int(PinFetcher::FetchTarball) << false;
+        QTest::newRow("rev interpolated from let")
+            << "let rev = \"" + rev +
+                   "\"; in import (builtins.fetchTarball { url = "
+                   "\"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; }) { }"
+            << int(PinFetcher::FetchTarball) << false;
+        QTest::newRow("rec set url")
+            << "{ pkgs }: let src = rec { rev = \"" + rev +
+                   "\"; url = \"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\"; "
+                   "sha256 = \"x\"; }; in import (fetchTarball src) { }"
+            << int(PinFetcher::FetchTarball) << true;
+        QTest::newRow("fetchFromGitHub") << "{ pkgs }: import (pkgs.fetchFromGitHub { owner = "
+                                            "\"NixOS\"; repo = \"nixpkgs\"; rev = \"" +
+                                                rev + "\"; hash = \"sha256-x\"; }) { }"
+                                         << int(PinFetcher::FetchFromGitHub) << true;
+        QTest::newRow("fetchFromGitHub inherit rev")
+            << "{ fetchFromGitHub }: let rev = \"" + rev +
+                   "\"; in import (fetchFromGitHub { owner = \"NixOS\"; repo = \"nixpkgs\"; "
+                   "inherit rev; "
+                   "}) { }"
+            << int(PinFetcher::FetchFromGitHub) << false;
+        QTest::newRow("fetchGit")
+            << "import (builtins.fetchGit { url = \"https://github.com/NixOS/nixpkgs\"; rev = \"" +
+                   rev + "\"; }) { }"
+            << int(PinFetcher::FetchGit) << false;
+    }
+    void pins()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(int, fetcher);
+        QFETCH(bool, hasHash);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.pins.size(), size_t(1));
+        QCOMPARE(facts.pins[0].revision, std::string(pin));
+        QCOMPARE(int(facts.pins[0].fetcher), fetcher);
+        QCOMPARE(facts.pins[0].hasHash, hasHash);
+        QCOMPARE(textAt(source, facts.pins[0].range), std::string(pin)); // what a bump rewrites
+    }
+
+    void notPins()
+    {
+        // The torch source and a MAGMA patch are fetched too; they are not the nixpkgs pin.
+        const QByteArray source =
+            "{ fetchFromGitHub, fetchurl }: { src = fetchFromGitHub { owner = \"pytorch\"; repo = "
+            "\"pytorch\"; rev = \"v2.10.0\"; hash = \"\"; }; p = fetchurl { url = "
+            "\"https://example.org/x.patch\"; }; }";
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.pins.empty());
+        // A branch instead of a revision is still read, so the rule can call it out.
+        const RecipeFacts branch =
+            extract("import (fetchTarball "
+                    "\"https://github.com/NixOS/nixpkgs/archive/nixos-24.05.tar.gz\") { }");
+        QCOMPARE(branch.pins.at(0).revision, std::string("nixos-24.05"));
+    }
+
+    void platforms_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::newRow("nested") << QByteArray("{ meta = { platforms = [ \"x86_64-linux\" ]; }; }");
+        QTest::newRow("dotted") << QByteArray("{ meta.platforms = [ \"x86_64-linux\" ]; }");
+        QTest::newRow("update of oldAttrs.meta") << QByteArray(
+            "{ old }: old // { meta = old.meta // { platforms = [ \"x86_64-linux\" ]; }; }");
+        QTest::newRow("with lib") << QByteArray(
+            "{ lib }: { meta = with lib; { platforms = [ \"x86_64-linux\" ]; }; }");
+        QTest::newRow("inherit from let") << QByteArray(
+            "let platforms = [ \"x86_64-linux\" ]; in { meta = { inherit platforms; }; }");
+        QTest::newRow("overrideAttrs lambda") << QByteArray(
+            "{ torch }: torch.overrideAttrs (oldAttrs: { meta = oldAttrs.meta // { platforms = [ "
+            "\"x86_64-linux\" ]; }; })");
+        QTest::newRow("finalAttrs prev")
+            << QByteArray("{ torch }: torch.overrideAttrs (finalAttrs: prev: { meta = prev.meta // "
+                          "{ platforms = "
+                          "[ platform ]; }; }) // { }")
+                   .replace("platform ]", "\"x86_64-linux\" ]");
+        QTest::newRow("string element from let")
+            << QByteArray("let platform = \"x86_64-linux\"; in { meta.platforms = [ platform ]; }");
+    }
+    void platforms()
+    {
+        QFETCH(QByteArray, source);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.platforms);
+        QCOMPARE(facts.platforms->value, Strings{"x86_64-linux"});
+    }
+
+    void unresolvedPlatformsKeepTheirExpression()
+    {
+        const RecipeFacts facts = extract("{ lib }: { meta.platforms = lib.platforms.linux; }");
+        QVERIFY(facts.platforms);
+        QCOMPARE(facts.platforms->value, Strings{"lib.platforms.linux"});
+    }
+
+    void torchAttribute_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<QString>("set");
+        QTest::addColumn<QString>("attribute");
+        QTest::newRow("pinned select") << QByteArray("let nixpkgs_pinned = import <nixpkgs> { }; "
+                                                     "in nixpkgs_pinned.python3Packages.torch")
+                                       << "python3Packages"
+                                       << "torch";
+        QTest::newRow("deprecated pytorch")
+            << QByteArray("{ python313Packages }: python313Packages.pytorch.overrideAttrs (o: { })")
+            << "python313Packages"
+            << "pytorch";
+        QTest::newRow("with") << QByteArray("{ python312Packages }: with python312Packages; "
+                                            "torch.override { cudaSupport = true; }")
+                              << "python312Packages"
+                              << "torch";
+        QTest::newRow("override then overrideAttrs")
+            << QByteArray(
+                   "{ pkgs }: (pkgs.python313Packages.torch.override { }).overrideAttrs (old: { })")
+            << "python313Packages"
+            << "torch";
+        QTest::newRow("python.pkgs")
+            << QByteArray("{ python313 }: python313.pkgs.torch") << "python313Packages"
+            << "torch";
+        QTest::newRow("overlay does not count")
+            << QByteArray(
+                   "let p = import <nixpkgs> { overlays = [ (final: prev: { python3Packages = "
+                   "prev.python3Packages.override { overrides = pf: pp: { torch = pp.torch; }; }; "
+                   "}) ]; }; "
+                   "in p.python313Packages.torch")
+            << "python313Packages"
+            << "torch";
+    }
+    void torchAttribute()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(QString, set);
+        QFETCH(QString, attribute);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.pythonPackageSet && facts.torchAttribute);
+        QCOMPARE(QString::fromStdString(facts.pythonPackageSet->value), set);
+        QCOMPARE(QString::fromStdString(facts.torchAttribute->value), attribute);
+        QCOMPARE(QString::fromStdString(textAt(source, facts.torchAttribute->range)), attribute);
+    }
+
+    void overlays_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        const QByteArray cuda = "(final: prev: { cudaPackages = final.cudaPackages_13; })";
+        const QByteArray magma =
+            "(final: prev: { magma = prev.magma.overrideAttrs (oldAttrs: { patches = "
+            "(oldAttrs.patches or []) ++ [ (final.fetchpatch { name = "
+            "\"cuda-13.0-clockrate-fix.patch\"; url = \"https://x/235aefb.patch\"; hash = \"\"; }) "
+            "]; }); })";
+        const QByteArray torch =
+            "(final: prev: { python3Packages = prev.python3Packages.override { overrides = pfinal: "
+            "pprev: { torch = pprev.torch.overrideAttrs (oldAttrs: rec { version = \"2.10.0\"; "
+            "patches = []; }); }; }; })";
+        QTest::newRow("import argument")
+            << "import <nixpkgs> { overlays = [ " + cuda + " " + magma + " " + torch + " ]; }";
+        QTest::newRow("let-bound overlays")
+            << "let cudaOverlay = " + cuda + "; magmaOverlay = " + magma +
+                   "; torchOverlay = " + torch +
+                   "; in import <nixpkgs> { overlays = [ cudaOverlay "
+                   "magmaOverlay torchOverlay ]; }";
+        QTest::newRow("inherit overlays") << "let overlays = [ " + cuda + " " + magma + " " +
+                                                 torch +
+                                                 " ]; in import <nixpkgs> { inherit overlays; }";
+        QTest::newRow("concatenated lists") << "import <nixpkgs> { overlays = [ " + cuda +
+                                                   " ] ++ [ " + magma + " ] ++ [ " + torch +
+                                                   " ]; }";
+        QTest::newRow("extend") << "((import <nixpkgs> { }).extend " + cuda + ").extend " + magma +
+                                       " // { x = (import <nixpkgs> { }).appendOverlays [ " +
+                                       torch + " ]; }";
+        QTest::newRow("finalAttrs torch upgrade")
+            << "import <nixpkgs> { overlays = [ " + cuda + " " + magma +
+                   " (final: prev: { python3Packages = prev.python3Packages.override { overrides = "
+                   "pf: pp: { torch = pp.torch.overrideAttrs (finalAttrs: previousAttrs: { version "
+                   "= \"2.10.0\"; }); }; }; }) ]; }";
+    }
+    void overlays()
+    {
+        QFETCH(QByteArray, source);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        std::vector<OverlayKind> kinds;
+        for (const OverlayFact& overlay : facts.overlays)
+            kinds.push_back(overlay.kind);
+        QCOMPARE(kinds,
+                 (std::vector<OverlayKind>{OverlayKind::CudaPackageSet, OverlayKind::MagmaPatch,
+                                           OverlayKind::TorchUpgrade}));
+        QCOMPARE(facts.overlays[0].detail, std::string("cudaPackages_13"));
+        QCOMPARE(facts.overlays[1].detail, std::string("cuda-13.0-clockrate-fix.patch"));
+        QCOMPARE(facts.overlays[2].detail, std::string("2.10.0"));
+        QCOMPARE(facts.torchVersion->value, std::string("2.10.0"));
+        QCOMPARE(facts.cudaPackageSet->value, std::string("cudaPackages_13"));
+        QVERIFY(textAt(source, facts.overlays[0].range).find("final.cudaPackages_13") !=
+                std::string::npos);
+    }
+
+    void oneOverlayDoingEverything()
+    {
+        const QByteArray source = "import <nixpkgs> { overlays = [ (final: prev: { cudaPackages = "
+                                  "final.cudaPackages_12_9; "
+                                  "magma = prev.magma.overrideAttrs (o: { patches = [ ./fix.patch "
+                                  "]; }); }) (final: prev: "
+                                  "{ unrelated = 1; }) ]; }";
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.overlays.size(), size_t(3));
+        QCOMPARE(facts.overlays[0].kind, OverlayKind::CudaPackageSet);
+        QCOMPARE(facts.overlays[1].kind, OverlayKind::MagmaPatch);
+        QCOMPARE(facts.overlays[1].detail, std::string("fix.patch"));
+        QCOMPARE(facts.overlays[2].kind, OverlayKind::Other);
+        QCOMPARE(facts.overlays[0].range, facts.overlays[1].range); // the same function
+    }
+
+    void cpuFlags_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::newRow("let list") << QByteArray(
+            "let cpuFlags = [ \"-mavx2\" \"-mfma\" \"-mf16c\" ]; in { }");
+        QTest::newRow("identifiers") << QByteArray(
+            "let a = \"-mavx2\"; b = \"-mfma\"; in { cpuFlags = [ a b \"-mf16c\" ]; }");
+        QTest::newRow("concatenation") << QByteArray(
+            "let base = [ \"-mavx2\" ]; in { cpuFlags = base ++ [ \"-mfma\" \"-mf16c\" ]; }");
+        QTest::newRow("lib.optionals")
+            << QByteArray("{ lib }: { cpuFlags = [ \"-mavx2\" ] ++ lib.optionals true [ \"-mfma\" "
+                          "\"-mf16c\" ]; }");
+        QTest::newRow("rec set") << QByteArray(
+            "rec { fma = \"-mfma\"; cpuFlags = [ \"-mavx2\" fma \"-mf16c\" ]; }");
+        QTest::newRow("CXXFLAGS fallback") << QByteArray(
+            "{ preConfigure = ''\n  export CXXFLAGS=\"$CXXFLAGS -mavx2 -mfma -mf16c\"\n''; }");
+    }
+    void cpuFlags()
+    {
+        QFETCH(QByteArray, source);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.cpuFlags);
+        QCOMPARE(facts.cpuFlags->value, (Strings{"-mavx2", "-mfma", "-mf16c"}));
+    }
+
+    void torchCudaArchList_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("export literal")
+            << QByteArray("{ preConfigure = ''\n  export TORCH_CUDA_ARCH_LIST=\"9.0\"\n''; }")
+            << "9.0";
+        QTest::newRow("export sm form")
+            << QByteArray("{ preConfigure = \"export TORCH_CUDA_ARCH_LIST=sm_90; echo\"; }")
+            << "sm_90";
+        QTest::newRow("interpolated let")
+            << QByteArray("let gpuArch = \"sm_90\"; in { preConfigure = ''\n  export "
+                          "TORCH_CUDA_ARCH_LIST=\"${gpuArch}\"\n  export X=1\n''; }")
+            << "sm_90";
+        QTest::newRow("unquoted interpolation")
+            << QByteArray("let gpuArchSM = \"9.0\"; in { preConfigure = \"export "
+                          "TORCH_CUDA_ARCH_LIST=${gpuArchSM}\"; }")
+            << "9.0";
+        QTest::newRow("env attribute")
+            << QByteArray("{ env.TORCH_CUDA_ARCH_LIST = \"9.0\"; }") << "9.0";
+        QTest::newRow("attribute from let")
+            << QByteArray("let sm = \"9.0\"; in { TORCH_CUDA_ARCH_LIST = sm; }") << "9.0";
+    }
+    void torchCudaArchList()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(QString, value);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.torchCudaArchList);
+        QCOMPARE(QString::fromStdString(facts.torchCudaArchList->value), value);
+    }
+
+    void gpuTargetsAndNum()
+    {
+        const QByteArray source =
+            "{ torch }: let gpuArchNum = \"90\"; gpuArchSM = \"9.0\"; in (torch.override { "
+            "cudaSupport = true; gpuTargets = [ gpuArchSM ]; }).overrideAttrs (o: { })";
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.gpuTargets->value, Strings{"9.0"});
+        QCOMPARE(textAt(source, facts.gpuTargets->range), std::string("[ gpuArchSM ]"));
+        QCOMPARE(facts.gpuArchNum->value, std::string("90"));
+        QVERIFY(facts.cudaSupport && facts.cudaSupport->value);
+    }
+
+    void magmaDisabled_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<QString>("evidence");
+        QTest::newRow("USE_MAGMA=OFF")
+            << QByteArray("{ preConfigure = ''\n  export USE_MAGMA=OFF\n''; }") << "USE_MAGMA=OFF";
+        QTest::newRow("cmake flag")
+            << QByteArray("{ cmakeFlags = [ \"-DUSE_MAGMA=0\" ]; }") << "USE_MAGMA=0";
+        QTest::newRow("filterMagma") << QByteArray("{ lib, old }: let filterMagma = lib.filter (p: "
+                                                   "p.pname or \"\" != \"magma\"); in { "
+                                                   "buildInputs = filterMagma old.buildInputs; }")
+                                     << "filterMagma";
+        QTest::newRow("env attribute")
+            << QByteArray("{ env.USE_MAGMA = \"OFF\"; }") << "USE_MAGMA=OFF";
+        QTest::newRow("cmakeBool")
+            << QByteArray("{ lib }: { cmakeFlags = [ (lib.cmakeBool \"USE_MAGMA\" false) ]; }")
+            << "lib.cmakeBool \"USE_MAGMA\" false";
+    }
+    void magmaDisabled()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(QString, evidence);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(!facts.magmaDisabled.empty());
+        QCOMPARE(QString::fromStdString(facts.magmaDisabled.front().value), evidence);
+    }
+
+    void magmaEnabledIsNotDisabled()
+    {
+        const RecipeFacts facts = extract(
+            "{ preConfigure = \"export USE_MAGMA=1\"; cmakeFlags = [ \"-DUSE_MAGMA=ON\" ]; }");
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.magmaDisabled.empty());
+    }
+
+    void cudaSupport_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<bool>("value");
+        QTest::newRow("override") << QByteArray("{ t }: t.override { cudaSupport = true; }")
+                                  << true;
+        QTest::newRow("config") << QByteArray("import <nixpkgs> { config.cudaSupport = true; }")
+                                << true;
+        QTest::newRow("from let")
+            << QByteArray("{ t }: let cuda = true; in t.override { cudaSupport = cuda; }") << true;
+        QTest::newRow("USE_CUDA=1")
+            << QByteArray("{ preConfigure = \"export USE_CUDA=1\"; }") << true;
+        QTest::newRow("USE_CUDA=0")
+            << QByteArray("{ preConfigure = \"export USE_CUDA=0\"; }") << false;
+        QTest::newRow("false") << QByteArray("{ t }: t.override { cudaSupport = false; }") << false;
+    }
+    void cudaSupport()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(bool, value);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.cudaSupport);
+        QCOMPARE(facts.cudaSupport->value, value);
+    }
+
+    void cudaInputs()
+    {
+        const QByteArray gpu = "{ python3Packages, cudaPackages_12_8, lib }: "
+                               "python3Packages.torch.overrideAttrs (o: { "
+                               "buildInputs = o.buildInputs ++ [ cudaPackages_12_8.cudnn "
+                               "cudaPackages_12_8.libcublas ]; "
+                               "})";
+        const RecipeFacts facts = extract(gpu);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.cudaPackageSet->value, std::string("cudaPackages_12_8"));
+        QVERIFY(facts.cudaInputs.size() >= 3);
+        // Seed 002's CPU template only filters CUDA out: no CUDA inputs there.
+        const QByteArray cpu =
+            "{ python3Packages, lib, openblas }: python3Packages.torch.overrideAttrs (o: { "
+            "buildInputs = lib.filter (p: !(lib.hasPrefix \"cuda\" (p.pname or \"\"))) "
+            "o.buildInputs "
+            "++ [ openblas ]; })";
+        const RecipeFacts cpuFacts = extract(cpu);
+        REQUIRE_PARSED(cpuFacts);
+        QVERIFY(cpuFacts.cudaInputs.empty());
+    }
+
+    void pname_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        const QByteArray name = "pytorch210-python313-cuda13_0-sm90-avx512";
+        QTest::newRow("literal") << "{ t }: t.overrideAttrs (o: { pname = \"" + name + "\"; })";
+        QTest::newRow("interpolated") << QByteArray(
+            "{ t }: let num = \"90\"; isa = \"avx512\"; in t.overrideAttrs (o: { pname = "
+            "\"pytorch210-python313-cuda13_0-sm${num}-${isa}\"; })");
+        QTest::newRow("inherit") << "{ t }: let pname = \"" + name +
+                                        "\"; in t.overrideAttrs (o: { inherit pname; })";
+        QTest::newRow("rec") << QByteArray(
+            "{ t }: t.overrideAttrs (o: rec { sm = \"sm90\"; pname = "
+            "\"pytorch210-python313-cuda13_0-${sm}-avx512\"; })");
+        QTest::newRow("outer override wins")
+            << "{ b }: (b { pname = \"torch\"; }).overrideAttrs (o: { "
+               "pname = \"" +
+                   name + "\"; })";
+        QTest::newRow("concatenation") << QByteArray(
+            "{ t }: let prefix = \"pytorch210-\"; in t.overrideAttrs (o: { pname = prefix + "
+            "\"python313-cuda13_0-sm90-avx512\"; })");
+    }
+    void pname()
+    {
+        QFETCH(QByteArray, source);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.pname);
+        QCOMPARE(facts.pname->value, std::string("pytorch210-python313-cuda13_0-sm90-avx512"));
+    }
+
+    void metaAndPassthru()
+    {
+        const QByteArray source =
+            "{ t, lib }: let gpuArch = \"sm_90\"; in t.overrideAttrs (oldAttrs: { passthru = "
+            "oldAttrs.passthru // { inherit gpuArch; blasProvider = \"openblas\"; }; meta = "
+            "oldAttrs.meta // { description = \"PyTorch for H100\"; longDescription = ''\n  Custom "
+            "build:\n  - GPU: H100\n''; platforms = [ \"x86_64-linux\" ]; }; })";
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.description->value, std::string("PyTorch for H100"));
+        QCOMPARE(facts.longDescription->value, std::string("Custom build:\n- GPU: H100\n"));
+        QCOMPARE(facts.passthru.size(), size_t(2));
+        QCOMPARE(facts.passthru.at("gpuArch").value, std::string("gpuArch"));
+        QCOMPARE(facts.passthru.at("blasProvider").value, std::string("\"openblas\""));
+    }
+
+    void torchVersion_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::newRow("top-level overrideAttrs")
+            << QByteArray("{ t }: t.overrideAttrs (o: { version = \"2.10.0\"; })");
+        QTest::newRow("finalAttrs")
+            << QByteArray("{ t }: t.overrideAttrs (finalAttrs: prev: { version = \"2.10.0\"; })");
+        QTest::newRow("buildPythonPackage rec") << QByteArray(
+            "{ buildPythonPackage }: buildPythonPackage rec { pname = \"torch\"; version = "
+            "\"2.10.0\"; }");
+        QTest::newRow("from let") << QByteArray(
+            "{ t }: let v = \"2.10.0\"; in t.overrideAttrs (o: { version = v; })");
+        QTest::newRow("overlay upgrade")
+            << QByteArray("import <nixpkgs> { overlays = [ (f: p: { python3Packages = "
+                          "p.python3Packages.override { "
+                          "overrides = pf: pp: { torch = pp.torch.overrideAttrs (o: { version = "
+                          "\"2.10.0\"; }); }; "
+                          "}; }) ]; }");
+    }
+    void torchVersion()
+    {
+        QFETCH(QByteArray, source);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(facts.torchVersion);
+        QCOMPARE(facts.torchVersion->value, std::string("2.10.0"));
+    }
+
+    void patterns_data()
+    {
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<int>("pattern");
+        const QByteArray fetch = "builtins.fetchTarball { url = "
+                                 "\"https://github.com/NixOS/nixpkgs/archive/" +
+                                 QByteArray(pin) + ".tar.gz\"; }";
+        QTest::newRow("a: pinned with overlays")
+            << "let p = import (" + fetch +
+                   ") { overlays = [ (f: prev: { cudaPackages = f.cudaPackages_13; }) ]; }; in "
+                   "p.python3Packages.torch"
+            << int(PatternKind::PinnedOverlays);
+        QTest::newRow("b: pinned plain")
+            << "let p = import (" + fetch + ") { }; in p.python3Packages.pytorch"
+            << int(PatternKind::PinnedPlain);
+        QTest::newRow("c: callPackage function")
+            << QByteArray("{ python3Packages, lib, cudaPackages }: "
+                          "python3Packages.torch.overrideAttrs (o: { })")
+            << int(PatternKind::CallPackage);
+        QTest::newRow("d: from scratch")
+            << QByteArray("{ stdenv, python3Packages, cudaPackages_13 }: "
+                          "python3Packages.buildPythonPackage rec { "
+                          "pname = \"torch\"; version = \"2.9.0\"; }")
+            << int(PatternKind::FromScratch);
+        QTest::newRow("d: mkDerivation") << QByteArray("{ pkgs }: pkgs.stdenv.mkDerivation { pname "
+                                                       "= \"pytorch\"; version = \"2.9.0\"; }")
+                                         << int(PatternKind::FromScratch);
+        QTest::newRow("e: wrapper")
+            << QByteArray(
+                   "{ callPackage }: callPackage ./pytorch-common.nix { gpuArchSM = \"9.0\"; }")
+            << int(PatternKind::Wrapper);
+        QTest::newRow("unknown") << QByteArray("{ x = 1; }") << int(PatternKind::Unknown);
+    }
+    void patterns()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(int, pattern);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(int(facts.pattern), pattern);
+        if (facts.pattern == PatternKind::Wrapper)
+            QCOMPARE(facts.wrappedFile->value, std::string("./pytorch-common.nix"));
+    }
+
+    void seed002TemplatesFilledIn()
+    {
+        // Seed 002's GPU template with its placeholders substituted (sm_120, AVX-512).
+        const QByteArray source =
+            R"nix(# PyTorch optimized for NVIDIA Blackwell (RTX 5090) + AVX-512
+{ python3Packages
+, lib
+, config
+, cudaPackages
+, addDriverRunpath
+, openblas
+}:
+
+let
+  gpuArch = "sm_120";
+  cpuFlags = [
+    "-mavx512f"    "-mavx512dq"   "-mavx512vl"   "-mavx512bw"   "-mfma"
+  ];
+in python3Packages.pytorch.overrideAttrs (oldAttrs: {
+  pname = "pytorch-python313-cuda12_8-sm120-avx512";
+  passthru = oldAttrs.passthru // {
+    inherit gpuArch;
+  };
+  buildInputs = oldAttrs.buildInputs ++ [
+    cudaPackages.cuda_cudart
+    cudaPackages.libcublas
+    (openblas.override {
+      blas64 = false;
+      singleThreaded = false;
+    })
+  ];
+  nativeBuildInputs = oldAttrs.nativeBuildInputs ++ [ addDriverRunpath ];
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    export TORCH_CUDA_ARCH_LIST="${gpuArch}"
+    export TORCH_NVCC_FLAGS="-Xfatbin -compress-all"
+    export CXXFLAGS="$CXXFLAGS ${lib.concatStringsSep " " cpuFlags}"
+    export USE_CUBLAS=1
+    export USE_CUDA=1
+    export CMAKE_CUDA_ARCHITECTURES="${lib.removePrefix "sm_" gpuArch}"
+  '';
+  meta = oldAttrs.meta // {
+    description = "PyTorch optimized for NVIDIA Blackwell (RTX 5090) with AVX-512";
+    platforms = [ "x86_64-linux" ];
+  };
+})
+)nix";
+        const RecipeFacts facts =
+            extract(source, ".flox/pkgs/pytorch-python313-cuda12_8-sm120-avx512.nix");
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.pattern, PatternKind::CallPackage);
+        QCOMPARE(facts.torchAttribute->value, std::string("pytorch"));
+        QCOMPARE(facts.torchCudaArchList->value, std::string("sm_120"));
+        QCOMPARE(facts.cpuFlags->value.size(), size_t(5));
+        QVERIFY(facts.cudaSupport && facts.cudaSupport->value);
+        QCOMPARE(facts.cudaPackageSet->value, std::string("cudaPackages"));
+        QCOMPARE(facts.platforms->value, Strings{"x86_64-linux"});
+        QCOMPARE(facts.pname->value, std::string("pytorch-python313-cuda12_8-sm120-avx512"));
+        QVERIFY(facts.pins.empty());
+    }
+
+    void deepAndCyclicBindingsTerminate()
+    {
+        // rec and let cycles must not hang resolution; deep chains resolve.
+        const RecipeFacts cyclic =
+            extract("rec { a = b; b = a; gpuArchSM = a; pname = \"${pname}\"; }");
+        REQUIRE_PARSED(cyclic);
+        QVERIFY(!cyclic.gpuArchSM);
+        QByteArray chain = "let v0 = \"9.0\";";
+        for (int i = 1; i < 30; ++i)
+            chain += " v" + QByteArray::number(i) + " = v" + QByteArray::number(i - 1) + ";";
+        chain += " in { gpuArchSM = v29; }";
+        const RecipeFacts deep = extract(chain);
+        REQUIRE_PARSED(deep);
+        QCOMPARE(deep.gpuArchSM->value, std::string("9.0"));
+    }
+
+    void syntaxErrorIsAProblemNotACrash()
+    {
+        const RecipeFacts facts = extract("{ a = 1;\n b = ; }");
+        QCOMPARE(facts.problem, FileProblem::SyntaxError);
+        QVERIFY(facts.parseError);
+        QCOMPARE(facts.parseError->line, 2u);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecipeFacts)
+#include "tst_recipefacts.moc"
