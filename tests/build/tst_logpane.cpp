@@ -1,0 +1,234 @@
+// LogPane offscreen: ANSI colours, search, jump to the first error, bounded lines, long lines,
+// following a live job from the queue, and that closing a pane leaves its build running.
+
+#include "ansirenderer.h"
+#include "build/buildqueue.h"
+#include "build/logstore.h"
+#include "buildfixture.h"
+#include "logpane.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QTextBlock>
+
+using namespace rg;
+
+namespace {
+
+QTextCharFormat formatAt(QPlainTextEdit* view, int position)
+{
+    QTextCursor c(view->document());
+    c.setPosition(position + 1); // charFormat() is the format of the character before
+    return c.charFormat();
+}
+
+} // namespace
+
+class TestLogPane : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rendersAnsiColours()
+    {
+        LogPane pane;
+        pane.appendText(QStringLiteral("\x1b[31mred\x1b[0m plain \x1b[1;38;5;208mbold orange"
+                                       "\x1b[0m \x1b[4;38;2;1;2;3mrgb\x1b[0m\n"));
+        pane.appendText(QStringLiteral("\x1b[3")); // an escape split across two chunks
+        pane.appendText(QStringLiteral("2mgreen\x1b[m \x1b]0;title\x07\x1b[2Kdone\r\n"));
+        pane.flush();
+        QPlainTextEdit* view = pane.textView();
+        QCOMPARE(view->toPlainText(), QStringLiteral("red plain bold orange rgb\ngreen done"));
+        QCOMPARE(pane.lineCount(), 2);
+        QCOMPARE(formatAt(view, 0).foreground().color(), AnsiRenderer::paletteColor(1));
+        QVERIFY(formatAt(view, 4).foreground().style() == Qt::NoBrush); // reset
+        const QTextCharFormat orange = formatAt(view, 10);
+        QCOMPARE(orange.foreground().color(), QColor(255, 135, 0)); // xterm 208
+        QCOMPARE(orange.fontWeight(), int(QFont::Bold));
+        const QTextCharFormat rgb = formatAt(view, 22);
+        QCOMPARE(rgb.foreground().color(), QColor(1, 2, 3));
+        QVERIFY(rgb.fontUnderline());
+        const int green = view->toPlainText().indexOf(QLatin1String("green"));
+        QCOMPARE(formatAt(view, green).foreground().color(), AnsiRenderer::paletteColor(2));
+    }
+
+    void searchesBothWays()
+    {
+        LogPane pane;
+        pane.appendText(QStringLiteral("alpha\nneedle one\nbeta\nneedle two\ngamma\n"));
+        QVERIFY(pane.findNext(QStringLiteral("needle")));
+        QCOMPARE(pane.textView()->textCursor().block().text(), QStringLiteral("needle one"));
+        QVERIFY(!pane.isFollowing()); // looking at a match stops following
+        QVERIFY(pane.findNext());
+        QCOMPARE(pane.textView()->textCursor().block().text(), QStringLiteral("needle two"));
+        QVERIFY(pane.findNext()); // wraps around
+        QCOMPARE(pane.textView()->textCursor().block().text(), QStringLiteral("needle one"));
+        QVERIFY(pane.findPrevious());
+        QCOMPARE(pane.textView()->textCursor().block().text(), QStringLiteral("needle two"));
+        QCOMPARE(pane.textView()->textCursor().selectedText(), QStringLiteral("needle"));
+        QVERIFY(!pane.findNext(QStringLiteral("absent")));
+    }
+
+    void jumpsToTheFirstError_data()
+    {
+        QTest::addColumn<QString>("errorLine");
+        QTest::newRow("nix") << "error: builder for '/nix/store/x.drv' failed with exit code 2";
+        QTest::newRow("nix -L prefixed") << "torch> error: command failed";
+        QTest::newRow("cmake") << "CMake Error at CMakeLists.txt:10 (find_package):";
+        QTest::newRow("ninja") << "FAILED: caffe2/CMakeFiles/torch_cuda.dir/Blas.cu.o";
+        QTest::newRow("ninja -L prefixed") << "torch> FAILED: a.o";
+        QTest::newRow("nvcc") << "aten/src/ATen/native/cuda/Blas.cu(42): error: identifier x";
+        QTest::newRow("gcc") << "foo.cpp:12:5: error: expected ';' before '}' token";
+    }
+    void jumpsToTheFirstError()
+    {
+        QFETCH(QString, errorLine);
+        LogPane pane;
+        QString text;
+        for (int i = 0; i < 300; ++i)
+            text += QStringLiteral("[%1/300] Building CXX object -Werror=format x.o (0 errors)\n")
+                        .arg(i + 1);
+        text += QStringLiteral("\x1b[31m") + errorLine + QStringLiteral("\x1b[0m\n");
+        text += QStringLiteral("later line\nerror: a second error\n");
+        pane.appendText(text);
+        QVERIFY(pane.jumpToFirstError());
+        QCOMPARE(pane.textView()->textCursor().blockNumber(), 300);
+        QCOMPARE(pane.textView()->textCursor().selectedText(), errorLine);
+
+        LogPane clean;
+        clean.appendText(QStringLiteral("-Werror=format\nerrors: 0\nno_error_here\n"));
+        QVERIFY(!clean.jumpToFirstError());
+    }
+
+    void keepsOnlyTheLastLines()
+    {
+        LogPane pane;
+        pane.setMaximumLines(1000);
+        QString text;
+        for (int i = 0; i < 5000; ++i)
+            text += QStringLiteral("line %1\n").arg(i);
+        pane.appendText(text);
+        pane.flush();
+        QCOMPARE(pane.lineCount(), 1000);
+        QCOMPARE(pane.textView()->document()->lastBlock().text(), QStringLiteral("line 4999"));
+        QCOMPARE(pane.textView()->document()->firstBlock().text(), QStringLiteral("line 4000"));
+        // More text keeps the bound.
+        pane.appendText(QStringLiteral("tail 1\ntail 2\n"));
+        pane.flush();
+        QCOMPARE(pane.lineCount(), 1000);
+        QCOMPARE(pane.textView()->document()->lastBlock().text(), QStringLiteral("tail 2"));
+    }
+
+    void skipsFloodsItCannotShowAnyway()
+    {
+        // Through the timer path: 200,000 lines at once into a 1,000-line pane.
+        LogPane pane;
+        pane.setMaximumLines(1000);
+        QString text;
+        for (int i = 0; i < 200000; ++i)
+            text += QStringLiteral("\x1b[32mflood\x1b[0m %1\n").arg(i);
+        pane.appendText(text);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return pane.lineCount() == 1000 &&
+                       pane.textView()->document()->lastBlock().text() ==
+                           QStringLiteral("flood 199999");
+            },
+            10000));
+        QCOMPARE(pane.textView()->document()->firstBlock().text(), QStringLiteral("flood 199000"));
+        QCOMPARE(formatAt(pane.textView(), 0).foreground().color(), AnsiRenderer::paletteColor(2));
+    }
+
+    void cutsVeryLongLines()
+    {
+        LogPane pane;
+        pane.setMaximumLineLength(1000);
+        pane.appendText(QStringLiteral("short\n") + QString(3000, QLatin1Char('x')));
+        pane.appendText(QString(3000, QLatin1Char('y')) + QStringLiteral("\nafter\n"));
+        pane.flush();
+        QCOMPARE(pane.lineCount(), 3);
+        const QString cut = pane.textView()->document()->findBlockByNumber(1).text();
+        QVERIFY(cut.startsWith(QString(1000, QLatin1Char('x')) + QStringLiteral(" … [line cut")));
+        QVERIFY(!cut.contains(QLatin1Char('y')));
+        QVERIFY(cut.size() < 1100);
+        QCOMPARE(pane.textView()->document()->lastBlock().text(), QStringLiteral("after"));
+    }
+
+    void followsTheEnd()
+    {
+        LogPane pane;
+        pane.resize(600, 300);
+        pane.show();
+        QString text;
+        for (int i = 0; i < 500; ++i)
+            text += QStringLiteral("line %1\n").arg(i);
+        pane.appendText(text);
+        pane.flush();
+        QScrollBar* bar = pane.textView()->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        QCOMPARE(bar->value(), bar->maximum());
+        // The user scrolls up: following stops and new text does not move the view.
+        bar->setValue(0);
+        QVERIFY(!pane.isFollowing());
+        pane.appendText(QStringLiteral("more\n"));
+        pane.flush();
+        QCOMPARE(bar->value(), 0);
+        pane.setFollowing(true);
+        QCOMPARE(bar->value(), bar->maximum());
+    }
+
+    void copiesText()
+    {
+        LogPane pane;
+        pane.appendText(QStringLiteral("\x1b[31mone\x1b[0m\ntwo\n"));
+        pane.copy();
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("one\ntwo"));
+    }
+
+    void followsALiveJobAndOutlivesNothing()
+    {
+        QTemporaryDir dir;
+        LogStore logs(dir.filePath("logs"));
+        BuildQueue queue;
+        queue.setLogStore(&logs);
+        ProcessSpec spec;
+        spec.program = QStringLiteral("/bin/sh");
+        spec.arguments = {
+            QStringLiteral("-c"),
+            QStringLiteral("i=0; while [ $i -lt 3000 ]; do echo \"out $i\"; "
+                           "i=$((i+1)); if [ $i = 1500 ]; then /bin/sleep 1; fi; done")};
+        spec.workingDirectory = dir.path();
+        BuildTarget target;
+        target.variant = QStringLiteral("pytorch-python313-cpu-avx2");
+        const quint64 id =
+            queue.enqueueProcess(target, spec, JobKind::Build, BackendKind::Custom, false);
+        // Attach mid-run: the pane must show the file's head and the live tail, no gap, no
+        // duplicate.
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::readFile(logs.logPath(id)).contains("out 1499"); }, 10000));
+        auto* pane = new LogPane;
+        pane->attachJob(&queue, id);
+        QCOMPARE(pane->logFilePath(), logs.logPath(id));
+        QVERIFY(QTest::qWaitFor([&] { return queue.job(id)->isFinished(); }, 20000));
+        QCOMPARE(queue.job(id)->state, JobState::Succeeded);
+        pane->flush();
+        const QString expected = QString::fromUtf8(test::readFile(logs.logPath(id))).trimmed();
+        QCOMPARE(pane->textView()->toPlainText(), expected);
+
+        // Closing a pane leaves its build alone.
+        const quint64 second =
+            queue.enqueueProcess(target, spec, JobKind::Build, BackendKind::Custom, false);
+        auto* other = new LogPane;
+        other->attachJob(&queue, second);
+        delete other;
+        QVERIFY(QTest::qWaitFor([&] { return queue.job(second)->isFinished(); }, 20000));
+        QCOMPARE(queue.job(second)->state, JobState::Succeeded);
+        QCOMPARE(test::readFile(logs.logPath(second)).count("\nout "), 3000);
+        delete pane;
+    }
+};
+
+QTEST_MAIN(TestLogPane)
+#include "tst_logpane.moc"

@@ -1,0 +1,50 @@
+#pragma once
+
+// Turns terminal output with ANSI SGR escapes (16 and 256 colours, 24-bit colours, bold,
+// italic, underline, inverse) into plain text plus formatted runs. Keeps its state between
+// calls: a colour set in one chunk applies to the next, and an escape split across chunks
+// is completed by the next call. Other escapes (cursor movement, OSC titles) are dropped.
+
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <QTextCharFormat>
+
+namespace rg {
+
+class AnsiRenderer
+{
+public:
+    struct Run
+    {
+        qsizetype start = 0; // in the returned plain text
+        qsizetype length = 0;
+        QTextCharFormat format;
+    };
+
+    // Plain text of `input` (escapes removed, "\r\n" → "\n", lone '\r' dropped) and the runs
+    // that cover it, in order; runs with the default format are included.
+    QString render(QStringView input, QList<Run>* runs);
+    void reset();
+
+    // The xterm palette: 0–15 the 16 colours, 16–231 the cube, 232–255 greys.
+    static QColor paletteColor(int index);
+
+private:
+    void applySgr(QStringView parameters);
+    QTextCharFormat currentFormat() const;
+
+    QString m_pendingEscape; // an escape sequence cut off at the end of the last chunk
+    int m_foreground = -1;   // palette index, -1 default, -2 m_foregroundRgb
+    int m_background = -1;
+    QColor m_foregroundRgb;
+    QColor m_backgroundRgb;
+    bool m_bold = false;
+    bool m_italic = false;
+    bool m_underline = false;
+    bool m_inverse = false;
+    bool m_formatDirty = true;
+    QTextCharFormat m_format; // cache of currentFormat()
+};
+
+} // namespace rg

@@ -1,0 +1,102 @@
+#include "buildjobsview.h"
+
+#include "build/buildjobsmodel.h"
+
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QHeaderView>
+#include <QMenu>
+#include <QPainter>
+#include <QStyledItemDelegate>
+
+namespace rg {
+
+namespace {
+
+// A progress bar where the log showed `[n/m]`; the text elsewhere.
+class ProgressDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override
+    {
+        const double progress = index.data(BuildJobsModel::ProgressRole).toDouble();
+        if (progress < 0) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        QStyleOptionProgressBar bar;
+        bar.rect = option.rect.adjusted(2, 2, -2, -2);
+        bar.minimum = 0;
+        bar.maximum = 1000;
+        bar.progress = int(progress * 1000);
+        bar.text = index.data().toString();
+        bar.textVisible = true;
+        bar.state = option.state | QStyle::State_Horizontal;
+        const QWidget* widget = option.widget;
+        QStyle* style = widget ? widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ProgressBar, &bar, painter, widget);
+    }
+};
+
+} // namespace
+
+BuildJobsView::BuildJobsView(QWidget* parent) : QTableView(parent)
+{
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    verticalHeader()->hide();
+    horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    setItemDelegateForColumn(BuildJobsModel::ProgressColumn, new ProgressDelegate(this));
+    setAccessibleName(tr("Build jobs"));
+    connect(this, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
+        if (const quint64 id = index.data(BuildJobsModel::JobIdRole).toULongLong())
+            emit logRequested(id);
+    });
+}
+
+quint64 BuildJobsView::currentJobId() const
+{
+    return currentIndex().data(BuildJobsModel::JobIdRole).toULongLong();
+}
+
+void BuildJobsView::contextMenuEvent(QContextMenuEvent* event)
+{
+    const QModelIndex index = indexAt(event->pos());
+    if (!index.isValid())
+        return;
+    const quint64 id = index.data(BuildJobsModel::JobIdRole).toULongLong();
+    const QString variant = index.data(BuildJobsModel::VariantRole).toString();
+    const auto state = JobState(index.data(BuildJobsModel::StateRole).toInt());
+    const bool live = index.data(BuildJobsModel::IsLiveRole).toBool();
+    const bool active = live && (state == JobState::Queued || state == JobState::Running);
+
+    QMenu menu(this);
+    menu.addAction(tr("Show log"), this, [this, id] { emit logRequested(id); });
+    QAction* cancel = menu.addAction(tr("Cancel"), this, [this, id] { emit cancelRequested(id); });
+    cancel->setEnabled(active);
+    menu.addSeparator();
+    menu.addAction(tr("Build again"), this, [this, variant] { emit rebuildRequested(variant); });
+    QAction* publish =
+        menu.addAction(tr("Publish…"), this, [this, variant] { emit publishRequested(variant); });
+    publish->setEnabled(state == JobState::Succeeded);
+    menu.exec(event->globalPos());
+}
+
+void BuildJobsView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Delete) {
+        if (const quint64 id = currentJobId()) {
+            emit cancelRequested(id);
+            return;
+        }
+    }
+    QTableView::keyPressEvent(event);
+}
+
+} // namespace rg

@@ -1,0 +1,30 @@
+#pragma once
+
+// The jobs list: a table over BuildJobsModel with a progress bar in the Progress column and a
+// context menu. It only asks: cancel, show log, rebuild and publish are signals the window
+// connects to BuildSession.
+
+#include <QTableView>
+
+namespace rg {
+
+class BuildJobsView : public QTableView
+{
+    Q_OBJECT
+public:
+    explicit BuildJobsView(QWidget* parent = nullptr);
+
+    quint64 currentJobId() const; // 0 when none
+
+signals:
+    void logRequested(quint64 jobId); // double click, Enter, "Show log"
+    void cancelRequested(quint64 jobId);
+    void rebuildRequested(const QString& variant);
+    void publishRequested(const QString& variant);
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+};
+
+} // namespace rg

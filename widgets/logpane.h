@@ -1,0 +1,97 @@
+#pragma once
+
+// One build job's live log. Text arrives through appendText() (or attachJob(), which follows
+// a BuildQueue job) and is coalesced: at most one document edit per 16 ms tick, within a time
+// budget, so a build printing hundreds of thousands of lines per second never stalls the
+// window. Only the last maximumLines() lines are kept (the whole log stays on disk, in the
+// LogStore); very long lines are cut for display. ANSI colours are rendered.
+// Closing a pane does not stop its build: the pane only listens.
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QTimer;
+class QToolButton;
+
+namespace rg {
+
+class AnsiRenderer;
+class BuildQueue;
+
+class LogPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LogPane(QWidget* parent = nullptr);
+    ~LogPane() override;
+
+    // Shows `jobId`'s log so far (the tail of its file) and follows new output of `queue`.
+    void attachJob(BuildQueue* queue, quint64 jobId);
+    quint64 jobId() const { return m_jobId; }
+
+    // The full log on disk: Save copies it, the status line names it.
+    void setLogFilePath(const QString& path);
+    QString logFilePath() const { return m_logFilePath; }
+
+    void setMaximumLines(int lines); // default 50,000
+    int maximumLines() const { return m_maximumLines; }
+    void setMaximumLineLength(int chars); // default 10,000; the rest of a line is cut
+    int maximumLineLength() const { return m_maximumLineLength; }
+
+    bool isFollowing() const { return m_following; }
+    void setFollowing(bool follow);
+
+    QPlainTextEdit* textView() const { return m_view; }
+    int lineCount() const;
+
+public slots:
+    // Raw output (ANSI escapes kept); shown at the next tick.
+    void appendText(const QString& text);
+    // Shows everything pending now (tests, and before searching).
+    void flush();
+    bool findNext(const QString& text = {});
+    bool findPrevious(const QString& text = {});
+    // Moves the cursor to the first line that looks like an error (nix `error:`, CMake
+    // `CMake Error`, ninja `FAILED:`, nvcc/compiler `error`); false when there is none.
+    bool jumpToFirstError();
+    void copy();   // the selection, or everything shown
+    void saveAs(); // asks where, then copies the full log file there
+
+signals:
+    void followingChanged(bool following);
+
+private:
+    void tick();
+    void ingest(QStringView text);
+    void scrollToEnd();
+    void updateStatus();
+    bool find(const QString& text, bool backward);
+
+    QPlainTextEdit* m_view;
+    QLineEdit* m_search;
+    QToolButton* m_followButton;
+    QToolButton* m_wrapButton;
+    QLabel* m_status;
+    QTimer* m_timer;
+    std::unique_ptr<AnsiRenderer> m_renderer;
+    QString m_pending;
+    qsizetype m_pendingOffset = 0; // consumed part of m_pending
+    QPointer<BuildQueue> m_queue;
+    quint64 m_jobId = 0;
+    QString m_logFilePath;
+    int m_maximumLines = 50000;
+    int m_maximumLineLength = 10000;
+    qsizetype m_currentLineLength = 0; // characters shown of the last (open) line
+    bool m_currentLineCut = false;
+    bool m_heldNewline = false; // the last text ended in '\n', not yet shown
+    bool m_following = true;
+    bool m_scrolling = false;  // our own scrolling, not the user's
+    qint64 m_droppedLines = 0; // skipped for display under load (still on disk)
+};
+
+} // namespace rg
