@@ -110,9 +110,13 @@ uint32_t Lexer::skipTrivia(uint32_t i) const
                 ++i;
         } else if (c == '/' && at(i + 1) == '*') {
             // Only a terminated comment is a comment; otherwise '/' is a token of its own.
-            const auto close = m_src.find("*/", i + 2);
-            if (close == std::string_view::npos)
+            if (m_lastCommentClose == -2) {
+                const auto last = m_src.rfind("*/");
+                m_lastCommentClose = last == std::string_view::npos ? -1 : int64_t(last);
+            }
+            if (int64_t(i) + 2 > m_lastCommentClose)
                 return i;
+            const auto close = m_src.find("*/", i + 2);
             i = static_cast<uint32_t>(close + 2);
         } else {
             return i;
@@ -121,12 +125,34 @@ uint32_t Lexer::skipTrivia(uint32_t i) const
     return i;
 }
 
-// {PATH_CHAR}*(\/{PATH_CHAR}+)+\/?  — 0 when no path starts at i.
-uint32_t Lexer::pathLength(uint32_t i) const
+uint32_t Lexer::pathCharRunEnd(uint32_t i) const
 {
+    if (i >= m_pathRunBegin && i <= m_pathRunEnd)
+        return m_pathRunEnd;
     uint32_t j = i;
     while (isPathChar(at(j)))
         ++j;
+    m_pathRunBegin = i;
+    m_pathRunEnd = j;
+    return j;
+}
+
+uint32_t Lexer::schemeCharRunEnd(uint32_t i) const
+{
+    if (i >= m_schemeRunBegin && i <= m_schemeRunEnd)
+        return m_schemeRunEnd;
+    uint32_t j = i;
+    while (isUriSchemeChar(at(j)))
+        ++j;
+    m_schemeRunBegin = i;
+    m_schemeRunEnd = j;
+    return j;
+}
+
+// {PATH_CHAR}*(\/{PATH_CHAR}+)+\/?  — 0 when no path starts at i.
+uint32_t Lexer::pathLength(uint32_t i) const
+{
+    uint32_t j = pathCharRunEnd(i);
     int segments = 0;
     while (at(j) == '/' && isPathChar(at(j + 1))) {
         j += 2;
@@ -305,9 +331,7 @@ Token Lexer::lexAt(uint32_t offset) const
     }
     // {PATH_SEG}\$\{ and {HPATH_START}\$\{ come before {PATH}/{HPATH} in lexer.l.
     {
-        uint32_t j = i;
-        while (isPathChar(at(j)))
-            ++j;
+        const uint32_t j = pathCharRunEnd(i);
         if (at(j) == '/' && at(j + 1) == '$' && at(j + 2) == '{')
             offer(TokenKind::Path, j + 3 - i);
     }
@@ -332,9 +356,7 @@ Token Lexer::lexAt(uint32_t offset) const
             offer(TokenKind::SPath, j + 1 - i);
     }
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-        uint32_t j = i + 1;
-        while (isUriSchemeChar(at(j)))
-            ++j;
+        uint32_t j = schemeCharRunEnd(i + 1);
         if (at(j) == ':' && isUriChar(at(j + 1))) {
             ++j;
             while (isUriChar(at(j)))

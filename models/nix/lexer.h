@@ -112,8 +112,17 @@ private:
     bool has(uint32_t i) const { return i < m_src.size(); }
     uint32_t skipTrivia(uint32_t i) const;
     uint32_t pathLength(uint32_t i) const;
+    uint32_t pathCharRunEnd(uint32_t i) const;
+    uint32_t schemeCharRunEnd(uint32_t i) const;
 
     std::string_view m_src;
+    // Runs of path / URI-scheme characters such as `a.b.c.d` are rescanned from every token
+    // inside them; remembering the last run keeps lexing linear.
+    mutable uint32_t m_pathRunBegin = 1;
+    mutable uint32_t m_pathRunEnd = 0;
+    mutable uint32_t m_schemeRunBegin = 1;
+    mutable uint32_t m_schemeRunEnd = 0;
+    mutable int64_t m_lastCommentClose = -2; // offset of the last "*/", -1: none, -2: unknown
 };
 
 } // namespace rg::nix

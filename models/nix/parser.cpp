@@ -313,7 +313,7 @@ const Node* Parser::parseFunction()
             take();
             take();
             const Node* body = parseFunction();
-            Node* lambda = make(NodeKind::Lambda, tok.begin, body->range.end);
+            Node* lambda = make(NodeKind::Lambda, tok.begin, m_pos);
             lambda->text = m_src.substr(tok.begin, tok.end - tok.begin);
             return withChildren(lambda, {body});
         }
@@ -352,7 +352,7 @@ const Node* Parser::parseFunction()
         expect(TokenKind::Semicolon);
         const Node* body = parseFunction();
         Node* node = make(tok.kind == TokenKind::Assert ? NodeKind::Assert : NodeKind::With,
-                          tok.begin, body->range.end);
+                          tok.begin, m_pos);
         return withChildren(node, {first, body});
     }
     case TokenKind::Let: {
@@ -364,7 +364,7 @@ const Node* Parser::parseFunction()
         take(); // IN
         const Node* body = parseFunction();
         m_stack.push_back(body);
-        return finish(make(NodeKind::Let, tok.begin, body->range.end), mark);
+        return finish(make(NodeKind::Let, tok.begin, m_pos), mark);
     }
     default:
         break;
@@ -385,7 +385,7 @@ const Node* Parser::parseLambdaWithFormals(uint32_t begin, const Token* argBefor
     }
     expect(TokenKind::Colon, argBefore || !arg.empty() ? "':'" : "':' or '@'");
     const Node* body = parseFunction();
-    Node* lambda = make(NodeKind::Lambda, begin, body->range.end);
+    Node* lambda = make(NodeKind::Lambda, begin, m_pos);
     lambda->text = arg;
     return withChildren(lambda, {formals, body});
 }
@@ -414,7 +414,7 @@ const Node* Parser::parseFormals()
         if (peek().kind == TokenKind::Question) {
             take();
             const Node* def = parseExpr();
-            formal->range.end = def->range.end;
+            formal->range.end = m_pos;
             m_stack.push_back(withChildren(formal, {def}));
         } else {
             m_stack.push_back(formal);
@@ -444,13 +444,15 @@ const Node* Parser::parseIf()
     const Node* then = parseExpr();
     expect(TokenKind::Else);
     const Node* otherwise = parseExpr();
-    return withChildren(make(NodeKind::If, tok.begin, otherwise->range.end),
-                        {cond, then, otherwise});
+    return withChildren(make(NodeKind::If, tok.begin, m_pos), {cond, then, otherwise});
 }
 
 const Node* Parser::parseOp(int minPrec)
 {
     DepthGuard guard(*this, m_pos);
+    // Ranges run from the first to the last token, so they include parentheses around
+    // operands (which make no node of their own).
+    const uint32_t begin = peek().begin;
     const Node* lhs = parseUnary();
     for (;;) {
         const Token tok = peek();
@@ -460,12 +462,11 @@ const Node* Parser::parseOp(int minPrec)
         take();
         if (tok.kind == TokenKind::Question) {
             const Node* path = parseAttrPath();
-            lhs = withChildren(make(NodeKind::HasAttr, lhs->range.begin, path->range.end),
-                               {lhs, path});
+            lhs = withChildren(make(NodeKind::HasAttr, begin, m_pos), {lhs, path});
         } else {
             const int rhsMin = info.assoc == Assoc::Right ? info.prec : info.prec + 1;
             const Node* rhs = parseOp(rhsMin);
-            Node* node = make(NodeKind::Binary, lhs->range.begin, rhs->range.end);
+            Node* node = make(NodeKind::Binary, begin, m_pos);
             node->op = info.op;
             lhs = withChildren(node, {lhs, rhs});
         }
@@ -480,22 +481,23 @@ const Node* Parser::parseUnary()
     if (tok.kind == TokenKind::Not) {
         take();
         const Node* operand = parseOp(kNotPrec + 1);
-        return withChildren(make(NodeKind::Not, tok.begin, operand->range.end), {operand});
+        return withChildren(make(NodeKind::Not, tok.begin, m_pos), {operand});
     }
     if (tok.kind == TokenKind::Minus) {
         take();
         const Node* operand = parseOp(kNegatePrec + 1);
-        return withChildren(make(NodeKind::Negate, tok.begin, operand->range.end), {operand});
+        return withChildren(make(NodeKind::Negate, tok.begin, m_pos), {operand});
     }
     return parseApp();
 }
 
 const Node* Parser::parseApp()
 {
+    const uint32_t begin = peek().begin;
     const Node* fn = parseSelect();
     while (startsSimple(peek().kind)) {
         const Node* arg = parseSelect();
-        fn = withChildren(make(NodeKind::Apply, fn->range.begin, arg->range.end), {fn, arg});
+        fn = withChildren(make(NodeKind::Apply, begin, m_pos), {fn, arg});
     }
     return fn;
 }
@@ -503,6 +505,7 @@ const Node* Parser::parseApp()
 const Node* Parser::parseSelect()
 {
     DepthGuard guard(*this, m_pos);
+    const uint32_t begin = peek().begin;
     const Node* subject = parseSimple();
     const Token tok = peek();
     if (tok.kind == TokenKind::Dot) {
@@ -511,17 +514,15 @@ const Node* Parser::parseSelect()
         if (peek().kind == TokenKind::OrKw) {
             take();
             const Node* def = parseSelect();
-            return withChildren(make(NodeKind::Select, subject->range.begin, def->range.end),
-                                {subject, path, def});
+            return withChildren(make(NodeKind::Select, begin, m_pos), {subject, path, def});
         }
-        return withChildren(make(NodeKind::Select, subject->range.begin, path->range.end),
-                            {subject, path});
+        return withChildren(make(NodeKind::Select, begin, m_pos), {subject, path});
     }
     if (tok.kind == TokenKind::OrKw) {
         // Nixpkgs once had a function called `or`: `f or` applies f to the variable `or`.
         take();
         const Node* var = leaf(NodeKind::Identifier, tok.begin, tok.end, "or");
-        return withChildren(make(NodeKind::Apply, subject->range.begin, tok.end), {subject, var});
+        return withChildren(make(NodeKind::Apply, begin, tok.end), {subject, var});
     }
     return subject;
 }
