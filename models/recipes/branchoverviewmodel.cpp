@@ -1,0 +1,187 @@
+#include "recipes/branchoverviewmodel.h"
+
+#include "recipes/analyzer.h"
+#include "recipes/sessiongitinfo.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace rg {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+BranchOverviewModel::BranchOverviewModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+BranchOverviewModel::~BranchOverviewModel()
+{
+    stop();
+}
+
+void BranchOverviewModel::stop()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_work.waitForFinished();
+    ++m_generation;
+}
+
+bool BranchOverviewModel::isLoading() const
+{
+    return m_pendingRows > 0;
+}
+
+void BranchOverviewModel::clear()
+{
+    stop();
+    beginResetModel();
+    m_rows.clear();
+    m_path.clear();
+    m_error.clear();
+    m_pendingRows = 0;
+    endResetModel();
+}
+
+void BranchOverviewModel::setRepository(const QString& repositoryPath, const QString& current)
+{
+    stop();
+    beginResetModel();
+    m_path = repositoryPath;
+    m_current = current;
+    m_error.clear();
+    m_rows.clear();
+    std::string error;
+    for (const std::string& branch :
+         SessionGitInfo::localBranches(repositoryPath.toStdString(), &error)) {
+        Row row;
+        row.branch = branch;
+        m_rows.push_back(std::move(row));
+    }
+    m_error = qs(error);
+    m_pendingRows = static_cast<int>(m_rows.size());
+    endResetModel();
+    if (m_rows.empty()) {
+        emit loadingFinished();
+        return;
+    }
+
+    std::vector<std::string> branches;
+    for (const Row& row : m_rows)
+        branches.push_back(row.branch);
+    m_cancel = std::make_shared<std::atomic_bool>(false);
+    const auto cancel = m_cancel;
+    const quint64 generation = m_generation;
+    const std::string path = repositoryPath.toStdString();
+    QPointer<BranchOverviewModel> self(this);
+    // One branch at a time: the overview must not starve the open repository's own scan.
+    m_work = QtConcurrent::run([self, cancel, generation, path, branches]() {
+        const Analyzer analyzer;
+        AnalyzerOptions options;
+        options.threads = 1;
+        for (size_t i = 0; i < branches.size() && !cancel->load(); ++i) {
+            auto row = std::make_shared<Row>();
+            row->branch = branches[i];
+            std::string error;
+            if (auto source = openGitRevision(path, branches[i], &error)) {
+                const Analysis analysis = analyzer.analyze(*source, options);
+                row->counts = analysis.counts();
+                row->expected = analysis.expectedCount();
+                row->summary = analysis.summary();
+            } else {
+                row->error = error;
+            }
+            row->loaded = true;
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, generation, i, row]() {
+                    if (self)
+                        self->branchDone(generation, static_cast<int>(i), row);
+                },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
+void BranchOverviewModel::branchDone(quint64 generation, int row, std::shared_ptr<Row> result)
+{
+    if (generation != m_generation || row >= static_cast<int>(m_rows.size()))
+        return;
+    m_rows[static_cast<size_t>(row)] = *result;
+    emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+    emit branchAnalysed(qs(result->branch));
+    if (--m_pendingRows == 0)
+        emit loadingFinished();
+}
+
+int BranchOverviewModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int BranchOverviewModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : FirstStatusColumn + cellStatusCount;
+}
+
+QVariant BranchOverviewModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Row& row = m_rows[static_cast<size_t>(index.row())];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        if (column == BranchColumn) {
+            return qs(row.branch) == m_current ? qs(row.branch) + QStringLiteral(" (checked out)")
+                                               : qs(row.branch);
+        }
+        if (!row.loaded)
+            return QStringLiteral("\u2026");
+        if (!row.error.empty())
+            return column == ExpectedColumn ? QStringLiteral("error") : QString();
+        if (column == ExpectedColumn)
+            return row.expected;
+        return row.counts[static_cast<size_t>(column - FirstStatusColumn)];
+    case Qt::ToolTipRole:
+        if (!row.error.empty())
+            return qs(row.branch) + QStringLiteral(": ") + qs(row.error);
+        return row.loaded ? qs(row.branch) + QStringLiteral(": ") + qs(row.summary)
+                          : tr("%1: analysing…").arg(qs(row.branch));
+    case Qt::TextAlignmentRole:
+        return column == BranchColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case BranchRole:
+        return qs(row.branch);
+    case LoadedRole:
+        return row.loaded;
+    case CountsRole: {
+        QVariantList counts;
+        for (int count : row.counts)
+            counts << count;
+        return counts;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant BranchOverviewModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+        return {};
+    if (section == BranchColumn)
+        return tr("Branch");
+    if (section == ExpectedColumn)
+        return role == Qt::DisplayRole ? tr("expected") : tr("Variants the branch's spec expects");
+    if (section >= FirstStatusColumn && section < FirstStatusColumn + cellStatusCount)
+        return qs(std::string(cellStatusId(static_cast<CellStatus>(section - FirstStatusColumn))));
+    return {};
+}
+
+} // namespace rg

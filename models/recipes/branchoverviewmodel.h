@@ -1,0 +1,70 @@
+#pragma once
+
+// Every local branch of a repository × its status counts, analysed straight from git
+// (no checkout) on a worker thread, one branch after another. Rows appear at once with
+// "…" and fill in as each branch's analysis ends.
+
+#include "recipes/analysis.h"
+
+#include <QAbstractTableModel>
+#include <QFuture>
+#include <array>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rg {
+
+class BranchOverviewModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { BranchColumn, ExpectedColumn, FirstStatusColumn };
+    enum Role { BranchRole = Qt::UserRole + 1, CountsRole, LoadedRole };
+
+    explicit BranchOverviewModel(QObject* parent = nullptr);
+    ~BranchOverviewModel() override;
+
+    // Lists the branches and starts analysing them; `current` is marked as checked out.
+    void setRepository(const QString& repositoryPath, const QString& current = {});
+    void clear();
+    QString repositoryPath() const { return m_path; }
+    QString error() const { return m_error; }
+    bool isLoading() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+signals:
+    void branchAnalysed(const QString& branch);
+    void loadingFinished();
+
+private:
+    struct Row
+    {
+        std::string branch;
+        bool loaded = false;
+        std::string error;
+        std::array<int, cellStatusCount> counts{};
+        int expected = 0;
+        std::string summary;
+    };
+    void stop();
+    void branchDone(quint64 generation, int row, std::shared_ptr<Row> result);
+
+    QString m_path;
+    QString m_current;
+    QString m_error;
+    std::vector<Row> m_rows;
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    QFuture<void> m_work;
+    int m_pendingRows = 0;
+};
+
+} // namespace rg

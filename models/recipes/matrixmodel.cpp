@@ -1,0 +1,604 @@
+#include "recipes/matrixmodel.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rg {
+
+namespace {
+
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString familyName(CpuFamily family)
+{
+    switch (family) {
+    case CpuFamily::X86:
+        return QStringLiteral("x86");
+    case CpuFamily::Arm:
+        return QStringLiteral("ARM");
+    case CpuFamily::Apple:
+        return QStringLiteral("Apple");
+    }
+    return {};
+}
+
+// What an empty status says when the analyzer gave no reason.
+QString defaultReason(const MatrixEntry& entry)
+{
+    switch (entry.status) {
+    case CellStatus::Missing:
+        return QStringLiteral("expected by the spec, no recipe file");
+    case CellStatus::Unexpected:
+        return QStringLiteral("present, not in the spec");
+    case CellStatus::Ok:
+        return QStringLiteral("matches the spec");
+    default:
+        return {};
+    }
+}
+
+QString entryReason(const MatrixEntry& entry)
+{
+    return entry.reason.empty() ? defaultReason(entry) : qs(entry.reason);
+}
+
+} // namespace
+
+MatrixModel::MatrixModel(QObject* parent, const Catalog& catalog)
+    : QAbstractTableModel(parent), m_catalog(catalog)
+{}
+
+void MatrixModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    rebuild();
+}
+
+void MatrixModel::setSlices(std::vector<MatrixSlice> slices)
+{
+    if (slices == m_slices)
+        return;
+    m_slices = std::move(slices);
+    rebuild();
+}
+
+void MatrixModel::setShowAll(bool showAll)
+{
+    if (showAll == m_showAll)
+        return;
+    m_showAll = showAll;
+    rebuild();
+}
+
+void MatrixModel::setFilter(const QString& text, unsigned statusMask)
+{
+    const QString trimmed = text.trimmed();
+    statusMask &= allStatuses;
+    if (trimmed == m_filterText && statusMask == m_statusMask)
+        return;
+    m_filterText = trimmed;
+    m_statusMask = statusMask;
+    rebuild();
+}
+
+bool MatrixModel::filterActive() const
+{
+    return !m_filterText.isEmpty() || m_statusMask != allStatuses;
+}
+
+void MatrixModel::rebuild()
+{
+    std::vector<Row> rows;
+    std::vector<Column> columns;
+    const std::vector<MatrixEntry> noEntries;
+    const std::vector<MatrixEntry>& entries = m_analysis ? m_analysis->entries : noEntries;
+
+    // Axes: the catalog's order, restricted to what the repository or spec mentions.
+    std::set<std::string> archs, isas;
+    bool hasCpu = false, hasDarwin = false;
+    for (const MatrixEntry& entry : entries) {
+        const VariantName& name = entry.variant;
+        if (name.accelerator == Accelerator::Cuda)
+            archs.insert(name.gpuArch);
+        hasCpu |= name.accelerator == Accelerator::Cpu;
+        hasDarwin |= name.accelerator == Accelerator::Darwin;
+        isas.insert(name.isa);
+    }
+    if (m_analysis) {
+        for (const GpuArch& arch : m_catalog.gpuArchs()) {
+            if (m_showAll || archs.erase(arch.id))
+                rows.push_back({RowKind::Gpu, arch.id, &arch});
+        }
+        for (const std::string& unknown : archs)
+            rows.push_back({RowKind::Gpu, unknown, nullptr});
+        if (m_showAll || hasCpu)
+            rows.push_back({RowKind::Cpu, "cpu", nullptr});
+        if (m_showAll || hasDarwin)
+            rows.push_back({RowKind::Darwin, "darwin", nullptr});
+        for (const CpuIsa& isa : m_catalog.isas()) {
+            if (m_showAll || isas.erase(isa.id))
+                columns.push_back({isa.id, &isa});
+        }
+        for (const std::string& unknown : isas)
+            columns.push_back({unknown, nullptr});
+    }
+
+    const bool sameShape = rows == m_rows && columns == m_columns;
+    if (!sameShape)
+        beginResetModel();
+    m_rows = std::move(rows);
+    m_columns = std::move(columns);
+
+    const size_t sliceCount = m_slices.size();
+    m_cells.assign(m_rows.size() * m_columns.size() * sliceCount, MatrixCellSlice{});
+    m_matches.assign(m_rows.size() * m_columns.size(), 1);
+
+    std::map<std::pair<RowKind, std::string>, size_t> rowOf;
+    for (size_t r = 0; r < m_rows.size(); ++r)
+        rowOf[{m_rows[r].kind, m_rows[r].id}] = r;
+    std::map<std::string, size_t> columnOf;
+    for (size_t c = 0; c < m_columns.size(); ++c)
+        columnOf[m_columns[c].isa] = c;
+
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const VariantName& name = entries[i].variant;
+        const RowKind kind = name.accelerator == Accelerator::Cuda  ? RowKind::Gpu
+                             : name.accelerator == Accelerator::Cpu ? RowKind::Cpu
+                                                                    : RowKind::Darwin;
+        const auto row = rowOf.find({kind, kind == RowKind::Gpu   ? name.gpuArch
+                                           : kind == RowKind::Cpu ? std::string("cpu")
+                                                                  : std::string("darwin")});
+        const auto column = columnOf.find(name.isa);
+        if (row == rowOf.end() || column == columnOf.end())
+            continue;
+        for (size_t s = 0; s < sliceCount; ++s) {
+            const MatrixSlice& slice = m_slices[s];
+            if (slice.python != name.python || (kind == RowKind::Gpu && slice.cuda != name.cuda))
+                continue;
+            MatrixCellSlice& cell =
+                m_cells[(row->second * m_columns.size() + column->second) * sliceCount + s];
+            const bool plain = name.suffixes.empty();
+            if (cell.primary < 0) {
+                cell.primary = static_cast<int>(i);
+            } else if (plain &&
+                       !entries[static_cast<size_t>(cell.primary)].variant.suffixes.empty()) {
+                // The plain recipe is the cell's own; the suffixed one is an extra beside it.
+                cell.extras.insert(cell.extras.begin(), cell.primary);
+                cell.primary = static_cast<int>(i);
+            } else {
+                cell.extras.push_back(static_cast<int>(i));
+            }
+        }
+    }
+
+    // Impossible pairings, per slice because the CUDA version matters (sm110 needs 13.0).
+    for (size_t r = 0; r < m_rows.size(); ++r) {
+        for (size_t c = 0; c < m_columns.size(); ++c) {
+            const CpuIsa* isa = m_columns[c].info;
+            if (!isa)
+                continue;
+            for (size_t s = 0; s < sliceCount; ++s) {
+                MatrixCellSlice& cell = m_cells[(r * m_columns.size() + c) * sliceCount + s];
+                std::string why;
+                bool possible = true;
+                switch (m_rows[r].kind) {
+                case RowKind::Gpu:
+                    if (m_rows[r].arch)
+                        possible = m_catalog.canRun(m_rows[r].arch, *isa, m_slices[s].cuda, &why);
+                    break;
+                case RowKind::Cpu:
+                    possible = isa->family != CpuFamily::Apple;
+                    why = "CPU-only recipes build for Linux; " + isa->id + " is Apple silicon";
+                    break;
+                case RowKind::Darwin:
+                    possible = isa->family == CpuFamily::Apple;
+                    why = "Darwin recipes run on Apple silicon (mps), not " + isa->id;
+                    break;
+                }
+                cell.impossible = !possible;
+                cell.impossibleWhy = possible ? std::string() : why;
+            }
+        }
+    }
+
+    if (filterActive()) {
+        for (size_t cellIndex = 0; cellIndex < m_matches.size(); ++cellIndex) {
+            bool match = false;
+            bool impossibleEmpty = sliceCount > 0;
+            for (size_t s = 0; s < sliceCount && !match; ++s) {
+                const MatrixCellSlice& cell = m_cells[cellIndex * sliceCount + s];
+                if (cell.primary >= 0)
+                    match |= entryMatchesFilter(entries[static_cast<size_t>(cell.primary)]);
+                for (int extra : cell.extras)
+                    match |= entryMatchesFilter(entries[static_cast<size_t>(extra)]);
+                impossibleEmpty &= cell.primary < 0 && cell.impossible;
+            }
+            if (!match && impossibleEmpty && m_filterText.isEmpty())
+                match = (m_statusMask & (1u << static_cast<unsigned>(CellStatus::Impossible))) != 0;
+            m_matches[cellIndex] = match ? 1 : 0;
+        }
+    }
+
+    if (!sameShape) {
+        endResetModel();
+    } else if (!m_rows.empty() && !m_columns.empty()) {
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    }
+}
+
+bool MatrixModel::entryMatchesFilter(const MatrixEntry& entry) const
+{
+    if ((m_statusMask & (1u << static_cast<unsigned>(entry.status))) == 0)
+        return false;
+    if (m_filterText.isEmpty())
+        return true;
+    const auto has = [this](std::string_view text) {
+        return qs(text).contains(m_filterText, Qt::CaseInsensitive);
+    };
+    if (has(entry.variant.toString()) || has(entry.reason) || has(cellStatusId(entry.status)))
+        return true;
+    if (entry.recipe && has(entry.recipe->path))
+        return true;
+    return std::any_of(entry.findings.begin(), entry.findings.end(), [&](const Finding& finding) {
+        return has(finding.message) || has(finding.ruleId);
+    });
+}
+
+int MatrixModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int MatrixModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
+}
+
+MatrixModel::RowKind MatrixModel::rowKind(int row) const
+{
+    return m_rows.at(static_cast<size_t>(row)).kind;
+}
+
+std::string MatrixModel::rowId(int row) const
+{
+    return m_rows.at(static_cast<size_t>(row)).id;
+}
+
+std::string MatrixModel::columnId(int column) const
+{
+    return m_columns.at(static_cast<size_t>(column)).isa;
+}
+
+const MatrixCellSlice& MatrixModel::cellAt(int row, int column, int slice) const
+{
+    const size_t cell = static_cast<size_t>(row) * m_columns.size() + static_cast<size_t>(column);
+    return m_cells[cell * m_slices.size() + static_cast<size_t>(slice)];
+}
+
+const MatrixCellSlice* MatrixModel::cellSlice(const QModelIndex& index, int slice) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || slice < 0 ||
+        slice >= static_cast<int>(m_slices.size()))
+        return nullptr;
+    return &cellAt(index.row(), index.column(), slice);
+}
+
+std::vector<const MatrixEntry*> MatrixModel::entriesAt(const QModelIndex& index) const
+{
+    std::vector<const MatrixEntry*> result;
+    if (!m_analysis)
+        return result;
+    for (int s = 0; s < static_cast<int>(m_slices.size()); ++s) {
+        const MatrixCellSlice* cell = cellSlice(index, s);
+        if (!cell)
+            break;
+        if (cell->primary >= 0)
+            result.push_back(&m_analysis->entries[static_cast<size_t>(cell->primary)]);
+        for (int extra : cell->extras)
+            result.push_back(&m_analysis->entries[static_cast<size_t>(extra)]);
+    }
+    return result;
+}
+
+int MatrixModel::statusOf(const MatrixCellSlice& cell) const
+{
+    if (cell.primary >= 0)
+        return static_cast<int>(m_analysis->entries[static_cast<size_t>(cell.primary)].status);
+    return cell.impossible ? static_cast<int>(CellStatus::Impossible) : NoStatus;
+}
+
+QModelIndex MatrixModel::indexOfVariant(const std::string& variantName) const
+{
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < columnCount(); ++c) {
+            for (const MatrixEntry* entry : entriesAt(index(r, c))) {
+                if (entry->variant.toString() == variantName)
+                    return index(r, c);
+            }
+        }
+    }
+    return {};
+}
+
+QModelIndex MatrixModel::indexOfPath(const std::string& path) const
+{
+    for (int r = 0; r < rowCount(); ++r) {
+        for (int c = 0; c < columnCount(); ++c) {
+            for (const MatrixEntry* entry : entriesAt(index(r, c))) {
+                if (entry->recipe && entry->recipe->path == path)
+                    return index(r, c);
+            }
+        }
+    }
+    return {};
+}
+
+QString MatrixModel::sliceText(const MatrixCellSlice& cell, const MatrixSlice& slice) const
+{
+    QString text = qs(slice.label(m_catalog)) + QStringLiteral(": ");
+    if (cell.primary < 0) {
+        text += cell.impossible ? QStringLiteral("impossible \u2014 ") + qs(cell.impossibleWhy)
+                                : QStringLiteral("no recipe, not expected");
+        return text;
+    }
+    const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
+    text += qs(cellStatusId(entry.status));
+    if (const QString reason = entryReason(entry); !reason.isEmpty())
+        text += QStringLiteral(" \u2014 ") + reason;
+    for (int extra : cell.extras) {
+        const MatrixEntry& other = m_analysis->entries[static_cast<size_t>(extra)];
+        text += QStringLiteral("; also %1: %2")
+                    .arg(qs(other.variant.toString()), qs(cellStatusId(other.status)));
+        if (const QString reason = entryReason(other); !reason.isEmpty())
+            text += QStringLiteral(" \u2014 ") + reason;
+    }
+    return text;
+}
+
+QString MatrixModel::accessibleName(const QModelIndex& index) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Row& row = m_rows[static_cast<size_t>(index.row())];
+    const QString rowName = row.kind == RowKind::Gpu   ? qs(row.id)
+                            : row.kind == RowKind::Cpu ? QStringLiteral("CPU-only")
+                                                       : QStringLiteral("Darwin");
+    QString text = rowName + QStringLiteral(" \u00d7 ") + qs(columnId(index.column()));
+    if (m_slices.empty())
+        return text + QStringLiteral(": no slice selected");
+    QStringList parts;
+    for (size_t s = 0; s < m_slices.size(); ++s) {
+        const MatrixCellSlice& cell = cellAt(index.row(), index.column(), static_cast<int>(s));
+        QString part =
+            QStringLiteral(", Python ") + qs(dottedPython(m_slices[s].python, m_catalog));
+        if (row.kind == RowKind::Gpu && !m_slices[s].cuda.empty())
+            part += QStringLiteral(", CUDA ") + qs(m_slices[s].cuda);
+        part += QStringLiteral(": ");
+        if (cell.primary >= 0) {
+            const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
+            part += qs(cellStatusId(entry.status));
+            if (const QString reason = entryReason(entry); !reason.isEmpty())
+                part += QStringLiteral(" \u2014 ") + reason;
+            if (!cell.extras.empty())
+                part += QStringLiteral(" (+%1 more)").arg(cell.extras.size());
+        } else if (cell.impossible) {
+            part += QStringLiteral("impossible \u2014 ") + qs(cell.impossibleWhy);
+        } else {
+            part += QStringLiteral("empty");
+        }
+        parts << part;
+    }
+    return text + parts.join(QStringLiteral(";"));
+}
+
+QVariant MatrixModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_analysis)
+        return {};
+    const int sliceCount = static_cast<int>(m_slices.size());
+    switch (role) {
+    case Qt::DisplayRole: {
+        QStringList parts;
+        for (int s = 0; s < sliceCount; ++s) {
+            const int status = statusOf(cellAt(index.row(), index.column(), s));
+            parts << (status == NoStatus ? QString()
+                                         : qs(cellStatusId(static_cast<CellStatus>(status))));
+        }
+        return parts.join(QStringLiteral(" / "));
+    }
+    case Qt::ToolTipRole: {
+        QStringList lines;
+        for (int s = 0; s < sliceCount; ++s) {
+            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
+            QString line = sliceText(cell, m_slices[static_cast<size_t>(s)]);
+            if (cell.primary >= 0) {
+                line.prepend(
+                    qs(m_analysis->entries[static_cast<size_t>(cell.primary)].variant.toString()) +
+                    QLatin1Char('\n'));
+            }
+            lines << line;
+        }
+        return lines.join(QStringLiteral("\n\n"));
+    }
+    case Qt::AccessibleTextRole:
+        return accessibleName(index);
+    case StatusesRole: {
+        QVariantList statuses;
+        for (int s = 0; s < sliceCount; ++s)
+            statuses << statusOf(cellAt(index.row(), index.column(), s));
+        return statuses;
+    }
+    case ExtraStatusesRole: {
+        QVariantList perSlice;
+        for (int s = 0; s < sliceCount; ++s) {
+            QVariantList extras;
+            for (int extra : cellAt(index.row(), index.column(), s).extras)
+                extras << static_cast<int>(m_analysis->entries[static_cast<size_t>(extra)].status);
+            perSlice << QVariant(extras);
+        }
+        return perSlice;
+    }
+    case ExtraLabelsRole: {
+        QVariantList perSlice;
+        for (int s = 0; s < sliceCount; ++s) {
+            QStringList labels;
+            for (int extra : cellAt(index.row(), index.column(), s).extras) {
+                const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(extra)];
+                QStringList suffixes;
+                for (const std::string& suffix : entry.variant.suffixes)
+                    suffixes << qs(suffix);
+                labels << (suffixes.isEmpty() ? (entry.recipe ? qs(entry.recipe->fileName)
+                                                              : qs(entry.variant.toString()))
+                                              : suffixes.join(QLatin1Char('-')));
+            }
+            perSlice << QVariant(labels);
+        }
+        return perSlice;
+    }
+    case VariantNamesRole: {
+        QStringList names;
+        for (const MatrixEntry* entry : entriesAt(index))
+            names << qs(entry->variant.toString());
+        return names;
+    }
+    case PathsRole: {
+        QStringList paths;
+        for (const MatrixEntry* entry : entriesAt(index)) {
+            if (entry->recipe)
+                paths << qs(entry->recipe->path);
+        }
+        return paths;
+    }
+    case ReasonRole: {
+        QStringList lines;
+        for (int s = 0; s < sliceCount; ++s) {
+            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
+            if (cell.primary >= 0 || cell.impossible)
+                lines << sliceText(cell, m_slices[static_cast<size_t>(s)]);
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
+    case ImpossibleRole: {
+        bool all = sliceCount > 0;
+        for (int s = 0; s < sliceCount; ++s)
+            all &= cellAt(index.row(), index.column(), s).impossible;
+        return all;
+    }
+    case MatchesFilterRole:
+        return m_matches[static_cast<size_t>(index.row()) * m_columns.size() +
+                         static_cast<size_t>(index.column())] != 0;
+    case EntryIndexesRole: {
+        QVariantList indexes;
+        for (int s = 0; s < sliceCount; ++s) {
+            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
+            if (cell.primary >= 0)
+                indexes << cell.primary;
+            for (int extra : cell.extras)
+                indexes << extra;
+        }
+        return indexes;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Horizontal) {
+        if (section < 0 || section >= columnCount())
+            return {};
+        const Column& column = m_columns[static_cast<size_t>(section)];
+        switch (role) {
+        case Qt::DisplayRole:
+            return column.info
+                       ? qs(column.isa) + QLatin1Char('\n') + familyName(column.info->family)
+                       : qs(column.isa) + QStringLiteral("\nunknown");
+        case Qt::ToolTipRole:
+        case Qt::AccessibleDescriptionRole:
+            if (!column.info)
+                return QStringLiteral("%1: not an ISA the catalog knows").arg(qs(column.isa));
+            return QStringLiteral("%1 \u2014 %2\nplatform %3\ncpuFlags %4")
+                .arg(qs(column.isa), qs(column.info->description), qs(column.info->platform), [&] {
+                    QStringList flags;
+                    for (const std::string& flag : column.info->flags)
+                        flags << qs(flag);
+                    return flags.isEmpty() ? QStringLiteral("(none)")
+                                           : flags.join(QLatin1Char(' '));
+                }());
+        case Qt::AccessibleTextRole:
+            return qs(column.isa);
+        default:
+            return {};
+        }
+    }
+    if (section < 0 || section >= rowCount())
+        return {};
+    const Row& row = m_rows[static_cast<size_t>(section)];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (row.kind) {
+        case RowKind::Gpu:
+            return row.arch ? qs(row.id) + QLatin1Char('\n') + qs(row.arch->generation)
+                            : qs(row.id) + QStringLiteral("\nunknown");
+        case RowKind::Cpu:
+            return QStringLiteral("CPU\nno GPU");
+        case RowKind::Darwin:
+            return QStringLiteral("Darwin\nApple MPS");
+        }
+        return {};
+    case Qt::ToolTipRole:
+    case Qt::AccessibleDescriptionRole:
+        switch (row.kind) {
+        case RowKind::Gpu: {
+            if (!row.arch)
+                return QStringLiteral("%1: not a GPU architecture the catalog knows")
+                    .arg(qs(row.id));
+            QString text = QStringLiteral("%1 \u2014 %2\ngpuArchSM \"%3\", gpuArchNum \"%4\"")
+                               .arg(qs(row.id), qs(row.arch->description), qs(row.arch->dotted),
+                                    qs(row.arch->number));
+            if (!row.arch->minCuda.empty())
+                text += QStringLiteral("\nneeds CUDA \u2265 %1").arg(qs(row.arch->minCuda));
+            if (!row.arch->maxCuda.empty())
+                text += QStringLiteral("\nlast CUDA: %1").arg(qs(row.arch->maxCuda));
+            if (row.arch->armSoc)
+                text += QStringLiteral("\nARM system-on-chip: x86 ISAs cannot run");
+            return text;
+        }
+        case RowKind::Cpu:
+            return QStringLiteral("CPU-only recipes (no CUDA), one per ISA");
+        case RowKind::Darwin:
+            return QStringLiteral("Darwin recipes: Apple silicon with Metal (mps)");
+        }
+        return {};
+    case Qt::AccessibleTextRole:
+        return row.kind == RowKind::Gpu   ? qs(row.id)
+               : row.kind == RowKind::Cpu ? QStringLiteral("CPU-only")
+                                          : QStringLiteral("Darwin");
+    default:
+        return {};
+    }
+}
+
+QHash<int, QByteArray> MatrixModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
+    names.insert(StatusesRole, "statuses");
+    names.insert(ExtraStatusesRole, "extraStatuses");
+    names.insert(VariantNamesRole, "variantNames");
+    names.insert(PathsRole, "paths");
+    names.insert(ReasonRole, "reason");
+    names.insert(ImpossibleRole, "impossible");
+    names.insert(MatchesFilterRole, "matchesFilter");
+    names.insert(EntryIndexesRole, "entryIndexes");
+    names.insert(ExtraLabelsRole, "extraLabels");
+    return names;
+}
+
+} // namespace rg

@@ -1,0 +1,129 @@
+#pragma once
+
+// The grid as an item model: rows are GPU archs (catalog order) plus a CPU-only and a Darwin
+// row, columns are CPU ISAs (x86, then ARM, then Apple). Each cell holds one status per
+// selected slice (Python × CUDA version), so several slices read as small multiples.
+// Qt Core only: colours and icons are the delegate's business.
+
+#include "matrix/catalog.h"
+#include "recipes/analysis.h"
+#include "recipes/matrixslice.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rg {
+
+// What one slice of one cell holds.
+struct MatrixCellSlice
+{
+    int primary = -1;        // index into Analysis::entries; -1 when nothing is there
+    std::vector<int> extras; // further recipes of the same cell: -magma, -nightly, duplicates
+    bool impossible = false; // the hardware pairing cannot run (said in `impossibleWhy`)
+    std::string impossibleWhy;
+};
+
+class MatrixModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Role {
+        // QVariantList of int per selected slice: a CellStatus, or NoStatus when the cell is
+        // empty in that slice. Impossible empty cells give CellStatus::Impossible.
+        StatusesRole = Qt::UserRole + 1,
+        // QVariantList per slice of QVariantList of int: statuses of the extra recipes.
+        ExtraStatusesRole,
+        VariantNamesRole,  // QStringList, every recipe of the cell, primary first per slice
+        PathsRole,         // QStringList of the files behind the cell (present recipes only)
+        ReasonRole,        // QString, one line per slice that has something to say
+        ImpossibleRole,    // bool: every selected slice is an impossible pairing
+        MatchesFilterRole, // bool: false when the filter hides the cell
+        EntryIndexesRole,  // QVariantList of int: indexes into Analysis::entries
+        // QVariantList per slice of QStringList: what tells each extra recipe apart
+        // ("magma", "nightly", or its file name for a duplicate).
+        ExtraLabelsRole,
+    };
+    static constexpr int NoStatus = -1;
+
+    enum class RowKind { Gpu, Cpu, Darwin };
+
+    explicit MatrixModel(QObject* parent = nullptr, const Catalog& catalog = Catalog::builtin());
+
+    // Keeps rows/columns (and so the view's selection) when their shape is unchanged.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
+
+    void setSlices(std::vector<MatrixSlice> slices); // in display order; empty → none shown
+    const std::vector<MatrixSlice>& slices() const { return m_slices; }
+
+    // Rows of every catalog arch and columns of every catalog ISA, not only those present.
+    void setShowAll(bool showAll);
+    bool showAll() const { return m_showAll; }
+
+    // Cells whose recipes match neither the text (variant, file, reason, finding messages;
+    // case-insensitive) nor one of the statuses in `statusMask` (bit = 1 << CellStatus) fade out.
+    void setFilter(const QString& text, unsigned statusMask);
+    bool filterActive() const;
+    static constexpr unsigned allStatuses = (1u << cellStatusCount) - 1;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    RowKind rowKind(int row) const;
+    std::string rowId(int row) const;       // "sm90", "cpu", "darwin"
+    std::string columnId(int column) const; // "avx512"
+    const MatrixCellSlice* cellSlice(const QModelIndex& index, int slice) const;
+    // Recipes (primary, then extras) of a cell across the selected slices.
+    std::vector<const MatrixEntry*> entriesAt(const QModelIndex& index) const;
+    // Where a variant (canonical name, with suffixes) or a file sits in the grid; invalid
+    // when it is not in a selected slice.
+    QModelIndex indexOfVariant(const std::string& variantName) const;
+    QModelIndex indexOfPath(const std::string& path) const;
+
+    // "sm90 × avx512, Python 3.13, CUDA 13.0: broken — pin differs"
+    QString accessibleName(const QModelIndex& index) const;
+
+private:
+    struct Row
+    {
+        RowKind kind = RowKind::Gpu;
+        std::string id;                // "sm90", "cpu", "darwin"
+        const GpuArch* arch = nullptr; // null for unknown archs and CPU/Darwin rows
+        friend bool operator==(const Row& a, const Row& b)
+        {
+            return a.kind == b.kind && a.id == b.id;
+        }
+    };
+    struct Column
+    {
+        std::string isa;
+        const CpuIsa* info = nullptr;
+        friend bool operator==(const Column& a, const Column& b) { return a.isa == b.isa; }
+    };
+
+    void rebuild();
+    bool entryMatchesFilter(const MatrixEntry& entry) const;
+    QString sliceText(const MatrixCellSlice& cell, const MatrixSlice& slice) const;
+    int statusOf(const MatrixCellSlice& cell) const;
+    const MatrixCellSlice& cellAt(int row, int column, int slice) const;
+
+    const Catalog& m_catalog;
+    std::shared_ptr<const Analysis> m_analysis;
+    std::vector<MatrixSlice> m_slices;
+    bool m_showAll = false;
+    QString m_filterText;
+    unsigned m_statusMask = allStatuses;
+
+    std::vector<Row> m_rows;
+    std::vector<Column> m_columns;
+    std::vector<MatrixCellSlice> m_cells; // row-major, then slice
+    std::vector<char> m_matches;          // per cell
+};
+
+} // namespace rg

@@ -1,0 +1,41 @@
+#pragma once
+
+// One page of the grid: a Python version and an accelerator (CUDA) version. The grid shows
+// GPU archs × CPU ISAs of the selected slices; CPU-only and Darwin rows only depend on Python.
+
+#include "matrix/catalog.h"
+#include "recipes/analysis.h"
+
+#include <compare>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rg {
+
+struct MatrixSlice
+{
+    std::string python; // digits as in file names: "313"
+    std::string cuda;   // dotted "13.0"; "" when the recipes name no CUDA version
+
+    // "Python 3.13 · CUDA 13.0", "Python 3.13 · no CUDA version"
+    std::string label(const Catalog& catalog = Catalog::builtin()) const;
+    // Stable text for settings: "313/13.0".
+    std::string key() const;
+    static std::optional<MatrixSlice> fromKey(std::string_view key);
+
+    // Every slice the analysis has entries for, newest Python then newest CUDA first.
+    // A Python version that only has CPU-only or Darwin recipes gets a slice with cuda "".
+    static std::vector<MatrixSlice> slicesOf(const Analysis& analysis);
+    // The slice with the most entries: what the grid shows first.
+    static std::optional<MatrixSlice> busiest(const Analysis& analysis);
+
+    friend bool operator==(const MatrixSlice&, const MatrixSlice&) = default;
+    friend auto operator<=>(const MatrixSlice&, const MatrixSlice&) = default;
+};
+
+// "3.13" for "313" (the catalog's spelling, or a best guess for versions it does not know).
+std::string dottedPython(std::string_view digits, const Catalog& catalog = Catalog::builtin());
+
+} // namespace rg

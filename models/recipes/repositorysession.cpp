@@ -1,0 +1,266 @@
+#include "recipes/repositorysession.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
+#include <set>
+
+namespace rg {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+RepositorySession::RepositorySession(QObject* parent) : QObject(parent)
+{
+    m_debounce.setSingleShot(true);
+    // Editors save in bursts (write, rename, chmod); one re-scan per burst.
+    m_debounce.setInterval(150);
+    connect(&m_debounce, &QTimer::timeout, this, &RepositorySession::startScan);
+    connect(&m_watcher, &QFileSystemWatcher::fileChanged, &m_debounce, qOverload<>(&QTimer::start));
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, &m_debounce,
+            qOverload<>(&QTimer::start));
+    connect(&m_scan, &QFutureWatcher<ScanResult>::finished, this, &RepositorySession::scanFinished);
+}
+
+RepositorySession::~RepositorySession()
+{
+    m_scan.waitForFinished();
+}
+
+QString RepositorySession::displayName() const
+{
+    return m_source ? qs(m_source->displayName()) : QString();
+}
+
+void RepositorySession::resetState()
+{
+    m_debounce.stop();
+    if (!m_watcher.files().isEmpty())
+        m_watcher.removePaths(m_watcher.files());
+    if (!m_watcher.directories().isEmpty())
+        m_watcher.removePaths(m_watcher.directories());
+    ++m_generation; // a scan still running for the old source is ignored when it ends
+    m_source.reset();
+    m_cache = std::make_shared<RecipeCache>();
+    m_analysis.reset();
+    m_recipeDirFound = false;
+    m_recipeDir.clear();
+    m_scanError.clear();
+    m_git = {};
+    m_rootPath.clear();
+    m_revision.clear();
+    m_pending = false;
+}
+
+bool RepositorySession::openWorkTree(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        emit errorOccurred(tr("%1: no such folder").arg(path));
+        return false;
+    }
+    if (!info.isDir()) {
+        emit errorOccurred(tr("%1: not a folder").arg(path));
+        return false;
+    }
+    if (!info.isReadable() || !info.isExecutable()) {
+        emit errorOccurred(tr("%1: permission denied").arg(path));
+        return false;
+    }
+    resetState();
+    m_rootPath = QDir::cleanPath(info.absoluteFilePath());
+    m_source = rg::openWorkTree(m_rootPath.toStdString());
+    emit opened();
+    startScan();
+    return true;
+}
+
+bool RepositorySession::openRevision(const QString& repositoryPath, const QString& revision)
+{
+    std::string error;
+    std::unique_ptr<RepositorySource> source =
+        openGitRevision(repositoryPath.toStdString(), revision.toStdString(), &error);
+    if (!source) {
+        emit errorOccurred(tr("%1 @ %2: %3").arg(repositoryPath, revision, qs(error)));
+        return false;
+    }
+    resetState();
+    m_rootPath = QDir::cleanPath(QFileInfo(repositoryPath).absoluteFilePath());
+    m_revision = revision;
+    m_source = std::move(source);
+    emit opened();
+    startScan();
+    return true;
+}
+
+void RepositorySession::close()
+{
+    resetState();
+    emit analysisChanged();
+}
+
+void RepositorySession::reload()
+{
+    if (m_source)
+        startScan();
+}
+
+SourceFile RepositorySession::readFile(const QString& relativePath) const
+{
+    if (!m_source)
+        return {relativePath.toStdString(), {}, "no repository open"};
+    return m_source->read(relativePath.toStdString(), m_options.maxFileSize);
+}
+
+QString RepositorySession::absolutePath(const QString& relativePath) const
+{
+    if (!m_source || !m_revision.isEmpty())
+        return {};
+    return QDir(m_rootPath).absoluteFilePath(relativePath);
+}
+
+void RepositorySession::startScan()
+{
+    if (!m_source)
+        return;
+    if (m_scanning) {
+        m_pending = true; // one more scan once this one ends: the files changed under it
+        return;
+    }
+    m_scanning = true;
+    m_pending = false;
+    emit scanStarted();
+    emit scanProgress(0, 0);
+
+    const auto source = m_source;
+    const auto cache = m_cache;
+    const AnalyzerOptions options = m_options;
+    const quint64 generation = m_generation;
+    const bool workTree = m_revision.isEmpty();
+    m_scan.setFuture(QtConcurrent::run([source, cache, options, generation, workTree]() {
+        ScanResult result;
+        result.generation = generation;
+        QElapsedTimer timer;
+        timer.start();
+        const int parsedBefore = cache->parsedCount();
+        auto analysis =
+            std::make_shared<Analysis>(Analyzer().analyze(*source, options, cache.get()));
+        result.parsed = cache->parsedCount() - parsedBefore;
+
+        result.recipeDir = options.recipeDir.empty() ? analysis->spec.recipeDir : options.recipeDir;
+        std::string listError;
+        const std::vector<SourceEntry> listed = source->list(result.recipeDir, &listError);
+        if (workTree) {
+            const QDir root(qs(source->rootPath()));
+            const QString dir = root.absoluteFilePath(qs(result.recipeDir));
+            result.recipeDirFound = QFileInfo(dir).isDir();
+            result.watchedFiles.push_back(dir.toStdString());
+            result.watchedFiles.push_back(
+                root.absoluteFilePath(QStringLiteral(".flox")).toStdString());
+            const std::string spec = analysis->specPath.empty()
+                                         ? std::string(MatrixSpec::defaultPath)
+                                         : analysis->specPath;
+            result.watchedFiles.push_back(root.absoluteFilePath(qs(spec)).toStdString());
+            for (const SourceEntry& entry : listed)
+                result.watchedFiles.push_back(root.absoluteFilePath(qs(entry.path)).toStdString());
+            result.git = SessionGitInfo::read(source->rootPath());
+        } else {
+            result.recipeDirFound = listError.empty() || !listed.empty();
+            result.git = SessionGitInfo::read(source->rootPath(), false);
+        }
+        if (result.recipeDirFound)
+            result.scanError = listError;
+        result.analysis = std::move(analysis);
+        result.milliseconds = timer.elapsed();
+        return result;
+    }));
+}
+
+void RepositorySession::scanFinished()
+{
+    m_scanning = false;
+    ScanResult result;
+    try {
+        result = m_scan.result();
+    } catch (const std::exception& error) {
+        emit errorOccurred(
+            tr("Scanning %1 failed: %2").arg(m_rootPath, QString::fromUtf8(error.what())));
+        return;
+    }
+    if (result.generation != m_generation) {
+        // The user opened something else while this ran; scan what is open now.
+        if (m_source)
+            startScan();
+        return;
+    }
+    m_analysis = result.analysis;
+    m_recipeDirFound = result.recipeDirFound;
+    m_recipeDir = qs(result.recipeDir);
+    m_scanError = qs(result.scanError);
+    m_lastParsed = result.parsed;
+    m_lastScanMs = result.milliseconds;
+    ++m_scanCount;
+    const bool gitChanged = result.git.branch != m_git.branch || result.git.dirty != m_git.dirty ||
+                            result.git.isRepository != m_git.isRepository ||
+                            result.git.headCommit != m_git.headCommit;
+    m_git = result.git;
+    if (m_revision.isEmpty())
+        updateWatches(result);
+    emit scanProgress(1, 1);
+    emit analysisChanged();
+    if (gitChanged)
+        emit gitStateChanged();
+    if (!m_scanError.isEmpty())
+        emit errorOccurred(m_scanError);
+    if (m_pending)
+        startScan();
+}
+
+void RepositorySession::updateWatches(const ScanResult& result)
+{
+    QStringList wantedFiles, wantedDirs;
+    for (const std::string& path : result.watchedFiles) {
+        const QString file = qs(path);
+        const QFileInfo info(file);
+        if (!info.exists())
+            continue;
+        (info.isDir() ? wantedDirs : wantedFiles) << file;
+    }
+    // A file replaced by rename drops out of the watcher by itself; re-adding what is
+    // missing keeps edits by any editor visible.
+    const QStringList watchedFiles = m_watcher.files();
+    const QStringList watchedDirs = m_watcher.directories();
+    const std::set<QString> wanted(wantedFiles.begin(), wantedFiles.end());
+    QStringList stale;
+    for (const QString& file : watchedFiles) {
+        if (!wanted.count(file))
+            stale << file;
+    }
+    for (const QString& dir : watchedDirs) {
+        if (!wantedDirs.contains(dir))
+            stale << dir;
+    }
+    if (!stale.isEmpty())
+        m_watcher.removePaths(stale);
+    const std::set<QString> have(watchedFiles.begin(), watchedFiles.end());
+    QStringList add;
+    for (const QString& file : wantedFiles) {
+        if (!have.count(file))
+            add << file;
+    }
+    for (const QString& dir : wantedDirs) {
+        if (!watchedDirs.contains(dir))
+            add << dir;
+    }
+    if (!add.isEmpty())
+        m_watcher.addPaths(add);
+}
+
+} // namespace rg

@@ -1,0 +1,20 @@
+#pragma once
+
+// Every local branch × its status counts (a BranchOverviewModel); activating a row opens
+// that branch read-only.
+
+#include <QTableView>
+
+namespace rg {
+
+class BranchOverviewView : public QTableView
+{
+    Q_OBJECT
+public:
+    explicit BranchOverviewView(QWidget* parent = nullptr);
+
+signals:
+    void branchActivated(const QString& branch);
+};
+
+} // namespace rg

@@ -1,0 +1,313 @@
+#include "detailspanel.h"
+
+#include "recipes/findingsmodel.h"
+#include "statusstyle.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTextDocument>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace rg {
+
+namespace {
+
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString link(const nix::SourceRange& range, const QString& text)
+{
+    if (range.end == 0 && range.begin == 0)
+        return text.toHtmlEscaped();
+    return QStringLiteral("<a href=\"range:%1:%2\">%3</a>")
+        .arg(range.begin)
+        .arg(range.end)
+        .arg(text.toHtmlEscaped());
+}
+
+QString joined(const std::vector<std::string>& values)
+{
+    QStringList parts;
+    for (const std::string& value : values)
+        parts << QLatin1Char('"') + qs(value) + QLatin1Char('"');
+    return QStringLiteral("[ ") + parts.join(QLatin1Char(' ')) + QStringLiteral(" ]");
+}
+
+QString patternName(PatternKind kind)
+{
+    switch (kind) {
+    case PatternKind::PinnedOverlays:
+        return QObject::tr("pinned nixpkgs with overlays");
+    case PatternKind::PinnedPlain:
+        return QObject::tr("pinned nixpkgs, no overlays");
+    case PatternKind::CallPackage:
+        return QObject::tr("callPackage-style function");
+    case PatternKind::FromScratch:
+        return QObject::tr("from scratch (buildPythonPackage / mkDerivation)");
+    case PatternKind::Wrapper:
+        return QObject::tr("wrapper around another file");
+    case PatternKind::Unknown:
+        break;
+    }
+    return QObject::tr("not recognised");
+}
+
+QString problemText(const RecipeFacts& facts)
+{
+    switch (facts.problem) {
+    case FileProblem::None:
+        return {};
+    case FileProblem::Unreadable:
+        return QObject::tr("unreadable: %1").arg(qs(facts.problemDetail));
+    case FileProblem::NotUtf8:
+        return QObject::tr("not UTF-8 text");
+    case FileProblem::Oversized:
+        return QObject::tr("too large to analyse (%1 bytes)").arg(facts.size);
+    case FileProblem::SyntaxError:
+        if (facts.parseError)
+            return QObject::tr("Nix syntax error at %1:%2: %3")
+                .arg(facts.parseError->line)
+                .arg(facts.parseError->column)
+                .arg(qs(facts.parseError->message));
+        return QObject::tr("Nix syntax error: %1").arg(qs(facts.problemDetail));
+    case FileProblem::Symlink:
+        return QObject::tr("symbolic link, not followed: %1").arg(qs(facts.problemDetail));
+    }
+    return {};
+}
+
+} // namespace
+
+DetailsPanel::DetailsPanel(QWidget* parent)
+    : QWidget(parent), m_title(new QLabel(this)), m_chooser(new QComboBox(this)),
+      m_status(new QLabel(this)), m_facts(new QLabel(this)), m_findingsTitle(new QLabel(this)),
+      m_findings(new QTreeView(this)), m_findingsModel(new FindingsModel(this)),
+      m_findingsProxy(new QSortFilterProxyModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+    m_chooser->setAccessibleName(tr("Recipe in the selection"));
+    layout->addWidget(m_chooser);
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::RichText);
+    layout->addWidget(m_status);
+    m_facts->setTextFormat(Qt::RichText);
+    m_facts->setWordWrap(true);
+    m_facts->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_facts->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_facts->setAccessibleName(tr("Recipe facts"));
+    layout->addWidget(m_facts);
+    m_findingsTitle->setText(tr("Findings"));
+    m_findingsTitle->setFont(titleFont);
+    layout->addWidget(m_findingsTitle);
+    m_findingsProxy->setSourceModel(m_findingsModel);
+    m_findings->setModel(m_findingsProxy);
+    m_findings->setRootIsDecorated(false);
+    m_findings->setUniformRowHeights(true);
+    m_findings->setAlternatingRowColors(true);
+    m_findings->setAccessibleName(tr("Findings of the recipe"));
+    m_findings->header()->setStretchLastSection(true);
+    m_findings->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(m_findings, 1);
+
+    connect(m_chooser, &QComboBox::currentIndexChanged, this, &DetailsPanel::showEntry);
+    connect(m_findings, &QTreeView::activated, this, &DetailsPanel::activateFinding);
+    connect(m_findings, &QTreeView::clicked, this, &DetailsPanel::activateFinding);
+    connect(m_facts, &QLabel::linkActivated, this, [this](const QString& href) {
+        const QStringList parts = href.split(QLatin1Char(':'));
+        if (parts.size() == 3 && parts[0] == QLatin1String("range"))
+            emit rangeActivated(parts[1].toUInt(), parts[2].toUInt());
+    });
+    clear();
+}
+
+void DetailsPanel::clear(const QString& message)
+{
+    m_analysis.reset();
+    m_entries.clear();
+    {
+        const QSignalBlocker blocker(m_chooser);
+        m_chooser->clear();
+    }
+    m_chooser->hide();
+    m_title->setText(message.isEmpty() ? tr("Nothing selected") : message);
+    m_status->setText(tr("Select a cell of the grid (click, or the arrow keys) to see its "
+                         "recipe's facts and findings."));
+    m_facts->clear();
+    m_findingsModel->setFindings({});
+    m_findingsTitle->setText(tr("Findings"));
+    emit currentEntryChanged(nullptr);
+}
+
+void DetailsPanel::setEntries(std::shared_ptr<const Analysis> analysis,
+                              std::vector<const MatrixEntry*> entries, const QString& cellTitle)
+{
+    const QString previous = currentVariantName();
+    m_analysis = std::move(analysis);
+    m_entries = std::move(entries);
+    m_title->setText(cellTitle);
+    if (m_entries.empty()) {
+        const QString title = cellTitle;
+        clear();
+        m_title->setText(title);
+        m_status->setText(tr("No recipe here, and the spec does not expect one."));
+        return;
+    }
+    {
+        const QSignalBlocker blocker(m_chooser);
+        m_chooser->clear();
+        for (const MatrixEntry* entry : m_entries)
+            m_chooser->addItem(StatusStyle::icon(entry->status, palette()),
+                               qs(entry->variant.toString()));
+    }
+    m_chooser->setVisible(m_entries.size() > 1);
+    int index = m_chooser->findText(previous);
+    showEntry(index >= 0 ? index : 0);
+    {
+        const QSignalBlocker blocker(m_chooser);
+        m_chooser->setCurrentIndex(index >= 0 ? index : 0);
+    }
+}
+
+bool DetailsPanel::selectVariant(const QString& variantName)
+{
+    const int index = m_chooser->findText(variantName);
+    if (index < 0)
+        return false;
+    m_chooser->setCurrentIndex(index);
+    return true;
+}
+
+const MatrixEntry* DetailsPanel::currentEntry() const
+{
+    const int index = m_chooser->currentIndex();
+    if (index < 0 || index >= static_cast<int>(m_entries.size()))
+        return nullptr;
+    return m_entries[static_cast<size_t>(index)];
+}
+
+QString DetailsPanel::currentVariantName() const
+{
+    const MatrixEntry* entry = currentEntry();
+    return entry ? qs(entry->variant.toString()) : QString();
+}
+
+QString DetailsPanel::factsText() const
+{
+    QTextDocument document;
+    document.setHtml(m_status->text() + QStringLiteral("<br>") + m_facts->text());
+    return document.toPlainText();
+}
+
+void DetailsPanel::showEntry(int index)
+{
+    if (index < 0 || index >= static_cast<int>(m_entries.size()))
+        return;
+    const MatrixEntry& entry = *m_entries[static_cast<size_t>(index)];
+    const QColor color = StatusStyle::color(entry.status, palette());
+    QString status = QStringLiteral("<b style=\"color:%1\">%2</b> &nbsp;<code>%3</code>")
+                         .arg(color.name(), StatusStyle::label(entry.status).toHtmlEscaped(),
+                              qs(entry.variant.toString()).toHtmlEscaped());
+    if (!entry.reason.empty())
+        status += QStringLiteral("<br>") + qs(entry.reason).toHtmlEscaped();
+    else
+        status += QStringLiteral("<br>") + StatusStyle::description(entry.status).toHtmlEscaped();
+    if (!entry.expected)
+        status += QStringLiteral("<br><i>%1</i>").arg(tr("Not in the matrix spec."));
+    m_status->setText(status);
+
+    QStringList rows;
+    const auto row = [&rows](const QString& name, const QString& valueHtml) {
+        rows << QStringLiteral(
+                    "<tr><td style=\"padding-right:10px\"><b>%1</b></td><td>%2</td></tr>")
+                    .arg(name.toHtmlEscaped(), valueHtml);
+    };
+    if (const auto& facts = entry.recipe) {
+        row(tr("File"), QStringLiteral("<code>%1</code> (%2 bytes)")
+                            .arg(qs(facts->path).toHtmlEscaped())
+                            .arg(facts->size));
+        if (const QString problem = problemText(*facts); !problem.isEmpty()) {
+            const nix::SourceRange at =
+                facts->parseError
+                    ? nix::SourceRange{facts->parseError->offset, facts->parseError->offset + 1}
+                    : nix::SourceRange{};
+            row(tr("Problem"), QStringLiteral("<span style=\"color:%1\">%2</span>")
+                                   .arg(StatusStyle::color(CellStatus::Broken, palette()).name(),
+                                        link(at, problem)));
+        }
+        row(tr("Pattern"), patternName(facts->pattern).toHtmlEscaped());
+        if (facts->pname)
+            row(tr("pname"), link(facts->pname->range, qs(facts->pname->value)));
+        QStringList pins;
+        for (const PinFact& pin : facts->pins)
+            pins << link(pin.range, qs(pin.revision)) +
+                        (pin.hasHash ? QString() : QStringLiteral(" <i>(no hash)</i>"));
+        row(tr("nixpkgs pin"), pins.isEmpty() ? tr("none") : pins.join(QStringLiteral("<br>")));
+        QStringList overlays;
+        for (const OverlayFact& overlay : facts->overlays) {
+            QString text = qs(overlayKindId(overlay.kind));
+            if (!overlay.detail.empty())
+                text += QStringLiteral(": ") + qs(overlay.detail);
+            overlays << link(overlay.range, text);
+        }
+        row(tr("Overlays"),
+            overlays.isEmpty() ? tr("none") : overlays.join(QStringLiteral("<br>")));
+        if (facts->pythonPackageSet)
+            row(tr("Python set"),
+                link(facts->pythonPackageSet->range, qs(facts->pythonPackageSet->value)));
+        if (facts->torchAttribute)
+            row(tr("torch attribute"),
+                link(facts->torchAttribute->range, qs(facts->torchAttribute->value)));
+        if (facts->torchVersion)
+            row(tr("torch version"),
+                link(facts->torchVersion->range, qs(facts->torchVersion->value)));
+        if (facts->cudaPackageSet)
+            row(tr("CUDA set"),
+                link(facts->cudaPackageSet->range, qs(facts->cudaPackageSet->value)));
+        if (facts->gpuArchSM)
+            row(tr("gpuArchSM"), link(facts->gpuArchSM->range, qs(facts->gpuArchSM->value)));
+        if (facts->gpuArchNum)
+            row(tr("gpuArchNum"), link(facts->gpuArchNum->range, qs(facts->gpuArchNum->value)));
+        if (facts->gpuTargets)
+            row(tr("gpuTargets"), link(facts->gpuTargets->range, joined(facts->gpuTargets->value)));
+        if (facts->cpuFlags)
+            row(tr("cpuFlags"), link(facts->cpuFlags->range, joined(facts->cpuFlags->value)));
+        if (facts->platforms)
+            row(tr("platforms"), link(facts->platforms->range, joined(facts->platforms->value)));
+        if (facts->description)
+            row(tr("description"), link(facts->description->range, qs(facts->description->value)));
+        if (facts->wrappedFile)
+            row(tr("wraps"), link(facts->wrappedFile->range, qs(facts->wrappedFile->value)));
+        for (const auto& magma : facts->magmaDisabled)
+            row(tr("MAGMA off"), link(magma.range, qs(magma.value)));
+    } else {
+        row(tr("File"), tr("none \u2014 the spec expects <code>%1.nix</code>")
+                            .arg(qs(entry.variant.toString()).toHtmlEscaped()));
+    }
+    m_facts->setText(QStringLiteral("<table>") + rows.join(QString()) + QStringLiteral("</table>"));
+
+    m_findingsModel->setFindings(entry.findings);
+    m_findingsTitle->setText(tr("Findings (%1)").arg(entry.findings.size()));
+    emit currentEntryChanged(&entry);
+}
+
+void DetailsPanel::activateFinding(const QModelIndex& index)
+{
+    const Finding* finding = m_findingsModel->finding(m_findingsProxy->mapToSource(index));
+    if (finding)
+        emit findingActivated(*finding);
+}
+
+} // namespace rg

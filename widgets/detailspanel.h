@@ -1,0 +1,62 @@
+#pragma once
+
+// The selected cell(s) in words: which recipe, its status and reason, the facts RecipeGrid
+// read from it (each a link to its place in the preview) and its findings. With several
+// recipes in the selection a chooser picks the one shown.
+
+#include "recipes/analysis.h"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace rg {
+
+class FindingsModel;
+
+class DetailsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DetailsPanel(QWidget* parent = nullptr);
+
+    // `entries` point into `analysis`, which the panel keeps alive while it shows them.
+    void setEntries(std::shared_ptr<const Analysis> analysis,
+                    std::vector<const MatrixEntry*> entries, const QString& cellTitle);
+    void clear(const QString& message = {});
+    // Keeps the chosen recipe when the same variant is still among the entries.
+    bool selectVariant(const QString& variantName);
+
+    const MatrixEntry* currentEntry() const;
+    QString currentVariantName() const;
+    QTreeView* findingsView() const { return m_findings; }
+    FindingsModel* findingsModel() const { return m_findingsModel; }
+    QString factsText() const; // the facts as plain text (for tests and copy)
+
+signals:
+    void currentEntryChanged(const rg::MatrixEntry* entry);
+    void findingActivated(const rg::Finding& finding);
+    void rangeActivated(uint32_t begin, uint32_t end);
+
+private:
+    void showEntry(int index);
+    void activateFinding(const QModelIndex& index);
+
+    std::shared_ptr<const Analysis> m_analysis;
+    std::vector<const MatrixEntry*> m_entries;
+    QLabel* m_title;
+    QComboBox* m_chooser;
+    QLabel* m_status;
+    QLabel* m_facts;
+    QLabel* m_findingsTitle;
+    QTreeView* m_findings;
+    FindingsModel* m_findingsModel;
+    QSortFilterProxyModel* m_findingsProxy;
+};
+
+} // namespace rg

@@ -1,0 +1,152 @@
+#include "matrixcelldelegate.h"
+
+#include "recipes/matrixmodel.h"
+#include "statusstyle.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace rg {
+
+namespace {
+
+void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, const QString& text,
+               const QStringList& extraLabels, const QVariantList& extraStatuses,
+               const QStyleOptionViewItem& option)
+{
+    const QPalette& palette = option.palette;
+    const QColor own = StatusStyle::color(status, palette);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    QPen border(own, 1.2);
+    if (status == CellStatus::Missing)
+        border.setStyle(Qt::DashLine);
+    if (status != CellStatus::Impossible) {
+        painter->setPen(border);
+        painter->setBrush(StatusStyle::fill(status, palette));
+        painter->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
+    }
+
+    const bool twoLines = !extraLabels.isEmpty() && rect.height() >= 34;
+    const qreal lineHeight = twoLines ? rect.height() * 0.55 : rect.height();
+    const qreal iconSize = std::min<qreal>(16, lineHeight - 6);
+    const QRectF iconRect(rect.left() + 6, rect.top() + (lineHeight - iconSize) / 2, iconSize,
+                          iconSize);
+    StatusStyle::paintIcon(painter, iconRect, status, own);
+
+    QFont font = option.font;
+    painter->setFont(font);
+    painter->setPen(own);
+    const QRectF textRect(iconRect.right() + 5, rect.top(), rect.right() - iconRect.right() - 8,
+                          lineHeight);
+    const QFontMetricsF metrics(font);
+    if (textRect.width() >= metrics.horizontalAdvance(QStringLiteral("ok")))
+        painter->drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                          metrics.elidedText(text, Qt::ElideRight, textRect.width()));
+
+    if (!extraLabels.isEmpty()) {
+        QFont small = option.font;
+        small.setPointSizeF(std::max<qreal>(6.5, small.pointSizeF() * 0.8));
+        painter->setFont(small);
+        const QFontMetricsF smallMetrics(small);
+        qreal x = rect.left() + 5;
+        const qreal top = twoLines ? rect.top() + lineHeight - 1 : rect.bottom() - 12;
+        const qreal height = std::min<qreal>(smallMetrics.height() + 2, rect.bottom() - top - 2);
+        for (int i = 0; i < extraLabels.size(); ++i) {
+            const auto extraStatus = static_cast<CellStatus>(extraStatuses.value(i).toInt());
+            const QColor extraColor = StatusStyle::color(extraStatus, palette);
+            const QString tag = QStringLiteral("+") + extraLabels[i];
+            const qreal width = smallMetrics.horizontalAdvance(tag) + height + 4;
+            if (x + width > rect.right() - 3) {
+                painter->setPen(own);
+                painter->drawText(QRectF(x, top, rect.right() - x, height), Qt::AlignVCenter,
+                                  QStringLiteral("…"));
+                break;
+            }
+            StatusStyle::paintIcon(painter, QRectF(x, top + 1, height - 2, height - 2), extraStatus,
+                                   extraColor);
+            painter->setPen(extraColor);
+            painter->drawText(QRectF(x + height, top, width - height, height), Qt::AlignVCenter,
+                              tag);
+            x += width + 4;
+        }
+    }
+    painter->restore();
+}
+
+} // namespace
+
+void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                               const QModelIndex& index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QPalette& palette = opt.palette;
+    const QRect rect = opt.rect;
+    const bool selected = opt.state & QStyle::State_Selected;
+    const bool matches = index.data(MatrixModel::MatchesFilterRole).toBool();
+
+    painter->save();
+    painter->fillRect(rect, palette.color(QPalette::Base));
+    if (index.data(MatrixModel::ImpossibleRole).toBool())
+        painter->fillRect(rect, StatusStyle::hatch(palette));
+    if (!matches)
+        painter->setOpacity(0.16);
+
+    const QVariantList statuses = index.data(MatrixModel::StatusesRole).toList();
+    const QVariantList extraLabels = index.data(MatrixModel::ExtraLabelsRole).toList();
+    const QVariantList extraStatuses = index.data(MatrixModel::ExtraStatusesRole).toList();
+    const int count = static_cast<int>(statuses.size());
+    if (count > 0) {
+        const QRectF area = QRectF(rect).adjusted(4, 4, -4, -4);
+        const qreal gap = 3;
+        const qreal width = (area.width() - gap * (count - 1)) / count;
+        for (int s = 0; s < count; ++s) {
+            const int status = statuses[s].toInt();
+            const QRectF chip(area.left() + s * (width + gap), area.top(), width, area.height());
+            if (status == MatrixModel::NoStatus) {
+                // Nothing expected, nothing there: a quiet dot keeps the slice's place.
+                painter->setPen(Qt::NoPen);
+                QColor dot = palette.color(QPalette::PlaceholderText);
+                dot.setAlpha(110);
+                painter->setBrush(dot);
+                painter->setRenderHint(QPainter::Antialiasing);
+                painter->drawEllipse(chip.center(), 1.8, 1.8);
+                continue;
+            }
+            const auto cellStatus = static_cast<CellStatus>(status);
+            paintChip(painter, chip, cellStatus, StatusStyle::label(cellStatus),
+                      extraLabels.value(s).toStringList(), extraStatuses.value(s).toList(), opt);
+        }
+    }
+    painter->setOpacity(1.0);
+
+    if (selected) {
+        QColor tint = palette.color(QPalette::Highlight);
+        tint.setAlpha(50);
+        painter->fillRect(rect, tint);
+        painter->setPen(QPen(palette.color(QPalette::Highlight), 2));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(QRectF(rect).adjusted(1, 1, -1, -1));
+    }
+    if (opt.state & QStyle::State_HasFocus) {
+        QPen focus(palette.color(QPalette::Text), 1, Qt::DotLine);
+        painter->setPen(focus);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(QRectF(rect).adjusted(2.5, 2.5, -3.5, -3.5));
+    }
+    painter->restore();
+}
+
+QSize MatrixCellDelegate::sizeHint(const QStyleOptionViewItem& option,
+                                   const QModelIndex& index) const
+{
+    const int count =
+        std::max<int>(1, static_cast<int>(index.data(MatrixModel::StatusesRole).toList().size()));
+    const QFontMetrics metrics(option.font);
+    const int chip =
+        std::max(minimumChipWidth, metrics.horizontalAdvance(QStringLiteral("unexpected")) + 34);
+    return {count == 1 ? chip + 14 : count * (minimumChipWidth + 3) + 8, cellHeight};
+}
+
+} // namespace rg

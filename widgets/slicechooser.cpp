@@ -1,0 +1,93 @@
+#include "slicechooser.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <algorithm>
+
+namespace rg {
+
+SliceChooser::SliceChooser(QWidget* parent) : QWidget(parent), m_buttons(new QHBoxLayout)
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* label = new QLabel(tr("Slices:"), this);
+    layout->addWidget(label);
+    m_buttons->setSpacing(4);
+    layout->addLayout(m_buttons);
+    layout->addStretch(1);
+    setAccessibleName(tr("Slice chooser"));
+}
+
+void SliceChooser::setSlices(const std::vector<MatrixSlice>& available,
+                             const std::vector<MatrixSlice>& selected)
+{
+    m_available = available;
+    rebuild();
+    setSelected(selected);
+}
+
+void SliceChooser::rebuild()
+{
+    for (QToolButton* button : m_toggles)
+        delete button;
+    m_toggles.clear();
+    for (const MatrixSlice& slice : m_available) {
+        auto* button = new QToolButton(this);
+        const QString label = QString::fromStdString(slice.label());
+        button->setText(label);
+        button->setCheckable(true);
+        button->setFocusPolicy(Qt::StrongFocus);
+        button->setAutoRaise(false);
+        button->setToolTip(tr("Show %1 in the grid (toggle several to compare)").arg(label));
+        button->setAccessibleName(label);
+        connect(button, &QToolButton::toggled, this, [this, button](bool on) {
+            // One slice always stays on: an empty grid explains nothing.
+            if (!on && selected().empty()) {
+                const QSignalBlocker blocker(button);
+                button->setChecked(true);
+                return;
+            }
+            emit selectionChanged();
+        });
+        m_buttons->addWidget(button);
+        m_toggles.push_back(button);
+    }
+}
+
+std::vector<MatrixSlice> SliceChooser::selected() const
+{
+    std::vector<MatrixSlice> result;
+    for (size_t i = 0; i < m_toggles.size(); ++i) {
+        if (m_toggles[i]->isChecked())
+            result.push_back(m_available[i]);
+    }
+    return result;
+}
+
+void SliceChooser::setSelected(const std::vector<MatrixSlice>& wanted)
+{
+    bool any = false;
+    for (size_t i = 0; i < m_toggles.size(); ++i) {
+        const bool on = std::find(wanted.begin(), wanted.end(), m_available[i]) != wanted.end();
+        const QSignalBlocker blocker(m_toggles[i]);
+        m_toggles[i]->setChecked(on);
+        any |= on;
+    }
+    if (!any && !m_toggles.empty()) {
+        const QSignalBlocker blocker(m_toggles.front());
+        m_toggles.front()->setChecked(true);
+    }
+    emit selectionChanged();
+}
+
+QToolButton* SliceChooser::button(const MatrixSlice& slice) const
+{
+    for (size_t i = 0; i < m_available.size(); ++i) {
+        if (m_available[i] == slice)
+            return m_toggles[i];
+    }
+    return nullptr;
+}
+
+} // namespace rg

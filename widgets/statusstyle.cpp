@@ -1,0 +1,179 @@
+#include "statusstyle.h"
+
+#include <QCoreApplication>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+
+namespace rg {
+
+QString StatusStyle::label(CellStatus status)
+{
+    return QString::fromLatin1(cellStatusId(status).data(),
+                               static_cast<qsizetype>(cellStatusId(status).size()));
+}
+
+QString StatusStyle::description(CellStatus status)
+{
+    switch (status) {
+    case CellStatus::Ok:
+        return QCoreApplication::translate("rg::StatusStyle", "present and matches the spec");
+    case CellStatus::Broken:
+        return QCoreApplication::translate(
+            "rg::StatusStyle", "present, but a rule fails (pin, overlays, pattern, values…)");
+    case CellStatus::Redundant:
+        return QCoreApplication::translate(
+            "rg::StatusStyle",
+            "a second recipe for a variant that already has one (-magma, -nightly)");
+    case CellStatus::Missing:
+        return QCoreApplication::translate("rg::StatusStyle",
+                                           "the spec expects it, no recipe file");
+    case CellStatus::Unexpected:
+        return QCoreApplication::translate("rg::StatusStyle",
+                                           "present, but the spec does not ask for it");
+    case CellStatus::Impossible:
+        return QCoreApplication::translate("rg::StatusStyle",
+                                           "the hardware cannot run this pairing");
+    }
+    return {};
+}
+
+bool StatusStyle::isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+QColor StatusStyle::color(CellStatus status, const QPalette& palette)
+{
+    const bool dark = isDark(palette);
+    switch (status) {
+    case CellStatus::Ok:
+        return dark ? QColor(0x81, 0xc7, 0x84) : QColor(0x1b, 0x6e, 0x20);
+    case CellStatus::Broken:
+        return dark ? QColor(0xef, 0x9a, 0x9a) : QColor(0xb7, 0x1c, 0x1c);
+    case CellStatus::Redundant:
+        return dark ? QColor(0xff, 0xcc, 0x80) : QColor(0xa8, 0x4b, 0x00);
+    case CellStatus::Missing:
+        return dark ? QColor(0x90, 0xca, 0xf9) : QColor(0x15, 0x65, 0xc0);
+    case CellStatus::Unexpected:
+        return dark ? QColor(0xce, 0x93, 0xd8) : QColor(0x6a, 0x1b, 0x9a);
+    case CellStatus::Impossible:
+        return dark ? QColor(0xbd, 0xbd, 0xbd) : QColor(0x61, 0x61, 0x61);
+    }
+    return palette.color(QPalette::Text);
+}
+
+QColor StatusStyle::fill(CellStatus status, const QPalette& palette)
+{
+    if (status == CellStatus::Missing || status == CellStatus::Impossible)
+        return Qt::transparent; // absence reads as an outline, not a block
+    QColor base = palette.color(QPalette::Base);
+    const QColor own = color(status, palette);
+    const double mix = isDark(palette) ? 0.28 : 0.14;
+    return QColor::fromRgbF(base.redF() * (1 - mix) + own.redF() * mix,
+                            base.greenF() * (1 - mix) + own.greenF() * mix,
+                            base.blueF() * (1 - mix) + own.blueF() * mix);
+}
+
+void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus status,
+                            const QColor& color)
+{
+    const qreal side = std::min(area.width(), area.height());
+    const QRectF r(area.center().x() - side / 2, area.center().y() - side / 2, side, side);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    QPen pen(color, std::max<qreal>(1.5, side / 8), Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    const auto at = [&](qreal x, qreal y) {
+        return QPointF(r.left() + x * side, r.top() + y * side);
+    };
+    switch (status) {
+    case CellStatus::Ok: { // check mark in a filled disc
+        painter->setBrush(color);
+        painter->setPen(Qt::NoPen);
+        painter->drawEllipse(r.adjusted(side * 0.04, side * 0.04, -side * 0.04, -side * 0.04));
+        QPen mark(Qt::white, std::max<qreal>(1.5, side / 7), Qt::SolidLine, Qt::RoundCap,
+                  Qt::RoundJoin);
+        painter->setPen(mark);
+        QPainterPath path(at(0.28, 0.52));
+        path.lineTo(at(0.44, 0.68));
+        path.lineTo(at(0.73, 0.34));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawPath(path);
+        break;
+    }
+    case CellStatus::Broken: { // cross in a filled disc
+        painter->setBrush(color);
+        painter->setPen(Qt::NoPen);
+        painter->drawEllipse(r.adjusted(side * 0.04, side * 0.04, -side * 0.04, -side * 0.04));
+        QPen mark(Qt::white, std::max<qreal>(1.5, side / 7), Qt::SolidLine, Qt::RoundCap);
+        painter->setPen(mark);
+        painter->drawLine(at(0.33, 0.33), at(0.67, 0.67));
+        painter->drawLine(at(0.67, 0.33), at(0.33, 0.67));
+        break;
+    }
+    case CellStatus::Redundant: { // two overlapping sheets
+        painter->drawRoundedRect(QRectF(at(0.12, 0.12), at(0.62, 0.62)), side * 0.08, side * 0.08);
+        painter->setBrush(color);
+        painter->drawRoundedRect(QRectF(at(0.38, 0.38), at(0.88, 0.88)), side * 0.08, side * 0.08);
+        break;
+    }
+    case CellStatus::Missing: { // dashed empty circle with a plus
+        QPen dashed = pen;
+        dashed.setStyle(Qt::DashLine);
+        dashed.setDashPattern({2.0, 1.6});
+        painter->setPen(dashed);
+        painter->drawEllipse(r.adjusted(side * 0.1, side * 0.1, -side * 0.1, -side * 0.1));
+        painter->setPen(pen);
+        painter->drawLine(at(0.5, 0.33), at(0.5, 0.67));
+        painter->drawLine(at(0.33, 0.5), at(0.67, 0.5));
+        break;
+    }
+    case CellStatus::Unexpected: { // diamond with an exclamation mark
+        QPainterPath diamond(at(0.5, 0.06));
+        diamond.lineTo(at(0.94, 0.5));
+        diamond.lineTo(at(0.5, 0.94));
+        diamond.lineTo(at(0.06, 0.5));
+        diamond.closeSubpath();
+        painter->setBrush(color);
+        painter->setPen(Qt::NoPen);
+        painter->drawPath(diamond);
+        QPen mark(Qt::white, std::max<qreal>(1.5, side / 8), Qt::SolidLine, Qt::RoundCap);
+        painter->setPen(mark);
+        painter->drawLine(at(0.5, 0.3), at(0.5, 0.56));
+        painter->drawPoint(at(0.5, 0.7));
+        break;
+    }
+    case CellStatus::Impossible: { // no-entry sign
+        painter->drawEllipse(r.adjusted(side * 0.1, side * 0.1, -side * 0.1, -side * 0.1));
+        painter->drawLine(at(0.24, 0.76), at(0.76, 0.24));
+        break;
+    }
+    }
+    painter->restore();
+}
+
+QIcon StatusStyle::icon(CellStatus status, const QPalette& palette, int size)
+{
+    QIcon icon;
+    for (const qreal scale : {1.0, 2.0}) {
+        QPixmap pixmap(static_cast<int>(size * scale), static_cast<int>(size * scale));
+        pixmap.setDevicePixelRatio(scale);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        paintIcon(&painter, QRectF(1, 1, size - 2, size - 2), status, color(status, palette));
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+QBrush StatusStyle::hatch(const QPalette& palette)
+{
+    QColor lines = color(CellStatus::Impossible, palette);
+    lines.setAlpha(isDark(palette) ? 90 : 70);
+    return QBrush(lines, Qt::BDiagPattern);
+}
+
+} // namespace rg

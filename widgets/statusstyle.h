@@ -1,0 +1,36 @@
+#pragma once
+
+// How a cell status looks everywhere (grid, legend, filter buttons, details): a colour that
+// follows the light/dark palette, a drawn icon and a word — never colour alone.
+
+#include "recipes/analysis.h"
+
+#include <QColor>
+#include <QIcon>
+#include <QPalette>
+#include <QString>
+
+class QPainter;
+class QRectF;
+
+namespace rg {
+
+class StatusStyle
+{
+public:
+    static QString label(CellStatus status);       // "broken"
+    static QString description(CellStatus status); // one sentence for legends and tooltips
+    static bool isDark(const QPalette& palette);
+    // The status' own colour, readable as text and border on the palette's base.
+    static QColor color(CellStatus status, const QPalette& palette);
+    // A quiet fill for the chip behind the icon and the word.
+    static QColor fill(CellStatus status, const QPalette& palette);
+    // Draws the status' icon inside `rect` (square or not; centred) in `color`.
+    static void paintIcon(QPainter* painter, const QRectF& rect, CellStatus status,
+                          const QColor& color);
+    static QIcon icon(CellStatus status, const QPalette& palette, int size = 16);
+    // Diagonal hatching used for impossible pairings.
+    static QBrush hatch(const QPalette& palette);
+};
+
+} // namespace rg

@@ -1,0 +1,27 @@
+#pragma once
+
+// One interface for Nix highlighting in the preview, whatever the backend: KSyntaxHighlighting
+// with its Nix definition when a Qt 6 build was found at configure time
+// (RG_HAVE_KSYNTAXHIGHLIGHTING), otherwise the built-in NixHighlighter.
+
+#include <QPalette>
+#include <QString>
+
+class QSyntaxHighlighter;
+class QTextDocument;
+
+namespace rg {
+
+class SyntaxHighlighting
+{
+public:
+    // "KSyntaxHighlighting 6.x" or "built-in Nix highlighter": for About and logs.
+    static QString backendName();
+    static bool usesKSyntaxHighlighting();
+    // A highlighter for `document` (owned by it) with colours following `palette`.
+    static QSyntaxHighlighter* attach(QTextDocument* document, const QPalette& palette);
+    // After a light/dark switch.
+    static void setPalette(QSyntaxHighlighter* highlighter, const QPalette& palette);
+};
+
+} // namespace rg
