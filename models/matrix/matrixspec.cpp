@@ -177,6 +177,31 @@ private:
     std::size_t m_duplicateOffset = 0;
 };
 
+// Offset of the first '[' or '{' nested deeper than `limit`, or npos. A spec is five levels
+// deep; refusing absurd nesting up front keeps the recursive locator off the stack's edge.
+std::size_t tooDeep(std::string_view text, int limit)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit)
+                return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return npos;
+}
+
 // 1-based line and column (in characters, not bytes) of a byte offset.
 std::pair<int, int> lineColumn(std::string_view text, std::size_t offset)
 {
@@ -670,6 +695,8 @@ std::optional<MatrixSpec> MatrixSpec::fromJson(std::string_view text, const std:
         return std::nullopt;
     };
 
+    if (const std::size_t deep = tooDeep(text, 64); deep != npos)
+        return fail(deep, {}, "nested more than 64 levels deep");
     json root;
     try {
         root = json::parse(text.begin(), text.end());

@@ -4,6 +4,7 @@
 // the recipe repository (default `.flox/recipegrid.json`, schema in resources/); inferred
 // from the recipes themselves when absent. Schema (version 1):
 //   {
+//     "$schema": "…",                    // optional editor hint, ignored
 //     "schema": 1,
 //     "package": "pytorch",              // file-name package word
 //     "extraPackages": ["torchvision"],  // optional; more package words over the same matrix
@@ -23,6 +24,8 @@
 //                 "overlays": ["cuda-package-set", "magma-patch", "torch-upgrade"],
 //                 "canonical": "pytorch-python313-cuda13_0-sm120-avx512.nix" } }
 //   }
+// Strict, so typos surface: unknown or duplicate keys, values of the wrong type, archs/ISAs/
+// versions the catalog does not know, pins that are not 40 lower-case hex digits are errors.
 
 #include "matrix/catalog.h"
 #include "matrix/recipepattern.h"

@@ -2,7 +2,9 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <fstream>
+#include <random>
 #include <set>
 
 using namespace rg;
@@ -58,6 +60,7 @@ private slots:
     void errors_data();
     void errors();
     void endOfInputError();
+    void damagedInputNeverCrashes();
     void errorToString();
     void loadMissingFile();
     void roundTrip_data();
@@ -460,6 +463,45 @@ void TestMatrixSpec::endOfInputError()
     QCOMPARE(error.line, 3);
     QVERIFY2(error.column >= 13, error.toString().c_str()); // at or after the '['
     QVERIFY(QString::fromStdString(error.message).contains("end of input"));
+}
+
+void TestMatrixSpec::damagedInputNeverCrashes()
+{
+    QFile file(QStringLiteral(RG_FIXTURES_DIR "/seed001-target/.flox/recipegrid.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::string good = file.readAll().toStdString();
+    const auto check = [](const std::string& text) {
+        SpecError error;
+        const auto spec = MatrixSpec::fromJson(text, "spec.json", Catalog::builtin(), &error);
+        if (spec)
+            return true;
+        // Every failure names a place in the file, inside the file.
+        const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+        return !error.message.empty() && error.line >= 1 && error.line <= lines &&
+               error.column >= 1;
+    };
+    int rejected = 0;
+    for (std::size_t cut = 0; cut < good.size(); cut += 7) {
+        QVERIFY2(check(good.substr(0, cut)), good.substr(0, cut).c_str());
+        ++rejected;
+    }
+    std::mt19937 random(2026);
+    for (int i = 0; i < 2000; ++i) {
+        std::string damaged = good;
+        const std::size_t at = random() % damaged.size();
+        damaged[at] = static_cast<char>("{}[]\",:0a\\ \n\xc3"[random() % 13]);
+        QVERIFY2(check(damaged), damaged.c_str());
+    }
+    QVERIFY(rejected > 100);
+
+    // Absurd nesting is refused with a position, not a stack overflow.
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    SpecError error;
+    QVERIFY(!MatrixSpec::fromJson(deep, "deep.json", Catalog::builtin(), &error));
+    QCOMPARE(error.line, 1);
+    QCOMPARE(error.column, 65);
+    QCOMPARE(QString::fromStdString(error.message),
+             QStringLiteral("nested more than 64 levels deep"));
 }
 
 void TestMatrixSpec::errorToString()
