@@ -75,6 +75,15 @@ constexpr std::array<Keyword, 10> kKeywords{{
     {"or", TokenKind::OrKw},
 }};
 
+TokenKind keywordOrId(std::string_view word)
+{
+    if (word.size() >= 2 && word.size() <= 7)
+        for (const Keyword& k : kKeywords)
+            if (k.text == word)
+                return k.kind;
+    return TokenKind::Id;
+}
+
 } // namespace
 
 std::pair<uint32_t, uint32_t> Lexer::position(uint32_t offset) const
@@ -174,6 +183,59 @@ Token Lexer::lexAt(uint32_t offset) const
         return {TokenKind::End, i, i};
     const char c = m_src[i];
 
+    // Fast paths, which give the same answer as the general longest-match below.
+    if (isIdStart(c)) {
+        uint32_t j = i + 1;
+        while (isIdChar(at(j)))
+            ++j;
+        // A path or URI can only be longer when the identifier is followed by one of these.
+        const char next = at(j);
+        if (next != '.' && next != '+' && next != '/' && next != ':')
+            return {keywordOrId(m_src.substr(i, j - i)), i, j};
+        if (next == '.' || next == '+') {
+            // `a.b.c`: an identifier unless the run reaches a '/' (path) or ':' (URI).
+            const uint32_t run = pathCharRunEnd(i);
+            const uint32_t scheme = schemeCharRunEnd(i + 1);
+            if (at(run) != '/' && at(scheme) != ':')
+                return {keywordOrId(m_src.substr(i, j - i)), i, j};
+        }
+    } else {
+        switch (c) {
+        case '{':
+            return {TokenKind::LBrace, i, i + 1};
+        case '}':
+            return {TokenKind::RBrace, i, i + 1};
+        case '(':
+            return {TokenKind::LParen, i, i + 1};
+        case ')':
+            return {TokenKind::RParen, i, i + 1};
+        case '[':
+            return {TokenKind::LBracket, i, i + 1};
+        case ']':
+            return {TokenKind::RBracket, i, i + 1};
+        case ';':
+            return {TokenKind::Semicolon, i, i + 1};
+        case ',':
+            return {TokenKind::Comma, i, i + 1};
+        case '"':
+            return {TokenKind::Quote, i, i + 1};
+        case '@':
+            return {TokenKind::At, i, i + 1};
+        case '?':
+            return {TokenKind::Question, i, i + 1};
+        case ':':
+            return {TokenKind::Colon, i, i + 1};
+        case '*':
+            return {TokenKind::Star, i, i + 1};
+        case '=':
+            if (at(i + 1) == '=')
+                return {TokenKind::Eq, i, i + 2};
+            return {TokenKind::Assign, i, i + 1};
+        default:
+            break;
+        }
+    }
+
     // Every rule that can match here competes; the longest wins, the earliest rule on ties.
     TokenKind best = TokenKind::Invalid;
     uint32_t bestLen = 0;
@@ -188,12 +250,7 @@ Token Lexer::lexAt(uint32_t offset) const
         uint32_t j = i + 1;
         while (isIdChar(at(j)))
             ++j;
-        TokenKind kind = TokenKind::Id;
-        const std::string_view word = m_src.substr(i, j - i);
-        for (const Keyword& k : kKeywords)
-            if (k.text == word)
-                kind = k.kind;
-        offer(kind, j - i);
+        offer(keywordOrId(m_src.substr(i, j - i)), j - i);
     }
     if (c == '.' && at(i + 1) == '.' && at(i + 2) == '.')
         offer(TokenKind::Ellipsis, 3);

@@ -707,8 +707,10 @@ const Node* Parser::parseIndentedString(const Token& open)
             }
             continue;
         }
-        for (char ch : part.text) {
+        const std::string_view text = part.text;
+        for (size_t j = 0; j < text.size(); ++j) {
             if (atStartOfLine) {
+                const char ch = text[j];
                 if (ch == ' ') {
                     ++curIndent;
                 } else if (ch == '\n') {
@@ -717,7 +719,10 @@ const Node* Parser::parseIndentedString(const Token& open)
                     atStartOfLine = false;
                     minIndent = std::min(minIndent, curIndent);
                 }
-            } else if (ch == '\n') {
+            } else {
+                j = text.find('\n', j);
+                if (j == std::string_view::npos)
+                    break;
                 atStartOfLine = true;
                 curIndent = 0;
             }
@@ -735,8 +740,10 @@ const Node* Parser::parseIndentedString(const Token& open)
             continue;
         }
         stripped.clear();
-        for (char ch : part.text) {
+        const std::string_view text = part.text;
+        for (size_t j = 0; j < text.size();) {
             if (atStartOfLine) {
+                const char ch = text[j++];
                 if (ch == ' ') {
                     if (curDropped++ >= minIndent)
                         stripped += ch;
@@ -749,8 +756,12 @@ const Node* Parser::parseIndentedString(const Token& open)
                     stripped += ch;
                 }
             } else {
-                stripped += ch;
-                if (ch == '\n')
+                // The rest of the line is copied as it is.
+                const size_t eol = text.find('\n', j);
+                const size_t stop = eol == std::string_view::npos ? text.size() : eol + 1;
+                stripped.append(text.data() + j, stop - j);
+                j = stop;
+                if (eol != std::string_view::npos)
                     atStartOfLine = true;
             }
         }

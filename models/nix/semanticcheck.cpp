@@ -12,10 +12,22 @@ struct SemanticCheck::Scope
 {
     const Scope* up = nullptr;
     bool isWith = false;
-    std::vector<Symbol> names; // sorted
-
-    bool has(Symbol s) const { return std::binary_search(names.begin(), names.end(), s); }
+    size_t begin = 0; // names are m_names[begin, end), sorted
+    size_t end = 0;
 };
+
+bool SemanticCheck::declares(const Scope& scope, Symbol symbol) const
+{
+    return std::binary_search(m_names.begin() + scope.begin, m_names.begin() + scope.end, symbol);
+}
+
+const SemanticCheck::Scope* SemanticCheck::open(Scope& scope, size_t begin)
+{
+    scope.begin = begin;
+    scope.end = m_names.size();
+    std::sort(m_names.begin() + begin, m_names.end());
+    return &scope;
+}
 
 void SemanticCheck::run(std::string_view source, const Node& root)
 {
@@ -38,16 +50,18 @@ void SemanticCheck::bindAttrs(const LoweredExpr* attrs, const Scope* scope)
         }
         return;
     }
-    Scope inner{scope, false, {}};
+    const size_t mark = m_names.size();
     for (const auto& [rank, def] : attrs->attrs)
-        inner.names.push_back(def.symbol);
-    std::sort(inner.names.begin(), inner.names.end());
+        m_names.push_back(def.symbol);
+    Scope inner{scope, false};
+    open(inner, mark);
     for (const auto& [rank, def] : attrs->attrs)
         bind(def.value, def.inherited ? scope : &inner);
     for (const LoweredDynamicAttr& dyn : attrs->dynamicAttrs) {
         bind(dyn.name, &inner);
         bind(dyn.value, &inner);
     }
+    m_names.resize(mark);
 }
 
 void SemanticCheck::bind(const LoweredExpr* e, const Scope* scope)
@@ -67,7 +81,7 @@ void SemanticCheck::bind(const LoweredExpr* e, const Scope* scope)
         for (const Scope* s = scope; s; s = s->up) {
             if (s->isWith)
                 underWith = true;
-            else if (s->has(e->symbol))
+            else if (declares(*s, e->symbol))
                 return;
         }
         if (underWith || m_symbols.isBaseName(m_symbols.name(e->symbol)))
@@ -97,30 +111,34 @@ void SemanticCheck::bind(const LoweredExpr* e, const Scope* scope)
             bind(item, scope);
         return;
     case Kind::Lambda: {
-        Scope inner{scope, false, {}};
+        const size_t mark = m_names.size();
         if (e->symbol != LoweredAttrName::kDynamic)
-            inner.names.push_back(e->symbol);
+            m_names.push_back(e->symbol);
         for (const LoweredFormal& f : e->formals)
-            inner.names.push_back(f.symbol);
-        std::sort(inner.names.begin(), inner.names.end());
+            m_names.push_back(f.symbol);
+        Scope inner{scope, false};
+        open(inner, mark);
         for (const LoweredFormal& f : e->formals)
             bind(f.def, &inner);
         bind(e->a, &inner);
+        m_names.resize(mark);
         return;
     }
     case Kind::Let: {
-        Scope inner{scope, false, {}};
+        const size_t mark = m_names.size();
         for (const auto& [rank, def] : e->a->attrs)
-            inner.names.push_back(def.symbol);
-        std::sort(inner.names.begin(), inner.names.end());
+            m_names.push_back(def.symbol);
+        Scope inner{scope, false};
+        open(inner, mark);
         for (const auto& [rank, def] : e->a->attrs)
             bind(def.value, def.inherited ? scope : &inner);
         bind(e->b, &inner);
+        m_names.resize(mark);
         return;
     }
     case Kind::With: {
         bind(e->a, scope);
-        Scope inner{scope, true, {}};
+        Scope inner{scope, true};
         bind(e->b, &inner);
         return;
     }

@@ -22,7 +22,11 @@ private:
     void bind(const LoweredExpr* e, const Scope* scope);
     void bindAttrs(const LoweredExpr* attrs, const Scope* scope);
 
+    bool declares(const Scope& scope, Symbol symbol) const;
+    const Scope* open(Scope& scope, size_t begin); // sorts the names pushed since `begin`
+
     SymbolTable& m_symbols;
+    std::vector<Symbol> m_names; // the names of all open scopes, a stack
 };
 
 } // namespace rg::nix

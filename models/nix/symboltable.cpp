@@ -352,36 +352,72 @@ constexpr std::string_view kBaseEnvironment[] = {
 constexpr uint64_t kFreshBase = 1u << 20;
 constexpr uint64_t kLateBase = 1ull << 40;
 
-const std::unordered_map<std::string_view, uint64_t>& knownRanks()
+// Names Nix interns before reading a file, sorted by name, with their rank.
+const std::vector<std::pair<std::string_view, uint64_t>>& knownRanks()
 {
     static const auto ranks = [] {
-        std::unordered_map<std::string_view, uint64_t> map;
+        std::vector<std::pair<std::string_view, uint64_t>> v;
         for (size_t i = 0; i < std::size(kInternedAtStartup); ++i)
-            map.emplace(kInternedAtStartup[i], i);
+            v.emplace_back(kInternedAtStartup[i], i);
         for (size_t i = 0; i < std::size(kInternedByDerivationNix); ++i)
-            map.emplace(kInternedByDerivationNix[i], kLateBase + i);
-        return map;
+            v.emplace_back(kInternedByDerivationNix[i], kLateBase + i);
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end(),
+                            [](const auto& x, const auto& y) { return x.first == y.first; }),
+                v.end());
+        return v;
     }();
     return ranks;
 }
 
+uint32_t hashName(std::string_view name)
+{
+    uint32_t h = 2166136261u; // FNV-1a
+    for (char c : name)
+        h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    return h;
+}
+
 } // namespace
 
-SymbolTable::SymbolTable()
+SymbolTable::SymbolTable() : m_slots(256) {}
+
+void SymbolTable::grow()
 {
-    m_index.reserve(512);
+    std::vector<Slot> old(m_slots.size() * 2);
+    old.swap(m_slots);
+    const size_t mask = m_slots.size() - 1;
+    for (const Slot& slot : old) {
+        if (slot.symbol == UINT32_MAX)
+            continue;
+        size_t i = hashName(slot.name) & mask;
+        while (m_slots[i].symbol != UINT32_MAX)
+            i = (i + 1) & mask;
+        m_slots[i] = slot;
+    }
 }
 
 Symbol SymbolTable::intern(std::string_view name)
 {
-    auto [it, inserted] = m_index.try_emplace(name, static_cast<Symbol>(m_names.size()));
-    if (!inserted)
-        return it->second;
+    if ((m_names.size() + 1) * 2 > m_slots.size())
+        grow();
+    const size_t mask = m_slots.size() - 1;
+    size_t i = hashName(name) & mask;
+    while (m_slots[i].symbol != UINT32_MAX) {
+        if (m_slots[i].name == name)
+            return m_slots[i].symbol;
+        i = (i + 1) & mask;
+    }
+    const auto symbol = static_cast<Symbol>(m_names.size());
+    m_slots[i] = {name, symbol};
     m_names.push_back(name);
     const auto& known = knownRanks();
-    const auto k = known.find(name);
-    m_ranks.push_back(k != known.end() ? k->second : kFreshBase + m_nextFresh++);
-    return it->second;
+    const auto k =
+        std::lower_bound(known.begin(), known.end(), name,
+                         [](const auto& entry, std::string_view n) { return entry.first < n; });
+    m_ranks.push_back(k != known.end() && k->first == name ? k->second
+                                                           : kFreshBase + m_nextFresh++);
+    return symbol;
 }
 
 bool SymbolTable::isBaseName(std::string_view name) const

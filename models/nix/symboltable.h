@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace rg::nix {
@@ -32,7 +31,14 @@ public:
     bool isBaseName(std::string_view name) const;
 
 private:
-    std::unordered_map<std::string_view, Symbol> m_index;
+    struct Slot
+    {
+        std::string_view name;
+        Symbol symbol = UINT32_MAX;
+    };
+    void grow();
+
+    std::vector<Slot> m_slots;             // open addressing, size a power of two
     std::vector<std::string_view> m_names; // views the caller keeps alive (source, arena)
     std::vector<uint64_t> m_ranks;
     uint64_t m_nextFresh = 0;
