@@ -1,5 +1,7 @@
 #include "matrix/matrixspec.h"
 
+#include <QDir>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -68,6 +70,8 @@ private slots:
     void inferFromSamples();
     void inferPatterns();
     void inferEmpty();
+    void inferSeedFixtures_data();
+    void inferSeedFixtures();
 };
 
 void TestMatrixSpec::seed001TargetExpects44()
@@ -690,6 +694,49 @@ void TestMatrixSpec::inferEmpty()
     SpecError error;
     QVERIFY2(MatrixSpec::fromJson(spec.toJson(), "empty.json", Catalog::builtin(), &error),
              error.toString().c_str());
+}
+
+void TestMatrixSpec::inferSeedFixtures_data()
+{
+    QTest::addColumn<QString>("repo");
+    QTest::newRow("seed001-target") << "seed001-target";
+    QTest::newRow("seed000") << "seed000";
+}
+
+void TestMatrixSpec::inferSeedFixtures()
+{
+    // Samples as a scanner would report them (pin, torch version and pname read with plain
+    // patterns here); without its spec file a complete repository infers its own spec back.
+    QFETCH(QString, repo);
+    const QDir dir(QStringLiteral(RG_FIXTURES_DIR "/") + repo + "/.flox/pkgs");
+    const QRegularExpression pinRe(QStringLiteral("archive/([0-9a-f]{40})\\.tar\\.gz"));
+    const QRegularExpression torchRe(QStringLiteral("version = \"([0-9.]+)\";"));
+    const QRegularExpression pnameRe(QStringLiteral("pname = \"([^\"]+)\";"));
+    std::vector<InferenceSample> samples;
+    std::set<std::string> files;
+    for (const QString& f : dir.entryList({"*.nix"}, QDir::Files)) {
+        QFile file(dir.filePath(f));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        InferenceSample sample;
+        sample.name = name(f.toUtf8().constData());
+        sample.pin = pinRe.match(text).captured(1).toStdString();
+        sample.torchVersion = torchRe.match(text).captured(1).toStdString();
+        sample.pname = pnameRe.match(text).captured(1).toStdString();
+        sample.fileName = f.toStdString();
+        samples.push_back(sample);
+        files.insert(f.chopped(4).toStdString());
+    }
+    const MatrixSpec inferred = MatrixSpec::infer(samples, Catalog::builtin());
+    QVERIFY(names(inferred.expectedVariants()) == files);
+    const MatrixSpec written = loadFixture(repo.toUtf8().constData());
+    QCOMPARE(inferred.torchVersion, written.torchVersion);
+    QCOMPARE(inferred.pnamePrefix, written.pnamePrefix);
+    QCOMPARE(inferred.package, written.package);
+    // Seed 000's spec already wants the new pin; its files are all on the old one.
+    for (const auto& [key, pin] : inferred.pins)
+        QCOMPARE(pin, repo == "seed000" ? std::string("6a030d535719c5190187c4cec156f335e95e3211")
+                                        : written.pins.at(key));
 }
 
 QTEST_GUILESS_MAIN(TestMatrixSpec)
