@@ -1,0 +1,1 @@
+http://example.com/a?b=c&d=e

@@ -1,0 +1,1 @@
+x: with x; x or

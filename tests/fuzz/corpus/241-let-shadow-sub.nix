@@ -1,0 +1,1 @@
+let __sub = a: b: a; in 3 - 1

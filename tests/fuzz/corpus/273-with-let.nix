@@ -1,0 +1,1 @@
+let a = 1; b = 2; in with {}; a + z

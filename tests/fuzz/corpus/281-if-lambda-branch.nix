@@ -1,0 +1,1 @@
+x: if x then y: y else z: z

@@ -1,0 +1,1 @@
+[ builtins true false null import abort throw map toString derivation removeAttrs baseNameOf dirOf isNull fetchTarball fetchGit scopedImport placeholder fetchTree fetchMercurial fromTOML derivationStrict ]
