@@ -182,6 +182,9 @@ Token Lexer::lexAt(uint32_t offset) const
     if (!has(i))
         return {TokenKind::End, i, i};
     const char c = m_src[i];
+    // Flex hands a NUL byte to bison as character 0, which bison takes for the end of input.
+    if (c == '\0')
+        return {TokenKind::End, i, i + 1};
 
     // Fast paths, which give the same answer as the general longest-match below.
     if (isIdStart(c)) {

@@ -182,7 +182,8 @@ void Parser::unexpected(const Token& token, std::string_view expecting)
         message += ", expecting ";
         message += expecting;
     }
-    throw ParseFailure{token.kind == TokenKind::End ? endOfFileOffset() : token.begin,
+    const bool atNul = token.kind == TokenKind::End && token.begin < m_src.size();
+    throw ParseFailure{token.kind == TokenKind::End && !atNul ? endOfFileOffset() : token.begin,
                        std::move(message)};
 }
 
