@@ -62,11 +62,24 @@ std::unique_ptr<GitRevisionSource> GitRevisionSource::open(const std::string& re
     if (gotTree != 0)
         return fail("revision '" + revision + "': " + GitLibrary::lastError());
 
+    // A recipe repository may be a subdirectory of a larger work tree: paths stay relative to
+    // the directory the user named.
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path named = fs::weakly_canonical(fs::absolute(repositoryPath, ec), ec);
     const char* workdir = git_repository_workdir(source->m_repository);
-    std::string root = workdir ? workdir : git_repository_path(source->m_repository);
-    while (root.size() > 1 && root.back() == '/')
-        root.pop_back();
-    source->m_root = root;
+    if (workdir) {
+        const fs::path top = fs::weakly_canonical(fs::path(workdir), ec);
+        const fs::path relative = named.lexically_relative(top);
+        if (!relative.empty() && relative != "." && relative.begin()->string() != "..")
+            source->m_prefix = relative.generic_string();
+        source->m_root = named.string();
+    } else {
+        std::string root = git_repository_path(source->m_repository);
+        while (root.size() > 1 && root.back() == '/')
+            root.pop_back();
+        source->m_root = root;
+    }
     source->m_revision = revision;
     return source;
 }
@@ -75,6 +88,13 @@ GitRevisionSource::~GitRevisionSource()
 {
     git_tree_free(m_tree);
     git_repository_free(m_repository);
+}
+
+std::string GitRevisionSource::treePath(const std::string& path) const
+{
+    if (m_prefix.empty())
+        return path;
+    return path.empty() ? m_prefix : m_prefix + '/' + path;
 }
 
 std::string GitRevisionSource::displayName() const
@@ -93,13 +113,14 @@ std::vector<SourceEntry> GitRevisionSource::list(const std::string& directory,
     std::vector<SourceEntry> entries;
     std::lock_guard lock(m_mutex);
     const std::string dir = trimmedDirectory(directory);
+    const std::string inTree = treePath(dir);
     git_tree* subtree = nullptr;
-    if (dir.empty()) {
+    if (inTree.empty()) {
         if (git_tree_dup(&subtree, m_tree) != 0)
             subtree = nullptr;
     } else {
         git_tree_entry* entry = nullptr;
-        if (git_tree_entry_bypath(&entry, m_tree, dir.c_str()) != 0) {
+        if (git_tree_entry_bypath(&entry, m_tree, inTree.c_str()) != 0) {
             if (error)
                 *error = dir + ": no such directory at " + m_revision;
             return entries;
@@ -151,7 +172,7 @@ bool GitRevisionSource::exists(const std::string& path) const
 {
     std::lock_guard lock(m_mutex);
     git_tree_entry* entry = nullptr;
-    if (git_tree_entry_bypath(&entry, m_tree, path.c_str()) != 0)
+    if (git_tree_entry_bypath(&entry, m_tree, treePath(path).c_str()) != 0)
         return false;
     git_tree_entry_free(entry);
     return true;
@@ -169,7 +190,7 @@ SourceFile GitRevisionSource::readResolved(const std::string& path, uint64_t max
     SourceFile file;
     file.path = path;
     git_tree_entry* entry = nullptr;
-    if (git_tree_entry_bypath(&entry, m_tree, path.c_str()) != 0) {
+    if (git_tree_entry_bypath(&entry, m_tree, treePath(path).c_str()) != 0) {
         file.error = "no such file at " + m_revision;
         return file;
     }

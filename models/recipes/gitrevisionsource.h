@@ -35,12 +35,15 @@ public:
 private:
     GitRevisionSource() = default;
     SourceFile readResolved(const std::string& path, uint64_t maxBytes, int depth) const;
+    // The path inside the git tree of a path relative to the opened directory.
+    std::string treePath(const std::string& path) const;
 
     // libgit2 objects are not safe for concurrent use; reads are short, so one lock suffices.
     mutable std::mutex m_mutex;
     git_repository* m_repository = nullptr;
     git_tree* m_tree = nullptr;
     std::string m_root;
+    std::string m_prefix; // the opened directory relative to the work tree, "" at its top
     std::string m_revision;
     std::string m_commitId;
 };

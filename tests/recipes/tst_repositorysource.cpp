@@ -189,6 +189,24 @@ private slots:
         QVERIFY(!byId->exists(".flox/pkgs/b.nix"));
     }
 
+    void gitRevisionOfSubdirectoryRepository()
+    {
+        // A recipe repository kept in a subdirectory of a larger work tree.
+        TestRepository repo;
+        repo.git({"init", "-q"});
+        repo.write("builds/pytorch/.flox/pkgs/a.nix", "{ sub = 1; }");
+        repo.write(".flox/pkgs/a.nix", "{ top = 1; }");
+        repo.commitAll("nested");
+        std::string error;
+        auto source = openGitRevision(repo.rootPath() + "/builds/pytorch", "main", &error);
+        QVERIFY2(source, error.c_str());
+        QCOMPARE(paths(source->list(".flox/pkgs", &error)),
+                 std::vector<std::string>{".flox/pkgs/a.nix"});
+        QCOMPARE(source->read(".flox/pkgs/a.nix", 64).bytes, std::string("{ sub = 1; }"));
+        QVERIFY(source->exists(".flox/pkgs/a.nix"));
+        QVERIFY(source->rootPath().ends_with("builds/pytorch"));
+    }
+
     void gitRevisionErrors()
     {
         TestRepository repo;

@@ -1,0 +1,314 @@
+// Runs the real `recipegrid check` and checks its output in all three formats and its exit
+// codes: 0 clean, 1 findings, 2 usage or I/O error.
+
+#include "../recipes/testrepository.h"
+#include "recipes/analysisreport.h"
+#include "recipes/analyzer.h"
+#include "recipes/ruleset.h"
+
+#include <QDirIterator>
+#include <QProcess>
+#include <QTest>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using nlohmann::json;
+using rg::test::TestRepository;
+
+namespace {
+
+const QString fixtures = QStringLiteral(RG_FIXTURES_DIR);
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run check(const QStringList& arguments, const QString& workingDirectory = QString())
+{
+    QProcess process;
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
+    process.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
+                  QStringList{QStringLiteral("check")} + arguments);
+    if (!process.waitForFinished(60000))
+        qWarning() << "recipegrid check did not finish";
+    Run run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QString fixture(const char* name)
+{
+    return fixtures + "/" + name;
+}
+
+void copyTree(const QString& from, const TestRepository& repo)
+{
+    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        repo.write(QDir(from).relativeFilePath(path), file.readAll());
+    }
+}
+
+} // namespace
+
+class TestCheckCommand : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void help()
+    {
+        const Run run = check({"--help"});
+        QCOMPARE(run.exitCode, 0);
+        for (const char* option : {"--spec", "--rev", "--format", "REPO"})
+            QVERIFY2(run.out.contains(option), option);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no repository") << QStringList{} << "missing REPO";
+        QTest::newRow("two repositories")
+            << QStringList{fixture("seed000"), fixture("seed000")} << "one REPO";
+        QTest::newRow("unknown format")
+            << QStringList{"--format", "xml", fixture("seed000")} << "unknown format 'xml'";
+        QTest::newRow("unknown option") << QStringList{"--colour", fixture("seed000")} << "colour";
+        QTest::newRow("nonexistent repository")
+            << QStringList{fixture("no-such-repo")} << "no-such-repo: no such repository";
+        QTest::newRow("nonexistent spec")
+            << QStringList{"--spec", "/nonexistent/spec.json", fixture("seed000")}
+            << "no such spec";
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Run run = check(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+    }
+
+    void revisionOutsideGit()
+    {
+        TestRepository repo;
+        repo.writeRecipe("pytorch-python313-cpu-avx2.nix", "{ }");
+        const Run run = check({"--rev", "main", repo.root()});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("not a git repository"), run.err.constData());
+    }
+
+    void missingRecipeDirectory()
+    {
+        TestRepository repo;
+        repo.write("README.md", "no recipes here");
+        const Run run = check({repo.root()});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(".flox/pkgs"), run.err.constData());
+    }
+
+    void textSeed001Start()
+    {
+        const Run run = check({fixture("seed001-start")});
+        QCOMPARE(run.exitCode, 1);
+        const QString out = QString::fromUtf8(run.out);
+        QVERIFY2(out.contains(QString::fromUtf8("44 expected \u00b7 1 ok \u00b7 3 broken \u00b7 1 "
+                                                "redundant \u00b7 41 missing \u00b7 1 unexpected")),
+                 run.out.constData());
+        for (const char* header :
+             {"BROKEN (3)", "REDUNDANT (1)", "UNEXPECTED (1)", "MISSING (41)", "OK (1)"})
+            QVERIFY2(out.contains(header), header);
+        // Grouped by status: broken before missing before ok.
+        QVERIFY(out.indexOf("BROKEN") < out.indexOf("MISSING"));
+        QVERIFY(out.indexOf("MISSING") < out.indexOf("OK (1)"));
+        QVERIFY(out.contains(".flox/pkgs/pytorch-python313-cuda13_0-sm110-armv8_2.nix"));
+        QVERIFY(out.contains("pin-mismatch"));
+        QVERIFY(out.contains("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"));
+        QVERIFY(out.contains("  pytorch-python313-cuda13_0-sm121-armv9\n")); // a missing cell
+        QVERIFY2(!run.out.contains('\x1b'), "no colours when stdout is not a terminal");
+    }
+
+    void textSeed001TargetIsClean()
+    {
+        const Run run = check({"--format", "text", fixture("seed001-target")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(QString::fromUtf8(run.out).contains(QString::fromUtf8("44 expected \u00b7 44 ok")));
+        QVERIFY(run.out.contains("0 errors, 0 warnings"));
+    }
+
+    void jsonSeed001Start()
+    {
+        const Run run = check({"--format", "json", fixture("seed001-start")});
+        QCOMPARE(run.exitCode, 1);
+        const json doc = json::parse(run.out.toStdString());
+        QCOMPARE(doc["schema"].get<int>(), 1);
+        QVERIFY(doc["revision"].is_null());
+        QCOMPARE(doc["spec"]["path"].get<std::string>(), std::string(".flox/recipegrid.json"));
+        QCOMPARE(doc["spec"]["inferred"].get<bool>(), false);
+        const json& summary = doc["summary"];
+        QCOMPARE(summary["expected"].get<int>(), 44);
+        QCOMPARE(summary["ok"].get<int>(), 1);
+        QCOMPARE(summary["broken"].get<int>(), 3);
+        QCOMPARE(summary["redundant"].get<int>(), 1);
+        QCOMPARE(summary["missing"].get<int>(), 41);
+        QCOMPARE(summary["unexpected"].get<int>(), 1);
+        QCOMPARE(summary["impossible"].get<int>(), 0);
+        QCOMPARE(doc["entries"].size(), size_t(47));
+        int findings = 0;
+        bool sawPin = false;
+        for (const json& entry : doc["entries"]) {
+            findings += int(entry["findings"].size());
+            if (entry["file"] == ".flox/pkgs/pytorch-python313-cuda13_0-sm110-armv9.nix") {
+                QCOMPARE(entry["status"].get<std::string>(), std::string("broken"));
+                QCOMPARE(entry["facts"]["pins"][0].get<std::string>(),
+                         std::string("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"));
+                for (const json& finding : entry["findings"])
+                    if (finding["ruleId"] == "pin-mismatch") {
+                        sawPin = true;
+                        QCOMPARE(finding["severity"].get<std::string>(), std::string("error"));
+                        QCOMPARE(finding["fix"].get<std::string>(), std::string("replace-pin"));
+                        QVERIFY(finding["line"].get<int>() > 0);
+                        QVERIFY(finding["column"].get<int>() > 0);
+                        QVERIFY(finding["file"] == entry["file"]);
+                    }
+            }
+            if (entry["status"] == "missing")
+                QVERIFY(entry["file"].is_null());
+        }
+        QVERIFY(sawPin);
+        QCOMPARE(summary["findings"].get<int>(), findings);
+    }
+
+    void jsonSeed000()
+    {
+        const Run run = check({"--format", "json", fixture("seed000")});
+        QCOMPARE(run.exitCode, 1);
+        const json doc = json::parse(run.out.toStdString());
+        QCOMPARE(doc["summary"]["findings"].get<int>(), 66);
+        for (const json& entry : doc["entries"]) {
+            QCOMPARE(entry["findings"].size(), size_t(1));
+            QCOMPARE(entry["findings"][0]["ruleId"].get<std::string>(),
+                     std::string("pin-mismatch"));
+        }
+    }
+
+    void sarifSeed001Start()
+    {
+        const Run run = check({"--format", "sarif", fixture("seed001-start")});
+        QCOMPARE(run.exitCode, 1);
+        const json doc = json::parse(run.out.toStdString());
+        QCOMPARE(doc["version"].get<std::string>(), std::string("2.1.0"));
+        QVERIFY(doc["$schema"].get<std::string>().find("sarif") != std::string::npos);
+        const json& runJson = doc["runs"][0];
+        std::set<std::string> ruleIds;
+        for (const json& rule : runJson["tool"]["driver"]["rules"]) {
+            ruleIds.insert(rule["id"].get<std::string>());
+            QVERIFY(!rule["shortDescription"]["text"].get<std::string>().empty());
+            QVERIFY(!rule["fullDescription"]["text"].get<std::string>().empty());
+        }
+        QCOMPARE(ruleIds.size(), rg::RuleSet::rules().size());
+        QVERIFY(ruleIds.count("pin-mismatch") && ruleIds.count("missing-overlay"));
+        int pinResults = 0;
+        for (const json& result : runJson["results"]) {
+            const std::string ruleId = result["ruleId"].get<std::string>();
+            QVERIFY2(ruleIds.count(ruleId), ruleId.c_str());
+            QCOMPARE(runJson["tool"]["driver"]["rules"][result["ruleIndex"].get<size_t>()]["id"]
+                         .get<std::string>(),
+                     ruleId);
+            const std::string level = result["level"].get<std::string>();
+            QVERIFY(level == "error" || level == "warning" || level == "note");
+            QVERIFY(!result["message"]["text"].get<std::string>().empty());
+            const json& location = result["locations"][0]["physicalLocation"];
+            QVERIFY(location["artifactLocation"]["uri"].get<std::string>().rfind(".flox/pkgs/",
+                                                                                 0) == 0);
+            if (ruleId == "pin-mismatch") {
+                ++pinResults;
+                QCOMPARE(level, std::string("error"));
+                QCOMPARE(location["region"]["startLine"].get<int>(), 6);
+                QCOMPARE(location["region"]["startColumn"].get<int>(), 53);
+            }
+        }
+        QCOMPARE(pinResults, 3); // sm110-armv8_2, sm110-armv9, sm120-avx
+    }
+
+    void revisionOfBranchNotCheckedOut()
+    {
+        TestRepository repo;
+        repo.git({"init", "-q"});
+        copyTree(fixture("seed001-start"), repo);
+        repo.commitAll("start");
+        repo.git({"checkout", "-q", "-b", "cuda-13_0-target"});
+        repo.git({"rm", "-q", "-r", ".flox/pkgs"});
+        copyTree(fixture("seed001-target"), repo);
+        repo.commitAll("target");
+        repo.git({"checkout", "-q", "main"});
+
+        const Run target = check({"--rev", "cuda-13_0-target", "--format", "json", repo.root()});
+        QCOMPARE(target.exitCode, 0);
+        const json doc = json::parse(target.out.toStdString());
+        QCOMPARE(doc["revision"].get<std::string>(), std::string("cuda-13_0-target"));
+        QCOMPARE(doc["summary"]["ok"].get<int>(), 44);
+        QCOMPARE(check({repo.root()}).exitCode, 1); // the checked-out work tree is still the start
+
+        const Run bad = check({"--rev", "no-such-branch", repo.root()});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("no-such-branch"), bad.err.constData());
+    }
+
+    void explicitSpecRelativeToWorkingDirectory()
+    {
+        TestRepository repo;
+        copyTree(fixture("seed001-target"), repo);
+        QFile::remove(repo.root() + "/.flox/recipegrid.json");
+        const Run inferred = check({"--format", "json", repo.root()});
+        QCOMPARE(inferred.exitCode, 0); // an inferred spec is a note, not a failure
+        QCOMPARE(json::parse(inferred.out.toStdString())["spec"]["inferred"].get<bool>(), true);
+        QVERIFY(check({repo.root()}).out.contains("inferred"));
+
+        // seed 000's spec against the seed 001 target: everything missing or unexpected.
+        const Run other = check(
+            {"--spec", "seed000/.flox/recipegrid.json", "--format", "json", repo.root()}, fixtures);
+        QCOMPARE(other.exitCode, 1);
+        const json doc = json::parse(other.out.toStdString());
+        QCOMPARE(doc["summary"]["expected"].get<int>(), 66);
+        QCOMPARE(doc["spec"]["inferred"].get<bool>(), false);
+    }
+
+    void invalidSpecIsReportedNotFatal()
+    {
+        TestRepository repo;
+        copyTree(fixture("seed001-target"), repo);
+        repo.write(".flox/recipegrid.json", "{ \"schema\": 1,\n  \"pins\": [ }\n");
+        const Run run = check({"--format", "json", repo.root()});
+        QCOMPARE(run.exitCode, 1);
+        const json doc = json::parse(run.out.toStdString());
+        QVERIFY(doc["spec"]["error"].is_string());
+        QCOMPARE(doc["spec"]["inferred"].get<bool>(), true);
+        QCOMPARE(doc["repositoryFindings"][0]["ruleId"].get<std::string>(),
+                 std::string("spec-invalid"));
+        QCOMPARE(doc["repositoryFindings"][0]["line"].get<int>(), 2);
+    }
+
+    void colorsOnlyWhenAsked()
+    {
+        auto source = rg::openWorkTree(fixture("seed001-start").toStdString());
+        const rg::Analysis analysis = rg::Analyzer().analyze(*source);
+        const std::string plain = rg::AnalysisReport::text(analysis, {"repo", ""}, false);
+        const std::string colored = rg::AnalysisReport::text(analysis, {"repo", ""}, true);
+        QVERIFY(plain.find('\x1b') == std::string::npos);
+        QVERIFY(colored.find("\x1b[1;31mBROKEN (3)\x1b[0m") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheckCommand)
+#include "tst_checkcommand.moc"
