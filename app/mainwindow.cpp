@@ -203,8 +203,8 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, branches);
 
     resizeDocks({details, preview}, {560, 560}, Qt::Horizontal);
-    resizeDocks({details, preview}, {380, 520}, Qt::Vertical);
-    resizeDocks({branches}, {150}, Qt::Vertical);
+    resizeDocks({details, preview}, {430, 470}, Qt::Vertical);
+    resizeDocks({branches}, {130}, Qt::Vertical);
 }
 
 void MainWindow::createMenus()

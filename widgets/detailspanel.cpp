@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QTextDocument>
 #include <QTreeView>
@@ -108,7 +109,13 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_facts->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_facts->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_facts->setAccessibleName(tr("Recipe facts"));
-    layout->addWidget(m_facts);
+    auto* factsScroll = new QScrollArea(this);
+    factsScroll->setWidget(m_facts);
+    factsScroll->setWidgetResizable(true);
+    factsScroll->setFrameShape(QFrame::NoFrame);
+    factsScroll->setFocusPolicy(Qt::NoFocus);
+    m_facts->setMargin(2);
+    layout->addWidget(factsScroll, 3);
     m_findingsTitle->setText(tr("Findings"));
     m_findingsTitle->setFont(titleFont);
     layout->addWidget(m_findingsTitle);
@@ -120,7 +127,7 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_findings->setAccessibleName(tr("Findings of the recipe"));
     m_findings->header()->setStretchLastSection(true);
     m_findings->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    layout->addWidget(m_findings, 1);
+    layout->addWidget(m_findings, 2);
 
     connect(m_chooser, &QComboBox::currentIndexChanged, this, &DetailsPanel::showEntry);
     connect(m_findings, &QTreeView::activated, this, &DetailsPanel::activateFinding);

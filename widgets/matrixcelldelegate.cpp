@@ -10,9 +10,9 @@ namespace rg {
 
 namespace {
 
-void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, const QString& text,
-               const QStringList& extraLabels, const QVariantList& extraStatuses,
-               const QStyleOptionViewItem& option)
+void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool hasRecipe,
+               const QString& text, const QStringList& extraLabels,
+               const QVariantList& extraStatuses, const QStyleOptionViewItem& option)
 {
     const QPalette& palette = option.palette;
     const QColor own = StatusStyle::color(status, palette);
@@ -21,9 +21,14 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, const Q
     QPen border(own, 1.2);
     if (status == CellStatus::Missing)
         border.setStyle(Qt::DashLine);
-    if (status != CellStatus::Impossible) {
+    // An impossible pairing with nothing in it is only hatching; a recipe file for one gets
+    // a solid chip, because that file is something to delete.
+    if (status != CellStatus::Impossible || hasRecipe) {
+        if (status == CellStatus::Impossible)
+            border.setWidthF(1.8);
         painter->setPen(border);
-        painter->setBrush(StatusStyle::fill(status, palette));
+        painter->setBrush(status == CellStatus::Impossible ? palette.color(QPalette::Base)
+                                                           : StatusStyle::fill(status, palette));
         painter->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
     }
 
@@ -88,6 +93,11 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
 
     painter->save();
     painter->fillRect(rect, palette.color(QPalette::Base));
+    if (selected) {
+        QColor tint = palette.color(QPalette::Highlight);
+        tint.setAlpha(45);
+        painter->fillRect(rect, tint);
+    }
     if (index.data(MatrixModel::ImpossibleRole).toBool())
         painter->fillRect(rect, StatusStyle::hatch(palette));
     if (!matches)
@@ -96,6 +106,7 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     const QVariantList statuses = index.data(MatrixModel::StatusesRole).toList();
     const QVariantList extraLabels = index.data(MatrixModel::ExtraLabelsRole).toList();
     const QVariantList extraStatuses = index.data(MatrixModel::ExtraStatusesRole).toList();
+    const QVariantList hasRecipe = index.data(MatrixModel::HasRecipeRole).toList();
     const int count = static_cast<int>(statuses.size());
     if (count > 0) {
         const QRectF area = QRectF(rect).adjusted(4, 4, -4, -4);
@@ -115,17 +126,15 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
                 continue;
             }
             const auto cellStatus = static_cast<CellStatus>(status);
-            paintChip(painter, chip, cellStatus, StatusStyle::label(cellStatus),
-                      extraLabels.value(s).toStringList(), extraStatuses.value(s).toList(), opt);
+            paintChip(painter, chip, cellStatus, hasRecipe.value(s).toBool(),
+                      StatusStyle::label(cellStatus), extraLabels.value(s).toStringList(),
+                      extraStatuses.value(s).toList(), opt);
         }
     }
     painter->setOpacity(1.0);
 
     if (selected) {
-        QColor tint = palette.color(QPalette::Highlight);
-        tint.setAlpha(50);
-        painter->fillRect(rect, tint);
-        painter->setPen(QPen(palette.color(QPalette::Highlight), 2));
+        painter->setPen(QPen(palette.color(QPalette::Highlight), 2.5));
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(QRectF(rect).adjusted(1, 1, -1, -1));
     }

@@ -461,6 +461,15 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
         }
         return perSlice;
     }
+    case HasRecipeRole: {
+        QVariantList present;
+        for (int s = 0; s < sliceCount; ++s) {
+            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
+            present << (cell.primary >= 0 &&
+                        m_analysis->entries[static_cast<size_t>(cell.primary)].recipe != nullptr);
+        }
+        return present;
+    }
     case VariantNamesRole: {
         QStringList names;
         for (const MatrixEntry* entry : entriesAt(index))
@@ -598,6 +607,7 @@ QHash<int, QByteArray> MatrixModel::roleNames() const
     names.insert(MatchesFilterRole, "matchesFilter");
     names.insert(EntryIndexesRole, "entryIndexes");
     names.insert(ExtraLabelsRole, "extraLabels");
+    names.insert(HasRecipeRole, "hasRecipe");
     return names;
 }
 

@@ -44,6 +44,9 @@ public:
         // QVariantList per slice of QStringList: what tells each extra recipe apart
         // ("magma", "nightly", or its file name for a duplicate).
         ExtraLabelsRole,
+        // QVariantList of bool per slice: a recipe file is behind the slice's status (an
+        // impossible *file* differs from an impossible empty pairing).
+        HasRecipeRole,
     };
     static constexpr int NoStatus = -1;
 

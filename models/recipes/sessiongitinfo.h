@@ -1,6 +1,7 @@
 #pragma once
 
-// What the window shows about the git side of an open repository: the checked-out branch,
+// A snapshot of what the window shows about the git side of an open repository (read through
+// GitRepositoryInfo, libgit2): the checked-out branch,
 // whether the work tree has uncommitted changes, and the local branches. Read with libgit2,
 // never a `git` subprocess; safe on a worker thread (each call opens its own handle).
 

@@ -1,0 +1,339 @@
+// MatrixModel and MatrixSlice: hand-made analyses for the edge cases, real analyses of the
+// seed fixture repositories for the shape, always under QAbstractItemModelTester.
+
+#include "recipes/analyzer.h"
+#include "recipes/matrixmodel.h"
+#include "recipes/matrixslice.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace rg;
+
+namespace {
+
+MatrixEntry entry(const char* name, CellStatus status, bool expected, bool present,
+                  const char* reason = "")
+{
+    MatrixEntry e;
+    e.variant = *VariantName::parse(name);
+    e.status = status;
+    e.expected = expected;
+    e.reason = reason;
+    if (present) {
+        auto facts = std::make_shared<RecipeFacts>();
+        facts->fileName = std::string(name) + ".nix";
+        facts->path = ".flox/pkgs/" + facts->fileName;
+        facts->variant = e.variant;
+        e.recipe = facts;
+    }
+    return e;
+}
+
+std::shared_ptr<const Analysis> handMade()
+{
+    auto analysis = std::make_shared<Analysis>();
+    auto& e = analysis->entries;
+    e.push_back(entry("pytorch-python313-cuda13_0-sm120-avx512", CellStatus::Ok, true, true));
+    e.push_back(entry("pytorch-python313-cuda13_0-sm90-avx512", CellStatus::Broken, true, true,
+                      "pin differs"));
+    e.push_back(entry("pytorch-python313-cuda13_0-sm90-avx2", CellStatus::Missing, true, false));
+    e.push_back(entry("pytorch-python313-cuda13_0-sm120-avx512-magma", CellStatus::Redundant, false,
+                      true, "non-standard suffix"));
+    e.push_back(entry("pytorch-python313-cuda12_9-sm90-avx512", CellStatus::Ok, true, true));
+    e.push_back(entry("pytorch-python313-cuda13_0-sm121-avx512", CellStatus::Impossible, false,
+                      true, "ARM SoC with an x86 ISA"));
+    e.push_back(entry("pytorch-python313-cpu-avx2", CellStatus::Unexpected, false, true));
+    e.push_back(entry("pytorch-python312-cpu-avx2", CellStatus::Ok, true, true));
+    e.push_back(entry("pytorch-python313-darwin-mps", CellStatus::Ok, true, true));
+    return analysis;
+}
+
+int statusAt(const MatrixModel& model, const QModelIndex& index, int slice = 0)
+{
+    return index.data(MatrixModel::StatusesRole).toList().value(slice, -99).toInt();
+}
+
+QModelIndex cell(const MatrixModel& model, const std::string& row, const std::string& column)
+{
+    for (int r = 0; r < model.rowCount(); ++r)
+        for (int c = 0; c < model.columnCount(); ++c)
+            if (model.rowId(r) == row && model.columnId(c) == column)
+                return model.index(r, c);
+    return {};
+}
+
+std::shared_ptr<const Analysis> analyse(const QString& fixture)
+{
+    auto source = openWorkTree((QStringLiteral(RG_FIXTURES_DIR "/") + fixture).toStdString());
+    return std::make_shared<Analysis>(Analyzer().analyze(*source));
+}
+
+const MatrixSlice cuda13{"313", "13.0"};
+const MatrixSlice cuda129{"313", "12.9"};
+
+} // namespace
+
+class TestMatrixModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void slicesNewestFirst()
+    {
+        const auto analysis = handMade();
+        const auto slices = MatrixSlice::slicesOf(*analysis);
+        // 3.13 has CUDA entries (13.0, 12.9); 3.12 only a CPU recipe, so a slice without CUDA.
+        QCOMPARE(slices.size(), size_t(3));
+        QCOMPARE(slices[0], cuda13);
+        QCOMPARE(slices[1], cuda129);
+        QCOMPARE(slices[2], (MatrixSlice{"312", ""}));
+        QCOMPARE(MatrixSlice::busiest(*analysis), std::optional<MatrixSlice>(cuda13));
+        QCOMPARE(QString::fromStdString(slices[0].label()),
+                 QStringLiteral("Python 3.13 \u00b7 CUDA 13.0"));
+        QCOMPARE(MatrixSlice::fromKey(slices[1].key()), std::optional<MatrixSlice>(cuda129));
+        QVERIFY(!MatrixSlice::fromKey("nonsense"));
+    }
+
+    void axesFollowCatalogOrder()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSlices({cuda13});
+        model.setAnalysis(handMade());
+        // Rows: GPU archs in catalog order (sm121 before sm120 before sm90), then CPU, Darwin.
+        QStringList rows;
+        for (int r = 0; r < model.rowCount(); ++r)
+            rows << QString::fromStdString(model.rowId(r));
+        QCOMPARE(rows, (QStringList{"sm121", "sm120", "sm90", "cpu", "darwin"}));
+        QStringList columns;
+        for (int c = 0; c < model.columnCount(); ++c)
+            columns << QString::fromStdString(model.columnId(c));
+        QCOMPARE(columns, (QStringList{"avx2", "avx512", "mps"}));
+        QVERIFY(model.headerData(2, Qt::Vertical, Qt::ToolTipRole).toString().contains("Hopper"));
+        QVERIFY(
+            model.headerData(1, Qt::Horizontal, Qt::ToolTipRole).toString().contains("-mavx512f"));
+        QCOMPARE(model.rowKind(3), MatrixModel::RowKind::Cpu);
+
+        model.setShowAll(true);
+        QVERIFY(model.rowCount() >= 13); // every catalog arch + CPU + Darwin
+        QVERIFY(model.columnCount() >= 8);
+        QCOMPARE(model.rowId(model.rowCount() - 1), std::string("darwin"));
+    }
+
+    void statusesPerCell()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSlices({cuda13});
+        model.setAnalysis(handMade());
+        QCOMPARE(statusAt(model, cell(model, "sm120", "avx512")), int(CellStatus::Ok));
+        QCOMPARE(statusAt(model, cell(model, "sm90", "avx512")), int(CellStatus::Broken));
+        QCOMPARE(statusAt(model, cell(model, "sm90", "avx2")), int(CellStatus::Missing));
+        QCOMPARE(statusAt(model, cell(model, "sm120", "avx2")), MatrixModel::NoStatus);
+        // A recipe for an impossible pairing keeps its status and is flagged as present.
+        const QModelIndex armSoc = cell(model, "sm121", "avx512");
+        QCOMPARE(statusAt(model, armSoc), int(CellStatus::Impossible));
+        QCOMPARE(armSoc.data(MatrixModel::HasRecipeRole).toList().value(0).toBool(), true);
+        // An empty impossible pairing is hatched (catalog: sm121 is an ARM SoC).
+        const QModelIndex empty = cell(model, "sm121", "avx2");
+        QCOMPARE(statusAt(model, empty), int(CellStatus::Impossible));
+        QVERIFY(empty.data(MatrixModel::ImpossibleRole).toBool());
+        QCOMPARE(empty.data(MatrixModel::HasRecipeRole).toList().value(0).toBool(), false);
+        QVERIFY(!cell(model, "sm90", "avx2").data(MatrixModel::ImpossibleRole).toBool());
+        // CPU and Darwin rows: mps only on Darwin.
+        QVERIFY(cell(model, "cpu", "mps").data(MatrixModel::ImpossibleRole).toBool());
+        QVERIFY(cell(model, "darwin", "avx2").data(MatrixModel::ImpossibleRole).toBool());
+        QCOMPARE(statusAt(model, cell(model, "darwin", "mps")), int(CellStatus::Ok));
+        QCOMPARE(statusAt(model, cell(model, "cpu", "avx2")), int(CellStatus::Unexpected));
+    }
+
+    void suffixedRecipesJoinTheirCell()
+    {
+        MatrixModel model;
+        model.setSlices({cuda13});
+        model.setAnalysis(handMade());
+        const QModelIndex index = cell(model, "sm120", "avx512");
+        QCOMPARE(index.data(MatrixModel::VariantNamesRole).toStringList(),
+                 (QStringList{"pytorch-python313-cuda13_0-sm120-avx512",
+                              "pytorch-python313-cuda13_0-sm120-avx512-magma"}));
+        QCOMPARE(index.data(MatrixModel::ExtraLabelsRole).toList().value(0).toStringList(),
+                 QStringList{"magma"});
+        QCOMPARE(
+            index.data(MatrixModel::ExtraStatusesRole).toList().value(0).toList().value(0).toInt(),
+            int(CellStatus::Redundant));
+        QCOMPARE(model.entriesAt(index).size(), size_t(2));
+        QCOMPARE(index.data(MatrixModel::PathsRole).toStringList().size(), 2);
+        QVERIFY(index.data(Qt::ToolTipRole).toString().contains("magma"));
+    }
+
+    void smallMultiples()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setAnalysis(handMade());
+        model.setSlices({cuda13, cuda129});
+        const QModelIndex index = cell(model, "sm90", "avx512");
+        const QVariantList statuses = index.data(MatrixModel::StatusesRole).toList();
+        QCOMPARE(statuses.size(), 2);
+        QCOMPARE(statuses[0].toInt(), int(CellStatus::Broken));
+        QCOMPARE(statuses[1].toInt(), int(CellStatus::Ok));
+        QCOMPARE(index.data().toString(), QStringLiteral("broken / ok"));
+        // CPU-only rows ignore the CUDA part of the slice: the same recipe in both.
+        const QVariantList cpu =
+            cell(model, "cpu", "avx2").data(MatrixModel::StatusesRole).toList();
+        QCOMPARE(cpu.size(), 2);
+        QCOMPARE(cpu[0].toInt(), cpu[1].toInt());
+        // sm110 needs CUDA 13.0: on 12.9 even an ARM ISA is impossible (cudaSupports).
+        model.setShowAll(true);
+        model.setSlices({cuda129});
+        const QModelIndex sm110 = cell(model, "sm110", "armv9");
+        QVERIFY(sm110.isValid());
+        QVERIFY(sm110.data(MatrixModel::ImpossibleRole).toBool());
+        QVERIFY(sm110.data(MatrixModel::ReasonRole).toString().contains("13.0"));
+    }
+
+    void accessibleNameNamesEverything()
+    {
+        MatrixModel model;
+        model.setSlices({cuda13});
+        model.setAnalysis(handMade());
+        QCOMPARE(cell(model, "sm90", "avx512").data(Qt::AccessibleTextRole).toString(),
+                 QStringLiteral(
+                     "sm90 \u00d7 avx512, Python 3.13, CUDA 13.0: broken \u2014 pin differs"));
+        QVERIFY(model.accessibleName(cell(model, "cpu", "avx2"))
+                    .startsWith(QStringLiteral("CPU-only \u00d7 avx2, Python 3.13: unexpected")));
+    }
+
+    void filterHidesCells()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSlices({cuda13});
+        model.setAnalysis(handMade());
+        QVERIFY(!model.filterActive());
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setFilter(QStringLiteral("PIN DIFF"), MatrixModel::allStatuses);
+        QVERIFY(model.filterActive());
+        QVERIFY(!changed.isEmpty());
+        QVERIFY(cell(model, "sm90", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cell(model, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+        // Status only: missing cells.
+        model.setFilter({}, 1u << unsigned(CellStatus::Missing));
+        QVERIFY(cell(model, "sm90", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cell(model, "sm90", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cell(model, "sm121", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
+        // Impossible shows both the impossible recipe and the hatched empty pairings.
+        model.setFilter({}, 1u << unsigned(CellStatus::Impossible));
+        QVERIFY(cell(model, "sm121", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(cell(model, "sm121", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
+        // The file path matches too.
+        model.setFilter(QStringLiteral("sm120-avx512-magma.nix"), MatrixModel::allStatuses);
+        QVERIFY(cell(model, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+        model.setFilter({}, MatrixModel::allStatuses);
+        QVERIFY(cell(model, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+    }
+
+    void sameShapeKeepsRowsWithoutReset()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSlices({cuda13});
+        model.setAnalysis(handMade());
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        auto next = std::make_shared<Analysis>(*handMade());
+        next->entries[1].status = CellStatus::Ok; // sm90-avx512 fixed
+        model.setAnalysis(next);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(statusAt(model, cell(model, "sm90", "avx512")), int(CellStatus::Ok));
+        // A new arch changes the shape: a reset.
+        auto wider = std::make_shared<Analysis>(*next);
+        wider->entries.push_back(
+            entry("pytorch-python313-cuda13_0-sm80-avx2", CellStatus::Ok, true, true));
+        model.setAnalysis(wider);
+        QCOMPARE(reset.count(), 1);
+        QVERIFY(cell(model, "sm80", "avx2").isValid());
+        model.setAnalysis(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void seed001StartFixture()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto analysis = analyse(QStringLiteral("seed001-start"));
+        const auto slices = MatrixSlice::slicesOf(*analysis);
+        QCOMPARE(slices.size(), size_t(1));
+        QCOMPARE(slices.front(), cuda13);
+        model.setSlices(slices);
+        model.setAnalysis(analysis);
+        // Spec: 9 GPU archs × x86 + sm110/sm121 ARM + CPU; the file sm120-avx adds the avx column.
+        QCOMPARE(model.rowCount(), 10);
+        QCOMPARE(model.columnCount(), 7);
+        QCOMPARE(statusAt(model, cell(model, "sm120", "avx512")), int(CellStatus::Ok));
+        QCOMPARE(statusAt(model, cell(model, "sm110", "armv9")), int(CellStatus::Broken));
+        QCOMPARE(statusAt(model, cell(model, "sm110", "armv8_2")), int(CellStatus::Broken));
+        QCOMPARE(statusAt(model, cell(model, "sm120", "avx")), int(CellStatus::Unexpected));
+        QCOMPARE(statusAt(model, cell(model, "sm90", "avx2")), int(CellStatus::Missing));
+        // The -magma recipe sits in the canonical recipe's cell; -nightly in sm121-armv9's.
+        QVERIFY(cell(model, "sm120", "avx512")
+                    .data(MatrixModel::VariantNamesRole)
+                    .toStringList()
+                    .contains("pytorch-python313-cuda13_0-sm120-avx512-magma"));
+        QVERIFY(cell(model, "sm121", "armv9")
+                    .data(MatrixModel::VariantNamesRole)
+                    .toStringList()
+                    .contains("pytorch-python313-cuda13_0-sm121-armv9-nightly"));
+        // Reasons come from the analyzer's findings.
+        QVERIFY(
+            cell(model, "sm110", "armv9").data(MatrixModel::ReasonRole).toString().contains("pin"));
+        // Every present recipe is somewhere in the grid.
+        for (const MatrixEntry& entry : analysis->entries) {
+            if (entry.recipe)
+                QVERIFY2(model.indexOfPath(entry.recipe->path).isValid(),
+                         entry.recipe->path.c_str());
+        }
+    }
+
+    void seed001TargetAndSeed000Fixtures()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto target = analyse(QStringLiteral("seed001-target"));
+        model.setSlices(MatrixSlice::slicesOf(*target));
+        model.setAnalysis(target);
+        int ok = 0;
+        for (int r = 0; r < model.rowCount(); ++r)
+            for (int c = 0; c < model.columnCount(); ++c)
+                ok += statusAt(model, model.index(r, c)) == int(CellStatus::Ok) ? 1 : 0;
+        QCOMPARE(ok, target->counts()[size_t(CellStatus::Ok)]);
+        QCOMPARE(ok, 44);
+
+        const auto seed000 = analyse(QStringLiteral("seed000"));
+        const auto slices = MatrixSlice::slicesOf(*seed000);
+        QVERIFY(!slices.empty());
+        model.setSlices(slices); // every slice at once
+        model.setAnalysis(seed000);
+        int shown = 0;
+        for (int r = 0; r < model.rowCount(); ++r)
+            for (int c = 0; c < model.columnCount(); ++c)
+                shown += static_cast<int>(model.entriesAt(model.index(r, c)).size());
+        // Every entry shows once per slice it belongs to; CPU/Darwin in each slice of their Python.
+        QVERIFY(shown >= static_cast<int>(seed000->entries.size()));
+        for (const MatrixEntry& entry : seed000->entries)
+            QVERIFY2(model.indexOfVariant(entry.variant.toString()).isValid(),
+                     entry.variant.toString().c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMatrixModel)
+#include "tst_matrixmodel.moc"
