@@ -138,8 +138,37 @@ Token Parser::take()
 
 // Nix reports "unexpected end of file" where flex's last lexeme began, and whitespace runs
 // and comments are lexemes too.
+// The start of the lexeme before the last one (whitespace and comments count).
+uint32_t Parser::lexemeBeforeLast() const
+{
+    uint32_t last = m_prevLexemeBegin;
+    uint32_t i = m_prevLexemeEnd;
+    while (i < m_lastLexemeBegin) {
+        const char c = m_src[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            last = i;
+            while (i < m_lastLexemeBegin &&
+                   (m_src[i] == ' ' || m_src[i] == '\t' || m_src[i] == '\r' || m_src[i] == '\n'))
+                ++i;
+        } else if (c == '#') {
+            last = i;
+            while (i < m_lastLexemeBegin && m_src[i] != '\n' && m_src[i] != '\r')
+                ++i;
+        } else if (c == '/' && i + 1 < m_lastLexemeBegin && m_src[i + 1] == '*') {
+            last = i;
+            const auto close = m_src.find("*/", i + 2);
+            i = close == std::string_view::npos ? m_lastLexemeBegin : uint32_t(close + 2);
+        } else {
+            break;
+        }
+    }
+    return last;
+}
+
 uint32_t Parser::endOfFileOffset() const
 {
+    if (m_eofLocation >= 0)
+        return static_cast<uint32_t>(m_eofLocation);
     const auto n = static_cast<uint32_t>(m_src.size());
     uint32_t last = m_lastLexemeBegin;
     uint32_t i = m_lastLexemeEnd;
@@ -620,28 +649,69 @@ const Node* Parser::parseInterpolation(uint32_t begin)
     return withChildren(make(NodeKind::Interpolation, begin, close.end), {e});
 }
 
+uint32_t Parser::danglingStringFragment(uint32_t runBegin) const
+{
+    const auto n = static_cast<uint32_t>(m_src.size());
+    uint32_t i = runBegin;
+    while (i < n) {
+        const char c = m_src[i];
+        if (c == '\\') {
+            if (i + 1 >= n)
+                return i;
+            i += 2;
+        } else if (c == '$') {
+            if (i + 1 >= n)
+                return i;
+            if (m_src[i + 1] == '\\') {
+                if (i + 2 >= n)
+                    return i;
+                i += 3;
+            } else {
+                i += 2;
+            }
+        } else {
+            ++i;
+        }
+    }
+    return runBegin;
+}
+
 const Node* Parser::parseString(const Token& open)
 {
     const size_t mark = m_stack.size();
     const auto n = static_cast<uint32_t>(m_src.size());
     uint32_t pos = open.end;
+    bool sawInterpolation = false;
     for (;;) {
         const uint32_t end = m_lexer.scanStringRun(pos);
         if (end > pos)
             noteLexeme(pos, end);
         if (end > pos)
             m_stack.push_back(leaf(NodeKind::StringText, pos, end, decodeStringRun(pos, end)));
+        if (end >= n && end > pos) {
+            // At the end of input flex splits off a trailing `\`, `$` or `$\` as a token of
+            // its own: a second STR, which only a string with an interpolation may have.
+            const uint32_t fragment = danglingStringFragment(pos);
+            if (fragment > pos) {
+                noteLexeme(fragment, n);
+                if (!sawInterpolation)
+                    throw ParseFailure{fragment, "syntax error, unexpected STR, expecting '\"'"};
+            }
+        }
         pos = end;
         if (pos >= n)
             unexpected({TokenKind::End, n, n}, "'\"'");
         if (m_src[pos] == '"')
             break;
         // `${`
+        noteLexeme(pos, pos + 2);
         m_pos = pos + 2;
         m_hasTok = false;
         m_stack.push_back(parseInterpolation(pos));
         pos = m_pos;
+        sawInterpolation = true;
     }
+    noteLexeme(pos, pos + 1);
     m_pos = pos + 1;
     m_hasTok = false;
     return finish(make(NodeKind::String, open.begin, pos + 1), mark);
@@ -677,6 +747,7 @@ const Node* Parser::parseIndentedString(const Token& open)
                 break;
             }
         } else if (c == '$' && d == '{') {
+            noteLexeme(pos, pos + 2);
             m_pos = pos + 2;
             m_hasTok = false;
             const Node* interpolation = parseInterpolation(pos);
@@ -776,6 +847,7 @@ const Node* Parser::parseIndentedString(const Token& open)
         m_stack.push_back(leaf(NodeKind::StringText, part.begin, part.end,
                                stripped == raw ? raw : store(stripped)));
     }
+    noteLexeme(close, close + 2);
     m_pos = close + 2;
     m_hasTok = false;
     return finish(make(NodeKind::IndentedString, open.begin, close + 2), mark);
@@ -791,9 +863,9 @@ const Node* Parser::parsePath(const Token& first)
     // Nix's grammar wants `${` right after the first segment, or one text run and then `${`.
     int partsAfterStart = 0;
     bool sawInterpolation = false;
-    uint32_t lastPiece = first.begin;
     for (;;) {
         if (pos + 1 < m_src.size() && m_src[pos] == '$' && m_src[pos + 1] == '{') {
+            noteLexeme(pos, pos + 2);
             m_pos = pos + 2;
             m_hasTok = false;
             m_stack.push_back(parseInterpolation(pos));
@@ -808,19 +880,24 @@ const Node* Parser::parsePath(const Token& first)
             break;
         if (!sawInterpolation && partsAfterStart == 1)
             throw ParseFailure{pos, "syntax error, unexpected STR, expecting DOLLAR_CURLY"};
+        noteLexeme(pos, end);
         m_stack.push_back(leaf(NodeKind::StringText, pos, end, m_src.substr(pos, end - pos)));
-        lastPiece = pos;
         slash = m_src[end - 1] == '/';
         pos = end;
         ++partsAfterStart;
     }
+    const bool atEnd = pos >= m_src.size();
     // Nix raises this while lexing the character after the slash, or at end of input where
     // flex's location is still that of the path piece ending in '/'.
     if (slash)
-        throw ParseFailure{pos < m_src.size() ? pos : lastPiece, "path has a trailing slash"};
+        throw ParseFailure{atEnd ? m_lastLexemeBegin : pos, "path has a trailing slash"};
+    // PATH_END takes the location of the lexeme before the one that ended the path: the last
+    // piece, or at the end of input the lexeme before that.
+    const uint32_t pathEnd = atEnd ? lexemeBeforeLast() : m_lastLexemeBegin;
     if (!sawInterpolation && partsAfterStart == 1)
-        throw ParseFailure{first.begin,
-                           "syntax error, unexpected PATH_END, expecting DOLLAR_CURLY"};
+        throw ParseFailure{pathEnd, "syntax error, unexpected PATH_END, expecting DOLLAR_CURLY"};
+    if (atEnd)
+        m_eofLocation = pathEnd;
     m_pos = pos;
     m_hasTok = false;
     Node* node = make(NodeKind::Path, first.begin, pos);

@@ -43,12 +43,17 @@ private:
     Token take();
     Token expect(TokenKind kind, std::string_view expecting = {});
     [[noreturn]] void unexpected(const Token& token, std::string_view expecting = {});
+    // Nix reports positions from flex's idea of the current lexeme, so we follow them.
     void noteLexeme(uint32_t begin, uint32_t end)
     {
+        m_prevLexemeBegin = m_lastLexemeBegin;
+        m_prevLexemeEnd = m_lastLexemeEnd;
         m_lastLexemeBegin = begin;
         m_lastLexemeEnd = end;
+        m_eofLocation = -1;
     }
     uint32_t endOfFileOffset() const;
+    uint32_t lexemeBeforeLast() const;
     Token lookahead(const Token& after) const { return m_lexer.lexAt(after.end); }
 
     // Grammar
@@ -63,6 +68,7 @@ private:
     const Node* parseSelect();
     const Node* parseSimple();
     const Node* parseString(const Token& open);
+    uint32_t danglingStringFragment(uint32_t runBegin) const;
     const Node* parseIndentedString(const Token& open);
     const Node* parsePath(const Token& first);
     const Node* parseInterpolation(uint32_t begin); // after `${` was consumed
@@ -96,6 +102,9 @@ private:
     int m_depth = 0;
     uint32_t m_lastLexemeBegin = 0;
     uint32_t m_lastLexemeEnd = 0;
+    uint32_t m_prevLexemeBegin = 0;
+    uint32_t m_prevLexemeEnd = 0;
+    int64_t m_eofLocation = -1; // set when a path ended at the end of input
 };
 
 } // namespace rg::nix
