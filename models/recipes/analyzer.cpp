@@ -331,6 +331,15 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
     parallelFor(recipes.size(), threads,
                 [&](size_t i) { findings[i] = RuleSet::check(*recipes[i], theSpec, m_catalog); });
 
+    // A grid cell is a matrix point of one package: the spec's package words each have their
+    // own cells; any other package word (pytorch210-…) competes for the main package's cell.
+    auto cellOf = [&theSpec](const VariantName& name) {
+        const bool own = name.package == theSpec.package ||
+                         std::find(theSpec.extraPackages.begin(), theSpec.extraPackages.end(),
+                                   name.package) != theSpec.extraPackages.end();
+        return (own ? name.package : theSpec.package) + ':' + name.cellKey();
+    };
+
     // Expected cells first, in spec order.
     const std::vector<VariantName> expected = theSpec.expectedVariants();
     std::unordered_map<std::string, size_t> cellIndex;
@@ -340,7 +349,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         entry.variant = name;
         entry.expected = true;
         entry.status = CellStatus::Missing;
-        cellIndex.emplace(name.cellKey(), analysis.entries.size());
+        cellIndex.emplace(cellOf(name), analysis.entries.size());
         analysis.entries.push_back(std::move(entry));
     }
 
@@ -351,7 +360,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         const RecipeFacts& recipe = *recipes[i];
         if (!recipe.variant || !recipe.variant->suffixes.empty())
             continue;
-        const std::string key = recipe.variant->cellKey();
+        const std::string key = cellOf(*recipe.variant);
         auto it = primary.find(key);
         if (it == primary.end())
             primary.emplace(key, i);
@@ -384,7 +393,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
             continue;
         }
         const VariantName& variant = *recipe->variant;
-        const std::string key = variant.cellKey();
+        const std::string key = cellOf(variant);
         const auto primaryIt = primary.find(key);
         const bool isPrimary = primaryIt != primary.end() && primaryIt->second == i;
         const bool expected = isPrimary && theSpec.expects(variant);

@@ -1,0 +1,176 @@
+// Speed of the analysis pipeline on generated repositories (tests/tools/make_repo.py):
+//   BM_Parse / BM_Extract     parser alone, parser + fact extraction, one thread
+//   BM_Analyze                the whole Analyzer (parallel), in process
+//   BM_CheckProcess           `recipegrid check` as a user runs it: wall time and peak RSS
+//   BM_NixInstantiateParse    the reference parser over the same files in one process
+// Targets (DESIGN/task): check of 2,000 recipes < 0.3 s, 20,000 < 3 s and < 500 MB, linear.
+// Run: bench_analyzer [--benchmark_filter=…]; repositories are generated once under
+// $RG_BENCH_DIR (default /tmp/recipegrid-bench).
+
+#include "nix/syntaxtree.h"
+#include "recipes/analyzer.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <benchmark/benchmark.h>
+#include <map>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+namespace {
+
+QString benchDir()
+{
+    const QByteArray env = qgetenv("RG_BENCH_DIR");
+    return env.isEmpty() ? QStringLiteral("/tmp/recipegrid-bench") : QString::fromLocal8Bit(env);
+}
+
+// The generated repository of `count` recipes (made on first use, then reused).
+QString repository(int count)
+{
+    const QString path = benchDir() + QStringLiteral("/repo%1").arg(count);
+    if (QDir(path + "/.flox/pkgs").exists())
+        return path;
+    QDir().mkpath(benchDir());
+    QProcess generator;
+    generator.start(
+        QStringLiteral("python3"),
+        {QStringLiteral(RG_SOURCE_DIR "/tests/tools/make_repo.py"), QString::number(count), path});
+    generator.waitForFinished(-1);
+    if (generator.exitCode() != 0)
+        qFatal("make_repo.py failed: %s", generator.readAllStandardError().constData());
+    return path;
+}
+
+struct Corpus
+{
+    std::vector<std::string> paths;
+    std::vector<std::string> contents;
+    size_t bytes = 0;
+};
+
+const Corpus& corpus(int count)
+{
+    static std::map<int, Corpus> cache;
+    auto it = cache.find(count);
+    if (it != cache.end())
+        return it->second;
+    Corpus corpus;
+    const QString dir = repository(count) + "/.flox/pkgs";
+    for (const QString& name :
+         QDir(dir).entryList({QStringLiteral("*.nix")}, QDir::Files, QDir::Name)) {
+        QFile file(dir + "/" + name);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        corpus.paths.push_back((dir + "/" + name).toStdString());
+        corpus.contents.push_back(file.readAll().toStdString());
+        corpus.bytes += corpus.contents.back().size();
+    }
+    return cache.emplace(count, std::move(corpus)).first->second;
+}
+
+void BM_Parse(benchmark::State& state)
+{
+    const Corpus& files = corpus(static_cast<int>(state.range(0)));
+    for (auto _ : state)
+        for (const std::string& text : files.contents) {
+            auto tree = rg::nix::SyntaxTree::parse(text);
+            benchmark::DoNotOptimize(tree.root());
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(files.bytes));
+    state.counters["files"] = double(files.contents.size());
+}
+BENCHMARK(BM_Parse)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+void BM_Extract(benchmark::State& state)
+{
+    const Corpus& files = corpus(static_cast<int>(state.range(0)));
+    const rg::Analyzer analyzer;
+    for (auto _ : state)
+        for (size_t i = 0; i < files.contents.size(); ++i) {
+            auto facts = analyzer.extract(files.paths[i], files.contents[i]);
+            benchmark::DoNotOptimize(facts.pins.data());
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(files.bytes));
+}
+BENCHMARK(BM_Extract)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+void BM_Analyze(benchmark::State& state)
+{
+    auto source = rg::openWorkTree(repository(static_cast<int>(state.range(0))).toStdString());
+    rg::AnalyzerOptions options;
+    options.threads = static_cast<int>(state.range(1));
+    int problems = 0;
+    for (auto _ : state) {
+        const rg::Analysis analysis = rg::Analyzer().analyze(*source, options);
+        problems = analysis.findingCount();
+        benchmark::DoNotOptimize(analysis.entries.data());
+    }
+    state.counters["findings"] = problems; // 0 on a generated repository: all ok
+}
+BENCHMARK(BM_Analyze)
+    ->Args({200, 0})
+    ->Args({2000, 0})
+    ->Args({20000, 0})
+    ->Args({2000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Wall time of the whole process, and the peak RSS of the child.
+void BM_CheckProcess(benchmark::State& state)
+{
+    const QString repo = repository(static_cast<int>(state.range(0)));
+    long peakKb = 0;
+    int exitCode = -1;
+    for (auto _ : state) {
+        QProcess process;
+        process.setStandardOutputFile(QProcess::nullDevice());
+        process.start(
+            QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
+            {QStringLiteral("check"), QStringLiteral("--format"), QStringLiteral("json"), repo});
+        process.waitForFinished(-1);
+        exitCode = process.exitCode();
+        struct rusage usage;
+        getrusage(RUSAGE_CHILDREN, &usage); // max over all children so far: one per size run
+        peakKb = std::max(peakKb, usage.ru_maxrss);
+    }
+    state.counters["peak_rss_MB"] = double(peakKb) / 1024.0;
+    state.counters["exit"] = exitCode;
+}
+BENCHMARK(BM_CheckProcess)
+    ->Arg(200)
+    ->Arg(2000)
+    ->Arg(20000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The reference: nix-instantiate --parse of the same files in one process.
+void BM_NixInstantiateParse(benchmark::State& state)
+{
+    const Corpus& files = corpus(static_cast<int>(state.range(0)));
+    QStringList arguments{QStringLiteral("--parse")};
+    for (const std::string& path : files.paths)
+        arguments << QString::fromStdString(path);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("NIX_CONFIG"),
+                       QStringLiteral("build-users-group =\nsandbox = false\nsubstituters =\n"
+                                      "experimental-features = nix-command"));
+    for (auto _ : state) {
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.setStandardOutputFile(QProcess::nullDevice());
+        process.start(QStringLiteral("nix-instantiate"), arguments);
+        process.waitForFinished(-1);
+        if (process.exitCode() != 0)
+            state.SkipWithError("nix-instantiate --parse failed");
+    }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(files.bytes));
+}
+BENCHMARK(BM_NixInstantiateParse)->Arg(2000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+} // namespace
+
+BENCHMARK_MAIN();
