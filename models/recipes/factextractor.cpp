@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <string_view>
 #include <unordered_map>
 
@@ -14,6 +15,10 @@ using nix::SourceRange;
 namespace {
 
 constexpr int maxResolveDepth = 48;
+// Resolution steps one file may take, and the longest value it may build: strings that
+// interpolate each other twice per level grow exponentially, and hostile input must not hang.
+constexpr long resolveBudget = 1000000;
+constexpr size_t maxResolvedLength = 64 * 1024;
 
 bool startsWith(std::string_view text, std::string_view prefix)
 {
@@ -471,9 +476,11 @@ private:
     }
 
     // The expression a Value stands for, following identifiers and `inherit`.
+    bool spend() const { return --m_budget >= 0; }
+
     std::optional<Value> dereference(Value value, int depth) const
     {
-        for (; depth < maxResolveDepth; ++depth) {
+        for (; depth < maxResolveDepth && spend(); ++depth) {
             if (!value.lookupName.empty()) {
                 auto found = lookup(value.lookupName, value.scope);
                 if (!found)
@@ -575,11 +582,31 @@ private:
 
     std::optional<Resolved> resolveString(Value value, int depth = 0) const
     {
-        if (depth > maxResolveDepth)
+        if (depth > maxResolveDepth || !spend())
             return std::nullopt;
         auto target = dereference(value, depth + 1);
         if (!target || !target->node)
             return std::nullopt;
+        // Memoised per expression and scope, so values built from each other resolve in
+        // linear time however often they are shared.
+        const Node& node = *target->node;
+        const bool composite =
+            node.kind == NodeKind::Binary ||
+            std::any_of(node.children.begin(), node.children.end(),
+                        [](const Node* part) { return part->kind == NodeKind::Interpolation; });
+        if (!composite)
+            return resolveStringUncached(*target, depth); // a literal: cheaper than a lookup
+        const auto key = std::make_pair(target->node, target->scope);
+        if (auto known = m_stringMemo.find(key); known != m_stringMemo.end())
+            return known->second;
+        auto result = resolveStringUncached(*target, depth);
+        m_stringMemo.emplace(key, result);
+        return result;
+    }
+
+    std::optional<Resolved> resolveStringUncached(const Value& resolvedTarget, int depth) const
+    {
+        const Value* target = &resolvedTarget;
         const Node& node = *target->node;
         Resolved result;
         result.range = node.range;
@@ -603,6 +630,8 @@ private:
                     }
                     result.text += inner->text;
                 }
+                if (result.text.size() > maxResolvedLength)
+                    return std::nullopt;
             }
             return result;
         case NodeKind::Int:
@@ -625,6 +654,8 @@ private:
                 }
                 result.text += right->text;
                 result.range = node.range;
+                if (result.text.size() > maxResolvedLength)
+                    return std::nullopt;
                 return result;
             }
             return std::nullopt;
@@ -648,7 +679,7 @@ private:
     // A list of strings; elements that do not resolve are kept as their source text.
     std::optional<ResolvedList> resolveList(Value value, int depth = 0) const
     {
-        if (depth > maxResolveDepth)
+        if (depth > maxResolveDepth || !spend())
             return std::nullopt;
         auto target = dereference(value, depth + 1);
         if (!target || !target->node)
@@ -1397,6 +1428,8 @@ private:
     std::vector<const Node*> m_overlays;
     std::optional<Fact<std::string>> m_overlayTorchVersion;
     bool m_pythonFromTorch = false;
+    mutable long m_budget = resolveBudget;
+    mutable std::map<std::pair<const Node*, const Scope*>, std::optional<Resolved>> m_stringMemo;
 };
 
 } // namespace

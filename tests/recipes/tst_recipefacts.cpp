@@ -3,6 +3,8 @@
 
 #include "recipes/analyzer.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 using namespace rg;
@@ -667,6 +669,58 @@ in python3Packages.pytorch.overrideAttrs (oldAttrs: {
         const RecipeFacts deep = extract(chain);
         REQUIRE_PARSED(deep);
         QCOMPARE(deep.gpuArchSM->value, std::string("9.0"));
+    }
+
+    void exponentialValuesStayBounded()
+    {
+        // Each level interpolates the previous twice: 2^40 bytes if resolved naively.
+        QByteArray source = "let l0 = \"x\";";
+        for (int i = 1; i <= 40; ++i)
+            source += " l" + QByteArray::number(i) + " = \"${l" + QByteArray::number(i - 1) +
+                      "}${l" + QByteArray::number(i - 1) + "}\";";
+        source += " in { pname = l40; gpuArchSM = l3; cpuFlags = [ l40 l2 ]; }";
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QVERIFY(!facts.pname); // too large to be a value anyone means
+        QCOMPARE(facts.gpuArchSM->value, std::string(8, 'x'));
+    }
+
+    void mutatedRecipesNeverCrash()
+    {
+        QFile file(QStringLiteral(
+            RG_FIXTURES_DIR
+            "/seed001-start/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray original = file.readAll();
+        int parsed = 0;
+        for (int i = 0; i < original.size(); i += 3) {
+            // Truncated, and with one byte replaced by a bracket or quote.
+            const RecipeFacts truncated = extract(original.left(i));
+            parsed += truncated.problem == FileProblem::None ? 1 : 0;
+            QByteArray mutated = original;
+            mutated[i] = "{}[]();\"'$="[i % 12];
+            const RecipeFacts facts = extract(mutated);
+            if (facts.problem == FileProblem::SyntaxError)
+                QVERIFY(facts.parseError && facts.parseError->line >= 1);
+        }
+        QVERIFY(parsed < original.size() / 3); // most prefixes are not valid Nix
+    }
+
+    void nixCorpusNeverCrashes()
+    {
+        // Helper A's differential corpus: every construct of the language, valid and not.
+        QDir corpus(QStringLiteral(RG_SOURCE_DIR "/tests/nix/corpus"));
+        int files = 0;
+        for (const QFileInfo& info : corpus.entryInfoList({"*.nix"}, QDir::Files)) {
+            QFile file(info.filePath());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const RecipeFacts facts = extract(file.readAll(), info.fileName().toStdString());
+            QVERIFY(facts.problem == FileProblem::None ||
+                    facts.problem == FileProblem::SyntaxError ||
+                    facts.problem == FileProblem::NotUtf8);
+            ++files;
+        }
+        QVERIFY(files > 0 || !corpus.exists());
     }
 
     void syntaxErrorIsAProblemNotACrash()
