@@ -176,6 +176,8 @@ private slots:
     void nestingIsCapped();
     void randomInputNeverCrashes();
     void mutatedRecipesNeverCrash();
+    void parseNotation_data();
+    void parseNotation();
     void lineIndex();
     void moveKeepsTreeValid();
 };
@@ -535,6 +537,44 @@ void TestNixSyntaxTree::mutatedRecipesNeverCrash()
         }
     }
     QVERIFY(files > 0);
+}
+
+void TestNixSyntaxTree::parseNotation_data()
+{
+    // What nix-instantiate --parse (Nix 2.8.0) printed for these, with /base as the directory.
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("expected");
+    auto row = [](const char* name, const char* source, const char* expected) {
+        QTest::newRow(name) << QString::fromUtf8(source) << QString::fromUtf8(expected);
+    };
+    row("let", "let a = 1; in a", "(let a = 1; in a)");
+    row("formals", "{ x ? 1, ... } @ args: x", "({ x ? 1, ... } @ args: x)");
+    row("select-or", "a: a.b.c or 3", "(a: (a).b.c or (3))");
+    row("sorted-attrs", "{ zz = 3; b = 1; a = 2; }", "{ a = 2; b = 1; zz = 3; }");
+    row("nested-attrs", "{ a.b = 1; a.c = 2; }", "{ a = { b = 1; c = 2; }; }");
+    row("inherit", "x: { inherit x; inherit (x) y; }", "(x: { inherit x ; y = (x).y; })");
+    row("operators", "x: y: [ (x - y) (x < y) (x >= y) (-x) (x * y) (x ? a) ]",
+        "(x: (y: [ ((__sub x y)) ((__lessThan x y)) ((! (__lessThan x y))) ((__sub 0 x)) "
+        "((__mul x y)) (((x) ? a)) ]))");
+    row("call-appends", "x: (x - x) x", "(x: (__sub x x x))");
+    row("strings", R"(x: "a\n$${x}" + ''b${x}'')", R"((x: ("a\n\$\${x}" + ("b" + x))))");
+    row("paths", "x: [ ./a/../b ./c/${x}/d <nixpkgs> ]",
+        R"((x: [ (/base/b) ((/base/c/ + x + "/d")) ((__findFile __nixPath "nixpkgs")) ]))");
+    row("legacy-let", "let { body = 1; }", "(rec { body = 1; }).body");
+    row("floats", "[ 1. .5 123456789.123 0.000001 ]", "[ (1) (0.5) (1.23457e+08) (1e-06) ]");
+    row("quoted-names", R"({ "if" = 1; "then" = 2; "a b" = 3; })",
+        R"({ "a b" = 3; "if" = 1; then = 2; })");
+    row("with-assert-if", "x: with x; assert y; if y then 1 else 2",
+        "(x: (with x; assert y; (if y then 1 else 2)))");
+}
+
+void TestNixSyntaxTree::parseNotation()
+{
+    QFETCH(QString, source);
+    QFETCH(QString, expected);
+    const SyntaxTree tree = SyntaxTree::parse(source.toStdString());
+    QVERIFY2(tree.root(), tree.error() ? tree.error()->message.c_str() : "");
+    QCOMPARE(QString::fromStdString(tree.toNixParseNotation("/base")), expected);
 }
 
 void TestNixSyntaxTree::lineIndex()
