@@ -162,6 +162,8 @@ void RepositorySession::startScan()
             const QString dir = root.absoluteFilePath(qs(result.recipeDir));
             result.recipeDirFound = QFileInfo(dir).isDir();
             result.watchedFiles.push_back(dir.toStdString());
+            // The root too: a recipe directory created later (git checkout, a first recipe).
+            result.watchedFiles.push_back(root.absolutePath().toStdString());
             result.watchedFiles.push_back(
                 root.absoluteFilePath(QStringLiteral(".flox")).toStdString());
             const std::string spec = analysis->specPath.empty()

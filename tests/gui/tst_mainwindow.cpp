@@ -1,0 +1,334 @@
+// The window driven like a user would: open, click cells, read the details and the preview,
+// click a finding, filter, use the keyboard, edit and delete files under the selection,
+// open folders without recipes and repositories with a malformed spec.
+
+#include "aboutdialog.h"
+#include "detailspanel.h"
+#include "emptystatepage.h"
+#include "filterbar.h"
+#include "guitestsupport.h"
+#include "mainwindow.h"
+#include "matrixview.h"
+#include "messagebanner.h"
+#include "recipepreview.h"
+#include "recipes/findingsmodel.h"
+#include "recipes/matrixmodel.h"
+#include "recipes/repositorysession.h"
+#include "syntaxhighlighting.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace rg;
+using namespace rg::test;
+
+namespace {
+
+const QString armv9 = QStringLiteral("pytorch-python313-cuda13_0-sm110-armv9");
+const QByteArray oldPin = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3";
+const QByteArray specPin = "6a030d535719c5190187c4cec156f335e95e3211";
+
+QModelIndex cellOf(MainWindow& window, const char* row, const char* column)
+{
+    MatrixModel* model = window.matrixModel();
+    for (int r = 0; r < model->rowCount(); ++r)
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->rowId(r) == row && model->columnId(c) == column)
+                return model->index(r, c);
+    return {};
+}
+
+void click(MainWindow& window, const QModelIndex& index, Qt::KeyboardModifiers modifiers = {})
+{
+    MatrixView* view = window.matrixView();
+    view->scrollTo(index);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, modifiers,
+                      view->visualRect(index).center());
+}
+
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+    window.openRepository(path);
+    return changed.wait(10000);
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { isolateSettings(); }
+
+    void clickingCellsShowsDetailsAndPreview()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.isShowingGrid()); // welcome page first
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(window.isShowingGrid());
+        QCOMPARE(window.summaryText(),
+                 QStringLiteral("44 expected \u00b7 1 ok \u00b7 3 broken \u00b7 1 "
+                                "redundant \u00b7 41 missing \u00b7 1 unexpected"));
+        QVERIFY(window.windowTitle().contains(QFileInfo(dir.path()).fileName()));
+
+        QSignalSpy preview(&window, &MainWindow::previewUpdated);
+        click(window, cellOf(window, "sm110", "armv9"));
+        QCOMPARE(window.detailsPanel()->currentVariantName(), armv9);
+        const QString facts = window.detailsPanel()->factsText();
+        QVERIFY2(facts.contains(QString::fromLatin1(oldPin)), qPrintable(facts));
+        QVERIFY(facts.contains(QStringLiteral("broken")));
+        QVERIFY(facts.contains(QStringLiteral("11.0"))); // gpuArchSM
+        QVERIFY(facts.contains(QStringLiteral("-march=armv9")));
+        QVERIFY(facts.contains(QStringLiteral("aarch64-linux")));
+        QVERIFY(facts.contains(QStringLiteral("pytorch"))); // torch attribute (deprecated)
+        QVERIFY(preview.wait(5000));
+        const QByteArray bytes = readAll(dir.filePath(recipe(armv9.toLatin1())));
+        QCOMPARE(window.preview()->toPlainText(), QString::fromUtf8(bytes));
+        QCOMPARE(window.preview()->path(), QString::fromLatin1(recipe(armv9.toLatin1())));
+
+        // Clicking a finding highlights exactly its range in the preview.
+        QTreeView* findings = window.detailsPanel()->findingsView();
+        QVERIFY(findings->model()->rowCount() >= 3);
+        int pinRow = -1;
+        for (int r = 0; r < findings->model()->rowCount(); ++r)
+            if (findings->model()->index(r, 0).data(FindingsModel::RuleRole).toString() ==
+                "pin-mismatch")
+                pinRow = r;
+        QVERIFY(pinRow >= 0);
+        const QModelIndex pinIndex = findings->model()->index(pinRow, FindingsModel::MessageColumn);
+        const int begin = pinIndex.data(FindingsModel::RangeBeginRole).toInt();
+        const int end = pinIndex.data(FindingsModel::RangeEndRole).toInt();
+        QVERIFY(end > begin);
+        findings->scrollTo(pinIndex);
+        QTest::mouseClick(findings->viewport(), Qt::LeftButton, {},
+                          findings->visualRect(pinIndex).center());
+        QCOMPARE(window.preview()->highlightedText(),
+                 QString::fromUtf8(bytes.mid(begin, end - begin)));
+        QVERIFY(window.preview()->highlightedText().contains(QString::fromLatin1(oldPin)));
+        QCOMPARE(window.preview()->highlightedLine(),
+                 pinIndex.data(FindingsModel::LineRole).toInt());
+
+        // A missing cell: no file, the preview says what the spec expects.
+        click(window, cellOf(window, "sm90", "avx512"));
+        QCOMPARE(window.detailsPanel()->currentEntry()->status, CellStatus::Missing);
+        QVERIFY(!window.preview()->hasRecipe());
+        QVERIFY(
+            window.preview()->toPlainText().contains("pytorch-python313-cuda13_0-sm90-avx512.nix"));
+
+        // The -magma recipe shares the canonical recipe's cell; the chooser shows both.
+        click(window, cellOf(window, "sm120", "avx512"));
+        QVERIFY(
+            window.detailsPanel()->selectVariant("pytorch-python313-cuda13_0-sm120-avx512-magma"));
+        QCOMPARE(window.detailsPanel()->currentEntry()->status, CellStatus::Redundant);
+    }
+
+    void keyboardAndSelection()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, dir.path()));
+        MatrixView* view = window.matrixView();
+        view->setFocus();
+        view->setCurrentIndex(cellOf(window, "sm110", "armv9"));
+        QCOMPARE(window.detailsPanel()->currentVariantName(), armv9);
+        QTest::keyClick(view, Qt::Key_Left);
+        QCOMPARE(window.detailsPanel()->currentVariantName(),
+                 QStringLiteral("pytorch-python313-cuda13_0-sm110-armv8_2"));
+        QTest::keyClick(view, Qt::Key_Right, Qt::ShiftModifier);
+        QCOMPARE(view->selectedCells().size(), 2);
+        // Both recipes are in the chooser; Ctrl+C copies both names.
+        QApplication::clipboard()->clear();
+        for (QAction* action : view->actions())
+            if (action->shortcut() == QKeySequence::Copy)
+                action->trigger();
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY2(copied.contains(armv9) && copied.contains("sm110-armv8_2"), qPrintable(copied));
+        // Whole row by a click on its header.
+        QHeaderView* rows = view->verticalHeader();
+        const int row = cellOf(window, "sm120", "avx").row();
+        QTest::mouseClick(rows->viewport(), Qt::LeftButton, {},
+                          QPoint(rows->width() / 2,
+                                 rows->sectionViewportPosition(row) + rows->sectionSize(row) / 2));
+        QCOMPARE(view->selectedCells().size(), window.matrixModel()->columnCount());
+        QVERIFY(window.detailsPanel()->factsText().size() > 0);
+        // Accessible names of cells say row, column, slice, status and reason.
+        const QString name =
+            cellOf(window, "sm110", "armv9").data(Qt::AccessibleTextRole).toString();
+        QVERIFY2(name.startsWith(
+                     QStringLiteral("sm110 \u00d7 armv9, Python 3.13, CUDA 13.0: broken \u2014 ")),
+                 qPrintable(name));
+        // The context menu offers room for more actions.
+        QMenu* offered = nullptr;
+        connect(&window, &MainWindow::cellMenuAboutToShow, this,
+                [&](QMenu* menu, const QModelIndexList& cells) {
+                    offered = menu;
+                    QVERIFY(!cells.isEmpty());
+                    QTimer::singleShot(0, menu, &QMenu::close);
+                });
+        QContextMenuEvent event(QContextMenuEvent::Keyboard, QPoint(), QPoint());
+        QApplication::sendEvent(view->viewport(), &event);
+        QVERIFY(offered != nullptr);
+    }
+
+    void filterHidesCells()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, dir.path()));
+        QTest::keyClicks(window.filterBar()->lineEdit(), QStringLiteral("deprecated"));
+        QVERIFY(cellOf(window, "sm110", "armv9").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cellOf(window, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cellOf(window, "sm90", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
+        window.filterBar()->lineEdit()->clear();
+        window.filterBar()->statusButton(CellStatus::Missing)->click();
+        QVERIFY(!cellOf(window, "sm90", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(cellOf(window, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+    }
+
+    void recipeRewrittenOrDeletedWhileSelected()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.session()->setDebounceInterval(30);
+        window.show();
+        QVERIFY(openAndWait(window, dir.path()));
+        QSignalSpy preview(&window, &MainWindow::previewUpdated);
+        click(window, cellOf(window, "sm110", "armv9"));
+        QVERIFY(preview.wait(5000));
+        QVERIFY(window.detailsPanel()->factsText().contains(QString::fromLatin1(oldPin)));
+
+        const QString path = dir.filePath(recipe(armv9.toLatin1()));
+        QByteArray bytes = readAll(path);
+        bytes.replace(oldPin, specPin);
+        QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+        QVERIFY(writeAll(path, bytes));
+        QVERIFY(changed.wait(10000));
+        // Same cell, same recipe, new facts and text.
+        QCOMPARE(window.detailsPanel()->currentVariantName(), armv9);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.preview()->toPlainText().contains(QString::fromLatin1(specPin)), 5000);
+        QVERIFY(!window.detailsPanel()->factsText().contains(QString::fromLatin1(oldPin)));
+        QVERIFY(window.matrixView()->selectedCells().contains(cellOf(window, "sm110", "armv9")));
+
+        QVERIFY(QFile::remove(path));
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(window.detailsPanel()->currentVariantName(), armv9);
+        QCOMPARE(window.detailsPanel()->currentEntry()->status, CellStatus::Missing);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.preview()->hasRecipe(), 5000);
+        QVERIFY(window.preview()->toPlainText().contains(QStringLiteral("No recipe file")));
+    }
+
+    void unreadableRecipeIsShownAsSuch()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.session()->setDebounceInterval(60000); // the file vanishes before any re-scan
+        window.show();
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(QFile::remove(dir.filePath(recipe(armv9.toLatin1()))));
+        QSignalSpy preview(&window, &MainWindow::previewUpdated);
+        click(window, cellOf(window, "sm110", "armv9"));
+        QVERIFY(preview.wait(5000));
+        QVERIFY(!window.preview()->hasRecipe());
+        QVERIFY2(
+            window.preview()->toPlainText().contains(QStringLiteral("Cannot read this recipe")),
+            qPrintable(window.preview()->toPlainText()));
+    }
+
+    void folderWithoutRecipesShowsWhatIsLookedFor()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(!window.isShowingGrid());
+        QCOMPARE(window.emptyState()->title(), QStringLiteral("No recipes here"));
+        QVERIFY(window.emptyState()->message().contains(QStringLiteral(".flox/pkgs/*.nix")));
+        // A path that is no folder at all: an error, no crash, nothing opened.
+        window.openRepository(dir.filePath(QStringLiteral("missing")));
+        QVERIFY(window.banner()->isVisibleTo(&window) || !window.isShowingGrid());
+    }
+
+    void malformedSpecShowsItsPosition()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        // A comma lost at the end of line 5: the parser stops at line 6.
+        QByteArray spec = readAll(dir.filePath(".flox/recipegrid.json"));
+        QCOMPARE(spec.split('\n').value(4).trimmed(), QByteArray("\"torchVersion\": \"2.10.0\","));
+        spec.replace("\"2.10.0\",", "\"2.10.0\"");
+        QVERIFY(writeAll(dir.filePath(".flox/recipegrid.json"), spec));
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(window.isShowingGrid());
+        QVERIFY(window.banner()->isVisibleTo(&window));
+        QCOMPARE(window.banner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY2(window.banner()->text().contains(QStringLiteral(".flox/recipegrid.json:6:")),
+                 qPrintable(window.banner()->text()));
+    }
+
+    void dropFolderAndSettings()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        {
+            MainWindow window;
+            window.show();
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(dir.path())});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, {});
+            QApplication::sendEvent(&window, &enter);
+            QVERIFY(enter.isAccepted());
+            QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, {});
+            QApplication::sendEvent(&window, &drop);
+            QVERIFY(changed.wait(10000));
+            QCOMPARE(window.session()->rootPath(),
+                     QDir::cleanPath(QFileInfo(dir.path()).absoluteFilePath()));
+            QVERIFY(window.isShowingGrid());
+            window.close(); // saves geometry, dock layout and slices
+        }
+        QSettings settings;
+        QVERIFY(settings.value("recentRepositories")
+                    .toStringList()
+                    .contains(QDir::cleanPath(dir.path())));
+        QVERIFY(!settings.value("window/state").toByteArray().isEmpty());
+        QCOMPARE(settings.value("grid/slices").toStringList(), QStringList{"313/13.0"});
+        MainWindow again;
+        QVERIFY(again.findChild<EmptyStatePage*>()->findChild<QListWidget*>() != nullptr);
+    }
+
+    void aboutNamesTheHighlighter()
+    {
+        AboutDialog dialog;
+        QVERIFY(dialog.text().contains(SyntaxHighlighting::backendName().toHtmlEscaped()));
+        QVERIFY(dialog.text().contains(QStringLiteral(RG_VERSION)));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,223 @@
+// RepositorySession: scans off the GUI thread, live refresh through the file watcher and the
+// RecipeCache (one changed file → one file parsed), git state, revisions, bad input.
+
+#include "demorepository.h"
+#include "guitestsupport.h"
+#include "recipes/repositorysession.h"
+
+#include <QSignalSpy>
+#include <QThread>
+
+using namespace rg;
+using namespace rg::test;
+
+namespace {
+
+const char* const armv9 = "pytorch-python313-cuda13_0-sm110-armv9";
+const QByteArray oldPin = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3";
+const QByteArray specPin = "6a030d535719c5190187c4cec156f335e95e3211";
+
+const MatrixEntry* find(const Analysis& analysis, const std::string& variant)
+{
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.variant.toString() == variant)
+            return &entry;
+    return nullptr;
+}
+
+bool hasRule(const MatrixEntry& entry, const std::string& rule)
+{
+    for (const Finding& finding : entry.findings)
+        if (finding.ruleId == rule)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestSession : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { isolateSettings(); }
+
+    void scansOffTheGuiThread()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        RepositorySession session;
+        QSignalSpy started(&session, &RepositorySession::scanStarted);
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(dir.path()));
+        // openWorkTree returns before the scan: the result arrives through the event loop.
+        QCOMPARE(started.count(), 1);
+        QVERIFY(session.isScanning());
+        QVERIFY(!session.analysis());
+        QVERIFY(changed.wait(10000));
+        QVERIFY(!session.isScanning());
+        QVERIFY(session.recipeDirFound());
+        QCOMPARE(session.recipeDir(), QStringLiteral(".flox/pkgs"));
+        QCOMPARE(session.lastParsedCount(), 6);
+        const auto analysis = session.analysis();
+        QCOMPARE(analysis->expectedCount(), 44);
+        QCOMPARE(QString::fromStdString(analysis->summary()),
+                 QStringLiteral("44 expected \u00b7 1 ok \u00b7 3 broken \u00b7 1 redundant \u00b7 "
+                                "41 missing \u00b7 1 unexpected"));
+        QVERIFY(!session.isReadOnly());
+        QVERIFY(!session.git().isRepository); // a plain folder is fine too
+        QCOMPARE(session.absolutePath(".flox/pkgs/x.nix"), dir.path() + "/.flox/pkgs/x.nix");
+    }
+
+    void liveRefreshParsesOnlyTheChangedFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        RepositorySession session;
+        session.setDebounceInterval(50);
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(dir.path()));
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(session.lastParsedCount(), 6);
+        QVERIFY(hasRule(*find(*session.analysis(), armv9), "pin-mismatch"));
+        const int scans = session.scanCount();
+
+        // Rewrite one recipe in place (as an editor does): only it is parsed again.
+        const QString path = dir.filePath(recipe(armv9));
+        QByteArray bytes = readAll(path);
+        QVERIFY(bytes.contains(oldPin));
+        bytes.replace(oldPin, specPin);
+        QThread::msleep(20); // a different mtime even on coarse file systems
+        QVERIFY(writeAll(path, bytes));
+        QVERIFY(changed.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isScanning(), 10000);
+        QCOMPARE(session.scanCount(), scans + 1);
+        QCOMPARE(session.lastParsedCount(), 1);
+        QVERIFY(!hasRule(*find(*session.analysis(), armv9), "pin-mismatch"));
+
+        // A new recipe: one parse; the cell turns from missing to present.
+        const char* const sm90 = "pytorch-python313-cuda13_0-sm90-avx512";
+        QCOMPARE(find(*session.analysis(), sm90)->status, CellStatus::Missing);
+        const QByteArray canonical =
+            readAll(dir.filePath(recipe("pytorch-python313-cuda13_0-sm120-avx512")));
+        QVERIFY(writeAll(dir.filePath(recipe(sm90)), canonical));
+        QVERIFY(changed.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isScanning(), 10000);
+        QCOMPARE(session.lastParsedCount(), 1);
+        QVERIFY(find(*session.analysis(), sm90)->recipe != nullptr);
+
+        // A deleted recipe: nothing to parse, the cell is missing again.
+        QVERIFY(QFile::remove(dir.filePath(recipe(sm90))));
+        QVERIFY(changed.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isScanning(), 10000);
+        QCOMPARE(session.lastParsedCount(), 0);
+        QCOMPARE(find(*session.analysis(), sm90)->status, CellStatus::Missing);
+
+        // Reload without changes parses nothing.
+        session.reload();
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(session.lastParsedCount(), 0);
+    }
+
+    void malformedSpecIsReported()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        QVERIFY(writeAll(dir.filePath(".flox/recipegrid.json"),
+                         "{\n  \"schema\": 1,\n  \"matrix\": [,]\n}\n"));
+        RepositorySession session;
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(dir.path()));
+        QVERIFY(changed.wait(10000));
+        const auto analysis = session.analysis();
+        QVERIFY(analysis->specError.has_value());
+        QCOMPARE(analysis->specError->line, 3);
+        QVERIFY(analysis->specError->column > 0);
+        QVERIFY(
+            QString::fromStdString(analysis->specError->toString()).contains("recipegrid.json:3:"));
+        QVERIFY(analysis->spec.isInferred());
+    }
+
+    void badPathsAndEmptyFolders()
+    {
+        RepositorySession session;
+        QSignalSpy errors(&session, &RepositorySession::errorOccurred);
+        QVERIFY(!session.openWorkTree(QStringLiteral("/nonexistent/recipegrid")));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.first().first().toString().contains("no such folder"));
+        QVERIFY(!session.isOpen());
+        QVERIFY(!session.openRevision(QStringLiteral("/nonexistent"), QStringLiteral("main")));
+        QCOMPARE(errors.count(), 2);
+
+        QTemporaryDir empty;
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(empty.path()));
+        QVERIFY(changed.wait(10000));
+        QVERIFY(!session.recipeDirFound());
+        QVERIFY(session.analysis()->entries.empty());
+        // Creating the recipe dir later is noticed (the root and .flox are watched).
+        session.setDebounceInterval(50);
+        QVERIFY(writeAll(empty.filePath(".flox/pkgs/pytorch-python313-cpu-avx2.nix"), "{ }\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(session.recipeDirFound(), 10000);
+    }
+
+    void gitStateAndRevisions()
+    {
+        QTemporaryDir parent;
+        QString error;
+        const QString root = DemoRepository::create(&error, parent.path());
+        QVERIFY2(!root.isEmpty(), qPrintable(error));
+        RepositorySession session;
+        session.setDebounceInterval(50);
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QSignalSpy git(&session, &RepositorySession::gitStateChanged);
+        QVERIFY(session.openWorkTree(root));
+        QVERIFY(changed.wait(10000));
+        QVERIFY(session.git().isRepository);
+        QCOMPARE(session.git().branch, std::string("cuda-13_0"));
+        QVERIFY(!session.git().dirty);
+        QCOMPARE(session.git().headCommit.size(), size_t(7));
+
+        // An edit makes the work tree dirty; the session notices on its re-scan.
+        const QString path = root + "/" + recipe("pytorch-python313-cuda13_0-sm90-avx512");
+        QByteArray bytes = readAll(path);
+        QVERIFY(writeAll(path, bytes + "\n# edited\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(session.git().dirty, 10000);
+        QVERIFY(git.count() >= 2);
+
+        // Another branch, read straight from git: read-only, its own six recipes.
+        QVERIFY(session.openRevision(root, QStringLiteral("main")));
+        QVERIFY(changed.wait(10000));
+        QVERIFY(session.isReadOnly());
+        QCOMPARE(session.revision(), QStringLiteral("main"));
+        QVERIFY(session.absolutePath("x").isEmpty());
+        int present = 0;
+        for (const MatrixEntry& entry : session.analysis()->entries)
+            present += entry.recipe ? 1 : 0;
+        QCOMPARE(present, 6);
+        const SourceFile file = session.readFile(QString::fromLatin1(recipe(armv9)));
+        QVERIFY(file.error.empty());
+        QVERIFY(QByteArray::fromStdString(file.bytes).contains(oldPin));
+        QCOMPARE(SessionGitInfo::localBranches(root.toStdString(), nullptr),
+                 (std::vector<std::string>{"cuda-13_0", "main"}));
+    }
+
+    void closingWhileScanningIsSafe()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed000"), dir.path()));
+        auto* session = new RepositorySession;
+        QVERIFY(session->openWorkTree(dir.path()));
+        QVERIFY(session->isScanning());
+        delete session; // waits for the worker; must not crash or leak a callback
+        RepositorySession other;
+        QSignalSpy changed(&other, &RepositorySession::analysisChanged);
+        QVERIFY(other.openWorkTree(dir.path()));
+        other.close();
+        QCOMPARE(changed.count(), 1); // close() itself
+        QTest::qWait(300);
+        QVERIFY(!other.analysis()); // the old scan's result was dropped
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"
