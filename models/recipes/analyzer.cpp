@@ -162,6 +162,51 @@ void RecipeCache::retainOnly(const std::vector<std::string>& paths)
 
 Analyzer::Analyzer(const Catalog& catalog) : m_catalog(catalog) {}
 
+void Analyzer::addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                                  const MatrixSpec& spec,
+                                  std::vector<std::vector<Finding>>& findings) const
+{
+    // A thin wrapper (pattern e) takes its pin, overlays and torch from the file it wraps; the
+    // rules that depend on the variant are checked on that file for each wrapper, and point
+    // into that file. Rules that do not depend on the variant are reported once, on the base.
+    static const std::set<std::string> inherited = {
+        "pin-mismatch",           "pin-missing",
+        "missing-overlay",        "cuda-version-mismatch",
+        "torch-version-mismatch", "python-version-mismatch",
+        "cpu-recipe-cuda-inputs"};
+    std::unordered_map<std::string, size_t> byPath;
+    for (size_t i = 0; i < recipes.size(); ++i)
+        byPath.emplace(recipes[i]->path, i);
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& wrapper = *recipes[i];
+        if (wrapper.pattern != PatternKind::Wrapper || !wrapper.wrappedFile || !wrapper.variant)
+            continue;
+        const auto slash = wrapper.path.rfind('/');
+        const std::string directory =
+            slash == std::string::npos ? "" : wrapper.path.substr(0, slash + 1);
+        const std::string target = std::filesystem::path(directory + wrapper.wrappedFile->value)
+                                       .lexically_normal()
+                                       .generic_string();
+        const auto base = byPath.find(target);
+        if (base == byPath.end() || base->second == i ||
+            recipes[base->second]->problem != FileProblem::None)
+            continue;
+        RecipeFacts asVariant = *recipes[base->second];
+        asVariant.variant = wrapper.variant;
+        if (asVariant.pattern == PatternKind::Wrapper)
+            continue; // wrappers of wrappers: one level is what repositories use
+        std::set<std::string> own;
+        for (const Finding& finding : findings[i])
+            own.insert(finding.ruleId);
+        for (Finding& finding : RuleSet::check(asVariant, spec, m_catalog))
+            if (inherited.count(finding.ruleId) && !own.count(finding.ruleId)) {
+                finding.message += " (inherited from " + asVariant.fileName + ")";
+                findings[i].push_back(std::move(finding));
+            }
+        RuleSet::sort(findings[i]);
+    }
+}
+
 RecipeFacts Analyzer::extract(const std::string& path, std::string bytes) const
 {
     RecipeFacts facts;
@@ -330,6 +375,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
     std::vector<std::vector<Finding>> findings(recipes.size());
     parallelFor(recipes.size(), threads,
                 [&](size_t i) { findings[i] = RuleSet::check(*recipes[i], theSpec, m_catalog); });
+    addWrappedFindings(recipes, theSpec, findings);
 
     // A grid cell is a matrix point of one package: the spec's package words each have their
     // own cells; any other package word (pytorch210-…) competes for the main package's cell.

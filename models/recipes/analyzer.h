@@ -20,7 +20,8 @@ namespace rg {
 class RecipeCache
 {
 public:
-    std::shared_ptr<const RecipeFacts> find(const std::string& path, const std::string& stamp) const;
+    std::shared_ptr<const RecipeFacts> find(const std::string& path,
+                                            const std::string& stamp) const;
     void store(const std::string& path, const std::string& stamp,
                std::shared_ptr<const RecipeFacts> facts);
     void retainOnly(const std::vector<std::string>& paths);
@@ -35,10 +36,10 @@ private:
 
 struct AnalyzerOptions
 {
-    std::string specPath;     // relative to the root or absolute; "" → MatrixSpec::defaultPath
-    std::string recipeDir;    // overrides the spec's recipeDir when non-empty
+    std::string specPath;  // relative to the root or absolute; "" → MatrixSpec::defaultPath
+    std::string recipeDir; // overrides the spec's recipeDir when non-empty
     uint64_t maxFileSize = 4 * 1024 * 1024;
-    int threads = 0;          // 0 → QThread::idealThreadCount()
+    int threads = 0; // 0 → QThread::idealThreadCount()
 };
 
 class Analyzer
@@ -53,6 +54,10 @@ public:
     RecipeFacts extract(const std::string& path, std::string bytes) const;
 
 private:
+    void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                            const MatrixSpec& spec,
+                            std::vector<std::vector<Finding>>& findings) const;
+
     const Catalog& m_catalog;
 };
 

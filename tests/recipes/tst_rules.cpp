@@ -602,6 +602,53 @@ private slots:
         QCOMPARE(fine.entries.front().status, CellStatus::Ok);
     }
 
+    void wrappersInheritTheirBasesPin()
+    {
+        // Pattern (e): each variant file only passes its values to a shared base.
+        TestRepository repo;
+        repo.write(".flox/recipegrid.json", specJson);
+        const QByteArray base =
+            "{ gpuArchSM, cpuFlags, platform, pname }:\n"
+            "let\n"
+            "  pkgs = import (builtins.fetchTarball {\n"
+            "    url = \"https://github.com/NixOS/nixpkgs/archive/PIN.tar.gz\";\n"
+            "  }) { overlays = [ CUDA MAGMA TORCH ]; };\n"
+            "in (pkgs.python3Packages.torch.override { gpuTargets = [ gpuArchSM ]; "
+            "}).overrideAttrs (o: {\n"
+            "  inherit pname;\n  meta.platforms = [ platform ];\n})\n";
+        auto fill = [&](const QByteArray& pin) {
+            return QByteArray(base)
+                .replace("PIN", pin)
+                .replace("CUDA", QByteArray(cudaOverlay).replace("CUDASET", "cudaPackages_13"))
+                .replace("MAGMA", magmaOverlay)
+                .replace("TORCH", QByteArray(torchOverlay).replace("TORCHVERSION", "2.10.0"));
+        };
+        repo.writeRecipe("pytorch-common.nix", fill(otherPin));
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix",
+                         "{ callPackage }: callPackage ./pytorch-common.nix {\n"
+                         "  gpuArchSM = \"9.0\";\n"
+                         "  cpuFlags = [ \"-mavx512f\" \"-mavx512dq\" \"-mavx512vl\" "
+                         "\"-mavx512bw\" \"-mfma\" ];\n"
+                         "  platform = \"x86_64-linux\";\n"
+                         "  pname = \"pytorch210-python313-cuda13_0-sm90-avx512\";\n}\n");
+        const Analysis stale = analyze(repo);
+        const MatrixEntry& entry = stale.entries.front();
+        QCOMPARE(entry.recipe->pattern, PatternKind::Wrapper);
+        QCOMPARE(entry.status, CellStatus::Broken);
+        ONLY(entry.findings, "pin-mismatch");
+        QCOMPARE(entry.findings[0].file, std::string(".flox/pkgs/pytorch-common.nix"));
+        QCOMPARE(entry.findings[0].line, 4u); // the line of the pin in the base file
+        QVERIFY(entry.findings[0].message.find("pytorch-common.nix") != std::string::npos);
+        // The base is a shared file, not an unnamed recipe to complain about.
+        for (const Finding& finding : stale.repositoryFindings)
+            QVERIFY(finding.ruleId != "not-a-variant-name");
+
+        repo.writeRecipe("pytorch-common.nix", fill(goodPin));
+        const Analysis fixed = analyze(repo);
+        QCOMPARE(fixed.entries.front().status, CellStatus::Ok);
+        QVERIFY(fixed.entries.front().findings.empty());
+    }
+
     void repositoryRules()
     {
         TestRepository repo;
