@@ -4,6 +4,7 @@
 #include "recipes/analyzer.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <iostream>
@@ -61,7 +62,11 @@ int CheckCommand::run(const QStringList& arguments)
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        std::cout << parser.helpText().toStdString();
+        // The parser names the binary only; the subcommand belongs in the usage line too.
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(QLatin1Char('\n')),
+                     QStringLiteral("Usage: recipegrid check [options] REPO"));
+        std::cout << help.toStdString();
         return 0;
     }
     const QStringList positional = parser.positionalArguments();
@@ -92,6 +97,7 @@ int CheckCommand::run(const QStringList& arguments)
 
     ReportContext context;
     context.repository = root;
+    context.toolVersion = QCoreApplication::applicationVersion().toStdString();
     std::unique_ptr<RepositorySource> source;
     if (parser.isSet(revOption)) {
         std::string error;

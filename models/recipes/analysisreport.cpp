@@ -237,7 +237,8 @@ std::string AnalysisReport::sarif(const Analysis& analysis, const ReportContext&
 
     ordered_json driver;
     driver["name"] = "RecipeGrid";
-    driver["informationUri"] = "https://example.invalid/recipegrid";
+    if (!context.toolVersion.empty())
+        driver["version"] = context.toolVersion;
     driver["rules"] = rules;
     ordered_json run;
     run["tool"] = {{"driver", driver}};

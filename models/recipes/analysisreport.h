@@ -33,8 +33,9 @@ namespace rg {
 
 struct ReportContext
 {
-    std::string repository; // shown as given
-    std::string revision;   // "" for the work tree
+    std::string repository;  // shown as given
+    std::string revision;    // "" for the work tree
+    std::string toolVersion; // RecipeGrid's version for SARIF's tool.driver, "" if unknown
 };
 
 class AnalysisReport

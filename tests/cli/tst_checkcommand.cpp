@@ -69,6 +69,8 @@ private slots:
     {
         const Run run = check({"--help"});
         QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith("Usage: recipegrid check [options] REPO\n"),
+                 run.out.constData());
         for (const char* option : {"--spec", "--rev", "--format", "REPO"})
             QVERIFY2(run.out.contains(option), option);
     }
@@ -208,6 +210,9 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         const json doc = json::parse(run.out.toStdString());
         QCOMPARE(doc["version"].get<std::string>(), std::string("2.1.0"));
+        QCOMPARE(doc["runs"][0]["tool"]["driver"]["name"].get<std::string>(),
+                 std::string("RecipeGrid"));
+        QVERIFY(!doc["runs"][0]["tool"]["driver"]["version"].get<std::string>().empty());
         QVERIFY(doc["$schema"].get<std::string>().find("sarif") != std::string::npos);
         const json& runJson = doc["runs"][0];
         std::set<std::string> ruleIds;
