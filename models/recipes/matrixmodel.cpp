@@ -156,8 +156,7 @@ void MatrixModel::rebuild()
         if (row == rowOf.end() || column == columnOf.end())
             continue;
         for (size_t s = 0; s < sliceCount; ++s) {
-            const MatrixSlice& slice = m_slices[s];
-            if (slice.python != name.python || (kind == RowKind::Gpu && slice.cuda != name.cuda))
+            if (!m_slices[s].contains(name))
                 continue;
             MatrixCellSlice& cell =
                 m_cells[(row->second * m_columns.size() + column->second) * sliceCount + s];
@@ -375,8 +374,9 @@ QString MatrixModel::accessibleName(const QModelIndex& index) const
     QStringList parts;
     for (size_t s = 0; s < m_slices.size(); ++s) {
         const MatrixCellSlice& cell = cellAt(index.row(), index.column(), static_cast<int>(s));
-        QString part =
-            QStringLiteral(", Python ") + qs(dottedPython(m_slices[s].python, m_catalog));
+        QString part = m_slices[s].package.empty() ? QString()
+                                                   : QStringLiteral(", ") + qs(m_slices[s].package);
+        part += QStringLiteral(", Python ") + qs(dottedPython(m_slices[s].python, m_catalog));
         if (row.kind == RowKind::Gpu && !m_slices[s].cuda.empty())
             part += QStringLiteral(", CUDA ") + qs(m_slices[s].cuda);
         part += QStringLiteral(": ");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace rg {
 
@@ -16,14 +17,22 @@ std::string dottedPython(std::string_view digits, const Catalog& catalog)
 
 std::string MatrixSlice::label(const Catalog& catalog) const
 {
-    std::string text = "Python " + dottedPython(python, catalog);
+    std::string text = package.empty() ? std::string() : package + " \u00b7 ";
+    text += "Python " + dottedPython(python, catalog);
     text += cuda.empty() ? " \u00b7 no CUDA version" : " \u00b7 CUDA " + cuda;
     return text;
 }
 
+bool MatrixSlice::contains(const VariantName& name) const
+{
+    if (name.python != python || (!package.empty() && name.package != package))
+        return false;
+    return name.accelerator != Accelerator::Cuda || name.cuda == cuda;
+}
+
 std::string MatrixSlice::key() const
 {
-    return python + '/' + cuda;
+    return package.empty() ? python + '/' + cuda : python + '/' + cuda + '/' + package;
 }
 
 std::optional<MatrixSlice> MatrixSlice::fromKey(std::string_view key)
@@ -31,7 +40,12 @@ std::optional<MatrixSlice> MatrixSlice::fromKey(std::string_view key)
     const auto slash = key.find('/');
     if (slash == std::string_view::npos || slash == 0)
         return std::nullopt;
-    return MatrixSlice{std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
+    MatrixSlice slice{std::string(key.substr(0, slash)), std::string(key.substr(slash + 1)), {}};
+    if (const auto second = slice.cuda.find('/'); second != std::string::npos) {
+        slice.package = slice.cuda.substr(second + 1);
+        slice.cuda.erase(second);
+    }
+    return slice;
 }
 
 namespace {
@@ -39,6 +53,8 @@ namespace {
 // Newest first: Python 3.13 before 3.12, CUDA 13.0 before 12.9, named CUDA before none.
 bool newerFirst(const MatrixSlice& a, const MatrixSlice& b)
 {
+    if (a.package != b.package)
+        return a.package < b.package;
     if (a.python != b.python) {
         if (a.python.size() != b.python.size())
             return a.python.size() > b.python.size();
@@ -51,27 +67,33 @@ bool newerFirst(const MatrixSlice& a, const MatrixSlice& b)
 
 std::map<MatrixSlice, int> sliceSizes(const Analysis& analysis)
 {
+    std::set<std::string> packages;
+    for (const MatrixEntry& entry : analysis.entries)
+        packages.insert(entry.variant.package);
+    const bool perPackage = packages.size() > 1;
+
     std::map<MatrixSlice, int> sizes;
-    std::map<std::string, bool> pythonHasCuda;
+    std::map<std::pair<std::string, std::string>, bool> pythonHasCuda; // (package, python)
     for (const MatrixEntry& entry : analysis.entries) {
         const VariantName& name = entry.variant;
+        const std::string package = perPackage ? name.package : std::string();
         if (name.accelerator == Accelerator::Cuda) {
-            ++sizes[MatrixSlice{name.python, name.cuda}];
-            pythonHasCuda[name.python] = true;
+            ++sizes[MatrixSlice{name.python, name.cuda, package}];
+            pythonHasCuda[{package, name.python}] = true;
         } else {
-            pythonHasCuda.try_emplace(name.python, false);
+            pythonHasCuda.try_emplace({package, name.python}, false);
         }
     }
-    for (const auto& [python, hasCuda] : pythonHasCuda) {
+    for (const auto& [key, hasCuda] : pythonHasCuda) {
         if (!hasCuda)
-            sizes[MatrixSlice{python, {}}] += 0;
+            sizes[MatrixSlice{key.second, {}, key.first}] += 0;
     }
     // CPU-only and Darwin entries show in every slice of their Python version.
     for (const MatrixEntry& entry : analysis.entries) {
         if (entry.variant.accelerator == Accelerator::Cuda)
             continue;
         for (auto& [slice, size] : sizes)
-            size += slice.python == entry.variant.python ? 1 : 0;
+            size += slice.contains(entry.variant) ? 1 : 0;
     }
     return sizes;
 }

@@ -16,17 +16,20 @@ namespace rg {
 
 struct MatrixSlice
 {
-    std::string python; // digits as in file names: "313"
-    std::string cuda;   // dotted "13.0"; "" when the recipes name no CUDA version
+    std::string python;  // digits as in file names: "313"
+    std::string cuda;    // dotted "13.0"; "" when the recipes name no CUDA version
+    std::string package; // "torchvision"; "" when the repository builds one package only
 
-    // "Python 3.13 · CUDA 13.0", "Python 3.13 · no CUDA version"
+    // "Python 3.13 · CUDA 13.0", "torchvision · Python 3.13 · no CUDA version"
     std::string label(const Catalog& catalog = Catalog::builtin()) const;
-    // Stable text for settings: "313/13.0".
+    bool contains(const VariantName& name) const; // CPU-only / Darwin: Python (and package)
+    // Stable text for settings: "313/13.0", "313/13.0/torchvision".
     std::string key() const;
     static std::optional<MatrixSlice> fromKey(std::string_view key);
 
-    // Every slice the analysis has entries for, newest Python then newest CUDA first.
-    // A Python version that only has CPU-only or Darwin recipes gets a slice with cuda "".
+    // Every slice the analysis has entries for: per package word when there are several,
+    // then newest Python, then newest CUDA first. A Python version that only has CPU-only or
+    // Darwin recipes gets a slice with cuda "".
     static std::vector<MatrixSlice> slicesOf(const Analysis& analysis);
     // The slice with the most entries: what the grid shows first.
     static std::optional<MatrixSlice> busiest(const Analysis& analysis);

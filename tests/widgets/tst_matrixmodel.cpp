@@ -95,6 +95,30 @@ private slots:
         QVERIFY(!MatrixSlice::fromKey("nonsense"));
     }
 
+    void severalPackagesGetTheirOwnSlices()
+    {
+        auto analysis = std::make_shared<Analysis>(*handMade());
+        analysis->entries.push_back(
+            entry("torchvision-python313-cuda13_0-sm120-avx512", CellStatus::Broken, true, true));
+        const auto slices = MatrixSlice::slicesOf(*analysis);
+        QCOMPARE(slices.front().package, std::string("pytorch"));
+        const MatrixSlice vision{"313", "13.0", "torchvision"};
+        QVERIFY(std::find(slices.begin(), slices.end(), vision) != slices.end());
+        QCOMPARE(QString::fromStdString(vision.label()),
+                 QStringLiteral("torchvision \u00b7 Python 3.13 \u00b7 CUDA 13.0"));
+        QCOMPARE(MatrixSlice::fromKey(vision.key()), std::optional<MatrixSlice>(vision));
+        MatrixModel model;
+        model.setSlices({MatrixSlice{"313", "13.0", "pytorch"}, vision});
+        model.setAnalysis(analysis);
+        const QModelIndex index = cell(model, "sm120", "avx512");
+        // One chip per package slice, not the other package's recipe as an extra.
+        const QVariantList statuses = index.data(MatrixModel::StatusesRole).toList();
+        QCOMPARE(statuses.size(), 2);
+        QCOMPARE(statuses[0].toInt(), int(CellStatus::Ok));
+        QCOMPARE(statuses[1].toInt(), int(CellStatus::Broken));
+        QVERIFY(index.data(Qt::AccessibleTextRole).toString().contains("torchvision, Python 3.13"));
+    }
+
     void axesFollowCatalogOrder()
     {
         MatrixModel model;
