@@ -1,6 +1,7 @@
 #include "nix/lowering.h"
 
 #include "nix/lexer.h"
+#include "nix/parsenotationprinter.h"
 #include "nix/parser.h"
 
 #include <algorithm>
@@ -53,8 +54,9 @@ std::string Lowering::showPath(const std::vector<LoweredAttrName>& path) const
     for (const LoweredAttrName& name : path) {
         if (!out.empty())
             out += '.';
-        out += name.symbol == LoweredAttrName::kDynamic ? std::string("\"${…}\"")
-                                                        : std::string(m_symbols.name(name.symbol));
+        out += name.symbol == LoweredAttrName::kDynamic
+                   ? std::string("\"${…}\"")
+                   : ParseNotationPrinter::identifier(m_symbols.name(name.symbol));
     }
     return out;
 }
@@ -66,7 +68,56 @@ LoweredAttrName Lowering::attrName(const Node& segment)
     const Node* inner = segment.kind == NodeKind::Interpolation ? segment.child(0) : &segment;
     if (auto value = Parser::staticString(inner))
         return {m_symbols.intern(*value), nullptr};
-    return {LoweredAttrName::kDynamic, lower(*inner)};
+    return {LoweredAttrName::kDynamic, m_shallow ? opaque(segment.range.begin) : lower(*inner)};
+}
+
+LoweredExpr* Lowering::opaque(uint32_t offset)
+{
+    return make(Kind::CurPos, offset);
+}
+
+LoweredExpr* Lowering::beginBinds(bool rec, uint32_t bindsStart)
+{
+    LoweredExpr* attrs = make(Kind::Attrs, bindsStart);
+    attrs->flag = rec;
+    return attrs;
+}
+
+void Lowering::addBindEagerly(LoweredExpr* attrs, const Node& bind, uint32_t bindsStart,
+                              LoweredExpr* value)
+{
+    m_shallow = true;
+    addBind(attrs, bind, bindsStart, value);
+}
+
+void Lowering::checkFormalsEagerly(const Node& lambda)
+{
+    std::pmr::vector<LoweredFormal> formals(m_arena);
+    for (const Node* formal : lambda.children[0]->children)
+        formals.push_back({m_symbols.intern(formal->text), nullptr, formal->range.begin});
+    checkFormals(formals, lambda);
+}
+
+// toFormals(): sorted by (symbol, position); a repeated name is an error at its later
+// occurrence, and so is a formal named like the `@` argument.
+void Lowering::checkFormals(std::pmr::vector<LoweredFormal>& formals, const Node& lambda)
+{
+    std::sort(formals.begin(), formals.end(), [&](const auto& x, const auto& y) {
+        const uint64_t rx = m_symbols.rank(x.symbol), ry = m_symbols.rank(y.symbol);
+        return rx != ry ? rx < ry : x.offset < y.offset;
+    });
+    for (size_t i = 0; i + 1 < formals.size(); ++i)
+        if (formals[i].symbol == formals[i + 1].symbol)
+            throw ParseFailure{formals[i + 1].offset,
+                               "duplicate formal function argument '" +
+                                   std::string(m_symbols.name(formals[i].symbol)) + "'"};
+    if (!lambda.text.empty()) {
+        const Symbol arg = m_symbols.intern(lambda.text);
+        for (const LoweredFormal& f : formals)
+            if (f.symbol == arg)
+                throw ParseFailure{lambda.range.begin, "duplicate formal function argument '" +
+                                                           std::string(lambda.text) + "'"};
+    }
 }
 
 // addAttr() of Nix 2.8's parser.y, including its merge of `a = { … }; a.b = …;`.
@@ -111,7 +162,8 @@ void Lowering::addAttr(LoweredExpr* attrs, const std::vector<LoweredAttrName>& p
         for (auto& [key, def] : value->attrs) {
             auto k = existing->attrs.find(key);
             if (k != existing->attrs.end())
-                duplicate(m_symbols.name(def.symbol), k->second.offset, def.offset);
+                duplicate(ParseNotationPrinter::identifier(m_symbols.name(def.symbol)),
+                          k->second.offset, def.offset);
             existing->attrs.emplace(key, def);
         }
         return;
@@ -122,49 +174,54 @@ void Lowering::addAttr(LoweredExpr* attrs, const std::vector<LoweredAttrName>& p
 // `binds` of parser.y: Binding and Inherit nodes, the first `count` children of `node`.
 LoweredExpr* Lowering::lowerBinds(const Node& node, size_t count, bool rec, uint32_t bindsStart)
 {
-    LoweredExpr* attrs = make(Kind::Attrs, bindsStart);
-    attrs->flag = rec;
-    std::vector<LoweredAttrName> path;
-    for (size_t n = 0; n < count; ++n) {
-        const Node& bind = *node.children[n];
-        if (bind.kind == NodeKind::Binding) {
-            const Node& attrPath = *bind.children[0];
-            path.clear();
-            for (const Node* segment : attrPath.children)
-                path.push_back(attrName(*segment));
-            addAttr(attrs, path, lower(*bind.children[1]), attrPath.range.begin);
-            continue;
-        }
-        // Inherit: Nix reports every name at the position of the first one.
-        const size_t first = bind.flag ? 1 : 0;
-        if (bind.children.size() <= first)
-            continue;
-        // Nix reports these names at the end of `inherit` or of `(…)`, where its (empty-first)
-        // name list begins.
-        const uint32_t namesOffset =
-            bind.flag
-                ? static_cast<uint32_t>(m_src.rfind(')', bind.children[first]->range.begin)) + 1
-                : bind.range.begin + 7;
-        LoweredExpr* source = bind.flag ? lower(*bind.children[0]) : nullptr;
-        for (size_t k = first; k < bind.children.size(); ++k) {
-            const LoweredAttrName name = attrName(*bind.children[k]);
-            const uint64_t rank = m_symbols.rank(name.symbol);
-            if (auto j = attrs->attrs.find(rank); j != attrs->attrs.end())
-                duplicate(m_symbols.name(name.symbol), namesOffset, j->second.offset);
-            LoweredExpr* value = nullptr;
-            if (source) {
-                value = make(Kind::Select, bind.range.begin);
-                value->a = source;
-                value->path.push_back(name);
-            } else {
-                // Nix places these variables at the start of the whole binding list.
-                value = make(Kind::Var, bindsStart);
-                value->symbol = name.symbol;
-            }
-            attrs->attrs.emplace(rank, LoweredAttrDef{name.symbol, value, namesOffset, !source});
-        }
-    }
+    LoweredExpr* attrs = beginBinds(rec, bindsStart);
+    for (size_t n = 0; n < count; ++n)
+        addBind(attrs, *node.children[n], bindsStart, nullptr);
     return attrs;
+}
+
+// One Binding or Inherit. `value` stands in for the binding's value when checking eagerly.
+void Lowering::addBind(LoweredExpr* attrs, const Node& bind, uint32_t bindsStart,
+                       LoweredExpr* value)
+{
+    if (bind.kind == NodeKind::Binding) {
+        const Node& attrPath = *bind.children[0];
+        std::vector<LoweredAttrName> path;
+        path.reserve(attrPath.children.size());
+        for (const Node* segment : attrPath.children)
+            path.push_back(attrName(*segment));
+        addAttr(attrs, path, m_shallow ? value : lower(*bind.children[1]), attrPath.range.begin);
+        return;
+    }
+    const size_t first = bind.flag ? 1 : 0;
+    if (bind.children.size() <= first)
+        return;
+    // Nix reports these names at the end of `inherit` or of `(…)`, where its (empty-first)
+    // name list begins.
+    const uint32_t namesOffset =
+        bind.flag ? static_cast<uint32_t>(m_src.rfind(')', bind.children[first]->range.begin)) + 1
+                  : bind.range.begin + 7;
+    LoweredExpr* source = nullptr;
+    if (bind.flag)
+        source = m_shallow ? opaque(bind.range.begin) : lower(*bind.children[0]);
+    for (size_t k = first; k < bind.children.size(); ++k) {
+        const LoweredAttrName name = attrName(*bind.children[k]);
+        const uint64_t rank = m_symbols.rank(name.symbol);
+        if (auto j = attrs->attrs.find(rank); j != attrs->attrs.end())
+            duplicate(ParseNotationPrinter::identifier(m_symbols.name(name.symbol)), namesOffset,
+                      j->second.offset);
+        LoweredExpr* inherited = nullptr;
+        if (source) {
+            inherited = make(Kind::Select, bind.range.begin);
+            inherited->a = source;
+            inherited->path.push_back(name);
+        } else {
+            // Nix places these variables at the start of the whole binding list.
+            inherited = make(Kind::Var, bindsStart);
+            inherited->symbol = name.symbol;
+        }
+        attrs->attrs.emplace(rank, LoweredAttrDef{name.symbol, inherited, namesOffset, !source});
+    }
 }
 
 LoweredExpr* Lowering::lowerStringParts(const Node& node, bool forceString)
@@ -286,34 +343,19 @@ LoweredExpr* Lowering::lower(const Node& node)
         e->a = lower(*node.children.back());
         if (!node.text.empty())
             e->symbol = m_symbols.intern(node.text);
-        if (e->flag) {
-            // toFormals(): sorted by (symbol, position); a repeated name is an error at its
-            // later occurrence.
-            std::sort(e->formals.begin(), e->formals.end(), [&](const auto& x, const auto& y) {
-                const uint64_t rx = m_symbols.rank(x.symbol), ry = m_symbols.rank(y.symbol);
-                return rx != ry ? rx < ry : x.offset < y.offset;
-            });
-            for (size_t i = 0; i + 1 < e->formals.size(); ++i)
-                if (e->formals[i].symbol == e->formals[i + 1].symbol)
-                    throw ParseFailure{e->formals[i + 1].offset,
-                                       "duplicate formal function argument '" +
-                                           std::string(m_symbols.name(e->formals[i].symbol)) + "'"};
-            if (e->symbol != LoweredAttrName::kDynamic)
-                for (const LoweredFormal& f : e->formals)
-                    if (f.symbol == e->symbol)
-                        throw ParseFailure{at, "duplicate formal function argument '" +
-                                                   std::string(node.text) + "'"};
-        }
+        if (e->flag)
+            checkFormals(e->formals, node);
         return e;
     }
     case NodeKind::Apply: {
         // Nix appends to an existing call, whatever made it: `(a - b) c` is __sub a b c.
         LoweredExpr* fn = lower(*node.children[0]);
         const Node& argNode = *node.children[1];
-        // `f or`: Nix places the variable `or` at the start of the whole expression.
-        LoweredExpr* arg = argNode.kind == NodeKind::Identifier && argNode.text == "or"
-                               ? var("or", at)
-                               : lower(argNode);
+        // `f or` (expr_simple OR_KW) always makes a call of its own, with the variable `or`
+        // placed at the start of the whole expression.
+        if (argNode.kind == NodeKind::Identifier && argNode.text == "or")
+            return call(fn, {var("or", at)}, at);
+        LoweredExpr* arg = lower(argNode);
         if (fn->kind == Kind::Call) {
             fn->items.push_back(arg);
             return fn;

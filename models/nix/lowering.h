@@ -103,6 +103,14 @@ public:
     // Throws ParseFailure for what Nix rejects while building its model.
     LoweredExpr* lower(const Node& node);
 
+    // Eager checks, made by the parser while it parses so that errors come in Nix's order on
+    // broken input: values are not lowered; `value` stands for one (an Attrs for sets).
+    LoweredExpr* beginBinds(bool rec, uint32_t bindsStart);
+    void addBindEagerly(LoweredExpr* attrs, const Node& bind, uint32_t bindsStart,
+                        LoweredExpr* value);
+    void checkFormalsEagerly(const Node& lambda);
+    LoweredExpr* opaque(uint32_t offset);
+
 private:
     LoweredExpr* make(LoweredExpr::Kind kind, uint32_t offset);
     LoweredExpr* var(std::string_view name, uint32_t offset);
@@ -110,6 +118,8 @@ private:
     LoweredExpr* stringValue(std::string_view value, uint32_t offset);
     LoweredExpr* lowerStringParts(const Node& node, bool forceString);
     LoweredExpr* lowerBinds(const Node& node, size_t count, bool rec, uint32_t bindsStart);
+    void addBind(LoweredExpr* attrs, const Node& bind, uint32_t bindsStart, LoweredExpr* value);
+    void checkFormals(std::pmr::vector<LoweredFormal>& formals, const Node& lambda);
     void addAttr(LoweredExpr* attrs, const std::vector<LoweredAttrName>& path, LoweredExpr* value,
                  uint32_t offset);
     LoweredAttrName attrName(const Node& segment);
@@ -119,6 +129,7 @@ private:
     std::string_view m_src;
     SymbolTable& m_symbols;
     std::pmr::memory_resource* m_arena;
+    bool m_shallow = false;
 };
 
 } // namespace rg::nix

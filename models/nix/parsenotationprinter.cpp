@@ -22,58 +22,59 @@ std::string ParseNotationPrinter::print(const LoweredExpr& e)
 }
 
 // printString of Nix 2.8: every `$` is escaped, not only those before `{`.
-void ParseNotationPrinter::showString(std::string_view s)
+void ParseNotationPrinter::appendString(std::string& out, std::string_view s)
 {
-    m_out += '"';
+    out += '"';
     for (char c : s) {
         switch (c) {
         case '"':
-            m_out += "\\\"";
+            out += "\\\"";
             break;
         case '\\':
-            m_out += "\\\\";
+            out += "\\\\";
             break;
         case '\n':
-            m_out += "\\n";
+            out += "\\n";
             break;
         case '\r':
-            m_out += "\\r";
+            out += "\\r";
             break;
         case '\t':
-            m_out += "\\t";
+            out += "\\t";
             break;
         case '$':
-            m_out += "\\$";
+            out += "\\$";
             break;
         default:
-            m_out += c;
+            out += c;
             break;
         }
     }
-    m_out += '"';
+    out += '"';
 }
 
 // printIdentifier of Nix 2.8 (which quotes `if` but no other keyword).
-void ParseNotationPrinter::showSymbol(Symbol symbol)
+std::string ParseNotationPrinter::identifier(std::string_view s)
 {
-    const std::string_view s = m_symbols.name(symbol);
-    if (s.empty()) {
-        m_out += "\"\"";
-        return;
-    }
-    if (s == "if") {
-        m_out += "\"if\"";
-        return;
-    }
+    if (s.empty())
+        return "\"\"";
+    if (s == "if")
+        return "\"if\"";
     auto isAlpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     bool plain = isAlpha(s[0]) || s[0] == '_';
     for (char c : s)
         if (!(isAlpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '\'' || c == '-'))
             plain = false;
     if (plain)
-        m_out += s;
-    else
-        showString(s);
+        return std::string(s);
+    std::string out;
+    appendString(out, s);
+    return out;
+}
+
+void ParseNotationPrinter::showSymbol(Symbol symbol)
+{
+    m_out += identifier(m_symbols.name(symbol));
 }
 
 void ParseNotationPrinter::showAttrPath(const std::pmr::vector<LoweredAttrName>& path)

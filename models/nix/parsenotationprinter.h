@@ -19,9 +19,13 @@ public:
 
     std::string print(const LoweredExpr& e);
 
+    // A name as Nix prints it: bare when it is an identifier, else as a quoted string.
+    static std::string identifier(std::string_view name);
+
 private:
     void show(const LoweredExpr& e);
-    void showString(std::string_view s);
+    static void appendString(std::string& out, std::string_view s);
+    void showString(std::string_view s) { appendString(m_out, s); }
     void showSymbol(Symbol symbol);
     void showAttrPath(const std::pmr::vector<LoweredAttrName>& path);
     std::string absolutePath(std::string_view path) const;

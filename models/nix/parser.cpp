@@ -1,5 +1,7 @@
 #include "nix/parser.h"
 
+#include "nix/lowering.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -112,8 +114,8 @@ Parser::DepthGuard::DepthGuard(Parser& p, uint32_t offset) : m_parser(p)
     }
 }
 
-Parser::Parser(std::string_view source, std::pmr::memory_resource* arena)
-    : m_lexer(source), m_src(source), m_arena(arena)
+Parser::Parser(std::string_view source, std::pmr::memory_resource* arena, Lowering* eagerChecks)
+    : m_lexer(source), m_src(source), m_arena(arena), m_eager(eagerChecks)
 {
     m_stack.reserve(256);
 }
@@ -390,7 +392,7 @@ const Node* Parser::parseFunction()
             break; // legacy `let { … }` is a simple expression
         take();
         const size_t mark = m_stack.size();
-        parseBinds(TokenKind::In);
+        parseBinds(TokenKind::In, false, tok.end);
         take(); // IN
         const Node* body = parseFunction();
         m_stack.push_back(body);
@@ -417,7 +419,10 @@ const Node* Parser::parseLambdaWithFormals(uint32_t begin, const Token* argBefor
     const Node* body = parseFunction();
     Node* lambda = make(NodeKind::Lambda, begin, m_pos);
     lambda->text = arg;
-    return withChildren(lambda, {formals, body});
+    withChildren(lambda, {formals, body});
+    if (m_eager)
+        m_eager->checkFormalsEagerly(*lambda);
+    return lambda;
 }
 
 const Node* Parser::parseFormals()
@@ -610,21 +615,26 @@ const Node* Parser::parseSimple()
     case TokenKind::Let:
     case TokenKind::Rec: {
         take();
-        expect(TokenKind::LBrace);
+        const Token open = expect(TokenKind::LBrace);
         const size_t mark = m_stack.size();
-        parseBinds(TokenKind::RBrace);
+        LoweredExpr* attrs = parseBinds(TokenKind::RBrace, true, open.end);
         const Token close = take();
         Node* node = make(tok.kind == TokenKind::Let ? NodeKind::LegacyLet : NodeKind::AttrSet,
                           tok.begin, close.end);
         node->flag = tok.kind == TokenKind::Rec;
+        if (attrs && node->flag)
+            m_eagerSets.emplace(node, attrs);
         return finish(node, mark);
     }
     case TokenKind::LBrace: {
         take();
         const size_t mark = m_stack.size();
-        parseBinds(TokenKind::RBrace);
+        LoweredExpr* attrs = parseBinds(TokenKind::RBrace, false, tok.end);
         const Token close = take();
-        return finish(make(NodeKind::AttrSet, tok.begin, close.end), mark);
+        Node* node = make(NodeKind::AttrSet, tok.begin, close.end);
+        if (attrs)
+            m_eagerSets.emplace(node, attrs);
+        return finish(node, mark);
     }
     case TokenKind::LBracket: {
         take();
@@ -971,14 +981,17 @@ const Node* Parser::parseInherit()
     return finish(node, mark);
 }
 
-void Parser::parseBinds(TokenKind terminator)
+LoweredExpr* Parser::parseBinds(TokenKind terminator, bool rec, uint32_t bindsStart)
 {
+    LoweredExpr* attrs = m_eager ? m_eager->beginBinds(rec, bindsStart) : nullptr;
     for (;;) {
         const Token tok = peek();
         if (tok.kind == terminator)
-            return;
+            return attrs;
         if (tok.kind == TokenKind::Inherit) {
             m_stack.push_back(parseInherit());
+            if (m_eager)
+                m_eager->addBindEagerly(attrs, *m_stack.back(), bindsStart, nullptr);
             continue;
         }
         if (!startsAttr(tok.kind))
@@ -989,6 +1002,12 @@ void Parser::parseBinds(TokenKind terminator)
         const Token semi = expect(TokenKind::Semicolon);
         m_stack.push_back(
             withChildren(make(NodeKind::Binding, tok.begin, semi.end), {path, value}));
+        if (m_eager) {
+            const auto set = m_eagerSets.find(value);
+            m_eager->addBindEagerly(attrs, *m_stack.back(), bindsStart,
+                                    set != m_eagerSets.end() ? set->second
+                                                             : m_eager->opaque(value->range.begin));
+        }
     }
 }
 

@@ -9,9 +9,13 @@
 #include <memory_resource>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace rg::nix {
+
+class Lowering;
+struct LoweredExpr;
 
 // Thrown inside the front end only; SyntaxTree::parse turns it into a ParseError.
 struct ParseFailure
@@ -28,7 +32,11 @@ public:
     static constexpr int kMaxDepth = 1000;     // nesting of the resulting tree
     static constexpr int kMaxRecursion = 2000; // guarded parser frames
 
-    Parser(std::string_view source, std::pmr::memory_resource* arena);
+    // With `eagerChecks`, duplicate attributes and formals are checked while parsing, as Nix
+    // does, so that on broken input they are reported if they come before a syntax error.
+    // (SyntaxTree uses this only for a second pass over input that failed.)
+    Parser(std::string_view source, std::pmr::memory_resource* arena,
+           Lowering* eagerChecks = nullptr);
 
     // The whole source as one expression; throws ParseFailure.
     const Node* parseFile();
@@ -74,7 +82,8 @@ private:
     const Node* parseInterpolation(uint32_t begin); // after `${` was consumed
     const Node* parseAttrPath();
     const Node* parseAttrSegment(bool inInherit);
-    void parseBinds(TokenKind terminator); // pushes Binding / Inherit nodes on the stack
+    // Pushes Binding / Inherit nodes on the stack; returns the eager check's set, if any.
+    LoweredExpr* parseBinds(TokenKind terminator, bool rec, uint32_t bindsStart);
     const Node* parseInherit();
 
     // Nodes
@@ -100,6 +109,8 @@ private:
     bool m_hasTok = false;
     uint32_t m_pos = 0; // where the next token is lexed from
     int m_depth = 0;
+    Lowering* m_eager = nullptr;
+    std::unordered_map<const Node*, LoweredExpr*> m_eagerSets; // AttrSet node → its checked set
     uint32_t m_lastLexemeBegin = 0;
     uint32_t m_lastLexemeEnd = 0;
     uint32_t m_prevLexemeBegin = 0;

@@ -1,5 +1,6 @@
 #include "nix/syntaxtree.h"
 
+#include "nix/lowering.h"
 #include "nix/parsenotationprinter.h"
 #include "nix/parser.h"
 #include "nix/semanticcheck.h"
@@ -31,6 +32,23 @@ ParseError makeError(std::string_view source, uint32_t offset, std::string messa
     return error;
 }
 
+// Nix finds duplicate attributes and formals while parsing; when the input is broken one of
+// those can come before the syntax error. Parsing again with the checks made eagerly tells.
+ParseFailure firstFailure(std::string_view src, const ParseFailure& failure)
+{
+    try {
+        std::pmr::monotonic_buffer_resource arena;
+        SymbolTable symbols;
+        Lowering eager(src, symbols, &arena);
+        Parser parser(src, &arena, &eager);
+        parser.parseFile();
+    } catch (const ParseFailure& first) {
+        return first;
+    } catch (const std::exception&) {
+    }
+    return failure;
+}
+
 } // namespace
 
 SyntaxTree::SyntaxTree() : d(std::make_unique<Data>()) {}
@@ -47,7 +65,12 @@ SyntaxTree SyntaxTree::parse(std::string source)
         if (src.size() >= UINT32_MAX)
             throw ParseFailure{0, "file too large"};
         Parser parser(src, &tree.d->arena);
-        const Node* root = parser.parseFile();
+        const Node* root = nullptr;
+        try {
+            root = parser.parseFile();
+        } catch (const ParseFailure& failure) {
+            throw firstFailure(src, failure);
+        }
         SemanticCheck::run(src, *root);
         tree.d->root = root;
     } catch (const ParseFailure& failure) {

@@ -1,0 +1,1 @@
+x: { inherit x; x = 1; c = [ 
