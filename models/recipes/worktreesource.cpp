@@ -60,6 +60,24 @@ bool WorkTreeSource::isInside(const fs::path& path) const
     return first != ".." && !rel.is_absolute();
 }
 
+bool WorkTreeSource::directoryIsInside(const fs::path& directory) const
+{
+    // A directory on the way may itself be a symlink out of the repository; resolve each
+    // directory once, as recipes share a handful of them.
+    const std::string key = directory.string();
+    {
+        std::lock_guard lock(m_mutex);
+        if (auto it = m_directories.find(key); it != m_directories.end())
+            return it->second;
+    }
+    std::error_code ec;
+    const fs::path resolved = fs::weakly_canonical(directory, ec);
+    const bool inside = !ec && (resolved == m_root || isInside(resolved));
+    std::lock_guard lock(m_mutex);
+    m_directories.emplace(key, inside);
+    return inside;
+}
+
 std::vector<SourceEntry> WorkTreeSource::list(const std::string& directory,
                                               std::string* error) const
 {
@@ -115,8 +133,16 @@ SourceFile WorkTreeSource::read(const std::string& path, uint64_t maxBytes) cons
     SourceFile file;
     file.path = path;
     fs::path full = (m_root / path).lexically_normal();
-    std::error_code ec;
-    if (fs::is_symlink(fs::symlink_status(full, ec))) {
+    if (!isInside(full) || !directoryIsInside(full.parent_path())) {
+        file.outsideRepository = true;
+        file.error = "path is outside the repository; not read";
+        return file;
+    }
+    // O_NOFOLLOW: the common case (a regular file) costs one open; a symlink as the last
+    // component fails with ELOOP and is resolved and checked before it is read.
+    int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0 && errno == ELOOP) {
+        std::error_code ec;
         const fs::path target = fs::weakly_canonical(full, ec);
         if (ec || !isInside(target)) {
             file.outsideRepository = true;
@@ -124,14 +150,8 @@ SourceFile WorkTreeSource::read(const std::string& path, uint64_t maxBytes) cons
                          " leads outside the repository; not read";
             return file;
         }
-        full = target;
-    } else if (!isInside(full)) {
-        file.outsideRepository = true;
-        file.error = "path is outside the repository; not read";
-        return file;
+        fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC);
     }
-
-    const int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         file.error = osError(errno);
         return file;

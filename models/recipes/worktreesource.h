@@ -5,6 +5,8 @@
 #include "recipes/repositorysource.h"
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 namespace rg {
 
@@ -23,8 +25,11 @@ public:
 private:
     // Whether `path` (already absolute and normalised) lies inside the repository root.
     bool isInside(const std::filesystem::path& path) const;
+    bool directoryIsInside(const std::filesystem::path& directory) const;
 
     std::filesystem::path m_root; // absolute, symlinks resolved
+    mutable std::mutex m_mutex;
+    mutable std::map<std::string, bool> m_directories; // resolved once: inside the root?
 };
 
 } // namespace rg

@@ -138,6 +138,10 @@ private slots:
         QVERIFY2(in.error.empty(), in.error.c_str());
         QCOMPARE(in.bytes, std::string("{ shared = true; }"));
 
+        // A directory on the way that is a link out of the repository is refused too.
+        QVERIFY(QFile::link(outside.path(), repo.root() + "/linkeddir"));
+        QVERIFY(source->read("linkeddir/secret.nix", 1024).outsideRepository);
+
         // A relative path that climbs out is refused as well.
         QVERIFY(source->read("../" + QFileInfo(outside.path()).fileName().toStdString(), 1024)
                     .outsideRepository);
