@@ -3,6 +3,12 @@
 // A parsed Nix file: the source it owns, the nodes in an arena, and the first syntax error.
 // Parsing never throws, never crashes and always terminates; on error root() is null and
 // error() says where (line:column) and what was expected, as Nix itself would reject it.
+//
+// Known differences from Nix 2.8 (tests/nix/tst_nix_differential checks the rest):
+// - nesting deeper than 1000 levels is rejected ("expression nested too deeply");
+// - when several variables are undefined, or when printing `let` bindings and formals, Nix
+//   follows the heap order of its interned names, which we can only approximate;
+// - bison's "expecting …" lists are reproduced for the common cases only.
 
 #include "nix/node.h"
 
