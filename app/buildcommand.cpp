@@ -1,13 +1,252 @@
 #include "buildcommand.h"
 
+#include "build/buildhistory.h"
+#include "build/buildjobsmodel.h"
+#include "build/buildqueue.h"
+#include "build/buildsession.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QHash>
+#include <QLocale>
+#include <QSocketNotifier>
+#include <csignal>
+#include <fcntl.h>
 #include <iostream>
+#include <signal.h>
+#include <unistd.h>
 
 namespace rg {
 
-int BuildCommand::run(const QStringList&)
+namespace {
+
+int interruptPipe[2] = {-1, -1};
+
+void onInterrupt(int)
 {
-    std::cerr << "recipegrid: this command is not available yet\n";
-    return 2;
+    const char byte = 1;
+    [[maybe_unused]] const auto n = ::write(interruptPipe[1], &byte, 1);
+}
+
+// Writes job output to stdout, whole lines with a "[variant] " prefix when several run.
+class LogPrinter
+{
+public:
+    explicit LogPrinter(bool prefixed) : m_prefixed(prefixed) {}
+
+    void append(const QString& variant, const QString& text)
+    {
+        if (!m_prefixed) {
+            std::cout << text.toStdString() << std::flush;
+            return;
+        }
+        QString& partial = m_partial[variant];
+        partial += text;
+        const qsizetype end = partial.lastIndexOf(QLatin1Char('\n'));
+        if (end < 0)
+            return;
+        std::string out;
+        const QString prefix = QLatin1Char('[') + variant + QStringLiteral("] ");
+        for (QStringView line : QStringView(partial).left(end).split(QLatin1Char('\n')))
+            out += (prefix + line.toString() + QLatin1Char('\n')).toStdString();
+        partial.remove(0, end + 1);
+        std::cout << out << std::flush;
+    }
+
+    void finish(const QString& variant)
+    {
+        const QString rest = m_partial.take(variant);
+        if (!rest.isEmpty())
+            append(variant, rest + QLatin1Char('\n'));
+        else if (!m_prefixed)
+            std::cout << std::flush;
+    }
+
+private:
+    bool m_prefixed;
+    QHash<QString, QString> m_partial;
+};
+
+QString summaryLine(const BuildRecord& job)
+{
+    QString line = QStringLiteral("%1: %2").arg(job.variant, jobStateName(job.state));
+    if (job.durationMs() >= 0)
+        line += QStringLiteral(" in %1").arg(BuildJobsModel::formatDuration(job.durationMs()));
+    if (job.state == JobState::Failed && !job.error.isEmpty())
+        line += QStringLiteral(" (%1)").arg(job.error);
+    if (job.state == JobState::Succeeded) {
+        const VerificationResult& v = job.verification;
+        if (v.status == VerificationResult::Status::Passed)
+            line += QStringLiteral("; verification passed (torch %1, CUDA %2, Python %3)")
+                        .arg(v.torch, v.cuda, v.python);
+        else if (v.status == VerificationResult::Status::Failed)
+            line += QStringLiteral("; verification FAILED: %1").arg(v.reason);
+        if (job.closureSize >= 0)
+            line +=
+                QStringLiteral("; closure %1").arg(QLocale::c().formattedDataSize(job.closureSize));
+        if (!job.resultPath.isEmpty())
+            line += QStringLiteral("; result %1").arg(job.resultPath);
+    }
+    if (!job.logPath.isEmpty())
+        line += QStringLiteral("; log %1").arg(job.logPath);
+    return line;
+}
+
+} // namespace
+
+int BuildCommand::run(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Build variants of a recipe repository with flox or nix, streaming their "
+                       "logs; verify each result's Python, torch and CUDA versions."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("repo"), QStringLiteral("The recipe repository."));
+    parser.addPositionalArgument(QStringLiteral("variant"),
+                                 QStringLiteral("Variants to build (file names without .nix)."),
+                                 QStringLiteral("VARIANT…"));
+    const QCommandLineOption jobs(QStringLiteral("jobs"),
+                                  QStringLiteral("Builds to run at once (default 1)."),
+                                  QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption backend(
+        QStringLiteral("backend"),
+        QStringLiteral("flox, nix or custom (default: flox when the repository has .flox/ and "
+                       "flox is on PATH, else nix)."),
+        QStringLiteral("BACKEND"), QStringLiteral("auto"));
+    const QCommandLineOption command(
+        QStringLiteral("command"),
+        QStringLiteral("Command template for --backend custom; placeholders {variant} {pname} "
+                       "{file} {repo} {out}."),
+        QStringLiteral("TEMPLATE"));
+    const QCommandLineOption nixOption(QStringLiteral("nix-option"),
+                                       QStringLiteral("A Nix option for every build (repeatable)."),
+                                       QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption recipeDir(QStringLiteral("recipe-dir"),
+                                       QStringLiteral("Recipe directory (default .flox/pkgs)."),
+                                       QStringLiteral("DIR"), QStringLiteral(".flox/pkgs"));
+    const QCommandLineOption torchVersion(
+        QStringLiteral("torch-version"),
+        QStringLiteral("The torch version verification expects (default: not checked)."),
+        QStringLiteral("VERSION"));
+    const QCommandLineOption noVerify(QStringLiteral("no-verify"),
+                                      QStringLiteral("Do not run the result's Python."));
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"),
+        QStringLiteral("Where logs and build history go (default: the app's data directory)."),
+        QStringLiteral("DIR"));
+    parser.addOptions(
+        {jobs, backend, command, nixOption, recipeDir, torchVersion, noVerify, dataDir});
+    if (!parser.parse(arguments)) {
+        std::cerr << "recipegrid build: " << parser.errorText().toStdString() << '\n';
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() < 2) {
+        std::cerr << "recipegrid build: give a repository and at least one variant\n"
+                  << parser.helpText().toStdString();
+        return 2;
+    }
+
+    BuildSettings settings;
+    const auto kind = backendKindFromName(parser.value(backend));
+    if (!kind) {
+        std::cerr << "recipegrid build: unknown backend '" << parser.value(backend).toStdString()
+                  << "' (flox, nix, custom)\n";
+        return 2;
+    }
+    settings.backend = *kind;
+    settings.customCommand = parser.value(command);
+    if (settings.backend == BackendKind::Custom && settings.customCommand.isEmpty()) {
+        std::cerr << "recipegrid build: --backend custom needs --command TEMPLATE\n";
+        return 2;
+    }
+    if (parser.isSet(command) && !parser.isSet(backend))
+        settings.backend = BackendKind::Custom;
+    bool ok = false;
+    settings.concurrency = parser.value(jobs).toInt(&ok);
+    if (!ok || settings.concurrency < 1) {
+        std::cerr << "recipegrid build: --jobs needs a positive number\n";
+        return 2;
+    }
+    settings.nixOptions = parser.values(nixOption);
+    QString optionError;
+    settings.nixOptionPairs(&optionError);
+    if (!optionError.isEmpty()) {
+        std::cerr << "recipegrid build: " << optionError.toStdString() << '\n';
+        return 2;
+    }
+    settings.verify = !parser.isSet(noVerify);
+
+    BuildSession session(parser.value(dataDir));
+    if (!session.historyError().isEmpty())
+        std::cerr << "recipegrid build: " << session.historyError().toStdString() << '\n';
+    session.setSettings(settings);
+    session.setRecipeDirectory(parser.value(recipeDir));
+    session.setExpectedTorchVersion(parser.value(torchVersion));
+    BuildQueue* queue = session.queue();
+
+    const QString repo = positional.first();
+    const QStringList variants = positional.mid(1);
+    LogPrinter printer(variants.size() > 1);
+    QObject::connect(
+        queue, &BuildQueue::jobLogAppended, queue,
+        [&](quint64 id, const QString& text) { printer.append(queue->job(id)->variant, text); });
+    QObject::connect(queue, &BuildQueue::jobFinished, queue,
+                     [&](quint64 id) { printer.finish(queue->job(id)->variant); });
+
+    QStringList errors;
+    const QList<quint64> ids = session.build(repo, variants, &errors);
+    for (const QString& error : errors)
+        std::cerr << "recipegrid build: " << error.toStdString() << '\n';
+    if (ids.isEmpty())
+        return 2;
+
+    // SIGINT → cancel through the event loop (a handler may only write to a pipe).
+    bool interrupted = false;
+    std::unique_ptr<QSocketNotifier> notifier;
+    struct sigaction previous = {};
+    if (::pipe2(interruptPipe, O_CLOEXEC | O_NONBLOCK) == 0) {
+        notifier = std::make_unique<QSocketNotifier>(interruptPipe[0], QSocketNotifier::Read);
+        QObject::connect(notifier.get(), &QSocketNotifier::activated, queue, [&] {
+            char buffer[16];
+            while (::read(interruptPipe[0], buffer, sizeof buffer) > 0) {
+            }
+            if (!interrupted)
+                std::cerr << "\nrecipegrid build: interrupted, cancelling builds…\n";
+            interrupted = true;
+            session.cancelAll();
+        });
+        struct sigaction action = {};
+        action.sa_handler = onInterrupt;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &previous);
+        ::sigaction(SIGTERM, &action, nullptr);
+    }
+
+    QObject::connect(queue, &BuildQueue::idle, QCoreApplication::instance(),
+                     &QCoreApplication::quit, Qt::QueuedConnection);
+    if (queue->hasRunningJobs())
+        QCoreApplication::exec();
+    ::sigaction(SIGINT, &previous, nullptr);
+    notifier.reset();
+
+    std::cout << "\nSummary\n";
+    bool allGood = errors.isEmpty();
+    for (quint64 id : ids) {
+        const BuildRecord* job = queue->job(id);
+        std::cout << "  " << summaryLine(*job).toStdString() << '\n';
+        if (job->state != JobState::Succeeded ||
+            job->verification.status == VerificationResult::Status::Failed)
+            allGood = false;
+    }
+    std::cout << std::flush;
+    if (interrupted)
+        return 130;
+    return allGood ? 0 : 1;
 }
 
 } // namespace rg

@@ -133,10 +133,25 @@ QString AnsiRenderer::render(QStringView chunk, QList<Run>* runs)
     auto closeRun = [&] {
         if (out.size() > runStart) {
             if (m_formatDirty) {
-                m_format = currentFormat();
                 m_formatDirty = false;
+                const StyleKey key{
+                    m_foreground, m_background, m_foreground == -2 ? m_foregroundRgb.rgba() : 0,
+                    m_background == -2 ? m_backgroundRgb.rgba() : 0,
+                    int(m_bold) | int(m_italic) << 1 | int(m_underline) << 2 | int(m_inverse) << 3};
+                if (key == StyleKey{-1, -1, 0, 0, 0}) {
+                    m_style = -1;
+                    m_format = QTextCharFormat();
+                } else if (const auto it = m_styleIds.constFind(key); it != m_styleIds.cend()) {
+                    m_style = it.value();
+                    m_format = m_styles[m_style];
+                } else {
+                    m_format = currentFormat();
+                    m_style = int(m_styles.size());
+                    m_styles.append(m_format);
+                    m_styleIds.insert(key, m_style);
+                }
             }
-            runs->append({runStart, out.size() - runStart, m_format});
+            runs->append({runStart, out.size() - runStart, m_format, m_style});
         }
         runStart = out.size();
     };

@@ -6,6 +6,7 @@
 // is completed by the next call. Other escapes (cursor movement, OSC titles) are dropped.
 
 #include <QColor>
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QTextCharFormat>
@@ -20,6 +21,9 @@ public:
         qsizetype start = 0; // in the returned plain text
         qsizetype length = 0;
         QTextCharFormat format;
+        // This renderer's id for `format`: equal ids mean equal formats, -1 the default
+        // format. Lets views store a format once instead of comparing formats per run.
+        int style = -1;
     };
 
     // Plain text of `input` (escapes removed, "\r\n" → "\n", lone '\r' dropped) and the runs
@@ -45,6 +49,22 @@ private:
     bool m_inverse = false;
     bool m_formatDirty = true;
     QTextCharFormat m_format; // cache of currentFormat()
+    int m_style = -1;         // id of m_format
+    // Formats by id, found by the SGR state that made them.
+    struct StyleKey
+    {
+        int foreground, background;
+        QRgb foregroundRgb, backgroundRgb;
+        int flags;
+        friend bool operator==(const StyleKey&, const StyleKey&) = default;
+        friend size_t qHash(const StyleKey& k, size_t seed = 0)
+        {
+            return qHashMulti(seed, k.foreground, k.background, k.foregroundRgb, k.backgroundRgb,
+                              k.flags);
+        }
+    };
+    QHash<StyleKey, int> m_styleIds;
+    QList<QTextCharFormat> m_styles;
 };
 
 } // namespace rg

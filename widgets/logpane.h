@@ -1,9 +1,9 @@
 #pragma once
 
 // One build job's live log. Text arrives through appendText() (or attachJob(), which follows
-// a BuildQueue job) and is coalesced: at most one document edit per 16 ms tick, within a time
-// budget, so a build printing hundreds of thousands of lines per second never stalls the
-// window. Only the last maximumLines() lines are kept (the whole log stays on disk, in the
+// a BuildQueue job) and is coalesced: the view is updated at most once per 16 ms tick, within
+// a time budget, so a build printing hundreds of thousands of lines per second never stalls
+// the window. Only the last maximumLines() lines are kept (the whole log stays on disk, in the
 // LogStore); very long lines are cut for display. ANSI colours are rendered.
 // Closing a pane does not stop its build: the pane only listens.
 
@@ -11,15 +11,14 @@
 #include <QWidget>
 #include <memory>
 
-class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QTimer;
 class QToolButton;
 
 namespace rg {
 
+class AnsiLogView;
 class AnsiRenderer;
 class BuildQueue;
 
@@ -39,14 +38,14 @@ public:
     QString logFilePath() const { return m_logFilePath; }
 
     void setMaximumLines(int lines); // default 50,000
-    int maximumLines() const { return m_maximumLines; }
+    int maximumLines() const;
     void setMaximumLineLength(int chars); // default 10,000; the rest of a line is cut
-    int maximumLineLength() const { return m_maximumLineLength; }
+    int maximumLineLength() const;
 
     bool isFollowing() const { return m_following; }
     void setFollowing(bool follow);
 
-    QPlainTextEdit* textView() const { return m_view; }
+    AnsiLogView* textView() const { return m_view; }
     int lineCount() const;
 
 public slots:
@@ -56,8 +55,8 @@ public slots:
     void flush();
     bool findNext(const QString& text = {});
     bool findPrevious(const QString& text = {});
-    // Moves the cursor to the first line that looks like an error (nix `error:`, CMake
-    // `CMake Error`, ninja `FAILED:`, nvcc/compiler `error`); false when there is none.
+    // Selects the first line that looks like an error (nix `error:`, CMake `CMake Error`,
+    // ninja `FAILED:`, nvcc/compiler `error`); false when there is none.
     bool jumpToFirstError();
     void copy();   // the selection, or everything shown
     void saveAs(); // asks where, then copies the full log file there
@@ -68,14 +67,12 @@ signals:
 private:
     void tick();
     void ingest(QStringView text);
-    void scrollToEnd();
     void updateStatus();
     bool find(const QString& text, bool backward);
 
-    QPlainTextEdit* m_view;
+    AnsiLogView* m_view;
     QLineEdit* m_search;
     QToolButton* m_followButton;
-    QToolButton* m_wrapButton;
     QLabel* m_status;
     QTimer* m_timer;
     std::unique_ptr<AnsiRenderer> m_renderer;
@@ -84,14 +81,8 @@ private:
     QPointer<BuildQueue> m_queue;
     quint64 m_jobId = 0;
     QString m_logFilePath;
-    int m_maximumLines = 50000;
-    int m_maximumLineLength = 10000;
-    qsizetype m_currentLineLength = 0; // characters shown of the last (open) line
-    bool m_currentLineCut = false;
-    bool m_heldNewline = false; // the last text ended in '\n', not yet shown
     bool m_following = true;
-    bool m_scrolling = false;  // our own scrolling, not the user's
-    qint64 m_droppedLines = 0; // skipped for display under load (still on disk)
+    qint64 m_skippedLines = 0; // skipped for display under load (still on disk)
 };
 
 } // namespace rg

@@ -40,6 +40,7 @@ struct BuildQueue::Runtime
     qint64 processGroup = 0;
     bool cancelRequested = false;
     bool progressChanged = false;
+    bool atLineStart = true; // the output so far ends with a newline
 };
 
 BuildQueue::BuildQueue(QObject* parent) : QObject(parent), m_flushTimer(new QTimer(this))
@@ -198,6 +199,8 @@ void BuildQueue::readOutput(quint64 id)
         m_logStore->append(id, bytes);
     const QString text = rt.decoder.decode(bytes);
     rt.pending += text;
+    if (!text.isEmpty())
+        rt.atLineStart = text.endsWith(QLatin1Char('\n'));
 
     // Progress: look at complete lines only; a line split across reads is joined first.
     QStringView view(text);
@@ -281,7 +284,9 @@ void BuildQueue::processFinished(quint64 id)
     BuildRecord* record = mutableJob(id);
 
     auto note = [&](const QString& line) {
-        const QByteArray bytes = (QStringLiteral("\n# ") + line + QLatin1Char('\n')).toUtf8();
+        const QString prefix = rt.atLineStart ? QStringLiteral("# ") : QStringLiteral("\n# ");
+        const QByteArray bytes = (prefix + line + QLatin1Char('\n')).toUtf8();
+        rt.atLineStart = true;
         if (m_logStore)
             m_logStore->append(id, bytes);
         rt.pending += QString::fromUtf8(bytes);

@@ -1,0 +1,51 @@
+#pragma once
+
+// A GitHub Actions workflow that builds variants: one matrix job per variant (fail-fast off,
+// timeouts for hours-long builds), flox build with a nix fallback where flox cannot be
+// installed, verification of the result's Python/CUDA (and torch) versions, optional publish.
+// YAML is written by hand with every scalar quoted; names are validated before they get in.
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rg {
+
+class CiWorkflow
+{
+public:
+    struct Entry
+    {
+        QString variant;
+        QString runner; // "ubuntu-latest", "ubuntu-24.04-arm", "macos-14"
+        QString python; // "3.13" or empty
+        QString cuda;   // "12.9", "None" or empty
+    };
+
+    QString name = QStringLiteral("Build variants");
+    QString recipeDir = QStringLiteral(".flox/pkgs");
+    int timeoutMinutes = 300;
+    QString torchVersion; // checked when set
+    QString publishOrg;   // a publish step when set
+
+    // Every recipe (file stem) in `repo/recipeDir`, sorted; nullopt with `error` when the
+    // directory is missing or a file name is not a valid variant name.
+    static std::optional<QStringList> recipesIn(const QString& repo, const QString& recipeDir,
+                                                QString* error);
+    // Validates names and that each recipe exists; fills entries() (runner from the ISA).
+    bool setVariants(const QString& repo, const QStringList& variants, QString* error);
+    const std::vector<Entry>& entries() const { return m_entries; }
+
+    // The runner a variant needs: ARM ISAs → ubuntu-24.04-arm, Darwin → macos-14, else
+    // ubuntu-latest.
+    static QString runnerFor(const QString& variant);
+
+    std::string toYaml() const;
+
+private:
+    std::vector<Entry> m_entries;
+};
+
+} // namespace rg
