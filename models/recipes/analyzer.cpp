@@ -415,6 +415,19 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
             it->second = i;
     }
 
+    // Legacy names carry no CUDA version (pytorch-py313-sm90-avx512); such a file duplicates a
+    // canonically named recipe of the same Python, arch and ISA.
+    auto withoutCuda = [&cellOf](VariantName name) {
+        name.cuda.clear();
+        return cellOf(name);
+    };
+    std::unordered_map<std::string, size_t> versioned;
+    for (const auto& [key, index] : primary) {
+        const VariantName& name = *recipes[index]->variant;
+        if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
+            versioned.emplace(withoutCuda(name), index);
+    }
+
     std::set<std::string> wrapped; // files other recipes wrap are shared bases, not variants
     for (const auto& recipe : recipes)
         if (recipe->wrappedFile) {
@@ -457,9 +470,16 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         entry.variant = variant;
         entry.recipe = recipe;
         entry.expected = false;
-        if (!isPrimary && primaryIt != primary.end()) {
+        std::optional<size_t> duplicateOf;
+        if (!isPrimary && primaryIt != primary.end())
+            duplicateOf = primaryIt->second;
+        else if (variant.accelerator == Accelerator::Cuda && variant.cuda.empty() &&
+                 variant.suffixes.empty())
+            if (auto it = versioned.find(withoutCuda(variant)); it != versioned.end())
+                duplicateOf = it->second;
+        if (duplicateOf) {
             // Another unsuffixed recipe already builds this cell.
-            const RecipeFacts& other = *recipes[primaryIt->second];
+            const RecipeFacts& other = *recipes[*duplicateOf];
             for (Finding& finding : own)
                 if (finding.ruleId == "nonstandard-suffix") {
                     finding.fix = FixKind::Delete;

@@ -520,6 +520,23 @@ private slots:
             }
         }
         QCOMPARE(redundant, 2);
+
+        // A legacy name without CUDA version duplicates the canonical recipe of its cell.
+        repo.writeRecipe("pytorch-py313-sm90-avx512.nix", Recipe{}.text());
+        const Analysis legacy = analyze(repo);
+        bool found = false;
+        for (const MatrixEntry& entry : legacy.entries)
+            if (entry.recipe && entry.recipe->fileName == "pytorch-py313-sm90-avx512.nix") {
+                found = true;
+                QCOMPARE(entry.status, CellStatus::Redundant);
+                QVERIFY(
+                    std::any_of(entry.findings.begin(), entry.findings.end(), [](const Finding& f) {
+                        return f.ruleId == "duplicate-variant" &&
+                               f.message.find("pytorch-python313-cuda13_0-sm90-avx512.nix") !=
+                                   std::string::npos;
+                    }));
+            }
+        QVERIFY(found);
     }
 
     void missingAndUnexpectedVariants()
