@@ -129,6 +129,63 @@ bool hasProblems(const std::vector<Finding>& findings)
                        [](const Finding& f) { return f.severity != Severity::Info; });
 }
 
+// For each recipe, the index of the recipe it wraps (pattern e), when that file was scanned
+// and is readable; -1 otherwise. One level: a wrapper of a wrapper gets no base.
+std::vector<int> wrappedBases(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes)
+{
+    std::vector<int> bases(recipes.size(), -1);
+    std::unordered_map<std::string, size_t> byPath;
+    for (size_t i = 0; i < recipes.size(); ++i)
+        byPath.emplace(recipes[i]->path, i);
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& wrapper = *recipes[i];
+        if (wrapper.pattern != PatternKind::Wrapper || !wrapper.wrappedFile)
+            continue;
+        const auto slash = wrapper.path.rfind('/');
+        const std::string directory =
+            slash == std::string::npos ? "" : wrapper.path.substr(0, slash + 1);
+        const std::string target = std::filesystem::path(directory + wrapper.wrappedFile->value)
+                                       .lexically_normal()
+                                       .generic_string();
+        const auto base = byPath.find(target);
+        if (base == byPath.end() || base->second == i)
+            continue;
+        const RecipeFacts& facts = *recipes[base->second];
+        if (facts.problem == FileProblem::None && facts.pattern != PatternKind::Wrapper)
+            bases[i] = static_cast<int>(base->second);
+    }
+    return bases;
+}
+
+// A thin wrapper takes its pin, overlays and torch from the file it wraps: the rules that
+// depend on the variant are checked on that file for each wrapper, and point into that file.
+// Rules that do not depend on the variant are reported once, on the base itself.
+void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                        const std::vector<int>& bases, const MatrixSpec& spec,
+                        const Catalog& catalog, std::vector<std::vector<Finding>>& findings)
+{
+    static const std::set<std::string> inherited = {
+        "pin-mismatch",           "pin-missing",
+        "missing-overlay",        "cuda-version-mismatch",
+        "torch-version-mismatch", "python-version-mismatch",
+        "cpu-recipe-cuda-inputs"};
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        if (bases[i] < 0 || !recipes[i]->variant)
+            continue;
+        RecipeFacts asVariant = *recipes[static_cast<size_t>(bases[i])];
+        asVariant.variant = recipes[i]->variant;
+        std::set<std::string> own;
+        for (const Finding& finding : findings[i])
+            own.insert(finding.ruleId);
+        for (Finding& finding : RuleSet::check(asVariant, spec, catalog))
+            if (inherited.count(finding.ruleId) && !own.count(finding.ruleId)) {
+                finding.message += " (inherited from " + asVariant.fileName + ")";
+                findings[i].push_back(std::move(finding));
+            }
+        RuleSet::sort(findings[i]);
+    }
+}
+
 } // namespace
 
 // ---- RecipeCache ------------------------------------------------------------------------------
@@ -161,51 +218,6 @@ void RecipeCache::retainOnly(const std::vector<std::string>& paths)
 // ---- Analyzer ---------------------------------------------------------------------------------
 
 Analyzer::Analyzer(const Catalog& catalog) : m_catalog(catalog) {}
-
-void Analyzer::addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                                  const MatrixSpec& spec,
-                                  std::vector<std::vector<Finding>>& findings) const
-{
-    // A thin wrapper (pattern e) takes its pin, overlays and torch from the file it wraps; the
-    // rules that depend on the variant are checked on that file for each wrapper, and point
-    // into that file. Rules that do not depend on the variant are reported once, on the base.
-    static const std::set<std::string> inherited = {
-        "pin-mismatch",           "pin-missing",
-        "missing-overlay",        "cuda-version-mismatch",
-        "torch-version-mismatch", "python-version-mismatch",
-        "cpu-recipe-cuda-inputs"};
-    std::unordered_map<std::string, size_t> byPath;
-    for (size_t i = 0; i < recipes.size(); ++i)
-        byPath.emplace(recipes[i]->path, i);
-    for (size_t i = 0; i < recipes.size(); ++i) {
-        const RecipeFacts& wrapper = *recipes[i];
-        if (wrapper.pattern != PatternKind::Wrapper || !wrapper.wrappedFile || !wrapper.variant)
-            continue;
-        const auto slash = wrapper.path.rfind('/');
-        const std::string directory =
-            slash == std::string::npos ? "" : wrapper.path.substr(0, slash + 1);
-        const std::string target = std::filesystem::path(directory + wrapper.wrappedFile->value)
-                                       .lexically_normal()
-                                       .generic_string();
-        const auto base = byPath.find(target);
-        if (base == byPath.end() || base->second == i ||
-            recipes[base->second]->problem != FileProblem::None)
-            continue;
-        RecipeFacts asVariant = *recipes[base->second];
-        asVariant.variant = wrapper.variant;
-        if (asVariant.pattern == PatternKind::Wrapper)
-            continue; // wrappers of wrappers: one level is what repositories use
-        std::set<std::string> own;
-        for (const Finding& finding : findings[i])
-            own.insert(finding.ruleId);
-        for (Finding& finding : RuleSet::check(asVariant, spec, m_catalog))
-            if (inherited.count(finding.ruleId) && !own.count(finding.ruleId)) {
-                finding.message += " (inherited from " + asVariant.fileName + ")";
-                findings[i].push_back(std::move(finding));
-            }
-        RuleSet::sort(findings[i]);
-    }
-}
 
 RecipeFacts Analyzer::extract(const std::string& path, std::string bytes) const
 {
@@ -328,18 +340,23 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         cache->m_parsed += parsed.load();
     }
 
+    const std::vector<int> bases = wrappedBases(recipes);
     if (!spec) {
         std::vector<InferenceSample> samples;
-        for (const auto& recipe : recipes) {
+        for (size_t i = 0; i < recipes.size(); ++i) {
+            const auto& recipe = recipes[i];
             // A recipe that cannot be read still names its cell; only its facts are unknown.
             if (!recipe->variant)
                 continue;
+            // A wrapper's pin and torch are its base's.
+            const RecipeFacts& source =
+                bases[i] >= 0 ? *recipes[static_cast<size_t>(bases[i])] : *recipe;
             InferenceSample sample;
             sample.name = *recipe->variant;
-            if (!recipe->pins.empty())
-                sample.pin = recipe->pins.front().revision;
-            if (recipe->torchVersion)
-                sample.torchVersion = recipe->torchVersion->value;
+            if (!source.pins.empty())
+                sample.pin = source.pins.front().revision;
+            if (source.torchVersion)
+                sample.torchVersion = source.torchVersion->value;
             if (recipe->pname)
                 sample.pname = recipe->pname->value;
             sample.fileName = recipe->fileName;
@@ -375,7 +392,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
     std::vector<std::vector<Finding>> findings(recipes.size());
     parallelFor(recipes.size(), threads,
                 [&](size_t i) { findings[i] = RuleSet::check(*recipes[i], theSpec, m_catalog); });
-    addWrappedFindings(recipes, theSpec, findings);
+    addWrappedFindings(recipes, bases, theSpec, m_catalog, findings);
 
     // A grid cell is a matrix point of one package: the spec's package words each have their
     // own cells; any other package word (pytorch210-…) competes for the main package's cell.

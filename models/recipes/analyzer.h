@@ -54,10 +54,6 @@ public:
     RecipeFacts extract(const std::string& path, std::string bytes) const;
 
 private:
-    void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                            const MatrixSpec& spec,
-                            std::vector<std::vector<Finding>>& findings) const;
-
     const Catalog& m_catalog;
 };
 

@@ -664,6 +664,13 @@ private slots:
         const Analysis fixed = analyze(repo);
         QCOMPARE(fixed.entries.front().status, CellStatus::Ok);
         QVERIFY(fixed.entries.front().findings.empty());
+
+        // Without a spec file, the inferred pin is the base's (the wrapper states none).
+        QVERIFY(QFile::remove(repo.root() + "/.flox/recipegrid.json"));
+        const Analysis inferred = analyze(repo);
+        QVERIFY(inferred.spec.isInferred());
+        QCOMPARE(inferred.spec.pins.at("13.0"), goodPin.toStdString());
+        QCOMPARE(inferred.entries.front().status, CellStatus::Ok);
     }
 
     void repositoryRules()
