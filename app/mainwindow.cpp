@@ -2,10 +2,15 @@
 
 #include "aboutdialog.h"
 #include "branchoverviewview.h"
+#include "build/buildjobsmodel.h"
+#include "build/buildqueue.h"
+#include "build/buildsession.h"
+#include "buildjobsview.h"
 #include "demorepository.h"
 #include "detailspanel.h"
 #include "emptystatepage.h"
 #include "filterbar.h"
+#include "logpane.h"
 #include "matrixview.h"
 #include "messagebanner.h"
 #include "recipepreview.h"
@@ -29,11 +34,15 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -61,7 +70,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_view(new MatrixView(this)), m_details(new DetailsPanel(this)),
       m_preview(new RecipePreview(this)), m_branches(new BranchOverviewView(this)),
       m_progress(new QProgressBar(this)), m_summary(new QLabel(this)), m_git(new QLabel(this)),
-      m_scanInfo(new QLabel(this)), m_previewRead(new QFutureWatcher<SourceFile>(this))
+      m_scanInfo(new QLabel(this)), m_buildInfo(new QLabel(this)),
+      m_previewRead(new QFutureWatcher<SourceFile>(this))
 {
     setWindowTitle(QStringLiteral("RecipeGrid"));
     setAcceptDrops(true);
@@ -94,8 +104,11 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_scanInfo);
     m_git->setAccessibleName(tr("Git branch"));
     statusBar()->addPermanentWidget(m_git);
+    m_buildInfo->setAccessibleName(tr("Builds"));
+    statusBar()->addPermanentWidget(m_buildInfo);
 
     createActions();
+    createBuilds();
     createDocks();
     createMenus();
 
@@ -181,6 +194,12 @@ void MainWindow::createActions()
     m_copyPathAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(m_copyPathAction, &QAction::triggered, this, &MainWindow::copyPaths);
 
+    m_buildAction = new QAction(tr("&Build"), this);
+    m_buildAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_buildAction->setToolTip(
+        tr("Build the selected variants (flox build / nix build) with live logs"));
+    connect(m_buildAction, &QAction::triggered, this, &MainWindow::buildSelection);
+
     m_aboutAction = new QAction(tr("&About RecipeGrid"), this);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 }
@@ -201,6 +220,19 @@ void MainWindow::createDocks()
     branches->setObjectName(QStringLiteral("branchesDock"));
     branches->setWidget(m_branches);
     addDockWidget(Qt::BottomDockWidgetArea, branches);
+
+    auto* builds = new QDockWidget(tr("Builds"), this);
+    builds->setObjectName(QStringLiteral("buildsDock"));
+    auto* split = new QSplitter(Qt::Vertical, builds);
+    split->addWidget(m_jobs);
+    split->addWidget(m_logTabs);
+    split->setStretchFactor(1, 2);
+    builds->setWidget(split);
+    addDockWidget(Qt::BottomDockWidgetArea, builds);
+    tabifyDockWidget(branches, builds);
+    branches->raise();
+    // The right-hand panels run the full height: the recipe text wants every line it can get.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
     resizeDocks({details, preview}, {560, 560}, Qt::Horizontal);
     resizeDocks({details, preview}, {430, 470}, Qt::Vertical);
@@ -245,6 +277,17 @@ void MainWindow::createMenus()
     recipe->addAction(m_editAction);
     recipe->addAction(m_copyNameAction);
     recipe->addAction(m_copyPathAction);
+
+    recipe->addSeparator();
+    recipe->addAction(m_buildAction);
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->addAction(m_openAction);
+    toolbar->addAction(m_reloadAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_buildAction);
+    toolbar->addAction(m_editAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
@@ -648,10 +691,13 @@ void MainWindow::showCellMenu(const QModelIndex& index, const QPoint& globalPosi
     menu.addAction(m_copyNameAction);
     menu.addAction(m_copyPathAction);
     menu.addSeparator();
+    m_buildAction->setEnabled(hasFile && !m_session->isReadOnly());
+    menu.addAction(m_buildAction);
     emit cellMenuAboutToShow(&menu, m_view->selectedCells());
     menu.exec(globalPosition);
     m_editAction->setEnabled(true);
     m_copyPathAction->setEnabled(true);
+    m_buildAction->setEnabled(true);
 }
 
 void MainWindow::openInEditor()
@@ -715,10 +761,182 @@ void MainWindow::branchActivated(const QString& branch)
     openRevision(repository, branch);
 }
 
+void MainWindow::setQuitConfirmation(std::function<bool(int)> confirm)
+{
+    m_confirmQuit = std::move(confirm);
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_builds->hasRunningJobs()) {
+        const int active = m_builds->queue()->runningCount() + m_builds->queue()->queuedCount();
+        const bool quit =
+            m_confirmQuit
+                ? m_confirmQuit(active)
+                : QMessageBox::question(
+                      this, tr("Builds are running"),
+                      tr("%n build(s) are running or queued. Quit and cancel them?", nullptr,
+                         active),
+                      QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+        if (!quit) {
+            event->ignore();
+            return;
+        }
+        m_builds->cancelAll();
+    }
     saveSettings();
+    QSettings settings;
+    m_builds->settings().save(settings);
     event->accept();
+}
+
+void MainWindow::createBuilds()
+{
+    m_builds = new BuildSession({}, this);
+    QSettings settings;
+    m_builds->setSettings(BuildSettings::load(settings));
+    m_jobs = new BuildJobsView(this);
+    m_jobs->setModel(m_builds->jobsModel());
+    m_logTabs = new QTabWidget(this);
+    m_logTabs->setTabsClosable(true); // closing a pane leaves its build running
+    m_logTabs->setDocumentMode(true);
+    m_logTabs->setAccessibleName(tr("Build logs"));
+    connect(m_logTabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        QWidget* pane = m_logTabs->widget(index);
+        m_logTabs->removeTab(index);
+        pane->deleteLater();
+    });
+
+    m_model->setBuildStateProvider([this](const std::string& variant) {
+        const VariantBuildState state = m_builds->variantState(QString::fromStdString(variant));
+        CellBuildState cell;
+        cell.queued = state.queued;
+        cell.running = state.running || state.verifying;
+        cell.progress =
+            state.progressTotal > 0 ? double(state.progressDone) / double(state.progressTotal) : -1;
+        if (state.hasResult()) {
+            cell.last = state.lastState == JobState::Succeeded ? CellBuildState::Result::Succeeded
+                        : state.lastState == JobState::Failed  ? CellBuildState::Result::Failed
+                                                               : CellBuildState::Result::Cancelled;
+            cell.verificationFailed =
+                state.lastVerification.status == VerificationResult::Status::Failed;
+        }
+        if (cell.running)
+            cell.summary =
+                state.progressTotal > 0
+                    ? tr("running %1/%2").arg(state.progressDone).arg(state.progressTotal)
+                    : tr("running");
+        else if (cell.queued)
+            cell.summary = tr("queued");
+        else if (state.hasResult())
+            cell.summary =
+                tr("%1 in %2%3")
+                    .arg(jobStateName(state.lastState),
+                         BuildJobsModel::formatDuration(state.lastDurationMs),
+                         state.lastVerification.status == VerificationResult::Status::Passed
+                             ? tr(", verified")
+                         : cell.verificationFailed
+                             ? tr(", verification failed: %1").arg(state.lastVerification.reason)
+                             : QString());
+        return cell;
+    });
+    connect(m_builds, &BuildSession::variantStateChanged, this, [this](const QString& variant) {
+        m_model->buildStateChanged(variant.toStdString());
+        updateBuildStatus();
+    });
+    BuildQueue* queue = m_builds->queue();
+    connect(queue, &BuildQueue::jobStarted, this, [this](quint64 id) { showLog(id); });
+    connect(queue, &BuildQueue::jobFinished, this, [this](quint64 id) {
+        const BuildRecord* record = m_builds->queue()->job(id);
+        if (record)
+            statusBar()->showMessage(tr("%1: %2").arg(record->variant, jobStateName(record->state)),
+                                     8000);
+        updateBuildStatus();
+    });
+    connect(queue, &BuildQueue::jobQueued, this, &MainWindow::updateBuildStatus);
+    connect(m_jobs, &BuildJobsView::logRequested, this, [this](quint64 id) { showLog(id); });
+    connect(m_jobs, &BuildJobsView::cancelRequested, m_builds, &BuildSession::cancel);
+    connect(m_jobs, &BuildJobsView::rebuildRequested, this, [this](const QString& variant) {
+        QStringList errors;
+        m_builds->build(m_session->rootPath(), {variant}, &errors);
+        if (!errors.isEmpty())
+            m_banner->showMessage(MessageBanner::Kind::Error, errors.join(QLatin1Char('\n')));
+    });
+    connect(m_jobs, &BuildJobsView::publishRequested, this, [this](const QString& variant) {
+        QString error;
+        if (m_builds->publish(m_session->rootPath(), variant, &error) == 0)
+            m_banner->showMessage(MessageBanner::Kind::Error, error);
+    });
+    if (const QString error = m_builds->historyError(); !error.isEmpty())
+        statusBar()->showMessage(error, 10000);
+    updateBuildStatus();
+}
+
+int MainWindow::buildSelection()
+{
+    if (!m_session->isOpen() || m_session->isReadOnly()) {
+        statusBar()->showMessage(tr("Builds need a work tree (not a revision opened from git)"),
+                                 5000);
+        return 0;
+    }
+    QStringList variants;
+    for (const MatrixEntry* entry : selectedEntries()) {
+        if (entry->recipe)
+            variants << qs(entry->variant.toString());
+    }
+    if (variants.isEmpty()) {
+        statusBar()->showMessage(tr("Nothing to build: the selection has no recipe files"), 5000);
+        return 0;
+    }
+    if (const auto analysis = m_session->analysis()) {
+        m_builds->setRecipeDirectory(m_session->recipeDir());
+        m_builds->setExpectedTorchVersion(qs(analysis->spec.torchVersion));
+    }
+    QStringList errors;
+    const QList<quint64> queued = m_builds->build(m_session->rootPath(), variants, &errors);
+    if (!errors.isEmpty())
+        m_banner->showMessage(MessageBanner::Kind::Error, errors.join(QLatin1Char('\n')));
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("buildsDock"))) {
+        dock->show();
+        dock->raise();
+    }
+    updateBuildStatus();
+    return static_cast<int>(queued.size());
+}
+
+LogPane* MainWindow::showLog(quint64 jobId)
+{
+    for (int i = 0; i < m_logTabs->count(); ++i) {
+        auto* pane = qobject_cast<LogPane*>(m_logTabs->widget(i));
+        if (pane && pane->jobId() == jobId) {
+            m_logTabs->setCurrentIndex(i);
+            return pane;
+        }
+    }
+    const int row = m_builds->jobsModel()->rowOf(jobId);
+    const BuildRecord* record = row >= 0 ? m_builds->jobsModel()->record(row) : nullptr;
+    auto* pane = new LogPane(m_logTabs);
+    pane->attachJob(m_builds->queue(), jobId);
+    if (record)
+        pane->setLogFilePath(record->logPath);
+    const int index = m_logTabs->addTab(pane, record ? record->variant : tr("job %1").arg(jobId));
+    m_logTabs->setTabToolTip(index, record ? record->command : QString());
+    m_logTabs->setCurrentIndex(index);
+    return pane;
+}
+
+QString MainWindow::buildsText() const
+{
+    return m_buildInfo->text();
+}
+
+void MainWindow::updateBuildStatus()
+{
+    const int running = m_builds->queue()->runningCount();
+    const int queued = m_builds->queue()->queuedCount();
+    m_buildInfo->setText(running + queued == 0
+                             ? QString()
+                             : tr("builds: %1 running \u00b7 %2 queued").arg(running).arg(queued));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -8,9 +8,11 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QModelIndexList>
+#include <functional>
 #include <memory>
 
 class QAction;
+class QTabWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -19,6 +21,9 @@ class QStackedWidget;
 namespace rg {
 
 class BranchOverviewModel;
+class BuildJobsView;
+class BuildSession;
+class LogPane;
 class BranchOverviewView;
 class DetailsPanel;
 class EmptyStatePage;
@@ -55,6 +60,15 @@ public:
     MessageBanner* banner() const { return m_banner; }
     EmptyStatePage* emptyState() const { return m_empty; }
     BranchOverviewModel* branchModel() const { return m_branchModel; }
+    BuildSession* builds() const { return m_builds; }
+    QTabWidget* logTabs() const { return m_logTabs; }
+    QAction* buildAction() const { return m_buildAction; }
+    // Builds the selected cells' recipes; returns how many were queued.
+    int buildSelection();
+    LogPane* showLog(quint64 jobId); // opens (or focuses) the job's log tab
+    QString buildsText() const;
+    // Asked before quitting with running builds; the default asks with a message box.
+    void setQuitConfirmation(std::function<bool(int running)> confirm);
     bool isShowingGrid() const;
     QString summaryText() const;
     QString gitText() const;
@@ -99,6 +113,8 @@ private:
     void copyPaths();
     void showAbout();
     void branchActivated(const QString& branch);
+    void createBuilds();
+    void updateBuildStatus();
     std::vector<const MatrixEntry*> selectedEntries() const;
     std::vector<std::pair<std::string, std::string>> selectedCellIds() const;
 
@@ -119,6 +135,11 @@ private:
     QLabel* m_summary;
     QLabel* m_git;
     QLabel* m_scanInfo;
+    QLabel* m_buildInfo;
+    BuildSession* m_builds = nullptr;
+    BuildJobsView* m_jobs = nullptr;
+    QTabWidget* m_logTabs = nullptr;
+    std::function<bool(int)> m_confirmQuit;
 
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
@@ -130,6 +151,7 @@ private:
     QAction* m_copyNameAction = nullptr;
     QAction* m_copyPathAction = nullptr;
     QAction* m_aboutAction = nullptr;
+    QAction* m_buildAction = nullptr;
 
     QFutureWatcher<SourceFile>* m_previewRead;
     QString m_previewPath;

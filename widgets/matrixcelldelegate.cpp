@@ -10,6 +10,71 @@ namespace rg {
 
 namespace {
 
+// Build state on top of the status: a bar along the chip's foot while queued or running,
+// a small badge in its corner for the last result.
+void paintBuildState(QPainter* painter, const QRectF& rect, const QVariantMap& build,
+                     const QPalette& palette)
+{
+    if (build.isEmpty())
+        return;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const bool running = build.value(QStringLiteral("running")).toBool();
+    const bool queued = build.value(QStringLiteral("queued")).toBool();
+    if (running || queued) {
+        const QRectF track(rect.left() + 4, rect.bottom() - 4, rect.width() - 8, 2.5);
+        QColor trackColor = palette.color(QPalette::Highlight);
+        trackColor.setAlpha(60);
+        painter->fillRect(track, trackColor);
+        const double progress = build.value(QStringLiteral("progress")).toDouble();
+        if (running) {
+            QRectF done = track;
+            done.setWidth(track.width() * (progress >= 0 ? std::clamp(progress, 0.05, 1.0) : 0.35));
+            painter->fillRect(done, palette.color(QPalette::Highlight));
+        }
+    }
+    const auto last =
+        static_cast<CellBuildState::Result>(build.value(QStringLiteral("last")).toInt());
+    if (last == CellBuildState::Result::None && !running && !queued) {
+        painter->restore();
+        return;
+    }
+    const qreal d = 9;
+    const QRectF badge(rect.right() - d - 3, rect.top() + 3, d, d);
+    QColor color = palette.color(QPalette::Highlight);
+    if (!running && !queued) {
+        if (last == CellBuildState::Result::Succeeded)
+            color = build.value(QStringLiteral("verificationFailed")).toBool()
+                        ? StatusStyle::color(CellStatus::Redundant, palette)
+                        : StatusStyle::color(CellStatus::Ok, palette);
+        else if (last == CellBuildState::Result::Failed)
+            color = StatusStyle::color(CellStatus::Broken, palette);
+        else
+            color = StatusStyle::color(CellStatus::Impossible, palette);
+    }
+    if (queued && !running) { // hollow: waiting its turn
+        painter->setPen(QPen(color, 1.5));
+        painter->setBrush(palette.color(QPalette::Base));
+    } else {
+        painter->setPen(QPen(palette.color(QPalette::Base), 1.2));
+        painter->setBrush(color);
+    }
+    painter->drawEllipse(badge);
+    if (!running && !queued) {
+        painter->setPen(QPen(Qt::white, 1.4, Qt::SolidLine, Qt::RoundCap));
+        if (last == CellBuildState::Result::Succeeded) {
+            painter->drawLine(QPointF(badge.left() + 2.3, badge.center().y()),
+                              QPointF(badge.center().x() - 0.5, badge.bottom() - 2.3));
+            painter->drawLine(QPointF(badge.center().x() - 0.5, badge.bottom() - 2.3),
+                              QPointF(badge.right() - 2, badge.top() + 2.3));
+        } else {
+            painter->drawLine(badge.center() + QPointF(0, -2.4), badge.center() + QPointF(0, 0.6));
+            painter->drawPoint(badge.center() + QPointF(0, 2.6));
+        }
+    }
+    painter->restore();
+}
+
 void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool hasRecipe,
                const QString& text, const QStringList& extraLabels,
                const QVariantList& extraStatuses, const QStyleOptionViewItem& option)
@@ -107,6 +172,7 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     const QVariantList extraLabels = index.data(MatrixModel::ExtraLabelsRole).toList();
     const QVariantList extraStatuses = index.data(MatrixModel::ExtraStatusesRole).toList();
     const QVariantList hasRecipe = index.data(MatrixModel::HasRecipeRole).toList();
+    const QVariantList builds = index.data(MatrixModel::BuildStateRole).toList();
     const int count = static_cast<int>(statuses.size());
     if (count > 0) {
         const QRectF area = QRectF(rect).adjusted(4, 4, -4, -4);
@@ -129,6 +195,7 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
             paintChip(painter, chip, cellStatus, hasRecipe.value(s).toBool(),
                       StatusStyle::label(cellStatus), extraLabels.value(s).toStringList(),
                       extraStatuses.value(s).toList(), opt);
+            paintBuildState(painter, chip, builds.value(s).toMap(), palette);
         }
     }
     painter->setOpacity(1.0);

@@ -85,6 +85,20 @@ void MatrixModel::setFilter(const QString& text, unsigned statusMask)
     rebuild();
 }
 
+void MatrixModel::setBuildStateProvider(BuildStateProvider provider)
+{
+    m_buildState = std::move(provider);
+    if (rowCount() > 0 && columnCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {BuildStateRole});
+}
+
+void MatrixModel::buildStateChanged(const std::string& variantName)
+{
+    const QModelIndex cell = indexOfVariant(variantName);
+    if (cell.isValid())
+        emit dataChanged(cell, cell, {BuildStateRole, Qt::ToolTipRole});
+}
+
 bool MatrixModel::filterActive() const
 {
     return !m_filterText.isEmpty() || m_statusMask != allStatuses;
@@ -418,9 +432,13 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
             const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
             QString line = sliceText(cell, m_slices[static_cast<size_t>(s)]);
             if (cell.primary >= 0) {
-                line.prepend(
-                    qs(m_analysis->entries[static_cast<size_t>(cell.primary)].variant.toString()) +
-                    QLatin1Char('\n'));
+                const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
+                line.prepend(qs(entry.variant.toString()) + QLatin1Char('\n'));
+                if (m_buildState) {
+                    const QString build = m_buildState(entry.variant.toString()).summary;
+                    if (!build.isEmpty())
+                        line += QStringLiteral("\nbuild: ") + build;
+                }
             }
             lines << line;
         }
@@ -458,6 +476,25 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
                                               : suffixes.join(QLatin1Char('-')));
             }
             perSlice << QVariant(labels);
+        }
+        return perSlice;
+    }
+    case BuildStateRole: {
+        QVariantList perSlice;
+        for (int s = 0; s < sliceCount; ++s) {
+            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
+            QVariantMap state;
+            if (m_buildState && cell.primary >= 0) {
+                const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
+                const CellBuildState build = m_buildState(entry.variant.toString());
+                state.insert(QStringLiteral("queued"), build.queued);
+                state.insert(QStringLiteral("running"), build.running);
+                state.insert(QStringLiteral("progress"), build.progress);
+                state.insert(QStringLiteral("last"), static_cast<int>(build.last));
+                state.insert(QStringLiteral("verificationFailed"), build.verificationFailed);
+                state.insert(QStringLiteral("summary"), build.summary);
+            }
+            perSlice << QVariant(state);
         }
         return perSlice;
     }
@@ -608,6 +645,7 @@ QHash<int, QByteArray> MatrixModel::roleNames() const
     names.insert(EntryIndexesRole, "entryIndexes");
     names.insert(ExtraLabelsRole, "extraLabels");
     names.insert(HasRecipeRole, "hasRecipe");
+    names.insert(BuildStateRole, "buildState");
     return names;
 }
 

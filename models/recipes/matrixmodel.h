@@ -10,6 +10,7 @@
 #include "recipes/matrixslice.h"
 
 #include <QAbstractTableModel>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,19 @@ struct MatrixCellSlice
     std::vector<int> extras; // further recipes of the same cell: -magma, -nightly, duplicates
     bool impossible = false; // the hardware pairing cannot run (said in `impossibleWhy`)
     std::string impossibleWhy;
+};
+
+// Build state shown on top of a cell's status; the window supplies it (models/build is not a
+// dependency of the grid's model).
+struct CellBuildState
+{
+    enum class Result { None, Succeeded, Failed, Cancelled };
+    bool queued = false;
+    bool running = false;
+    double progress = -1; // 0..1 while running, -1 when unknown
+    Result last = Result::None;
+    bool verificationFailed = false;
+    QString summary; // one line for tooltips: "succeeded in 1h 02m, verified"
 };
 
 class MatrixModel : public QAbstractTableModel
@@ -47,10 +61,14 @@ public:
         // QVariantList of bool per slice: a recipe file is behind the slice's status (an
         // impossible *file* differs from an impossible empty pairing).
         HasRecipeRole,
+        // QVariantList per slice of QVariantMap {queued, running, progress, last (int
+        // CellBuildState::Result), verificationFailed, summary} of the slice's recipe.
+        BuildStateRole,
     };
     static constexpr int NoStatus = -1;
 
     enum class RowKind { Gpu, Cpu, Darwin };
+    using BuildStateProvider = std::function<CellBuildState(const std::string& variantName)>;
 
     explicit MatrixModel(QObject* parent = nullptr, const Catalog& catalog = Catalog::builtin());
 
@@ -70,6 +88,10 @@ public:
     void setFilter(const QString& text, unsigned statusMask);
     bool filterActive() const;
     static constexpr unsigned allStatuses = (1u << cellStatusCount) - 1;
+
+    void setBuildStateProvider(BuildStateProvider provider);
+    // The provider's answer for `variantName` changed: repaint its cell.
+    void buildStateChanged(const std::string& variantName);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -117,6 +139,7 @@ private:
     const MatrixCellSlice& cellAt(int row, int column, int slice) const;
 
     const Catalog& m_catalog;
+    BuildStateProvider m_buildState;
     std::shared_ptr<const Analysis> m_analysis;
     std::vector<MatrixSlice> m_slices;
     bool m_showAll = false;

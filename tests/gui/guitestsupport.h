@@ -47,7 +47,8 @@ inline bool writeAll(const QString& path, const QByteArray& bytes)
     return file.write(bytes) == bytes.size();
 }
 
-// QSettings and QStandardPaths under ~/.qttest, cleared: tests never see the user's recent list.
+// QSettings and QStandardPaths under ~/.qttest, cleared: tests never see the user's recent
+// list or build history, nor an earlier run's.
 inline void isolateSettings()
 {
     QStandardPaths::setTestModeEnabled(true);
@@ -56,6 +57,8 @@ inline void isolateSettings()
     QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
          QStringLiteral("/RecipeGridTests"))
         .removeRecursively();
+    // Build history and logs live in the app data directory: start each run without them.
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
 }
 
 inline const char* recipe(const char* variant)

@@ -1,0 +1,142 @@
+// Builds from the window, for real (nix-build of the self-contained fixture recipes): the
+// Build action on the selection, a log tab per job, the cell's build badge, running counts in
+// the status bar, and the question before quitting with builds still running.
+
+#include "../build/buildfixture.h"
+#include "build/buildjobsmodel.h"
+#include "build/buildqueue.h"
+#include "build/buildsession.h"
+#include "guitestsupport.h"
+#include "logpane.h"
+#include "mainwindow.h"
+#include "matrixview.h"
+#include "recipes/matrixmodel.h"
+#include "recipes/repositorysession.h"
+
+#include <QSignalSpy>
+#include <QTabWidget>
+
+using namespace rg;
+using namespace rg::test;
+
+namespace {
+
+QModelIndex select(MainWindow& window, const QString& variant)
+{
+    if (!window.selectVariant(variant))
+        return {};
+    return window.matrixView()->currentIndex();
+}
+
+int lastResult(const QModelIndex& index)
+{
+    return index.data(MatrixModel::BuildStateRole).toList().value(0).toMap().value("last").toInt();
+}
+
+} // namespace
+
+class TestGuiBuilds : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        isolateSettings();
+        configureNix();
+    }
+
+    void buildSelectedCellsWithLiveLogs()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixtureRepo(dir.path()));
+        MainWindow window;
+        window.show();
+        BuildSettings settings = window.builds()->settings();
+        settings.backend = BackendKind::Nix;
+        window.builds()->setSettings(settings);
+        QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+        window.openRepository(dir.path());
+        QVERIFY(changed.wait(10000));
+
+        const QModelIndex ok = select(window, QStringLiteral("pytorch-python313-cpu-avx2"));
+        QVERIFY(ok.isValid());
+        QCOMPARE(lastResult(ok), int(CellBuildState::Result::None));
+        QSignalSpy finished(window.builds()->queue(), &BuildQueue::jobFinished);
+        QCOMPARE(window.buildSelection(), 1);
+        QVERIFY(window.buildsText().contains(QStringLiteral("1 queued")) ||
+                window.buildsText().contains(QStringLiteral("1 running")));
+        QVERIFY(finished.wait(180000));
+        // A log tab opened for the job and holds its output.
+        QCOMPARE(window.logTabs()->count(), 1);
+        auto* pane = qobject_cast<LogPane*>(window.logTabs()->widget(0));
+        QVERIFY(pane);
+        pane->flush();
+        QVERIFY(pane->lineCount() > 0);
+        QCOMPARE(window.logTabs()->tabText(0), QStringLiteral("pytorch-python313-cpu-avx2"));
+        // The cell's badge reports the result; the tooltip says it in words.
+        QTRY_COMPARE_WITH_TIMEOUT(lastResult(window.matrixView()->currentIndex()),
+                                  int(CellBuildState::Result::Succeeded), 30000);
+        QVERIFY(window.matrixView()
+                    ->currentIndex()
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("build: succeeded"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.buildsText().isEmpty(), 30000);
+
+        // A recipe whose builder fails: the badge says failed.
+        const QModelIndex failing =
+            select(window, QStringLiteral("pytorch-python313-cuda12_9-sm80-avx2"));
+        QVERIFY(failing.isValid());
+        QCOMPARE(window.buildSelection(), 1);
+        QVERIFY(finished.wait(180000));
+        QTRY_COMPARE_WITH_TIMEOUT(lastResult(window.matrixView()->currentIndex()),
+                                  int(CellBuildState::Result::Failed), 30000);
+        QCOMPARE(window.logTabs()->count(), 2);
+
+        // A cell without a recipe file has nothing to build.
+        MatrixModel* model = window.matrixModel();
+        QModelIndex empty;
+        for (int r = 0; r < model->rowCount() && !empty.isValid(); ++r)
+            for (int c = 0; c < model->columnCount() && !empty.isValid(); ++c)
+                if (model->index(r, c).data(MatrixModel::PathsRole).toStringList().isEmpty())
+                    empty = model->index(r, c);
+        QVERIFY(empty.isValid());
+        window.matrixView()->setCurrentIndex(empty);
+        QCOMPARE(window.buildSelection(), 0);
+    }
+
+    void quittingWithRunningBuildsAsks()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixtureRepo(dir.path()));
+        MainWindow window;
+        window.show();
+        BuildSettings settings = window.builds()->settings();
+        settings.backend = BackendKind::Nix;
+        window.builds()->setSettings(settings);
+        QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+        window.openRepository(dir.path());
+        QVERIFY(changed.wait(10000));
+        QVERIFY(select(window, QStringLiteral("pytorch-python313-cuda12_9-sm90-avx512")).isValid());
+        QCOMPARE(window.buildSelection(), 1);
+        int asked = 0;
+        window.setQuitConfirmation([&](int running) {
+            ++asked;
+            return running < 0; // "No"
+        });
+        QVERIFY(!window.close());
+        QCOMPARE(asked, 1);
+        QVERIFY(window.isVisible());
+        QVERIFY(window.builds()->hasRunningJobs());
+        window.setQuitConfirmation([&](int running) {
+            ++asked;
+            return running == 1; // "Yes": cancel and quit
+        });
+        QVERIFY(window.close());
+        QCOMPARE(asked, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.builds()->hasRunningJobs(), 30000);
+    }
+};
+
+QTEST_MAIN(TestGuiBuilds)
+#include "tst_guibuilds.moc"
