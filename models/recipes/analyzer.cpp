@@ -479,7 +479,12 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
             MatrixEntry& entry = analysis.entries[cell->second];
             entry.recipe = recipe;
             entry.findings = std::move(own);
-            entry.status = hasProblems(entry.findings) ? CellStatus::Broken : CellStatus::Ok;
+            const bool impossible =
+                std::any_of(entry.findings.begin(), entry.findings.end(),
+                            [](const Finding& f) { return f.ruleId == "impossible-pairing"; });
+            entry.status = impossible                    ? CellStatus::Impossible
+                           : hasProblems(entry.findings) ? CellStatus::Broken
+                                                         : CellStatus::Ok;
             continue;
         }
 

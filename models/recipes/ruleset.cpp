@@ -471,9 +471,13 @@ private:
             !catalog.cudaSupports(*arch, v.cuda, &why))
             add("cuda-below-minimum", why);
         why.clear();
-        if (isa && (arch || v.accelerator != Accelerator::Cuda) && !spec.expects(v) &&
+        // A spec that asks for the variant decides; an inferred one only echoes the files.
+        const bool asked = spec.expects(v) && !spec.isInferred();
+        if (isa && (arch || v.accelerator != Accelerator::Cuda) && !asked &&
             !catalog.canRun(arch, *isa, {}, &why))
-            add("impossible-pairing", why + "; the spec does not ask for " + v.toString());
+            add("impossible-pairing",
+                why + (spec.isInferred() ? "; there is no spec file to ask for it"
+                                         : "; the spec does not ask for " + v.toString()));
     }
 
     const RecipeFacts& f;

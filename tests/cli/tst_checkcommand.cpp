@@ -276,8 +276,14 @@ private slots:
         copyTree(fixture("seed001-target"), repo);
         QFile::remove(repo.root() + "/.flox/recipegrid.json");
         const Run inferred = check({"--format", "json", repo.root()});
-        QCOMPARE(inferred.exitCode, 0); // an inferred spec is a note, not a failure
-        QCOMPARE(json::parse(inferred.out.toStdString())["spec"]["inferred"].get<bool>(), true);
+        // An inferred spec is only a note, but it cannot vouch for sm110/sm121 with x86 ISAs.
+        QCOMPARE(inferred.exitCode, 1);
+        const json inferredDoc = json::parse(inferred.out.toStdString());
+        QCOMPARE(inferredDoc["spec"]["inferred"].get<bool>(), true);
+        QCOMPARE(inferredDoc["summary"]["impossible"].get<int>(), 8);
+        QCOMPARE(inferredDoc["summary"]["ok"].get<int>(), 36);
+        QCOMPARE(inferredDoc["summary"]["infos"].get<int>(), 1);
+        QCOMPARE(inferredDoc["summary"]["errors"].get<int>(), 0);
         QVERIFY(check({repo.root()}).out.contains("inferred"));
 
         // seed 000's spec against the seed 001 target: everything missing or unexpected.

@@ -574,6 +574,14 @@ private slots:
         const Analysis analysis = analyze(repo);
         QCOMPARE(analysis.counts()[size_t(CellStatus::Impossible)], 1);
         QCOMPARE(analysis.counts()[size_t(CellStatus::Unexpected)], 0);
+
+        // An inferred spec lists whatever files exist; it does not make the pairing possible.
+        QVERIFY(QFile::remove(repo.root() + "/.flox/recipegrid.json"));
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix", Recipe{}.text());
+        const Analysis inferred = analyze(repo);
+        QVERIFY(inferred.spec.isInferred());
+        QCOMPARE(inferred.counts()[size_t(CellStatus::Impossible)], 1);
+        QCOMPARE(inferred.counts()[size_t(CellStatus::Ok)], 1);
     }
 
     void fileProblems()
