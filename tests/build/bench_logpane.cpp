@@ -16,6 +16,7 @@
 #include <QTextBlock>
 #include <QTimer>
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 using namespace rg;
 
@@ -88,8 +89,17 @@ ProcessSpec generator(int lines, bool colours)
     return spec;
 }
 
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+           (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 struct Run
 {
+    double cpu = 0; // this process only (the generator is a child)
     double seconds = 0;
     double stallMs = 0;
     qint64 bytes = 0;
@@ -109,6 +119,7 @@ Run stream(int lines, bool colours, Attach attach, Done done)
     StallProbe probe;
     QElapsedTimer clock;
     clock.start();
+    const double cpuStart = cpuSeconds();
     const quint64 id = queue.enqueueProcess(target, generator(lines, colours), JobKind::Build,
                                             BackendKind::Custom, false);
     attach(queue, id);
@@ -116,6 +127,7 @@ Run stream(int lines, bool colours, Attach attach, Done done)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     Run run;
     run.seconds = clock.nsecsElapsed() / 1e9;
+    run.cpu = cpuSeconds() - cpuStart;
     run.stallMs = probe.maxStallMs();
     run.bytes = QFileInfo(logs.logPath(id)).size();
     return run;
@@ -128,6 +140,9 @@ void report(benchmark::State& state, const Run& run, int lines)
     state.counters["MB_per_s"] = run.bytes / run.seconds / 1e6;
     state.counters["max_stall_ms"] = run.stallMs;
     state.counters["seconds"] = run.seconds;
+    // The machine may be shared: lines per CPU-second of this process is the rate it could
+    // sustain with a core to itself.
+    state.counters["lines_per_cpu_s"] = lines / run.cpu;
 }
 
 void BM_LogPaneIngest(benchmark::State& state)

@@ -111,9 +111,12 @@ private slots:
 
     void prefixesLinesWhenSeveralBuild()
     {
+        // A fresh copy (new nonce): Nix must really build both, so both stream logs.
+        const QString repo = m_dir.filePath("repo-prefixes");
+        QVERIFY(test::copyFixtureRepo(repo));
         const QStringList variants = {"pytorch-python313-cpu-avx2",
                                       "pytorch-python313-cuda12_9-sm90-avx512"};
-        const Result r = run(QStringList{"build", m_repo} + variants + QStringList{"--jobs", "2"});
+        const Result r = run(QStringList{"build", repo} + variants + QStringList{"--jobs", "2"});
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         const QString logs = r.out.left(r.out.indexOf(QLatin1String("\nSummary\n")));
         QVERIFY(!logs.isEmpty());
@@ -286,10 +289,11 @@ private slots:
         }
         // Textual extraction of the verification script, run with bash on a real result.
         const QString yaml = QString::fromUtf8(test::readFile(file));
-        const qsizetype start = yaml.indexOf("        run: |\n");
+        const QString marker = QStringLiteral("        run: |\n");
+        const qsizetype start = yaml.indexOf(marker);
         QVERIFY(start > 0);
         QString script;
-        for (const QString& line : yaml.mid(start + 14).split('\n')) {
+        for (const QString& line : yaml.mid(start + marker.size()).split('\n')) {
             if (!line.startsWith(QLatin1String("          ")))
                 break;
             script += line.mid(10) + '\n';

@@ -3,14 +3,18 @@
 
 #include "ansilogview.h"
 #include "ansirenderer.h"
+#include "build/buildjobsmodel.h"
 #include "build/buildqueue.h"
 #include "build/logstore.h"
 #include "buildfixture.h"
+#include "buildjobsview.h"
 #include "logpane.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QMouseEvent>
 #include <QScrollBar>
+#include <QSignalSpy>
 
 using namespace rg;
 
@@ -194,6 +198,106 @@ private slots:
         pane.appendText(QStringLiteral("\x1b[31mone\x1b[0m\ntwo\n"));
         pane.copy();
         QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("one\ntwo"));
+    }
+
+    void paintsColouredText()
+    {
+        LogPane pane;
+        pane.resize(500, 200);
+        pane.show();
+        pane.appendText(
+            QStringLiteral("\x1b[41m                                        \x1b[0m\n"));
+        pane.flush();
+        // The red background run is painted: many pixels of exactly palette red.
+        const QImage image = pane.textView()->viewport()->grab().toImage();
+        int red = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x)
+                red += image.pixelColor(x, y) == AnsiRenderer::paletteColor(1);
+        }
+        QVERIFY2(red > 200, qPrintable(QString::number(red)));
+    }
+
+    void selectsWithMouseAndKeyboard()
+    {
+        LogPane pane;
+        pane.resize(600, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.appendText(QStringLiteral("first line here\nsecond line\n"));
+        pane.flush();
+        AnsiLogView* view = pane.textView();
+        const QFontMetrics metrics(view->font());
+        const int y = metrics.lineSpacing() / 2;
+        const int charWidth = metrics.horizontalAdvance(QLatin1Char('M'));
+        // Drag across "first" on the first row.
+        QTest::mousePress(view->viewport(), Qt::LeftButton, {}, QPoint(4, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(4 + 5 * charWidth, y),
+                         view->viewport()->mapToGlobal(QPointF(4 + 5 * charWidth, y)), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &move);
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, QPoint(4 + 5 * charWidth, y));
+        QCOMPARE(view->selectedText(), QStringLiteral("first"));
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("first"));
+        QTest::keyClick(view, Qt::Key_A, Qt::ControlModifier);
+        QCOMPARE(view->selectedText(), QStringLiteral("first line here\nsecond line"));
+    }
+
+    void keepsTheViewStillWhileLinesLeave()
+    {
+        LogPane pane;
+        pane.setMaximumLines(200);
+        pane.resize(600, 300);
+        pane.show();
+        QString text;
+        for (int i = 0; i < 200; ++i)
+            text += QStringLiteral("line %1\n").arg(i);
+        pane.appendText(text);
+        pane.flush();
+        AnsiLogView* view = pane.textView();
+        view->verticalScrollBar()->setValue(50); // the user reads line 50
+        QVERIFY(!pane.isFollowing());
+        QCOMPARE(view->lineText(view->firstVisibleLine()), QStringLiteral("line 50"));
+        pane.appendText(QStringLiteral("new 1\nnew 2\nnew 3\n"));
+        pane.flush();
+        QCOMPARE(pane.lineCount(), 200);
+        QCOMPARE(view->lineText(view->firstVisibleLine()), QStringLiteral("line 50"));
+        QCOMPARE(view->droppedLines(), 3);
+    }
+
+    void jobsViewAsksForLogsAndCancel()
+    {
+        QTemporaryDir dir;
+        BuildQueue queue;
+        BuildJobsModel model(&queue, nullptr);
+        BuildJobsView view;
+        view.setModel(&model);
+        view.resize(900, 200);
+        view.show();
+        ProcessSpec spec;
+        spec.program = QStringLiteral("/bin/sleep");
+        spec.arguments = {QStringLiteral("30")};
+        spec.workingDirectory = dir.path();
+        BuildTarget target;
+        target.variant = QStringLiteral("pytorch-python313-cpu-avx2");
+        const quint64 id =
+            queue.enqueueProcess(target, spec, JobKind::Build, BackendKind::Custom, false);
+        QSignalSpy logRequested(&view, &BuildJobsView::logRequested);
+        QSignalSpy cancelRequested(&view, &BuildJobsView::cancelRequested);
+        connect(&view, &BuildJobsView::cancelRequested, &queue, &BuildQueue::cancel);
+        view.setCurrentIndex(model.index(0, 0));
+        QCOMPARE(view.currentJobId(), id);
+        QTest::keyClick(&view, Qt::Key_Return);
+        QCOMPARE(logRequested.size(), 1);
+        QCOMPARE(logRequested.first().first().toULongLong(), id);
+        QTest::keyClick(&view, Qt::Key_Delete);
+        QCOMPARE(cancelRequested.size(), 1);
+        QVERIFY(QTest::qWaitFor([&] { return queue.job(id)->isFinished(); }, 10000));
+        QCOMPARE(queue.job(id)->state, JobState::Cancelled);
+        QCOMPARE(model.index(0, BuildJobsModel::StateColumn).data().toString(),
+                 QStringLiteral("cancelled"));
     }
 
     void followsALiveJobAndOutlivesNothing()
