@@ -148,6 +148,9 @@ void LogPane::attachJob(BuildQueue* queue, quint64 jobId)
 void LogPane::setLogFilePath(const QString& path)
 {
     m_logFilePath = path;
+    const bool live = m_queue && m_queue->job(m_jobId);
+    if (!live && lineCount() == 0 && m_pending.isEmpty() && !path.isEmpty())
+        appendText(LogStore::readTail(path, maximumLines()));
     updateStatus();
 }
 

@@ -33,7 +33,9 @@ public:
     void attachJob(BuildQueue* queue, quint64 jobId);
     quint64 jobId() const { return m_jobId; }
 
-    // The full log on disk: Save copies it, the status line names it.
+    // The full log on disk: Save copies it, the status line names it. When the pane shows
+    // nothing yet and follows no live job (a job from an earlier session), the file's tail
+    // is shown.
     void setLogFilePath(const QString& path);
     QString logFilePath() const { return m_logFilePath; }
 

@@ -1,6 +1,6 @@
 #include "build/verificationexpectation.h"
 
-#include <QRegularExpression>
+#include "matrix/variantname.h"
 
 namespace rg {
 
@@ -9,18 +9,22 @@ VerificationExpectation VerificationExpectation::fromVariant(const QString& vari
 {
     VerificationExpectation expected;
     expected.torch = torchVersion;
-    // Components are '-'-separated; matching whole components keeps "pytorch210" from
-    // being read as anything but the package word.
-    const QStringList parts = variant.split(QLatin1Char('-'));
-    static const QRegularExpression pythonPart(QStringLiteral("^(?:python|py)(\\d)(\\d+)$"));
-    static const QRegularExpression cudaPart(QStringLiteral("^cuda(\\d+)_(\\d+)$"));
-    for (const QString& part : parts) {
-        if (const auto m = pythonPart.match(part); m.hasMatch() && expected.python.isEmpty())
-            expected.python = m.captured(1) + QLatin1Char('.') + m.captured(2);
-        else if (const auto c = cudaPart.match(part); c.hasMatch())
-            expected.cuda = c.captured(1) + QLatin1Char('.') + c.captured(2);
-        else if (part == QLatin1String("cpu") || part == QLatin1String("darwin"))
-            expected.cuda = QStringLiteral("None");
+    const auto name = VariantName::parse(variant.toStdString());
+    if (!name)
+        return expected; // not a matrix variant: only what the caller knows is checked
+    if (name->python.size() >= 2) {
+        const QString digits = QString::fromStdString(name->python);
+        expected.python = digits.left(1) + QLatin1Char('.') + digits.mid(1);
+    }
+    switch (name->accelerator) {
+    case Accelerator::Cuda:
+        // Legacy names ("pytorch-py313-sm90-avx512") do not say which CUDA: not checked.
+        expected.cuda = QString::fromStdString(name->cuda);
+        break;
+    case Accelerator::Cpu:
+    case Accelerator::Darwin:
+        expected.cuda = QStringLiteral("None");
+        break;
     }
     return expected;
 }

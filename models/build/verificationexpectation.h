@@ -14,8 +14,9 @@ struct VerificationExpectation
     QString cuda;   // "12.9" or "None"
     QString python; // "3.13": matches "Python 3.13.x"
 
-    // Reads the Python and accelerator axes from a variant name (python313 / py313,
-    // cuda12_9, cpu, darwin). Legacy names without a CUDA component leave `cuda` empty.
+    // Reads the Python and accelerator axes from a variant name (VariantName: python313 /
+    // py313, cuda12_9, cpu, darwin). Legacy names without a CUDA component leave `cuda` empty;
+    // names that are no matrix variant leave everything but `torch` empty.
     static VerificationExpectation fromVariant(const QString& variant,
                                                const QString& torchVersion = {});
 

@@ -267,6 +267,26 @@ private slots:
         QCOMPARE(view->droppedLines(), 3);
     }
 
+    void showsTheLogOfAnEarlierSession()
+    {
+        QTemporaryDir dir;
+        LogStore logs(dir.filePath("logs"));
+        QString text;
+        for (int i = 0; i < 300; ++i)
+            text += QStringLiteral("old line %1\n").arg(i);
+        QVERIFY(logs.append(7, text.toUtf8()));
+        logs.close(7);
+        BuildQueue queue; // job 7 is not in it: it ran before a restart
+        LogPane pane;
+        pane.setMaximumLines(100);
+        pane.attachJob(&queue, 7);
+        QCOMPARE(pane.lineCount(), 0);
+        pane.setLogFilePath(logs.logPath(7));
+        pane.flush();
+        QCOMPARE(pane.lineCount(), 100);
+        QCOMPARE(pane.textView()->lineText(99), QStringLiteral("old line 299"));
+    }
+
     void jobsViewAsksForLogsAndCancel()
     {
         QTemporaryDir dir;
