@@ -1,9 +1,14 @@
-// libFuzzer target for the Nix front end: SyntaxTree::parse must never crash, hang or leak,
-// and whatever it returns must be self-consistent. Run (see tests/fuzz/CMakeLists.txt):
+// libFuzzer target for the Nix front end and the fact extraction and rules on its trees:
+// nothing may crash, hang or leak, and whatever they return must be self-consistent.
+// Run (see tests/fuzz/CMakeLists.txt):
 //   build/fuzz/tests/fuzz/fuzz_nix_parser -max_total_time=600 -rss_limit_mb=2048 -timeout=5 \
 //       <work corpus dir> tests/fuzz/corpus
 
+#include "matrix/catalog.h"
+#include "matrix/matrixspec.h"
 #include "nix/syntaxtree.h"
+#include "recipes/factextractor.h"
+#include "recipes/ruleset.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -17,11 +22,41 @@ void check(bool condition)
         std::abort();
 }
 
-// Hook for later consumers of the tree (e.g. the recipe fact extractor of models/recipes):
-// call them here so that one target fuzzes the parser and everything built on its output.
+bool inside(const rg::nix::SourceRange& range, size_t size)
+{
+    return range.begin <= range.end && range.end <= size;
+}
+
+// The fact extractor and every per-recipe rule run on whatever the parser accepted, against
+// the seed 001 target spec, so one target fuzzes everything built on the tree.
 void fuzzFurtherConsumers(const rg::nix::SyntaxTree& tree)
 {
-    (void)tree;
+    static const rg::MatrixSpec spec = [] {
+        rg::SpecError error;
+        auto loaded = rg::MatrixSpec::load(RG_FIXTURES_DIR "/seed001-target/.flox/recipegrid.json",
+                                           rg::Catalog::builtin(), &error);
+        check(loaded.has_value());
+        return *loaded;
+    }();
+    const size_t size = tree.source().size();
+    rg::RecipeFacts facts;
+    facts.path = ".flox/pkgs/pytorch-python313-cuda13_0-sm90-avx512.nix";
+    facts.fileName = "pytorch-python313-cuda13_0-sm90-avx512.nix";
+    facts.variant = rg::VariantName::parse("pytorch-python313-cuda13_0-sm90-avx512");
+    facts.size = size;
+    rg::FactExtractor::extract(tree, facts);
+    for (const rg::PinFact& pin : facts.pins)
+        check(inside(pin.range, size));
+    for (const rg::OverlayFact& overlay : facts.overlays)
+        check(inside(overlay.range, size));
+    if (facts.pname)
+        check(inside(facts.pname->range, size));
+    if (facts.cpuFlags)
+        check(inside(facts.cpuFlags->range, size));
+    for (const rg::Finding& finding : rg::RuleSet::check(facts, spec, rg::Catalog::builtin())) {
+        check(!finding.ruleId.empty() && !finding.message.empty());
+        check(inside(finding.range, size));
+    }
 }
 
 } // namespace
