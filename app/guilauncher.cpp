@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QSettings>
 #include <QTimer>
 #include <iostream>
@@ -49,7 +50,8 @@ int GuiLauncher::run(int argc, char* argv[])
     QApplication::setApplicationName(QStringLiteral("RecipeGrid"));
     QApplication::setOrganizationName(QStringLiteral("RecipeGrid"));
     QApplication::setApplicationVersion(QStringLiteral(RG_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.recipegrid.RecipeGrid"));
+    QApplication::setDesktopFileName(QStringLiteral("recipegrid"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/recipegrid.svg")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -235,7 +235,7 @@ void MainWindow::createDocks()
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
     resizeDocks({details, preview}, {560, 560}, Qt::Horizontal);
-    resizeDocks({details, preview}, {430, 470}, Qt::Vertical);
+    resizeDocks({details, preview}, {500, 420}, Qt::Vertical);
     resizeDocks({branches}, {130}, Qt::Vertical);
 }
 

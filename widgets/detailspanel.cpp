@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTextDocument>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -82,6 +84,23 @@ QString problemText(const RecipeFacts& facts)
     return {};
 }
 
+// QTreeView asks for row heights without a width, so wrapped text would stay one line: give
+// the delegate the column's actual width.
+class WrappingDelegate : public QStyledItemDelegate
+{
+public:
+    explicit WrappingDelegate(QTreeView* view) : QStyledItemDelegate(view), m_view(view) {}
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem sized = option;
+        sized.rect = QRect(0, 0, m_view->columnWidth(index.column()), 1); // valid: width counts
+        return QStyledItemDelegate::sizeHint(sized, index);
+    }
+
+private:
+    QTreeView* m_view;
+};
+
 } // namespace
 
 DetailsPanel::DetailsPanel(QWidget* parent)
@@ -115,19 +134,40 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     factsScroll->setFrameShape(QFrame::NoFrame);
     factsScroll->setFocusPolicy(Qt::NoFocus);
     m_facts->setMargin(2);
-    layout->addWidget(factsScroll, 3);
+    // Facts above, findings below, the split adjustable: some recipes have many findings.
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(factsScroll);
+    auto* findingsBox = new QWidget(split);
+    auto* findingsLayout = new QVBoxLayout(findingsBox);
+    findingsLayout->setContentsMargins(0, 4, 0, 0);
+    split->addWidget(findingsBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({320, 180});
+    layout->addWidget(split, 1);
     m_findingsTitle->setText(tr("Findings"));
     m_findingsTitle->setFont(titleFont);
-    layout->addWidget(m_findingsTitle);
+    findingsLayout->addWidget(m_findingsTitle);
     m_findingsProxy->setSourceModel(m_findingsModel);
     m_findings->setModel(m_findingsProxy);
     m_findings->setRootIsDecorated(false);
-    m_findings->setUniformRowHeights(true);
+    m_findings->setUniformRowHeights(false);
+    m_findings->setWordWrap(true); // messages name their evidence; show all of it
+    m_findings->setItemDelegate(new WrappingDelegate(m_findings));
     m_findings->setAlternatingRowColors(true);
     m_findings->setAccessibleName(tr("Findings of the recipe"));
     m_findings->header()->setStretchLastSection(true);
     m_findings->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    layout->addWidget(m_findings, 2);
+    m_findings->header()->setSectionResizeMode(FindingsModel::MessageColumn, QHeaderView::Stretch);
+    findingsLayout->addWidget(m_findings, 1);
+    // Row heights are measured at layout time; re-measure when the message column changes
+    // width so wrapped messages never end in an ellipsis.
+    connect(m_findings->header(), &QHeaderView::sectionResized, m_findings, [this](int section) {
+        if (section == FindingsModel::MessageColumn)
+            QMetaObject::invokeMethod(m_findings, &QTreeView::doItemsLayout, Qt::QueuedConnection);
+    });
+    m_findings->setTextElideMode(Qt::ElideNone);
 
     connect(m_chooser, &QComboBox::currentIndexChanged, this, &DetailsPanel::showEntry);
     connect(m_findings, &QTreeView::activated, this, &DetailsPanel::activateFinding);

@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QPainter>
+#include <cmath>
 
 namespace rg {
 
@@ -99,10 +100,12 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
 
     const bool twoLines = !extraLabels.isEmpty() && rect.height() >= 34;
     const qreal lineHeight = twoLines ? rect.height() * 0.55 : rect.height();
-    const qreal iconSize = std::min<qreal>(16, lineHeight - 6);
-    const QRectF iconRect(rect.left() + 6, rect.top() + (lineHeight - iconSize) / 2, iconSize,
-                          iconSize);
-    StatusStyle::paintIcon(painter, iconRect, status, own);
+    const int iconSize = static_cast<int>(std::min<qreal>(16, lineHeight - 6));
+    const QRectF iconRect(std::round(rect.left() + 6),
+                          std::round(rect.top() + (lineHeight - iconSize) / 2), iconSize, iconSize);
+    painter->drawPixmap(
+        iconRect.topLeft(),
+        StatusStyle::iconPixmap(status, own, iconSize, painter->device()->devicePixelRatioF()));
 
     QFont font = option.font;
     painter->setFont(font);

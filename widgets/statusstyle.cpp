@@ -1,9 +1,11 @@
 #include "statusstyle.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
+#include <cmath>
 
 namespace rg {
 
@@ -167,6 +169,31 @@ QIcon StatusStyle::icon(CellStatus status, const QPalette& palette, int size)
         icon.addPixmap(pixmap);
     }
     return icon;
+}
+
+QPixmap StatusStyle::iconPixmap(CellStatus status, const QColor& color, int size,
+                                qreal devicePixelRatio)
+{
+    static QHash<QString, QPixmap> cache;
+    const QString key = QStringLiteral("%1/%2/%3/%4")
+                            .arg(static_cast<int>(status))
+                            .arg(color.rgba())
+                            .arg(size)
+                            .arg(devicePixelRatio);
+    auto it = cache.constFind(key);
+    if (it != cache.constEnd())
+        return *it;
+    QPixmap pixmap(static_cast<int>(std::ceil(size * devicePixelRatio)),
+                   static_cast<int>(std::ceil(size * devicePixelRatio)));
+    pixmap.setDevicePixelRatio(devicePixelRatio);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    paintIcon(&painter, QRectF(0, 0, size, size), status, color);
+    painter.end();
+    if (cache.size() > 512)
+        cache.clear();
+    cache.insert(key, pixmap);
+    return pixmap;
 }
 
 QBrush StatusStyle::hatch(const QPalette& palette)

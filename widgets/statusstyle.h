@@ -29,6 +29,10 @@ public:
     static void paintIcon(QPainter* painter, const QRectF& rect, CellStatus status,
                           const QColor& color);
     static QIcon icon(CellStatus status, const QPalette& palette, int size = 16);
+    // The icon pre-rendered and cached (GUI thread): painting thousands of chips per frame
+    // must not re-stroke every path.
+    static QPixmap iconPixmap(CellStatus status, const QColor& color, int size,
+                              qreal devicePixelRatio);
     // Diagonal hatching used for impossible pairings.
     static QBrush hatch(const QPalette& palette);
 };

@@ -161,17 +161,23 @@ void RepositorySession::startScan()
             const QDir root(qs(source->rootPath()));
             const QString dir = root.absoluteFilePath(qs(result.recipeDir));
             result.recipeDirFound = QFileInfo(dir).isDir();
-            result.watchedFiles.push_back(dir.toStdString());
-            // The root too: a recipe directory created later (git checkout, a first recipe).
-            result.watchedFiles.push_back(root.absolutePath().toStdString());
-            result.watchedFiles.push_back(
-                root.absoluteFilePath(QStringLiteral(".flox")).toStdString());
+            // The root and .flox too: a recipe directory or a spec created later.
+            for (const QString& watched :
+                 {dir, root.absolutePath(), root.absoluteFilePath(QStringLiteral(".flox"))}) {
+                if (QFileInfo(watched).isDir())
+                    result.watchDirs << watched;
+            }
             const std::string spec = analysis->specPath.empty()
                                          ? std::string(MatrixSpec::defaultPath)
                                          : analysis->specPath;
-            result.watchedFiles.push_back(root.absoluteFilePath(qs(spec)).toStdString());
+            const QString specFile = root.absoluteFilePath(qs(spec));
+            if (QFileInfo::exists(specFile))
+                result.watchFiles << specFile;
+            // Listed entries exist (they were just listed); edits in place need file watches.
+            const QString prefix = root.absolutePath() + QLatin1Char('/');
+            result.watchFiles.reserve(static_cast<qsizetype>(listed.size()) + 1);
             for (const SourceEntry& entry : listed)
-                result.watchedFiles.push_back(root.absoluteFilePath(qs(entry.path)).toStdString());
+                result.watchFiles << prefix + qs(entry.path);
             result.git = SessionGitInfo::read(source->rootPath());
         } else {
             result.recipeDirFound = listError.empty() || !listed.empty();
@@ -227,14 +233,8 @@ void RepositorySession::scanFinished()
 
 void RepositorySession::updateWatches(const ScanResult& result)
 {
-    QStringList wantedFiles, wantedDirs;
-    for (const std::string& path : result.watchedFiles) {
-        const QString file = qs(path);
-        const QFileInfo info(file);
-        if (!info.exists())
-            continue;
-        (info.isDir() ? wantedDirs : wantedFiles) << file;
-    }
+    const QStringList& wantedFiles = result.watchFiles;
+    const QStringList& wantedDirs = result.watchDirs;
     // A file replaced by rename drops out of the watcher by itself; re-adding what is
     // missing keeps edits by any editor visible.
     const QStringList watchedFiles = m_watcher.files();

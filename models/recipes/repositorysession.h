@@ -76,7 +76,8 @@ private:
         bool recipeDirFound = false;
         std::string recipeDir;
         std::string scanError;
-        std::vector<std::string> watchedFiles; // absolute
+        QStringList watchFiles; // absolute, existing (checked on the worker, not the GUI thread)
+        QStringList watchDirs;
         SessionGitInfo git;
         int parsed = 0;
         qint64 milliseconds = 0;

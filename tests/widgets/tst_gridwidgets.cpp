@@ -1,10 +1,12 @@
 // The grid's widgets offscreen: the cell delegate's pixels, the Nix highlighter's tokens,
 // the preview's byte-offset ranges, the slice chooser and the filter bar.
 
+#include "detailspanel.h"
 #include "filterbar.h"
 #include "matrixview.h"
 #include "nixhighlighter.h"
 #include "recipepreview.h"
+#include "recipes/findingsmodel.h"
 #include "recipes/matrixmodel.h"
 #include "slicechooser.h"
 #include "statusstyle.h"
@@ -16,6 +18,7 @@
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QToolButton>
+#include <QTreeView>
 
 using namespace rg;
 
@@ -107,7 +110,7 @@ private slots:
     void delegatePaintsStatusesHatchingAndFilter()
     {
         MatrixModel model;
-        model.setSlices({{"313", "13.0"}});
+        model.setSlices({{"313", "13.0", {}}});
         model.setAnalysis(sample());
         MatrixView view;
         view.setModel(&model);
@@ -149,7 +152,7 @@ private slots:
     void viewSelectsWholeRowByHeaderAndEmitsMenu()
     {
         MatrixModel model;
-        model.setSlices({{"313", "13.0"}});
+        model.setSlices({{"313", "13.0", {}}});
         model.setAnalysis(sample());
         MatrixView view;
         view.setModel(&model);
@@ -251,7 +254,7 @@ private slots:
     void sliceChooserKeepsOneOn()
     {
         SliceChooser chooser;
-        const MatrixSlice a{"313", "13.0"}, b{"313", "12.9"};
+        const MatrixSlice a{"313", "13.0", {}}, b{"313", "12.9", {}};
         QSignalSpy changed(&chooser, &SliceChooser::selectionChanged);
         chooser.setSlices({a, b}, {b});
         QCOMPARE(chooser.selected(), std::vector<MatrixSlice>{b});
@@ -263,6 +266,34 @@ private slots:
         chooser.setSlices({a}, {b}); // b gone: falls back to the first
         QCOMPARE(chooser.selected(), std::vector<MatrixSlice>{a});
         QVERIFY(changed.count() >= 3);
+    }
+
+    void detailsWrapLongFindings()
+    {
+        DetailsPanel panel;
+        panel.resize(460, 600);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto analysis = std::make_shared<Analysis>();
+        MatrixEntry e = entry("pytorch-python313-cuda13_0-sm121-armv9", CellStatus::Broken, true);
+        Finding finding;
+        finding.ruleId = "from-scratch-pattern";
+        finding.message = "builds torch from scratch with buildPythonPackage/mkDerivation (pname "
+                          "\"pytorch-python313-cuda13_0-sm121-armv9-nightly\", line 30) instead of "
+                          "overriding nixpkgs' torch";
+        finding.line = 30;
+        finding.column = 11;
+        e.findings = {finding};
+        analysis->entries.push_back(e);
+        QSignalSpy current(&panel, &DetailsPanel::currentEntryChanged);
+        panel.setEntries(analysis, {&analysis->entries[0]}, QStringLiteral("sm121 \u00d7 armv9"));
+        QCOMPARE(current.count(), 1);
+        QTreeView* view = panel.findingsView();
+        const QModelIndex message = view->model()->index(0, FindingsModel::MessageColumn);
+        const int oneLine = view->fontMetrics().height();
+        // The whole message is readable: wrapped onto several lines, not cut with an ellipsis.
+        QTRY_VERIFY(view->visualRect(message).height() > 2 * oneLine);
+        QVERIFY(panel.factsText().contains(QStringLiteral("broken")));
     }
 
     void filterBarMask()

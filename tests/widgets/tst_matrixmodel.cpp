@@ -50,7 +50,7 @@ std::shared_ptr<const Analysis> handMade()
     return analysis;
 }
 
-int statusAt(const MatrixModel& model, const QModelIndex& index, int slice = 0)
+int statusAt(const MatrixModel&, const QModelIndex& index, int slice = 0)
 {
     return index.data(MatrixModel::StatusesRole).toList().value(slice, -99).toInt();
 }
@@ -70,8 +70,8 @@ std::shared_ptr<const Analysis> analyse(const QString& fixture)
     return std::make_shared<Analysis>(Analyzer().analyze(*source));
 }
 
-const MatrixSlice cuda13{"313", "13.0"};
-const MatrixSlice cuda129{"313", "12.9"};
+const MatrixSlice cuda13{"313", "13.0", {}};
+const MatrixSlice cuda129{"313", "12.9", {}};
 
 } // namespace
 
@@ -87,7 +87,7 @@ private slots:
         QCOMPARE(slices.size(), size_t(3));
         QCOMPARE(slices[0], cuda13);
         QCOMPARE(slices[1], cuda129);
-        QCOMPARE(slices[2], (MatrixSlice{"312", ""}));
+        QCOMPARE(slices[2], (MatrixSlice{"312", "", {}}));
         QCOMPARE(MatrixSlice::busiest(*analysis), std::optional<MatrixSlice>(cuda13));
         QCOMPARE(QString::fromStdString(slices[0].label()),
                  QStringLiteral("Python 3.13 \u00b7 CUDA 13.0"));
