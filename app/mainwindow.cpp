@@ -137,7 +137,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_filter, &FilterBar::filterChanged, this, &MainWindow::filterChanged);
     connect(m_view, &MatrixView::selectedCellsChanged, this, &MainWindow::selectionChanged);
     connect(m_view, &MatrixView::cellMenuRequested, this, &MainWindow::showCellMenu);
-    connect(m_view, &MatrixView::activated, this, [this] { m_details->setFocus(); });
+    // Enter on a cell moves on to its findings; Enter there highlights one in the recipe.
+    connect(m_view, &MatrixView::activated, this,
+            [this] { m_details->findingsView()->setFocus(); });
     connect(m_details, &DetailsPanel::currentEntryChanged, this, &MainWindow::showEntry);
     connect(m_details, &DetailsPanel::findingActivated, this, &MainWindow::showFinding);
     connect(m_details, &DetailsPanel::rangeActivated, m_preview, &RecipePreview::highlightRange);

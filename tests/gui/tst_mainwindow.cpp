@@ -153,6 +153,22 @@ private slots:
         QTest::keyClick(view, Qt::Key_Left);
         QCOMPARE(window.detailsPanel()->currentVariantName(),
                  QStringLiteral("pytorch-python313-cuda13_0-sm110-armv8_2"));
+        // Enter goes on to the findings, Enter on a finding highlights it in the recipe.
+        QSignalSpy preview(&window, &MainWindow::previewUpdated);
+        QTest::keyClick(view, Qt::Key_Return);
+        QTreeView* findings = window.detailsPanel()->findingsView();
+        QTRY_VERIFY(findings->hasFocus());
+        QVERIFY(preview.count() > 0 || preview.wait(5000));
+        int positioned = -1;
+        for (int r = 0; r < findings->model()->rowCount() && positioned < 0; ++r)
+            if (findings->model()->index(r, 0).data(FindingsModel::LineRole).toInt() > 0)
+                positioned = r;
+        QVERIFY(positioned >= 0);
+        findings->setCurrentIndex(findings->model()->index(positioned, 0));
+        QTest::keyClick(findings, Qt::Key_Return);
+        QCOMPARE(window.preview()->highlightedLine(),
+                 findings->model()->index(positioned, 0).data(FindingsModel::LineRole).toInt());
+        view->setFocus();
         QTest::keyClick(view, Qt::Key_Right, Qt::ShiftModifier);
         QCOMPARE(view->selectedCells().size(), 2);
         // Both recipes are in the chooser; Ctrl+C copies both names.
