@@ -70,7 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_view(new MatrixView(this)), m_details(new DetailsPanel(this)),
       m_preview(new RecipePreview(this)), m_branches(new BranchOverviewView(this)),
       m_progress(new QProgressBar(this)), m_summary(new QLabel(this)), m_git(new QLabel(this)),
-      m_scanInfo(new QLabel(this)), m_buildInfo(new QLabel(this)),
+      m_scanInfo(new QLabel(this)), m_buildInfo(new QLabel(this)), m_chipOrder(new QLabel(this)),
       m_previewRead(new QFutureWatcher<SourceFile>(this))
 {
     setWindowTitle(QStringLiteral("RecipeGrid"));
@@ -83,6 +83,9 @@ MainWindow::MainWindow(QWidget* parent)
     layout->setSpacing(6);
     layout->addWidget(m_banner);
     layout->addWidget(m_slices);
+    m_chipOrder->setAccessibleName(tr("Chip order"));
+    m_chipOrder->hide();
+    layout->addWidget(m_chipOrder);
     layout->addWidget(m_filter);
     m_view->setModel(m_model);
     layout->addWidget(m_view, 1);
@@ -462,6 +465,7 @@ void MainWindow::analysisChanged()
         const QSignalBlocker blocker(m_slices);
         m_slices->setSlices(available, wanted);
     }
+    updateChipOrder();
     m_model->setSlices(m_slices->selected());
     m_model->setAnalysis(analysis);
     m_view->fitToContents();
@@ -568,9 +572,22 @@ void MainWindow::updateGitLabel()
 
 void MainWindow::slicesChanged()
 {
+    updateChipOrder();
     m_model->setSlices(m_slices->selected());
     m_view->fitToContents();
     selectionChanged();
+}
+
+void MainWindow::updateChipOrder()
+{
+    // With small multiples, say which chip is which slice.
+    const std::vector<MatrixSlice> selected = m_slices->selected();
+    QStringList order;
+    for (const MatrixSlice& slice : selected)
+        order << QString::fromStdString(slice.label());
+    m_chipOrder->setText(
+        tr("Chips in each cell, left to right: %1").arg(order.join(QStringLiteral("  |  "))));
+    m_chipOrder->setVisible(selected.size() > 1);
 }
 
 void MainWindow::filterChanged()

@@ -102,6 +102,7 @@ private:
     void updateBanner();
     void updateTitle();
     void slicesChanged();
+    void updateChipOrder();
     void filterChanged();
     void selectionChanged();
     void showEntry(const MatrixEntry* entry);
@@ -136,6 +137,7 @@ private:
     QLabel* m_git;
     QLabel* m_scanInfo;
     QLabel* m_buildInfo;
+    QLabel* m_chipOrder;
     BuildSession* m_builds = nullptr;
     BuildJobsView* m_jobs = nullptr;
     QTabWidget* m_logTabs = nullptr;

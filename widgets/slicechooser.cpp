@@ -2,6 +2,8 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QToolButton>
 #include <algorithm>
 
@@ -13,9 +15,22 @@ SliceChooser::SliceChooser(QWidget* parent) : QWidget(parent), m_buttons(new QHB
     layout->setContentsMargins(0, 0, 0, 0);
     auto* label = new QLabel(tr("Slices:"), this);
     layout->addWidget(label);
+    // Repositories with many Python × CUDA slices must not widen the window: the toggles
+    // scroll sideways instead.
+    auto* scroll = new QScrollArea(this);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    auto* strip = new QWidget(scroll);
+    strip->setLayout(m_buttons);
+    m_buttons->setContentsMargins(0, 0, 0, 0);
     m_buttons->setSpacing(4);
-    layout->addLayout(m_buttons);
-    layout->addStretch(1);
+    m_buttons->addStretch(1);
+    scroll->setWidget(strip);
+    layout->addWidget(scroll, 1);
+    m_scroll = scroll;
     setAccessibleName(tr("Slice chooser"));
 }
 
@@ -50,9 +65,12 @@ void SliceChooser::rebuild()
             }
             emit selectionChanged();
         });
-        m_buttons->addWidget(button);
+        m_buttons->insertWidget(m_buttons->count() - 1, button);
         m_toggles.push_back(button);
     }
+    const int buttonHeight = m_toggles.empty() ? 24 : m_toggles.front()->sizeHint().height();
+    m_scroll->setFixedHeight(buttonHeight + m_scroll->horizontalScrollBar()->sizeHint().height() +
+                             2);
 }
 
 std::vector<MatrixSlice> SliceChooser::selected() const

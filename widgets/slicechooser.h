@@ -9,6 +9,7 @@
 #include <vector>
 
 class QHBoxLayout;
+class QScrollArea;
 class QToolButton;
 
 namespace rg {
@@ -34,6 +35,7 @@ private:
     void rebuild();
 
     QHBoxLayout* m_buttons;
+    QScrollArea* m_scroll;
     std::vector<MatrixSlice> m_available;
     std::vector<QToolButton*> m_toggles;
 };

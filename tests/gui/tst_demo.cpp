@@ -41,8 +41,15 @@ int pixelsNear(const QImage& image, const QColor& color, int tolerance = 24)
 class TestDemo : public QObject
 {
     Q_OBJECT
+    QStringList m_demos; // temporary work trees openDemo() made; removed at the end
+
 private slots:
     void initTestCase() { isolateSettings(); }
+    void cleanupTestCase()
+    {
+        for (const QString& demo : std::as_const(m_demos))
+            QDir(demo).removeRecursively();
+    }
 
     void demoIsAGitRepositoryWithTwoBranches()
     {
@@ -70,6 +77,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
         QVERIFY(window.openDemo());
+        m_demos << window.demoPath();
         QVERIFY(changed.wait(10000));
         QVERIFY(window.isShowingGrid());
         const auto analysis = window.session()->analysis();
@@ -122,6 +130,7 @@ private slots:
         window.show();
         QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
         QVERIFY(window.openDemo());
+        m_demos << window.demoPath();
         QVERIFY(changed.wait(10000));
         BranchOverviewModel* branches = window.branchModel();
         QAbstractItemModelTester tester(branches,
