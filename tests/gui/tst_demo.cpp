@@ -14,6 +14,7 @@
 #include "statusstyle.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QSignalSpy>
 #include <set>
 
@@ -122,6 +123,43 @@ private slots:
               CellStatus::Unexpected, CellStatus::Impossible})
             QVERIFY2(pixelsNear(grid, StatusStyle::color(status, window.palette())) > 30,
                      cellStatusId(status).data());
+    }
+
+    void darkPaletteFollows()
+    {
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::Button, QColor(0x33, 0x33, 0x33));
+        dark.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
+        QApplication::setPalette(dark);
+        {
+            MainWindow window;
+            window.resize(1500, 920);
+            window.show();
+            QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+            QVERIFY(window.openDemo());
+            m_demos << window.demoPath();
+            QVERIFY(changed.wait(10000));
+            QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm110-armv9")));
+            QSignalSpy preview(&window, &MainWindow::previewUpdated);
+            QVERIFY(preview.count() > 0 || preview.wait(5000));
+            const QImage image = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
+            QVERIFY(image.save(QStringLiteral(RG_BINARY_DIR "/screenshots/demo-window-dark.png")));
+            // Dark palette → the light variants of the status colours, on a dark grid.
+            const QImage grid = window.matrixView()->viewport()->grab().toImage();
+            QVERIFY(StatusStyle::isDark(window.matrixView()->palette()));
+            for (CellStatus status : {CellStatus::Ok, CellStatus::Broken, CellStatus::Missing})
+                QVERIFY2(pixelsNear(grid, StatusStyle::color(status, dark)) > 30,
+                         cellStatusId(status).data());
+            QVERIFY(pixelsNear(grid, QColor(0x1e, 0x1e, 0x1e), 4) >
+                    grid.width() * grid.height() / 4);
+        }
+        QApplication::setPalette(light);
     }
 
     void branchOverviewOpensRevisionsReadOnly()
