@@ -8,6 +8,7 @@
 #include "recipes/analysis.h"
 #include "recipes/repositorysource.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,9 @@ struct AnalyzerOptions
     std::string recipeDir; // overrides the spec's recipeDir when non-empty
     uint64_t maxFileSize = 4 * 1024 * 1024;
     int threads = 0; // 0 → QThread::idealThreadCount()
+    // Called from worker threads after each file is read (done of total), so a window can
+    // show real progress for large repositories; must be thread-safe and cheap.
+    std::function<void(int done, int total)> progress;
 };
 
 class Analyzer

@@ -4,6 +4,8 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
+#include <memory>
 #include <set>
 
 namespace rg {
@@ -141,8 +143,26 @@ void RepositorySession::startScan()
 
     const auto source = m_source;
     const auto cache = m_cache;
-    const AnalyzerOptions options = m_options;
+    AnalyzerOptions options = m_options;
     const quint64 generation = m_generation;
+    // Whole percents only, so 20,000 files post at most 100 events; the destructor waits
+    // for the scan, so `this` outlives every call.
+    auto lastPercent = std::make_shared<std::atomic<int>>(-1);
+    options.progress = [this, generation, lastPercent](int done, int total) {
+        const int percent = total > 0 ? done * 100 / total : 100;
+        int previous = lastPercent->load();
+        while (percent > previous && !lastPercent->compare_exchange_weak(previous, percent)) {
+        }
+        if (percent <= previous)
+            return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, done, total] {
+                if (generation == m_generation && m_scanning)
+                    emit scanProgress(done, total);
+            },
+            Qt::QueuedConnection);
+    };
     const bool workTree = m_revision.isEmpty();
     m_scan.setFuture(QtConcurrent::run([source, cache, options, generation, workTree]() {
         ScanResult result;

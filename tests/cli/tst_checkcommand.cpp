@@ -124,12 +124,12 @@ private slots:
         const Run run = check({fixture("seed001-start")});
         QCOMPARE(run.exitCode, 1);
         const QString out = QString::fromUtf8(run.out);
-        QVERIFY2(out.contains(QString::fromUtf8("44 expected \u00b7 1 ok \u00b7 3 broken \u00b7 1 "
-                                                "redundant \u00b7 41 missing \u00b7 1 unexpected")),
+        QVERIFY2(out.contains(QString::fromUtf8("44 expected \u00b7 1 ok \u00b7 4 broken \u00b7 1 "
+                                                "redundant \u00b7 41 missing")),
                  run.out.constData());
-        for (const char* header :
-             {"BROKEN (3)", "REDUNDANT (1)", "UNEXPECTED (1)", "MISSING (41)", "OK (1)"})
+        for (const char* header : {"BROKEN (4)", "REDUNDANT (1)", "MISSING (41)", "OK (1)"})
             QVERIFY2(out.contains(header), header);
+        QVERIFY(!out.contains("UNEXPECTED"));
         // Grouped by status: broken before missing before ok.
         QVERIFY(out.indexOf("BROKEN") < out.indexOf("MISSING"));
         QVERIFY(out.indexOf("MISSING") < out.indexOf("OK (1)"));
@@ -160,10 +160,10 @@ private slots:
         const json& summary = doc["summary"];
         QCOMPARE(summary["expected"].get<int>(), 44);
         QCOMPARE(summary["ok"].get<int>(), 1);
-        QCOMPARE(summary["broken"].get<int>(), 3);
+        QCOMPARE(summary["broken"].get<int>(), 4);
         QCOMPARE(summary["redundant"].get<int>(), 1);
         QCOMPARE(summary["missing"].get<int>(), 41);
-        QCOMPARE(summary["unexpected"].get<int>(), 1);
+        QCOMPARE(summary["unexpected"].get<int>(), 0);
         QCOMPARE(summary["impossible"].get<int>(), 0);
         QCOMPARE(doc["entries"].size(), size_t(47));
         int findings = 0;
@@ -317,7 +317,7 @@ private slots:
         const std::string plain = rg::AnalysisReport::text(analysis, {"repo", ""}, false);
         const std::string colored = rg::AnalysisReport::text(analysis, {"repo", ""}, true);
         QVERIFY(plain.find('\x1b') == std::string::npos);
-        QVERIFY(colored.find("\x1b[1;31mBROKEN (3)\x1b[0m") != std::string::npos);
+        QVERIFY(colored.find("\x1b[1;31mBROKEN (4)\x1b[0m") != std::string::npos);
     }
 };
 

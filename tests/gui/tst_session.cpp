@@ -61,11 +61,35 @@ private slots:
         const auto analysis = session.analysis();
         QCOMPARE(analysis->expectedCount(), 44);
         QCOMPARE(QString::fromStdString(analysis->summary()),
-                 QStringLiteral("44 expected \u00b7 1 ok \u00b7 3 broken \u00b7 1 redundant \u00b7 "
-                                "41 missing \u00b7 1 unexpected"));
+                 QStringLiteral("44 expected \u00b7 1 ok \u00b7 4 broken \u00b7 1 redundant \u00b7 "
+                                "41 missing"));
         QVERIFY(!session.isReadOnly());
         QVERIFY(!session.git().isRepository); // a plain folder is fine too
         QCOMPARE(session.absolutePath(".flox/pkgs/x.nix"), dir.path() + "/.flox/pkgs/x.nix");
+    }
+
+    void reportsScanProgressPerFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed000"), dir.path()));
+        RepositorySession session;
+        QSignalSpy progress(&session, &RepositorySession::scanProgress);
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(dir.path()));
+        QVERIFY(changed.wait(10000));
+        // Busy first, then real counts of the 66 files, never going backwards, then done.
+        QVERIFY(progress.count() >= 3);
+        QCOMPARE(progress.first().at(1).toInt(), 0);
+        int last = 0;
+        int counted = 0;
+        for (int i = 1; i + 1 < progress.count(); ++i) {
+            QCOMPARE(progress.at(i).at(1).toInt(), 66);
+            QVERIFY(progress.at(i).at(0).toInt() >= last);
+            last = progress.at(i).at(0).toInt();
+            ++counted;
+        }
+        QVERIFY(counted > 0);
+        QCOMPARE(last, 66);
     }
 
     void liveRefreshParsesOnlyTheChangedFile()

@@ -8,6 +8,7 @@
 #include <QTest>
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <set>
 
 using namespace rg;
@@ -95,16 +96,15 @@ private slots:
         QCOMPARE(analysis.specPath, std::string(".flox/recipegrid.json"));
         QCOMPARE(analysis.expectedCount(), 44);
         QCOMPARE(count(analysis, CellStatus::Ok), 1);
-        QCOMPARE(count(analysis, CellStatus::Broken), 3);
+        QCOMPARE(count(analysis, CellStatus::Broken), 4);
         QCOMPARE(count(analysis, CellStatus::Redundant), 1);
         QCOMPARE(count(analysis, CellStatus::Missing), 41);
-        QCOMPARE(count(analysis, CellStatus::Unexpected), 1);
+        QCOMPARE(count(analysis, CellStatus::Unexpected), 0);
         QCOMPARE(count(analysis, CellStatus::Impossible), 0);
         QCOMPARE(analysis.entries.size(), size_t(47));
         QVERIFY(analysis.repositoryFindings.empty());
-        QCOMPARE(analysis.summary(),
-                 std::string("44 expected \u00b7 1 ok \u00b7 3 broken \u00b7 1 "
-                             "redundant \u00b7 41 missing \u00b7 1 unexpected"));
+        QCOMPARE(analysis.summary(), std::string("44 expected \u00b7 1 ok \u00b7 4 broken \u00b7 1 "
+                                                 "redundant \u00b7 41 missing"));
 
         const MatrixEntry* canonical =
             entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512.nix");
@@ -156,7 +156,8 @@ private slots:
 
         const MatrixEntry* avx = entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx.nix");
         QVERIFY(avx);
-        QCOMPARE(avx->status, CellStatus::Unexpected);
+        QCOMPARE(avx->status, CellStatus::Broken); // not in the target, and wrong too
+        QVERIFY(!avx->expected);
         QVERIFY(findingOf(*avx, "pin-mismatch"));
         QVERIFY(findingOf(*avx, "missing-overlay"));
         QVERIFY(findingOf(*avx, "unexpected-variant"));
@@ -257,7 +258,7 @@ private slots:
 
         auto previous = openGitRevision(repo.rootPath(), "target~1", &error);
         QVERIFY(previous);
-        QCOMPARE(count(Analyzer().analyze(*previous), CellStatus::Broken), 3);
+        QCOMPARE(count(Analyzer().analyze(*previous), CellStatus::Broken), 4);
     }
 
     void infersSpecWhenAbsent()
@@ -378,7 +379,7 @@ private slots:
         const Analysis third = Analyzer().analyze(*source, {}, &cache);
         QCOMPARE(cache.parsedCount(), 7);
         QCOMPARE(count(third, CellStatus::Ok), 0);
-        QCOMPARE(count(third, CellStatus::Broken), 4);
+        QCOMPARE(count(third, CellStatus::Broken), 5);
 
         // A deleted file leaves the cache.
         const std::string removed = ".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx.nix";
@@ -391,6 +392,47 @@ private slots:
         Analyzer().analyze(*source, {}, &cache);
         QVERIFY(!cache.find(removed, stamp));
         QCOMPARE(cache.parsedCount(), 7);
+    }
+
+    void soundRecipeOutsideTheSpecIsUnexpected()
+    {
+        // sm75 is not among the target's archs; a correct recipe for it is merely unexpected.
+        TestRepository repo;
+        copyFixture("seed001-target", repo, true);
+        QByteArray bytes = readFixture(
+            fixtures + "/seed001-target/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx2.nix");
+        bytes.replace("sm90", "sm75").replace("\"9.0\"", "\"7.5\"").replace("\"90\"", "\"75\"");
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm75-avx2.nix", bytes);
+        const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        const MatrixEntry* stray = entryFor(analysis, "pytorch-python313-cuda13_0-sm75-avx2.nix");
+        QVERIFY(stray);
+        QCOMPARE(stray->status, CellStatus::Unexpected);
+        QVERIFY(!stray->expected);
+        QCOMPARE(ruleIds(*stray), (std::multiset<std::string>{"unexpected-variant"}));
+        QCOMPARE(count(analysis, CellStatus::Ok), 44);
+        QCOMPARE(count(analysis, CellStatus::Unexpected), 1);
+    }
+
+    void reportsProgressForEveryFile()
+    {
+        std::mutex mutex;
+        std::vector<std::pair<int, int>> calls;
+        AnalyzerOptions options;
+        options.threads = 4;
+        options.progress = [&](int done, int total) {
+            std::lock_guard lock(mutex);
+            calls.emplace_back(done, total);
+        };
+        analyzeFixture("seed000", options);
+        QCOMPARE(calls.size(), size_t(66));
+        std::set<int> seen;
+        for (const auto& [done, total] : calls) {
+            QCOMPARE(total, 66);
+            seen.insert(done);
+        }
+        QCOMPARE(seen.size(), size_t(66)); // each count reported once: 1 … 66
+        QCOMPARE(*seen.begin(), 1);
+        QCOMPARE(*seen.rbegin(), 66);
     }
 
     void threadCountDoesNotChangeTheResult()

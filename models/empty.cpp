@@ -1,1 +1,0 @@
-// Lets a library whose sources are still to come be a valid static library.
