@@ -6,6 +6,7 @@
 #include "build/buildqueue.h"
 #include "build/buildsession.h"
 #include "buildjobsview.h"
+#include "buildsettingsdialog.h"
 #include "demorepository.h"
 #include "detailspanel.h"
 #include "emptystatepage.h"
@@ -205,6 +206,18 @@ void MainWindow::createActions()
         tr("Build the selected variants (flox build / nix build) with live logs"));
     connect(m_buildAction, &QAction::triggered, this, &MainWindow::buildSelection);
 
+    m_publishAction = new QAction(tr("&Publish"), this);
+    m_publishAction->setToolTip(
+        tr("flox publish the selected variants whose last build succeeded"));
+    connect(m_publishAction, &QAction::triggered, this, &MainWindow::publishSelection);
+
+    m_buildSettingsAction = new QAction(tr("Build &Settings\u2026"), this);
+    connect(m_buildSettingsAction, &QAction::triggered, this, [this] {
+        BuildSettingsDialog dialog(m_builds->settings(), this);
+        if (dialog.exec() == QDialog::Accepted)
+            applyBuildSettings(dialog.settings());
+    });
+
     m_aboutAction = new QAction(tr("&About RecipeGrid"), this);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 }
@@ -285,6 +298,9 @@ void MainWindow::createMenus()
 
     recipe->addSeparator();
     recipe->addAction(m_buildAction);
+    recipe->addAction(m_publishAction);
+    recipe->addSeparator();
+    recipe->addAction(m_buildSettingsAction);
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
@@ -712,11 +728,14 @@ void MainWindow::showCellMenu(const QModelIndex& index, const QPoint& globalPosi
     menu.addSeparator();
     m_buildAction->setEnabled(hasFile && !m_session->isReadOnly());
     menu.addAction(m_buildAction);
+    m_publishAction->setEnabled(!publishableVariants().isEmpty());
+    menu.addAction(m_publishAction);
     emit cellMenuAboutToShow(&menu, m_view->selectedCells());
     menu.exec(globalPosition);
     m_editAction->setEnabled(true);
     m_copyPathAction->setEnabled(true);
     m_buildAction->setEnabled(true);
+    m_publishAction->setEnabled(true);
 }
 
 void MainWindow::openInEditor()
@@ -921,6 +940,49 @@ int MainWindow::buildSelection()
     }
     updateBuildStatus();
     return static_cast<int>(queued.size());
+}
+
+QStringList MainWindow::publishableVariants() const
+{
+    QStringList variants;
+    if (!m_session->isOpen() || m_session->isReadOnly())
+        return variants;
+    for (const MatrixEntry* entry : selectedEntries()) {
+        const QString variant = qs(entry->variant.toString());
+        const VariantBuildState state = m_builds->variantState(variant);
+        if (entry->recipe && state.hasResult() && state.lastState == JobState::Succeeded)
+            variants << variant;
+    }
+    return variants;
+}
+
+int MainWindow::publishSelection()
+{
+    const QStringList variants = publishableVariants();
+    if (variants.isEmpty()) {
+        statusBar()->showMessage(tr("Nothing to publish: build the selected variants first"), 5000);
+        return 0;
+    }
+    QStringList errors;
+    int queued = 0;
+    for (const QString& variant : variants) {
+        QString error;
+        if (m_builds->publish(m_session->rootPath(), variant, &error) != 0)
+            ++queued;
+        else
+            errors << tr("%1: %2").arg(variant, error);
+    }
+    if (!errors.isEmpty())
+        m_banner->showMessage(MessageBanner::Kind::Error, errors.join(QLatin1Char('\n')));
+    updateBuildStatus();
+    return queued;
+}
+
+void MainWindow::applyBuildSettings(const BuildSettings& settings)
+{
+    m_builds->setSettings(settings);
+    QSettings store;
+    settings.save(store);
 }
 
 LogPane* MainWindow::showLog(quint64 jobId)

@@ -20,6 +20,8 @@ class QStackedWidget;
 
 namespace rg {
 
+struct BuildSettings;
+
 class BranchOverviewModel;
 class BuildJobsView;
 class BuildSession;
@@ -63,6 +65,11 @@ public:
     BuildSession* builds() const { return m_builds; }
     QTabWidget* logTabs() const { return m_logTabs; }
     QAction* buildAction() const { return m_buildAction; }
+    QAction* publishAction() const { return m_publishAction; }
+    // Publishes the selected variants whose last build succeeded; returns how many were queued.
+    int publishSelection();
+    // Applies and persists build settings (what the Build Settings dialog returns).
+    void applyBuildSettings(const BuildSettings& settings);
     // Builds the selected cells' recipes; returns how many were queued.
     int buildSelection();
     LogPane* showLog(quint64 jobId); // opens (or focuses) the job's log tab
@@ -117,6 +124,7 @@ private:
     void createBuilds();
     void updateBuildStatus();
     std::vector<const MatrixEntry*> selectedEntries() const;
+    QStringList publishableVariants() const;
     std::vector<std::pair<std::string, std::string>> selectedCellIds() const;
 
     RepositorySession* m_session;
@@ -154,6 +162,8 @@ private:
     QAction* m_copyPathAction = nullptr;
     QAction* m_aboutAction = nullptr;
     QAction* m_buildAction = nullptr;
+    QAction* m_publishAction = nullptr;
+    QAction* m_buildSettingsAction = nullptr;
 
     QFutureWatcher<SourceFile>* m_previewRead;
     QString m_previewPath;

@@ -10,9 +10,12 @@
 #include "logpane.h"
 #include "mainwindow.h"
 #include "matrixview.h"
+#include "messagebanner.h"
 #include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
 
+#include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 
@@ -92,6 +95,28 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(lastResult(window.matrixView()->currentIndex()),
                                   int(CellBuildState::Result::Failed), 30000);
         QCOMPARE(window.logTabs()->count(), 2);
+
+        // Publishing from the cell: only a variant whose last build succeeded, and only with an
+        // organisation in the settings; then `flox publish -o ORG PNAME` runs as a job.
+        QCOMPARE(window.publishSelection(), 0); // the failed one
+        QVERIFY(select(window, QStringLiteral("pytorch-python313-cpu-avx2")).isValid());
+        QCOMPARE(window.publishSelection(), 0); // no organisation yet
+        QVERIFY(window.banner()->text().contains(QStringLiteral("organisation")));
+        BuildSettings withOrg = window.builds()->settings();
+        withOrg.publishOrg = QStringLiteral("acme");
+        window.applyBuildSettings(withOrg);
+        QSettings stored;
+        QCOMPARE(BuildSettings::load(stored).publishOrg, QStringLiteral("acme")); // persisted
+        const QByteArray savedPath = qgetenv("PATH");
+        qputenv("PATH", QByteArray(RG_FIXTURES_DIR "/build/fake-flox:") + savedPath);
+        auto restorePath = qScopeGuard([&] { qputenv("PATH", savedPath); });
+        QString publishLog;
+        connect(window.builds()->queue(), &BuildQueue::jobLogAppended, this,
+                [&](quint64, const QString& text) { publishLog += text; });
+        QCOMPARE(window.publishSelection(), 1);
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(publishLog.contains("fake flox: publish -o acme pytorch-python313-cpu-avx2"),
+                 qPrintable(publishLog));
 
         // A cell without a recipe file has nothing to build.
         MatrixModel* model = window.matrixModel();

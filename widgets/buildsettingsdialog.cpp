@@ -1,0 +1,110 @@
+#include "buildsettingsdialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace rg {
+
+namespace {
+
+constexpr BackendKind backends[] = {BackendKind::Auto, BackendKind::Flox, BackendKind::Nix,
+                                    BackendKind::Custom};
+
+} // namespace
+
+BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget* parent)
+    : QDialog(parent), m_initial(settings)
+{
+    setWindowTitle(tr("Build Settings"));
+
+    m_backend = new QComboBox(this);
+    m_backend->addItem(tr("Follow the repository (flox when .flox/ and flox exist, else nix)"));
+    m_backend->addItem(tr("flox build"));
+    m_backend->addItem(tr("nix build (nix-build where the new CLI is unavailable)"));
+    m_backend->addItem(tr("Custom command"));
+    for (int i = 0; i < int(std::size(backends)); ++i)
+        if (backends[i] == settings.backend)
+            m_backend->setCurrentIndex(i);
+
+    m_customCommand = new QLineEdit(settings.customCommand, this);
+    m_customCommand->setPlaceholderText(QStringLiteral("nix build -f {file} -o {out}"));
+    m_customCommand->setToolTip(
+        tr("Split like a shell would, never run through one. Placeholders: {variant} {pname} "
+           "{file} {repo} {out}"));
+
+    m_concurrency = new QSpinBox(this);
+    m_concurrency->setRange(1, 64);
+    m_concurrency->setValue(settings.concurrency);
+    m_concurrency->setToolTip(tr("Builds that run at once; PyTorch builds need a lot of memory"));
+
+    m_builders = new QLineEdit(settings.builders, this);
+    m_builders->setPlaceholderText(QStringLiteral("ssh://builder x86_64-linux - 32"));
+    m_maxJobs = new QSpinBox(this);
+    m_maxJobs->setRange(0, 1024);
+    m_maxJobs->setSpecialValueText(tr("Nix's default"));
+    m_maxJobs->setValue(settings.maxJobs);
+    m_maxJobs->setToolTip(tr("0 with remote builders set sends every build to them"));
+    m_store = new QLineEdit(settings.store, this);
+    m_store->setPlaceholderText(tr("the default store"));
+    m_nixOptions = new QPlainTextEdit(settings.nixOptions.join(QLatin1Char('\n')), this);
+    m_nixOptions->setPlaceholderText(QStringLiteral("cores=16\nkeep-going=true"));
+    m_nixOptions->setToolTip(tr("One key=value per line, passed as --option key value"));
+    m_nixOptions->setTabChangesFocus(true);
+
+    m_publishOrg = new QLineEdit(settings.publishOrg, this);
+    m_publishOrg->setPlaceholderText(tr("organisation for flox publish -o"));
+    m_verify = new QCheckBox(tr("Check torch, CUDA and Python versions of each result"), this);
+    m_verify->setChecked(settings.verify);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Backend:"), m_backend);
+    form->addRow(tr("C&ustom command:"), m_customCommand);
+    form->addRow(tr("&Concurrent builds:"), m_concurrency);
+    form->addRow(tr("Remote &builders:"), m_builders);
+    form->addRow(tr("&Max jobs:"), m_maxJobs);
+    form->addRow(tr("&Store:"), m_store);
+    form->addRow(tr("Nix &options:"), m_nixOptions);
+    form->addRow(tr("&Publish to:"), m_publishOrg);
+    form->addRow(QString(), m_verify);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_backend, &QComboBox::currentIndexChanged, this, &BuildSettingsDialog::updateEnabled);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    updateEnabled();
+}
+
+BuildSettings BuildSettingsDialog::settings() const
+{
+    BuildSettings result = m_initial;
+    result.backend = backends[m_backend->currentIndex()];
+    result.customCommand = m_customCommand->text().trimmed();
+    result.concurrency = m_concurrency->value();
+    result.builders = m_builders->text().trimmed();
+    result.maxJobs = m_maxJobs->value();
+    result.store = m_store->text().trimmed();
+    result.nixOptions.clear();
+    for (const QString& line : m_nixOptions->toPlainText().split(QLatin1Char('\n')))
+        if (!line.trimmed().isEmpty())
+            result.nixOptions << line.trimmed();
+    result.publishOrg = m_publishOrg->text().trimmed();
+    result.verify = m_verify->isChecked();
+    return result;
+}
+
+void BuildSettingsDialog::updateEnabled()
+{
+    m_customCommand->setEnabled(backends[m_backend->currentIndex()] == BackendKind::Custom);
+}
+
+} // namespace rg

@@ -1,0 +1,41 @@
+#pragma once
+
+// Edits BuildSettings: backend, custom command, Nix options and remote builders, concurrency,
+// publishing organisation. Presents only; the window persists what it returns.
+
+#include "build/buildsettings.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+
+namespace rg {
+
+class BuildSettingsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit BuildSettingsDialog(const BuildSettings& settings, QWidget* parent = nullptr);
+
+    BuildSettings settings() const;
+
+private:
+    void updateEnabled();
+
+    BuildSettings m_initial; // keeps the fields this dialog does not show
+    QComboBox* m_backend = nullptr;
+    QLineEdit* m_customCommand = nullptr;
+    QSpinBox* m_concurrency = nullptr;
+    QLineEdit* m_builders = nullptr;
+    QSpinBox* m_maxJobs = nullptr;
+    QLineEdit* m_store = nullptr;
+    QPlainTextEdit* m_nixOptions = nullptr;
+    QLineEdit* m_publishOrg = nullptr;
+    QCheckBox* m_verify = nullptr;
+};
+
+} // namespace rg
