@@ -6,7 +6,6 @@
 #include "guilauncher.h"
 
 #include <QCoreApplication>
-
 #include <cstring>
 #include <iostream>
 

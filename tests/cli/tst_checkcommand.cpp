@@ -314,8 +314,8 @@ private slots:
     {
         auto source = rg::openWorkTree(fixture("seed001-start").toStdString());
         const rg::Analysis analysis = rg::Analyzer().analyze(*source);
-        const std::string plain = rg::AnalysisReport::text(analysis, {"repo", ""}, false);
-        const std::string colored = rg::AnalysisReport::text(analysis, {"repo", ""}, true);
+        const std::string plain = rg::AnalysisReport::text(analysis, {"repo", "", ""}, false);
+        const std::string colored = rg::AnalysisReport::text(analysis, {"repo", "", ""}, true);
         QVERIFY(plain.find('\x1b') == std::string::npos);
         QVERIFY(colored.find("\x1b[1;31mBROKEN (4)\x1b[0m") != std::string::npos);
     }
