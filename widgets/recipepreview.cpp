@@ -185,18 +185,12 @@ void RecipePreview::highlightRange(uint32_t begin, uint32_t end)
 {
     if (!m_hasRecipe)
         return;
-    m_highlightBegin = characterPosition(begin);
-    m_highlightEnd = characterPosition(std::max(begin, end));
-    if (m_highlightEnd == m_highlightBegin) {
-        const QTextBlock block = document()->findBlock(m_highlightBegin);
-        m_highlightBegin = block.position();
-        m_highlightEnd = block.position() + static_cast<int>(block.length()) - 1;
-    }
-    QTextCursor cursor(document());
-    cursor.setPosition(m_highlightBegin);
-    setTextCursor(cursor);
-    centerCursor();
-    updateExtraSelections();
+    const int from = characterPosition(begin);
+    const int to = characterPosition(std::max(begin, end));
+    if (to == from) // an absence (e.g. a missing overlay) points at its whole line
+        showHighlight(document()->findBlock(from));
+    else
+        showHighlight(from, to);
 }
 
 void RecipePreview::highlightLine(int line)
@@ -204,10 +198,19 @@ void RecipePreview::highlightLine(int line)
     if (!m_hasRecipe || line < 1)
         return;
     const QTextBlock block = document()->findBlockByNumber(line - 1);
-    if (!block.isValid())
-        return;
-    m_highlightBegin = block.position();
-    m_highlightEnd = block.position() + static_cast<int>(block.length()) - 1;
+    if (block.isValid())
+        showHighlight(block);
+}
+
+void RecipePreview::showHighlight(const QTextBlock& block)
+{
+    showHighlight(block.position(), block.position() + static_cast<int>(block.length()) - 1);
+}
+
+void RecipePreview::showHighlight(int begin, int end)
+{
+    m_highlightBegin = begin;
+    m_highlightEnd = end;
     QTextCursor cursor(document());
     cursor.setPosition(m_highlightBegin);
     setTextCursor(cursor);

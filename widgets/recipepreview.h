@@ -11,6 +11,8 @@
 
 class QSyntaxHighlighter;
 
+class QTextBlock;
+
 namespace rg {
 
 class RecipePreview : public QPlainTextEdit
@@ -53,6 +55,8 @@ private:
     friend class LineNumberArea;
     void paintLineNumbers(QPaintEvent* event);
     void updateExtraSelections();
+    void showHighlight(const QTextBlock& block);
+    void showHighlight(int begin, int end); // character positions
 
     QWidget* m_lineNumbers;
     QSyntaxHighlighter* m_highlighter;
