@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QTimer>
 #include <iostream>
+#include <string_view>
 
 namespace rg {
 
@@ -42,46 +43,89 @@ void scheduleScreenshot(MainWindow* window, const QString& file, const QString& 
     QTimer::singleShot(60000, window, [] { QCoreApplication::exit(2); });
 }
 
+// The window's options. Described once so that --help and --version can be answered by a
+// QCoreApplication: a QApplication needs a display, and asking for help must not.
+struct GuiOptions
+{
+    QCommandLineOption demo{
+        QStringLiteral("demo"),
+        QStringLiteral("Open the bundled demo repository (a temporary git copy).")};
+    QCommandLineOption revision{QStringLiteral("revision"),
+                                QStringLiteral("Open REV of the repository read-only, from git."),
+                                QStringLiteral("REV")};
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save the window to FILE once analysed, then quit."),
+        QStringLiteral("FILE")};
+    QCommandLineOption select{QStringLiteral("select"),
+                              QStringLiteral("Select VARIANT's cell after opening."),
+                              QStringLiteral("VARIANT")};
+
+    void describe(QCommandLineParser& parser)
+    {
+        parser.setApplicationDescription(
+            QStringLiteral("Build-matrix recipe repositories at a glance.\n"
+                           "Run `recipegrid help` for the headless commands."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("repository"),
+                                     QStringLiteral("Recipe repository to open."),
+                                     QStringLiteral("[REPO]"));
+        parser.addOption(demo);
+        parser.addOption(revision);
+        screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(screenshot);
+        select.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(select);
+    }
+};
+
+bool asksForHelpOrVersion(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view argument = argv[i];
+        if (argument == "--")
+            return false;
+        if (argument == "-h" || argument == "--help" || argument == "--help-all" ||
+            argument == "-?" || argument == "-v" || argument == "--version")
+            return true;
+    }
+    return false;
+}
+
+void setApplicationIdentity()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("RecipeGrid"));
+    QCoreApplication::setOrganizationName(QStringLiteral("RecipeGrid"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RG_VERSION));
+}
+
 } // namespace
 
 int GuiLauncher::run(int argc, char* argv[])
 {
+    GuiOptions options;
+    if (asksForHelpOrVersion(argc, argv)) {
+        QCoreApplication headless(argc, argv);
+        setApplicationIdentity();
+        QCommandLineParser parser;
+        options.describe(parser);
+        parser.process(headless); // prints and exits
+        return 0;
+    }
+
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("RecipeGrid"));
-    QApplication::setOrganizationName(QStringLiteral("RecipeGrid"));
-    QApplication::setApplicationVersion(QStringLiteral(RG_VERSION));
+    setApplicationIdentity();
     QApplication::setDesktopFileName(QStringLiteral("recipegrid"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/recipegrid.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Build-matrix recipe repositories at a glance.\n"
-                       "Run `recipegrid help` for the headless commands."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("repository"),
-                                 QStringLiteral("Recipe repository to open."),
-                                 QStringLiteral("[REPO]"));
-    const QCommandLineOption demo(
-        QStringLiteral("demo"),
-        QStringLiteral("Open the bundled demo repository (a temporary git copy)."));
-    parser.addOption(demo);
-    const QCommandLineOption revision(
-        QStringLiteral("revision"),
-        QStringLiteral("Open REV of the repository read-only, from git."), QStringLiteral("REV"));
-    parser.addOption(revision);
-    QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Save the window to FILE once analysed, then quit."),
-        QStringLiteral("FILE"));
-    screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOption(screenshot);
-    QCommandLineOption select(QStringLiteral("select"),
-                              QStringLiteral("Select VARIANT's cell after opening."),
-                              QStringLiteral("VARIANT"));
-    select.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOption(select);
+    options.describe(parser);
     parser.process(app);
+    const QCommandLineOption& demo = options.demo;
+    const QCommandLineOption& revision = options.revision;
+    const QCommandLineOption& screenshot = options.screenshot;
+    const QCommandLineOption& select = options.select;
 
     MainWindow window;
     window.show();

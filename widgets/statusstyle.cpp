@@ -36,6 +36,9 @@ QString StatusStyle::description(CellStatus status)
     case CellStatus::Impossible:
         return QCoreApplication::translate("rg::StatusStyle",
                                            "the hardware cannot run this pairing");
+    case CellStatus::Gap:
+        return QCoreApplication::translate(
+            "rg::StatusStyle", "no spec: the recipes around it suggest it, none builds it");
     }
     return {};
 }
@@ -61,13 +64,16 @@ QColor StatusStyle::color(CellStatus status, const QPalette& palette)
         return dark ? QColor(0xce, 0x93, 0xd8) : QColor(0x6a, 0x1b, 0x9a);
     case CellStatus::Impossible:
         return dark ? QColor(0xbd, 0xbd, 0xbd) : QColor(0x61, 0x61, 0x61);
+    case CellStatus::Gap: // a lighter missing: a suggestion, not a demand
+        return dark ? QColor(0x6f, 0x8f, 0xab) : QColor(0x8a, 0xa9, 0xc8);
     }
     return palette.color(QPalette::Text);
 }
 
 QColor StatusStyle::fill(CellStatus status, const QPalette& palette)
 {
-    if (status == CellStatus::Missing || status == CellStatus::Impossible)
+    if (status == CellStatus::Missing || status == CellStatus::Impossible ||
+        status == CellStatus::Gap)
         return Qt::transparent; // absence reads as an outline, not a block
     QColor base = palette.color(QPalette::Base);
     const QColor own = color(status, palette);
@@ -145,6 +151,13 @@ void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus st
         painter->setPen(mark);
         painter->drawLine(at(0.5, 0.3), at(0.5, 0.56));
         painter->drawPoint(at(0.5, 0.7));
+        break;
+    }
+    case CellStatus::Gap: { // dotted empty circle
+        QPen dotted = pen;
+        dotted.setStyle(Qt::DotLine);
+        painter->setPen(dotted);
+        painter->drawEllipse(r.adjusted(side * 0.18, side * 0.18, -side * 0.18, -side * 0.18));
         break;
     }
     case CellStatus::Impossible: { // no-entry sign

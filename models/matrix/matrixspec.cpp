@@ -360,6 +360,8 @@ public:
             std::string hint;
             if (const GpuArch* byDotted = m_catalog.gpuArchByDotted(v))
                 hint = " (did you mean " + inQuotes(byDotted->id) + "?)";
+            else
+                hint = " (a spec declares new ones under \"catalog\": {\"gpuArchs\": …})";
             throw SchemaError{pointer, "unknown GPU architecture " + inQuotes(v) + hint};
         }
         return v;
@@ -372,7 +374,9 @@ public:
             throw SchemaError{pointer, "unknown CPU ISA " + inQuotes(v) + " (did you mean " +
                                            inQuotes(isa->id) + "?)"};
         if (!isa)
-            throw SchemaError{pointer, "unknown CPU ISA " + inQuotes(v)};
+            throw SchemaError{pointer, "unknown CPU ISA " + inQuotes(v) +
+                                           " (a spec declares new ones under \"catalog\": "
+                                           "{\"isas\": …})"};
         return v;
     }
 
@@ -509,12 +513,12 @@ RecipePattern parsePattern(const json& p, const std::string& pointer)
     return pattern;
 }
 
-MatrixSpec parseSpec(const json& root, const Catalog& catalog)
+MatrixSpec parseSpec(const json& root, const Catalog& builtin)
 {
     requireObject(root, "");
     rejectUnknownKeys(root, "",
                       {"$schema", "schema", "package", "extraPackages", "recipeDir", "torchVersion",
-                       "pnamePrefix", "pins", "matrix", "exclude", "patterns"});
+                       "pnamePrefix", "catalog", "pins", "matrix", "exclude", "patterns"});
     if (!root.contains("schema"))
         throw SchemaError{"", "missing required key \"schema\" (1)"};
     const json& schema = root["schema"];
@@ -527,6 +531,16 @@ MatrixSpec parseSpec(const json& root, const Catalog& catalog)
         throw SchemaError{"", "missing required key \"matrix\""};
 
     MatrixSpec spec;
+    if (root.contains("catalog")) {
+        requireObject(root["catalog"], "/catalog");
+        std::string pointer, message;
+        spec.catalogExtension =
+            Catalog::fragmentFromJson(root["catalog"].dump(), &pointer, &message);
+        if (!spec.catalogExtension)
+            throw SchemaError{"/catalog" + pointer, message, message == "unknown key"};
+    }
+    // Everything below is checked against the catalog as this spec extends it.
+    const Catalog catalog = spec.effectiveCatalog(builtin);
     const AxisChecker axes(catalog);
     if (root.contains("$schema"))
         stringValue(root["$schema"], "/$schema");
@@ -750,6 +764,8 @@ std::string MatrixSpec::toJson() const
         root["torchVersion"] = torchVersion;
     if (!pnamePrefix.empty())
         root["pnamePrefix"] = pnamePrefix;
+    if (catalogExtension)
+        root["catalog"] = ordered_json::parse(catalogExtension->toJson(false));
     if (!pins.empty()) {
         ordered_json pinsJson = ordered_json::object();
         for (const auto& [key, pin] : pins)
@@ -805,6 +821,11 @@ std::string MatrixSpec::toJson() const
         root["patterns"] = patternsJson;
     }
     return root.dump(2) + "\n";
+}
+
+Catalog MatrixSpec::effectiveCatalog(const Catalog& builtin) const
+{
+    return catalogExtension ? builtin.extendedWith(*catalogExtension) : builtin;
 }
 
 std::vector<VariantName> MatrixSpec::expectedVariants() const
@@ -900,11 +921,13 @@ MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const 
     if (auto p = dominant(packages, lexicallyFirst))
         spec.package = *p;
 
-    // Axes: one group per (accelerator, CUDA, Python, CPU family), so x86 and ARM ISAs are not
-    // crossed with each other's GPU archs; then groups that differ only in Python (or CUDA)
-    // are merged to keep the spec as short as a person would write it.
+    // Axes: per (accelerator, CUDA, Python, CPU family) the archs the recipes pair with each
+    // ISA. Archs with the same ISA set form one product, so the inferred matrix is the union of
+    // what the author populates and never pairs an arch with an ISA no recipe pairs it with
+    // (an arch only ever built for avx/avx2 does not become "missing" its avx512 cells).
+    // Groups that differ only in Python (or CUDA) are then merged, as a person would write them.
     using GroupKey = std::tuple<int, std::string, std::string, int>;
-    std::map<GroupKey, std::pair<std::set<std::string>, std::set<std::string>>> cells;
+    std::map<GroupKey, std::map<std::string, std::set<std::string>>> rows; // arch → ISAs
     for (const auto* s : used) {
         const VariantName& n = s->name;
         if (n.package != spec.package)
@@ -920,12 +943,21 @@ MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const 
             continue;
         if ((isa->family == CpuFamily::Apple) != (n.accelerator == Accelerator::Darwin))
             continue;
-        auto& [archs, isas] = cells[{static_cast<int>(n.accelerator), n.cuda, python->dotted,
-                                     static_cast<int>(isa->family)}];
-        if (!n.gpuArch.empty())
-            archs.insert(n.gpuArch);
-        isas.insert(n.isa);
+        rows[{static_cast<int>(n.accelerator), n.cuda, python->dotted,
+              static_cast<int>(isa->family)}][n.gpuArch]
+            .insert(n.isa);
     }
+    std::map<std::tuple<int, std::string, std::string, int, std::set<std::string>>,
+             std::pair<std::set<std::string>, std::set<std::string>>>
+        cells;
+    for (const auto& [key, archs] : rows)
+        for (const auto& [arch, isas] : archs) {
+            const auto& [accelerator, cuda, python, family] = key;
+            auto& [archSet, isaSet] = cells[{accelerator, cuda, python, family, isas}];
+            if (!arch.empty())
+                archSet.insert(arch);
+            isaSet = isas;
+        }
     const auto inCatalogOrder = [](std::vector<std::string> items, const auto& order) {
         std::vector<std::string> out;
         for (const auto& o : order)
@@ -935,7 +967,7 @@ MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const 
     };
     std::vector<MatrixGroup> groups;
     for (const auto& [key, axes] : cells) {
-        const auto& [accelerator, cuda, python, family] = key;
+        const auto& [accelerator, cuda, python, family, isaSet] = key;
         MatrixGroup g;
         g.accelerator = static_cast<Accelerator>(accelerator);
         g.pythons = {python};

@@ -11,6 +11,9 @@
 //     "recipeDir": ".flox/pkgs",
 //     "torchVersion": "2.10.0",          // optional
 //     "pnamePrefix": "pytorch210-",      // optional; pname = prefix + name without package
+//     "catalog": {                        // optional; extends the built-in catalog
+//       "gpuArchs": [ { "id": "sm130", "number": "130", "dotted": "13.0", … } ],
+//       "cudas": […], "pythons": […], "isas": […], "packages": […] },  // as in catalog.json
 //     "pins": { "13.0": "<40 hex>", "cpu": "<40 hex>", "darwin": "…", "default": "…" },
 //     "matrix": [                         // union of cartesian products
 //       { "python": ["3.13"], "accelerator": "cuda", "cuda": ["13.0"],
@@ -26,6 +29,9 @@
 //   }
 // Strict, so typos surface: unknown or duplicate keys, values of the wrong type, archs/ISAs/
 // versions the catalog does not know, pins that are not 40 lower-case hex digits are errors.
+// "The catalog" is the one fromJson is given extended by the spec's own "catalog" key
+// (Catalog::extendedWith), so a spec can name sm130 once it declares it; callers that judge
+// recipes against the spec should use effectiveCatalog() likewise.
 
 #include "matrix/catalog.h"
 #include "matrix/recipepattern.h"
@@ -92,8 +98,8 @@ class MatrixSpec
 public:
     static constexpr std::string_view defaultPath = ".flox/recipegrid.json";
 
-    // Parse and validate against `catalog` (unknown archs/ISAs/versions are errors that name
-    // the pointer). `fileName` is only used in errors.
+    // Parse and validate against `catalog` extended by the spec's "catalog" key (unknown
+    // archs/ISAs/versions are errors that name the pointer). `fileName` is only used in errors.
     static std::optional<MatrixSpec> fromJson(std::string_view json, const std::string& fileName,
                                               const Catalog& catalog, SpecError* error);
     static std::optional<MatrixSpec> load(const std::filesystem::path& file, const Catalog& catalog,
@@ -113,6 +119,11 @@ public:
     std::string recipeDir = ".flox/pkgs";
     std::string torchVersion;
     std::string pnamePrefix;
+    // The spec's "catalog" key as written (entries it adds to or replaces in the built-in
+    // catalog); nullopt when the spec has none. toJson writes it back.
+    std::optional<Catalog> catalogExtension;
+    // `builtin` extended by catalogExtension: what this spec's axes were validated against.
+    Catalog effectiveCatalog(const Catalog& builtin) const;
     // Key: the dotted CUDA version of a CUDA variant, "cpu", "darwin"; "default" is the
     // fallback for any variant whose own key is absent (and for legacy names without CUDA).
     std::map<std::string, std::string> pins;
@@ -136,8 +147,9 @@ public:
     {
         return a.package == b.package && a.extraPackages == b.extraPackages &&
                a.recipeDir == b.recipeDir && a.torchVersion == b.torchVersion &&
-               a.pnamePrefix == b.pnamePrefix && a.pins == b.pins && a.groups == b.groups &&
-               a.excludes == b.excludes && a.patterns == b.patterns;
+               a.pnamePrefix == b.pnamePrefix && a.catalogExtension == b.catalogExtension &&
+               a.pins == b.pins && a.groups == b.groups && a.excludes == b.excludes &&
+               a.patterns == b.patterns;
     }
 
 private:

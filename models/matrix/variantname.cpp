@@ -102,6 +102,14 @@ std::optional<Accelerator> acceleratorFromId(std::string_view id)
     return std::nullopt;
 }
 
+bool VariantName::isSuffixWord(std::string_view word)
+{
+    static constexpr std::string_view words[] = {"magma",  "nightly",      "dev", "test",
+                                                 "debug",  "experimental", "old", "new",
+                                                 "backup", "wip",          "tmp"};
+    return std::find(std::begin(words), std::end(words), word) != std::end(words);
+}
+
 std::optional<VariantName> VariantName::parse(std::string_view stem)
 {
     if (const auto slash = stem.find_last_of('/'); slash != std::string_view::npos)
@@ -162,13 +170,15 @@ std::optional<VariantName> VariantName::parse(std::string_view stem)
     }
     ++i;
 
-    if (i >= tokens.size() || !isIsaWord(tokens[i]))
-        return std::nullopt;
-    name.isa = tokens[i];
-    std::replace(name.isa.begin(), name.isa.end(), '.', '_');
-    if (name.isa != tokens[i])
-        name.isaAsWritten = tokens[i];
-    ++i;
+    if (i < tokens.size() && !isSuffixWord(tokens[i])) {
+        if (!isIsaWord(tokens[i]))
+            return std::nullopt;
+        name.isa = tokens[i];
+        std::replace(name.isa.begin(), name.isa.end(), '.', '_');
+        if (name.isa != tokens[i])
+            name.isaAsWritten = tokens[i];
+        ++i;
+    }
 
     for (; i < tokens.size(); ++i)
         name.suffixes.emplace_back(tokens[i]);
@@ -202,7 +212,7 @@ std::string VariantName::cellKey() const
         out += "-darwin";
         break;
     }
-    return out + "-" + isa;
+    return isa.empty() ? out : out + "-" + isa;
 }
 
 } // namespace rg

@@ -122,6 +122,68 @@ struct Node
     std::span<const Node* const> children;
 
     const Node* child(size_t i) const { return i < children.size() ? children[i] : nullptr; }
+
+    // Named slots of the layout above. Each is meaningful only for the kinds it names and
+    // returns null (or an empty span) when the slot is absent.
+    using Children = std::span<const Node* const>;
+
+    // Select, HasAttr
+    const Node* subject() const { return child(0); }
+    const Node* attrPath() const { return child(1); }
+    const Node* orDefault() const { return child(2); } // Select only
+    // AttrPath
+    Children segments() const { return children; }
+    // Binding
+    const Node* bindingPath() const { return child(0); }
+    const Node* bindingValue() const { return child(1); }
+    // Inherit: the `(src)` expression, then the inherited names (AttrName | String).
+    const Node* inheritSource() const { return flag ? child(0) : nullptr; }
+    Children inheritedNames() const
+    {
+        return flag ? children.subspan(children.empty() ? 0 : 1) : children;
+    }
+    // Let: the Binding | Inherit children before the body; AttrSet, LegacyLet: all children.
+    Children bindings() const
+    {
+        return kind == NodeKind::Let && !children.empty() ? children.first(children.size() - 1)
+                                                          : children;
+    }
+    const Node* letBody() const { return children.empty() ? nullptr : children.back(); }
+    bool isRec() const { return flag; } // AttrSet
+    // With
+    const Node* withScope() const { return child(0); }
+    const Node* withBody() const { return child(1); }
+    // If, Assert
+    const Node* condition() const { return child(0); }
+    const Node* thenBranch() const { return child(1); }
+    const Node* elseBranch() const { return child(2); }
+    const Node* assertBody() const { return child(1); }
+    // Lambda: the argument name (`x:` or the `@` name) is `text`.
+    const Node* lambdaFormals() const
+    {
+        return children.size() > 1 && children[0]->kind == NodeKind::Formals ? children[0]
+                                                                             : nullptr;
+    }
+    const Node* lambdaBody() const { return children.empty() ? nullptr : children.back(); }
+    // Formals: the Formal children; `...` is `flag`.
+    Children formals() const { return children; }
+    bool hasEllipsis() const { return flag; }
+    // Formal: its name is `text`.
+    const Node* formalDefault() const { return child(0); }
+    // Apply
+    const Node* function() const { return child(0); }
+    const Node* argument() const { return child(1); }
+    // Binary
+    const Node* left() const { return child(0); }
+    const Node* right() const { return child(1); }
+    // Not, Negate
+    const Node* operand() const { return child(0); }
+    // List
+    Children elements() const { return children; }
+    // String, IndentedString, Path: StringText | Interpolation, in order.
+    Children parts() const { return children; }
+    // Interpolation
+    const Node* interpolated() const { return child(0); }
 };
 
 // The decoded value of a String / IndentedString without interpolation; nullopt otherwise.

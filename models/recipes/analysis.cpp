@@ -1,5 +1,7 @@
 #include "recipes/analysis.h"
 
+#include <algorithm>
+
 namespace rg {
 
 std::string_view cellStatusId(CellStatus status)
@@ -17,8 +19,17 @@ std::string_view cellStatusId(CellStatus status)
         return "unexpected";
     case CellStatus::Impossible:
         return "impossible";
+    case CellStatus::Gap:
+        return "gap";
     }
     return "ok";
+}
+
+int MatrixEntry::count(Severity severity) const
+{
+    return static_cast<int>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) {
+        return f.severity == severity;
+    }));
 }
 
 std::array<int, cellStatusCount> Analysis::counts() const

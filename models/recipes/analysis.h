@@ -6,6 +6,7 @@
 #include "matrix/matrixspec.h"
 #include "recipes/finding.h"
 #include "recipes/recipefacts.h"
+#include "recipes/variantexpectation.h"
 
 #include <array>
 #include <memory>
@@ -15,27 +16,44 @@
 
 namespace rg {
 
-enum class CellStatus { Ok, Broken, Redundant, Missing, Unexpected, Impossible };
-inline constexpr int cellStatusCount = 6;
+// Gap: without a spec, a cell the recipes around it suggest but none builds (a lighter
+// "missing" that is never a warning).
+enum class CellStatus { Ok, Broken, Redundant, Missing, Unexpected, Impossible, Gap };
+inline constexpr int cellStatusCount = 7;
 
 std::string_view cellStatusId(CellStatus status); // "ok", "broken", …
 
 struct MatrixEntry
 {
     VariantName variant; // from the file name, or the spec's canonical name if missing
+    std::string package; // the package the cell belongs to ("pytorch" for pytorch210-…)
+    std::string cellKey; // "pytorch:python313-cuda13_0-sm120-avx512": one grid cell
     CellStatus status = CellStatus::Missing;
     bool expected = false;                     // the spec asks for it
     std::shared_ptr<const RecipeFacts> recipe; // null when missing
     std::vector<Finding> findings;             // most severe first
     std::string reason; // one line for tooltips: "pin differs; missing overlays"
+
+    int count(Severity severity) const; // findings of that severity
+};
+
+// Recipes of one package, accelerator (CUDA version, CPU-only, Darwin) and pin: the unit
+// that shares a canonical recipe and an overlay set.
+struct RecipeGroup
+{
+    GroupProfile profile;
+    std::vector<std::string> files; // recipe paths, sorted
 };
 
 struct Analysis
 {
     MatrixSpec spec;                         // loaded, or inferred (spec.isInferred())
+    Catalog catalog = Catalog::builtin();    // extended by what the spec declares
     std::optional<SpecError> specError;      // spec file present but invalid (then inferred)
     std::string specPath;                    // relative path of the spec file used, "" if none
     std::vector<MatrixEntry> entries;        // expected variants first in spec order, then extras
+    std::vector<RecipeGroup> groups;         // by package, accelerator, pin
+    std::vector<std::string> files;          // every recipe file scanned (paths)
     std::vector<RecipeFacts> unnamed;        // recipes whose file name is not a variant name
     std::vector<Finding> repositoryFindings; // not tied to one variant (spec, unnamed files)
     std::string sourceError; // the recipe directory could not be listed (then no entries)

@@ -71,6 +71,7 @@ std::string_view statusColor(CellStatus status)
     case CellStatus::Unexpected:
         return "35";
     case CellStatus::Impossible:
+    case CellStatus::Gap:
         return "2";
     }
     return "0";
@@ -87,6 +88,16 @@ std::string_view severityColor(Severity severity)
         return "34";
     }
     return "0";
+}
+
+std::string overlayText(const std::vector<OverlayKind>& overlays)
+{
+    if (overlays.empty())
+        return "none";
+    std::string text;
+    for (OverlayKind kind : overlays)
+        text += (text.empty() ? "" : ", ") + std::string(overlayKindId(kind));
+    return text;
 }
 
 std::string upper(std::string_view text)
@@ -191,6 +202,23 @@ std::string AnalysisReport::json(const Analysis& analysis, const ReportContext& 
     for (const Finding& finding : analysis.repositoryFindings)
         repository.push_back(findingJson(finding));
     root["repositoryFindings"] = repository;
+    ordered_json groups = ordered_json::array();
+    for (const RecipeGroup& group : analysis.groups) {
+        const GroupProfile& profile = group.profile;
+        ordered_json item;
+        item["label"] = profile.label;
+        item["pin"] = profile.pin.empty() ? ordered_json(nullptr) : ordered_json(profile.pin);
+        ordered_json overlays = ordered_json::array();
+        for (OverlayKind kind : profile.overlays)
+            overlays.push_back(overlayKindId(kind));
+        item["overlays"] = overlays;
+        item["canonical"] =
+            profile.canonical.empty() ? ordered_json(nullptr) : ordered_json(profile.canonical);
+        item["canonicalWhy"] = profile.canonicalWhy;
+        item["files"] = group.files;
+        groups.push_back(std::move(item));
+    }
+    root["groups"] = groups;
     ordered_json unnamed = ordered_json::array();
     for (const RecipeFacts& facts : analysis.unnamed)
         unnamed.push_back(facts.path);
@@ -273,9 +301,9 @@ std::string AnalysisReport::text(const Analysis& analysis, const ReportContext& 
         out += "spec: " + analysis.specPath + "\n";
     out += analysis.summary() + "\n";
 
-    static constexpr CellStatus order[] = {CellStatus::Broken,     CellStatus::Redundant,
-                                           CellStatus::Unexpected, CellStatus::Impossible,
-                                           CellStatus::Missing,    CellStatus::Ok};
+    static constexpr CellStatus order[] = {
+        CellStatus::Broken,  CellStatus::Redundant, CellStatus::Unexpected, CellStatus::Impossible,
+        CellStatus::Missing, CellStatus::Gap,       CellStatus::Ok};
     for (CellStatus status : order) {
         std::vector<const MatrixEntry*> group;
         for (const MatrixEntry& entry : analysis.entries)
@@ -294,15 +322,28 @@ std::string AnalysisReport::text(const Analysis& analysis, const ReportContext& 
                           statusColor(status)) +
             "\n";
         for (const MatrixEntry* entry : group) {
-            if (status == CellStatus::Missing) {
+            if (status == CellStatus::Missing || status == CellStatus::Gap) {
                 out += "  " + entry->variant.toString() + "\n";
                 continue;
             }
             out += "  " + (entry->recipe ? entry->recipe->path : entry->variant.toString()) + "\n";
-            if (status == CellStatus::Ok)
-                continue;
             for (const Finding& finding : entry->findings)
                 out += findingLine(finding, palette, false);
+        }
+    }
+    if (!analysis.groups.empty()) {
+        out += "\n" +
+               palette.paint("GROUPS (" + std::to_string(analysis.groups.size()) + ")", "1") + "\n";
+        for (const RecipeGroup& group : analysis.groups) {
+            const GroupProfile& profile = group.profile;
+            out += "  " + profile.label + " — " + std::to_string(profile.members) + " recipe" +
+                   (profile.members == 1 ? "" : "s") + ", overlays " +
+                   overlayText(profile.overlays) + "\n    canonical: " +
+                   (profile.canonical.empty()
+                        ? std::string("none (no recipe carries the group's "
+                                      "overlay set cleanly)")
+                        : profile.canonical + " (" + profile.canonicalWhy + ")") +
+                   "\n";
         }
     }
     if (!analysis.repositoryFindings.empty()) {

@@ -1,7 +1,9 @@
 #include "recipes/analyzer.h"
 
 #include "nix/syntaxtree.h"
+#include "recipes/cellassignment.h"
 #include "recipes/factextractor.h"
+#include "recipes/recipegrouping.h"
 #include "recipes/ruleset.h"
 
 #include <QThread>
@@ -107,26 +109,9 @@ template <typename Work> void parallelFor(size_t count, int threads, Work&& work
         thread.join();
 }
 
-std::string reasonOf(const std::vector<Finding>& findings)
+int threadsFor(const AnalyzerOptions& options)
 {
-    std::string reason;
-    std::set<std::string> seen;
-    for (const Finding& finding : findings) {
-        const RuleInfo* info = RuleSet::rule(finding.ruleId);
-        const std::string title = info ? std::string(info->title) : finding.ruleId;
-        if (!seen.insert(title).second)
-            continue;
-        if (!reason.empty())
-            reason += "; ";
-        reason += title;
-    }
-    return reason;
-}
-
-bool hasProblems(const std::vector<Finding>& findings)
-{
-    return std::any_of(findings.begin(), findings.end(),
-                       [](const Finding& f) { return f.severity != Severity::Info; });
+    return options.threads > 0 ? options.threads : QThread::idealThreadCount();
 }
 
 // For each recipe, the index of the recipe it wraps (pattern e), when that file was scanned
@@ -162,22 +147,22 @@ std::vector<int> wrappedBases(const std::vector<std::shared_ptr<const RecipeFact
 // Rules that do not depend on the variant are reported once, on the base itself.
 void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
                         const std::vector<int>& bases, const MatrixSpec& spec,
-                        const Catalog& catalog, std::vector<std::vector<Finding>>& findings)
+                        const Catalog& catalog, const RecipeGrouping& grouping,
+                        std::vector<std::vector<Finding>>& findings)
 {
-    static const std::set<std::string> inherited = {
-        "pin-mismatch",           "pin-missing",
-        "missing-overlay",        "cuda-version-mismatch",
-        "torch-version-mismatch", "python-version-mismatch",
-        "cpu-recipe-cuda-inputs"};
+    static const std::set<std::string_view> inherited = {
+        rule::pinMismatch,          rule::pinDiffersFromGroup,     rule::pinMissing,
+        rule::missingOverlay,       rule::overlayDiffersFromGroup, rule::cudaVersionMismatch,
+        rule::torchVersionMismatch, rule::pythonVersionMismatch,   rule::cpuRecipeCudaInputs};
     for (size_t i = 0; i < recipes.size(); ++i) {
         if (bases[i] < 0 || !recipes[i]->variant)
             continue;
         RecipeFacts asVariant = *recipes[static_cast<size_t>(bases[i])];
         asVariant.variant = recipes[i]->variant;
-        std::set<std::string> own;
+        std::set<std::string_view> own;
         for (const Finding& finding : findings[i])
             own.insert(finding.ruleId);
-        for (Finding& finding : RuleSet::check(asVariant, spec, catalog))
+        for (Finding& finding : RuleSet::check(asVariant, spec, catalog, grouping.profileOf(i)))
             if (inherited.count(finding.ruleId) && !own.count(finding.ruleId)) {
                 finding.message += " (inherited from " + asVariant.fileName + ")";
                 findings[i].push_back(std::move(finding));
@@ -246,15 +231,15 @@ RecipeFacts Analyzer::extract(const std::string& path, std::string bytes) const
     return facts;
 }
 
-Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions& options,
-                           RecipeCache* cache) const
-{
-    Analysis analysis;
+namespace {
 
-    // The spec: loaded when present and valid, inferred after the scan otherwise.
+// The spec: loaded when present and valid; nullopt otherwise (then it is inferred). Fills
+// the analysis' specPath and specError.
+std::optional<MatrixSpec> loadSpec(const RepositorySource& source, const AnalyzerOptions& options,
+                                   const Catalog& catalog, Analysis& analysis)
+{
     const std::string specPath =
         options.specPath.empty() ? std::string(MatrixSpec::defaultPath) : options.specPath;
-    std::optional<MatrixSpec> spec;
     bool specFound = false;
     std::string specBytes;
     std::string specReadError;
@@ -280,25 +265,75 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         specFound = true;
         specReadError = "no such file";
     }
-    if (specFound) {
-        analysis.specPath = specPath;
-        SpecError error;
-        if (specReadError.empty())
-            spec = MatrixSpec::fromJson(specBytes, specPath, m_catalog, &error);
-        else
-            error = SpecError{specPath, 0, 0, "", specReadError};
-        if (!spec)
-            analysis.specError = error;
+    if (!specFound)
+        return std::nullopt;
+    analysis.specPath = specPath;
+    SpecError error;
+    std::optional<MatrixSpec> spec;
+    if (specReadError.empty())
+        spec = MatrixSpec::fromJson(specBytes, specPath, catalog, &error);
+    else
+        error = SpecError{specPath, 0, 0, "", specReadError};
+    if (!spec)
+        analysis.specError = error;
+    return spec;
+}
+
+// Without a spec file: what the recipes themselves say the branch builds.
+MatrixSpec inferSpec(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                     const std::vector<int>& bases, const Catalog& catalog, Analysis& analysis)
+{
+    std::vector<InferenceSample> samples;
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const auto& recipe = recipes[i];
+        // A recipe that cannot be read still names its cell; only its facts are unknown.
+        if (!recipe->variant)
+            continue;
+        // A wrapper's pin and torch are its base's.
+        const RecipeFacts& source =
+            bases[i] >= 0 ? *recipes[static_cast<size_t>(bases[i])] : *recipe;
+        InferenceSample sample;
+        sample.name = *recipe->variant;
+        if (!source.pins.empty())
+            sample.pin = source.pins.front().revision;
+        if (source.torchVersion)
+            sample.torchVersion = source.torchVersion->value;
+        if (recipe->pname)
+            sample.pname = recipe->pname->value;
+        sample.fileName = recipe->fileName;
+        sample.pattern.kind = recipe->pattern;
+        for (const OverlayFact& overlay : recipe->overlays)
+            if (overlay.kind != OverlayKind::Other)
+                sample.pattern.overlays.push_back(overlay.kind);
+        samples.push_back(std::move(sample));
     }
+    MatrixSpec spec = MatrixSpec::infer(samples, catalog);
+    spec.recipeDir = analysis.recipeDir;
+    Finding note;
+    note.file = analysis.specPath;
+    if (analysis.specError) {
+        note.ruleId = std::string(rule::specInvalid);
+        note.severity = Severity::Error;
+        note.message = analysis.specError->toString() + " (the spec was inferred instead)";
+        note.line = static_cast<uint32_t>(std::max(0, analysis.specError->line));
+        note.column = static_cast<uint32_t>(std::max(0, analysis.specError->column));
+    } else {
+        note.ruleId = std::string(rule::specInferred);
+        note.severity = Severity::Info;
+        note.message = "no matrix spec at " + std::string(MatrixSpec::defaultPath) +
+                       "; the expected matrix is what the " + std::to_string(samples.size()) +
+                       " recipes build, and cells they only suggest are gaps";
+    }
+    analysis.repositoryFindings.push_back(std::move(note));
+    return spec;
+}
 
-    analysis.recipeDir = !options.recipeDir.empty() ? options.recipeDir
-                         : spec                     ? spec->recipeDir
-                                                    : std::string(".flox/pkgs");
-    std::string listError;
-    const std::vector<SourceEntry> listed = source.list(analysis.recipeDir, &listError);
-    if (!listError.empty())
-        analysis.sourceError = listError;
+} // namespace
 
+std::vector<std::shared_ptr<const RecipeFacts>>
+Analyzer::scan(const RepositorySource& source, const std::vector<SourceEntry>& listed,
+               const AnalyzerOptions& options, RecipeCache* cache) const
+{
     // Read, parse and extract in parallel; unchanged files come from the cache.
     std::vector<std::shared_ptr<const RecipeFacts>> recipes(listed.size());
     std::atomic<int> parsed{0};
@@ -309,8 +344,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         if (options.progress)
             options.progress(now, total);
     };
-    const int threads = options.threads > 0 ? options.threads : QThread::idealThreadCount();
-    parallelFor(listed.size(), threads, [&](size_t i) {
+    parallelFor(listed.size(), threadsFor(options), [&](size_t i) {
         const SourceEntry& entry = listed[i];
         if (cache)
             if (auto known = cache->find(entry.path, entry.stamp)) {
@@ -348,215 +382,44 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         std::lock_guard lock(cache->m_mutex);
         cache->m_parsed += parsed.load();
     }
+    return recipes;
+}
 
+Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions& options,
+                           RecipeCache* cache) const
+{
+    Analysis analysis;
+    std::optional<MatrixSpec> spec = loadSpec(source, options, m_catalog, analysis);
+    analysis.recipeDir = !options.recipeDir.empty() ? options.recipeDir
+                         : spec                     ? spec->recipeDir
+                                                    : std::string(".flox/pkgs");
+    std::string listError;
+    const std::vector<SourceEntry> listed = source.list(analysis.recipeDir, &listError);
+    if (!listError.empty())
+        analysis.sourceError = listError;
+    for (const SourceEntry& entry : listed)
+        analysis.files.push_back(entry.path);
+
+    const auto recipes = scan(source, listed, options, cache);
     const std::vector<int> bases = wrappedBases(recipes);
-    if (!spec) {
-        std::vector<InferenceSample> samples;
-        for (size_t i = 0; i < recipes.size(); ++i) {
-            const auto& recipe = recipes[i];
-            // A recipe that cannot be read still names its cell; only its facts are unknown.
-            if (!recipe->variant)
-                continue;
-            // A wrapper's pin and torch are its base's.
-            const RecipeFacts& source =
-                bases[i] >= 0 ? *recipes[static_cast<size_t>(bases[i])] : *recipe;
-            InferenceSample sample;
-            sample.name = *recipe->variant;
-            if (!source.pins.empty())
-                sample.pin = source.pins.front().revision;
-            if (source.torchVersion)
-                sample.torchVersion = source.torchVersion->value;
-            if (recipe->pname)
-                sample.pname = recipe->pname->value;
-            sample.fileName = recipe->fileName;
-            sample.pattern.kind = recipe->pattern;
-            for (const OverlayFact& overlay : recipe->overlays)
-                if (overlay.kind != OverlayKind::Other)
-                    sample.pattern.overlays.push_back(overlay.kind);
-            samples.push_back(std::move(sample));
-        }
-        spec = MatrixSpec::infer(samples, m_catalog);
-        spec->recipeDir = analysis.recipeDir;
-        Finding note;
-        note.file = analysis.specPath;
-        if (analysis.specError) {
-            note.ruleId = "spec-invalid";
-            note.severity = Severity::Error;
-            note.message = analysis.specError->toString() + " (the spec was inferred instead)";
-            note.line = static_cast<uint32_t>(std::max(0, analysis.specError->line));
-            note.column = static_cast<uint32_t>(std::max(0, analysis.specError->column));
-        } else {
-            note.ruleId = "spec-inferred";
-            note.severity = Severity::Info;
-            note.message = "no matrix spec at " + specPath +
-                           "; the expected matrix was inferred from " +
-                           std::to_string(samples.size()) + " recipes";
-        }
-        analysis.repositoryFindings.push_back(std::move(note));
-    }
+    if (!spec)
+        spec = inferSpec(recipes, bases, m_catalog, analysis);
     analysis.spec = std::move(*spec);
     const MatrixSpec& theSpec = analysis.spec;
+    // A spec may declare archs, CUDA versions or ISAs newer than this build of RecipeGrid.
+    analysis.catalog = theSpec.effectiveCatalog(m_catalog);
+    const Catalog& catalog = analysis.catalog;
 
-    // Per-recipe rules.
+    const RecipeGrouping grouping(recipes, bases, theSpec, catalog);
+    analysis.groups = grouping.groups();
+
     std::vector<std::vector<Finding>> findings(recipes.size());
-    parallelFor(recipes.size(), threads,
-                [&](size_t i) { findings[i] = RuleSet::check(*recipes[i], theSpec, m_catalog); });
-    addWrappedFindings(recipes, bases, theSpec, m_catalog, findings);
+    parallelFor(recipes.size(), threadsFor(options), [&](size_t i) {
+        findings[i] = RuleSet::check(*recipes[i], theSpec, catalog, grouping.profileOf(i));
+    });
+    addWrappedFindings(recipes, bases, theSpec, catalog, grouping, findings);
 
-    // A grid cell is a matrix point of one package: the spec's package words each have their
-    // own cells; any other package word (pytorch210-…) competes for the main package's cell.
-    auto cellOf = [&theSpec](const VariantName& name) {
-        const bool own = name.package == theSpec.package ||
-                         std::find(theSpec.extraPackages.begin(), theSpec.extraPackages.end(),
-                                   name.package) != theSpec.extraPackages.end();
-        return (own ? name.package : theSpec.package) + ':' + name.cellKey();
-    };
-
-    // Expected cells first, in spec order.
-    const std::vector<VariantName> expected = theSpec.expectedVariants();
-    std::unordered_map<std::string, size_t> cellIndex;
-    analysis.entries.reserve(expected.size() + recipes.size() / 8);
-    for (const VariantName& name : expected) {
-        MatrixEntry entry;
-        entry.variant = name;
-        entry.expected = true;
-        entry.status = CellStatus::Missing;
-        cellIndex.emplace(cellOf(name), analysis.entries.size());
-        analysis.entries.push_back(std::move(entry));
-    }
-
-    // Which file stands for each cell: an unsuffixed recipe the spec expects, else the first
-    // unsuffixed recipe of that cell.
-    std::unordered_map<std::string, size_t> primary;
-    for (size_t i = 0; i < recipes.size(); ++i) {
-        const RecipeFacts& recipe = *recipes[i];
-        if (!recipe.variant || !recipe.variant->suffixes.empty())
-            continue;
-        const std::string key = cellOf(*recipe.variant);
-        auto it = primary.find(key);
-        if (it == primary.end())
-            primary.emplace(key, i);
-        else if (theSpec.expects(*recipe.variant) &&
-                 !theSpec.expects(*recipes[it->second]->variant))
-            it->second = i;
-    }
-
-    // Legacy names carry no CUDA version (pytorch-py313-sm90-avx512); such a file duplicates a
-    // canonically named recipe of the same Python, arch and ISA.
-    auto withoutCuda = [&cellOf](VariantName name) {
-        name.cuda.clear();
-        return cellOf(name);
-    };
-    std::unordered_map<std::string, size_t> versioned;
-    for (const auto& [key, index] : primary) {
-        const VariantName& name = *recipes[index]->variant;
-        if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
-            versioned.emplace(withoutCuda(name), index);
-    }
-
-    std::set<std::string> wrapped; // files other recipes wrap are shared bases, not variants
-    for (const auto& recipe : recipes)
-        if (recipe->wrappedFile) {
-            std::string target = recipe->wrappedFile->value;
-            if (target.rfind("./", 0) == 0)
-                target.erase(0, 2);
-            wrapped.insert(target);
-        }
-
-    for (size_t i = 0; i < recipes.size(); ++i) {
-        const auto& recipe = recipes[i];
-        std::vector<Finding>& own = findings[i];
-        if (!recipe->variant) {
-            if (!wrapped.count(recipe->fileName))
-                analysis.repositoryFindings.push_back(RuleSet::make(
-                    "not-a-variant-name", *recipe,
-                    "'" + recipe->fileName +
-                        "' is not a variant name (package-pythonXYZ-cudaX_Y-smNN-isa)"));
-            analysis.repositoryFindings.insert(analysis.repositoryFindings.end(), own.begin(),
-                                               own.end());
-            analysis.unnamed.push_back(*recipe);
-            continue;
-        }
-        const VariantName& variant = *recipe->variant;
-        const std::string key = cellOf(variant);
-        const auto primaryIt = primary.find(key);
-        const bool isPrimary = primaryIt != primary.end() && primaryIt->second == i;
-        const bool expected = isPrimary && theSpec.expects(variant);
-        const auto cell = cellIndex.find(key);
-
-        if (expected && cell != cellIndex.end()) {
-            MatrixEntry& entry = analysis.entries[cell->second];
-            entry.recipe = recipe;
-            entry.findings = std::move(own);
-            const bool impossible =
-                std::any_of(entry.findings.begin(), entry.findings.end(),
-                            [](const Finding& f) { return f.ruleId == "impossible-pairing"; });
-            entry.status = impossible                    ? CellStatus::Impossible
-                           : hasProblems(entry.findings) ? CellStatus::Broken
-                                                         : CellStatus::Ok;
-            continue;
-        }
-
-        MatrixEntry entry;
-        entry.variant = variant;
-        entry.recipe = recipe;
-        entry.expected = false;
-        std::optional<size_t> duplicateOf;
-        if (!isPrimary && primaryIt != primary.end())
-            duplicateOf = primaryIt->second;
-        else if (variant.accelerator == Accelerator::Cuda && variant.cuda.empty() &&
-                 variant.suffixes.empty())
-            if (auto it = versioned.find(withoutCuda(variant)); it != versioned.end())
-                duplicateOf = it->second;
-        if (duplicateOf) {
-            // Another unsuffixed recipe already builds this cell.
-            const RecipeFacts& other = *recipes[*duplicateOf];
-            for (Finding& finding : own)
-                if (finding.ruleId == "nonstandard-suffix") {
-                    finding.fix = FixKind::Delete;
-                    finding.message += ", which " + other.fileName + " already builds";
-                }
-            if (variant.suffixes.empty())
-                own.push_back(
-                    RuleSet::make("duplicate-variant", *recipe,
-                                  recipe->fileName + " builds the same cell as " + other.fileName));
-            entry.status = CellStatus::Redundant;
-        } else if (cell != cellIndex.end() && !variant.suffixes.empty()) {
-            // A suffixed recipe standing in for an expected cell that has no proper recipe.
-            entry.status = hasProblems(own) ? CellStatus::Broken : CellStatus::Ok;
-        } else {
-            const bool impossible = std::any_of(own.begin(), own.end(), [](const Finding& f) {
-                return f.ruleId == "impossible-pairing" || f.ruleId == "cuda-below-minimum";
-            });
-            // A stray file that is also wrong is reported as broken, as release engineers
-            // call it (seed 001's sm120-avx); "unexpected" is left for sound recipes the spec
-            // does not ask for.
-            entry.status = impossible         ? CellStatus::Impossible
-                           : hasProblems(own) ? CellStatus::Broken
-                                              : CellStatus::Unexpected;
-            if (!impossible)
-                own.push_back(RuleSet::make("unexpected-variant", *recipe,
-                                            variant.toString() + " is not in the spec" +
-                                                (theSpec.isInferred() ? " (inferred)" : "")));
-        }
-        RuleSet::sort(own);
-        entry.findings = std::move(own);
-        analysis.entries.push_back(std::move(entry));
-    }
-
-    for (MatrixEntry& entry : analysis.entries) {
-        if (entry.status == CellStatus::Missing) {
-            Finding finding;
-            finding.ruleId = "missing-variant";
-            finding.severity = Severity::Warning;
-            finding.fix = FixKind::Create;
-            finding.file = analysis.recipeDir + "/" + entry.variant.toString() + ".nix";
-            finding.message =
-                entry.variant.toString() + " is expected by the spec but has no recipe";
-            entry.findings.push_back(std::move(finding));
-        }
-        entry.reason = reasonOf(entry.findings);
-    }
+    CellAssignment(theSpec, catalog).assign(recipes, std::move(findings), analysis);
     RuleSet::sort(analysis.repositoryFindings);
     return analysis;
 }

@@ -58,6 +58,11 @@ public:
     RecipeFacts extract(const std::string& path, std::string bytes) const;
 
 private:
+    std::vector<std::shared_ptr<const RecipeFacts>> scan(const RepositorySource& source,
+                                                         const std::vector<SourceEntry>& listed,
+                                                         const AnalyzerOptions& options,
+                                                         RecipeCache* cache) const;
+
     const Catalog& m_catalog;
 };
 

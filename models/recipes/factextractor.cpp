@@ -161,6 +161,10 @@ public:
         extractValues();
         extractPackageSets();
         extractShellSettings();
+        extractArchSinks();
+        extractCompilerFlags();
+        extractPlatforms();
+        extractUnpinnedImports();
         extractPattern(*root);
     }
 
@@ -667,9 +671,122 @@ private:
                 return result;
             }
             return std::nullopt;
+        case NodeKind::Apply:
+            return resolveLibraryCall(*target, depth);
         default:
             return std::nullopt;
         }
+    }
+
+    // The string functions recipes use to build flag strings and arch lists, evaluated when
+    // their arguments are known (`lib.concatStringsSep " " cpuFlags`, `lib.removePrefix "sm_"
+    // gpuArch`, `toString cpuFlags`). Any other call is unknown.
+    std::optional<Resolved> resolveLibraryCall(const Value& call, int depth) const
+    {
+        const std::string_view callee = calleeName(*call.node);
+        const auto arguments = callArguments(*call.node);
+        auto text = [&](size_t i) {
+            return resolveString(Value{arguments[i], call.scope, {}, {}}, depth + 1);
+        };
+        if ((callee == "removePrefix" || callee == "removeSuffix") && arguments.size() == 2) {
+            auto affix = text(0);
+            auto subject = text(1);
+            if (!affix || !subject)
+                return std::nullopt;
+            const bool prefix = callee == "removePrefix";
+            const std::string& t = subject->text;
+            if (prefix ? !startsWith(t, affix->text) : !endsWith(t, affix->text))
+                return subject;
+            const size_t begin = prefix ? affix->text.size() : 0;
+            const size_t length = t.size() - affix->text.size();
+            Resolved result;
+            result.text = t.substr(begin, length);
+            result.range = subject->range;
+            if (auto exact = subject->sourceOf(begin, length))
+                result.pieces.push_back({0, length, exact->begin});
+            return result;
+        }
+        const bool join = callee == "concatStringsSep" && arguments.size() == 2;
+        const bool toString = callee == "toString" && arguments.size() == 1;
+        if (!join && !toString)
+            return std::nullopt;
+        const Node* listNode = arguments.back();
+        std::string separator = " ";
+        if (join) {
+            auto given = text(0);
+            if (!given)
+                return std::nullopt;
+            separator = given->text;
+        }
+        auto items = listEntries(Value{listNode, call.scope, {}, {}}, depth + 1);
+        if (!items) {
+            if (toString)
+                return resolveString(Value{listNode, call.scope, {}, {}}, depth + 1);
+            return std::nullopt;
+        }
+        Resolved result;
+        result.range = call.node->range;
+        for (size_t i = 0; i < items->size(); ++i) {
+            if (!(*items)[i])
+                return std::nullopt; // one unknown element makes the whole string unknown
+            if (i)
+                result.text += separator;
+            for (Piece piece : (*items)[i]->pieces) {
+                piece.offset += result.text.size();
+                result.pieces.push_back(piece);
+            }
+            result.text += (*items)[i]->text;
+            if (result.text.size() > maxResolvedLength)
+                return std::nullopt;
+        }
+        return result;
+    }
+
+    // The elements of a list expression, each resolved to a string when it can be (nullopt
+    // elements are unknown); nullopt when the expression is not a list one can read.
+    std::optional<std::vector<std::optional<Resolved>>> listEntries(Value value,
+                                                                    int depth = 0) const
+    {
+        if (depth > maxResolveDepth || !spend())
+            return std::nullopt;
+        auto target = dereference(value, depth + 1);
+        if (!target || !target->node)
+            return std::nullopt;
+        const Node& node = *target->node;
+        std::vector<std::optional<Resolved>> items;
+        if (node.kind == NodeKind::List) {
+            for (const Node* element : node.children) {
+                const Value item{element, target->scope, {}, {}};
+                if (auto text = resolveString(item, depth + 1))
+                    items.push_back(std::move(text));
+                else if (auto inner = listEntries(item, depth + 1))
+                    items.insert(items.end(), inner->begin(), inner->end());
+                else
+                    items.push_back(std::nullopt);
+            }
+            return items;
+        }
+        if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
+            auto left = listEntries(Value{node.child(0), target->scope, {}, {}}, depth + 1);
+            auto right = listEntries(Value{node.child(1), target->scope, {}, {}}, depth + 1);
+            if (!left || !right)
+                return std::nullopt;
+            left->insert(left->end(), right->begin(), right->end());
+            return left;
+        }
+        if (node.kind == NodeKind::Apply) {
+            const std::string_view callee = calleeName(node);
+            auto arguments = callArguments(node);
+            // What the list holds when its condition holds: the variant's own values.
+            if (callee == "optionals" && arguments.size() == 2)
+                return listEntries(Value{arguments[1], target->scope, {}, {}}, depth + 1);
+            if (callee == "optional" && arguments.size() == 2) {
+                items.push_back(
+                    resolveString(Value{arguments[1], target->scope, {}, {}}, depth + 1));
+                return items;
+            }
+        }
+        return std::nullopt;
     }
 
     std::optional<bool> resolveBool(Value value) const
@@ -684,53 +801,22 @@ private:
         return std::nullopt;
     }
 
-    // A list of strings; elements that do not resolve are kept as their source text.
-    std::optional<ResolvedList> resolveList(Value value, int depth = 0) const
+    // A list of strings, or nullopt when any element is unknown: a fact is a value or absent,
+    // never an expression printed as an element.
+    std::optional<ResolvedList> resolveList(Value value) const
     {
-        if (depth > maxResolveDepth || !spend())
+        auto entries = listEntries(value);
+        auto target = dereference(value, 0);
+        if (!entries || !target || !target->node)
             return std::nullopt;
-        auto target = dereference(value, depth + 1);
-        if (!target || !target->node)
-            return std::nullopt;
-        const Node& node = *target->node;
         ResolvedList result;
-        result.range = node.range;
-        if (node.kind == NodeKind::List) {
-            for (const Node* element : node.children) {
-                if (auto text = resolveString(Value{element, target->scope, {}, {}}, depth + 1))
-                    result.items.push_back(text->text);
-                else if (auto inner = resolveList(Value{element, target->scope, {}, {}}, depth + 1))
-                    result.items.insert(result.items.end(), inner->items.begin(),
-                                        inner->items.end());
-                else
-                    result.items.emplace_back(m_tree.text(element->range));
-            }
-            return result;
-        }
-        if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
-            auto left = resolveList(Value{node.child(0), target->scope, {}, {}}, depth + 1);
-            auto right = resolveList(Value{node.child(1), target->scope, {}, {}}, depth + 1);
-            if (!left && !right)
+        result.range = target->node->range;
+        for (const auto& entry : *entries) {
+            if (!entry)
                 return std::nullopt;
-            if (left)
-                result.items = left->items;
-            if (right)
-                result.items.insert(result.items.end(), right->items.begin(), right->items.end());
-            return result;
+            result.items.push_back(entry->text);
         }
-        if (node.kind == NodeKind::Apply) {
-            const std::string_view callee = calleeName(node);
-            auto arguments = callArguments(node);
-            if (callee == "optionals" && arguments.size() == 2)
-                return resolveList(Value{arguments[1], target->scope, {}, {}}, depth + 1);
-            if (callee == "optional" && arguments.size() == 2) {
-                if (auto text =
-                        resolveString(Value{arguments[1], target->scope, {}, {}}, depth + 1))
-                    result.items.push_back(text->text);
-                return result;
-            }
-        }
-        return std::nullopt;
+        return result;
     }
 
     // ---- overlays -------------------------------------------------------------------------
@@ -1028,10 +1114,6 @@ private:
                 return Fact<std::vector<std::string>>{list->items, list->range};
             if (auto text = resolveString(binding.resolved))
                 return Fact<std::vector<std::string>>{{text->text}, text->range};
-            // Unresolvable (lib.platforms.linux): keep the expression so rules can name it.
-            if (binding.value)
-                return Fact<std::vector<std::string>>{
-                    {std::string(m_tree.text(binding.value->range))}, binding.value->range};
         }
         return std::nullopt;
     }
@@ -1268,6 +1350,7 @@ private:
     {
         std::string value;
         SourceRange range;
+        Resolved resolved; // the value with the source of each byte that has one
     };
 
     // Every `NAME=value` (also `-DNAME=value`, quoted or not) inside the string literals.
@@ -1316,36 +1399,52 @@ private:
         auto stopAt = [&](std::string_view run) {
             for (size_t k = 0; k < run.size(); ++k) {
                 const char c = run[k];
-                if (quote
-                        ? c == quote
-                        : (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '"' || c == '\''))
+                if (quote ? c == quote
+                          : (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '"' ||
+                             c == '\'' || c == ')'))
                     return k;
             }
             return std::string_view::npos;
         };
+        Resolved& resolved = setting.resolved;
+        auto appendText = [&](std::string_view run, const Node* from, size_t skip) {
+            if (from->text.size() == from->range.length())
+                resolved.pieces.push_back({resolved.text.size(), run.size(),
+                                           from->range.begin + static_cast<uint32_t>(skip)});
+            resolved.text += run;
+        };
         size_t stop = stopAt(text);
-        setting.value = std::string(text.substr(0, stop));
-        end = direct ? begin + static_cast<uint32_t>(setting.value.size()) : string.range.end;
+        appendText(text.substr(0, stop), part, offset);
+        end = direct ? begin + static_cast<uint32_t>(resolved.text.size()) : string.range.end;
         // The value continues into interpolations: "${gpuArch}" or sm_${num}
         for (size_t next = partIndex + 1;
              stop == std::string_view::npos && next < string.children.size(); ++next) {
             const Node* following = string.children[next];
             if (following->kind == NodeKind::Interpolation) {
-                auto resolved = resolveString(Value{following->child(0), scope, {}, {}});
-                setting.value +=
-                    resolved ? resolved->text : std::string(m_tree.text(following->range));
+                auto inner = resolveString(Value{following->child(0), scope, {}, {}});
+                if (inner) {
+                    for (Piece piece : inner->pieces) {
+                        piece.offset += resolved.text.size();
+                        resolved.pieces.push_back(piece);
+                    }
+                    resolved.text += inner->text;
+                } else {
+                    resolved.text += m_tree.text(following->range);
+                }
                 end = following->range.end;
             } else {
                 std::string_view run = following->text;
                 stop = stopAt(run);
-                setting.value += run.substr(0, stop);
+                appendText(run.substr(0, stop), following, 0);
                 end = stop == std::string_view::npos ||
                               following->text.size() != following->range.length()
                           ? following->range.end
                           : following->range.begin + static_cast<uint32_t>(stop);
             }
         }
+        setting.value = resolved.text;
         setting.range = SourceRange{begin, std::max(begin, end)};
+        resolved.range = setting.range;
         return setting;
     }
 
@@ -1390,6 +1489,296 @@ private:
                     break;
                 }
             }
+        }
+    }
+
+    // ---- values by flow: GPU arch sinks, compiler flags, platforms -------------------------
+
+    // The binding whose value holds `range` most closely: the name a literal flowed through.
+    const BindingRecord* bindingAround(SourceRange range) const
+    {
+        const BindingRecord* best = nullptr;
+        for (const BindingRecord& binding : m_bindings) {
+            if (!binding.value || !within(binding.value, range))
+                continue;
+            if (!best || binding.value->range.length() < best->value->range.length())
+                best = &binding;
+        }
+        return best;
+    }
+
+    void addArchEntry(ArchSink sink, const Resolved& entry, size_t offset, size_t length,
+                      SourceRange sinkRange)
+    {
+        ArchSinkFact fact;
+        fact.sink = sink;
+        fact.value = entry.text.substr(offset, length);
+        const auto exact = entry.sourceOf(offset, length);
+        fact.range = exact ? *exact : entry.range;
+        fact.sinkRange = sinkRange;
+        if (exact)
+            if (const BindingRecord* through = bindingAround(*exact);
+                through && !within(through->value, sinkRange) &&
+                !(through->key->range.begin <= sinkRange.begin &&
+                  sinkRange.begin < through->key->range.end)) {
+                fact.via = through->path;
+                fact.viaRange = through->key->range;
+            }
+        if (m_facts.archSinks.size() < 64)
+            m_facts.archSinks.push_back(std::move(fact));
+    }
+
+    // "8.6;8.9 9.0" → one entry per item; an item still holding an unresolved `${…}` is
+    // unknown and left out.
+    void addArchList(ArchSink sink, const Resolved& value, SourceRange sinkRange)
+    {
+        const std::string& text = value.text;
+        size_t at = 0;
+        while (at < text.size()) {
+            size_t end = text.find_first_of("; ,", at);
+            if (end == std::string::npos)
+                end = text.size();
+            if (end > at && text.compare(at, 2, "${") != 0 &&
+                text.substr(at, end - at).find("${") == std::string::npos)
+                addArchEntry(sink, value, at, end - at, sinkRange);
+            at = end + 1;
+        }
+    }
+
+    void extractArchSinks()
+    {
+        for (const BindingRecord& binding : m_bindings) {
+            std::optional<ArchSink> sink;
+            if (binding.last == "gpuTargets")
+                sink = ArchSink::GpuTargets;
+            else if (binding.last == "cudaCapabilities")
+                sink = ArchSink::CudaCapabilities;
+            else if (binding.last == "TORCH_CUDA_ARCH_LIST")
+                sink = ArchSink::TorchCudaArchList;
+            else if (binding.last == "CMAKE_CUDA_ARCHITECTURES")
+                sink = ArchSink::CmakeCudaArchitectures;
+            if (!sink)
+                continue;
+            if (auto entries = listEntries(binding.resolved)) {
+                for (const auto& entry : *entries)
+                    if (entry)
+                        addArchEntry(*sink, *entry, 0, entry->text.size(), binding.key->range);
+            } else if (auto text = resolveString(binding.resolved)) {
+                addArchList(*sink, *text, binding.key->range);
+            }
+        }
+        const std::pair<std::string_view, ArchSink> settings[] = {
+            {"TORCH_CUDA_ARCH_LIST", ArchSink::TorchCudaArchList},
+            {"CMAKE_CUDA_ARCHITECTURES", ArchSink::CmakeCudaArchitectures},
+            {"COMPUTE_CAPABILITY", ArchSink::ComputeCapability}};
+        for (const auto& [name, sink] : settings)
+            for (const ShellSetting& setting : shellSettings(name)) {
+                const uint32_t nameEnd = setting.range.begin;
+                const SourceRange sinkRange{nameEnd > name.size() + 1
+                                                ? nameEnd - static_cast<uint32_t>(name.size()) - 1
+                                                : nameEnd,
+                                            nameEnd};
+                addArchList(sink, setting.resolved, sinkRange);
+            }
+        // lib.cmakeFeature "CMAKE_CUDA_ARCHITECTURES" "86"
+        for (const NodeRecord& apply : m_applies) {
+            const std::string_view callee = calleeName(*apply.node);
+            if (callee != "cmakeFeature" && callee != "cmakeOptionType")
+                continue;
+            auto arguments = callArguments(*apply.node);
+            if (arguments.size() < 2)
+                continue;
+            auto name = resolveString(Value{arguments[arguments.size() - 2], apply.scope, {}, {}});
+            auto value = resolveString(Value{arguments.back(), apply.scope, {}, {}});
+            if (name && value && name->text == "CMAKE_CUDA_ARCHITECTURES")
+                addArchList(ArchSink::CmakeCudaArchitectures, *value, name->range);
+        }
+        std::sort(m_facts.archSinks.begin(), m_facts.archSinks.end(),
+                  [](const ArchSinkFact& a, const ArchSinkFact& b) {
+                      return a.sinkRange.begin < b.sinkRange.begin;
+                  });
+    }
+
+    static std::vector<std::string> machineFlags(std::string_view text)
+    {
+        std::vector<std::string> flags;
+        size_t at = 0;
+        while (at < text.size()) {
+            size_t end = text.find_first_of(" \t\n", at);
+            if (end == std::string::npos)
+                end = text.size();
+            const std::string_view token = text.substr(at, end - at);
+            if (startsWith(token, "-m"))
+                flags.emplace_back(token);
+            at = end + 1;
+        }
+        return flags;
+    }
+
+    // The flags that reach the compiler: the first flag sink whose value is fully known and
+    // holds machine flags; the list binding of that name (`cpuFlags`) is where they came from.
+    void extractCompilerFlags()
+    {
+        auto note = [&](const Resolved& value, std::string_view sink) {
+            if (value.text.find("${") != std::string::npos)
+                return false; // part of it is unknown: the flags cannot be judged from here
+            std::vector<std::string> flags = machineFlags(value.text);
+            if (flags.empty())
+                return false;
+            CpuFlagsFact fact;
+            fact.flags = std::move(flags);
+            fact.sink = std::string(sink);
+            fact.range = value.range;
+            if (!value.pieces.empty()) {
+                const SourceRange first{value.pieces.front().source,
+                                        value.pieces.front().source +
+                                            static_cast<uint32_t>(value.pieces.front().length)};
+                if (const BindingRecord* through = bindingAround(first);
+                    through && !within(through->value, value.range)) {
+                    fact.via = through->path;
+                    fact.range = through->value->range;
+                }
+            }
+            m_facts.compilerFlags = std::move(fact);
+            return true;
+        };
+        for (std::string_view sink :
+             {"CXXFLAGS", "NIX_CFLAGS_COMPILE", "CFLAGS", "CMAKE_CXX_FLAGS"}) {
+            for (const ShellSetting& setting : shellSettings(sink))
+                if (note(setting.resolved, sink))
+                    return;
+            for (const BindingRecord& binding : m_bindings) {
+                if (binding.last != sink || inOverlay(binding.key))
+                    continue;
+                if (auto text = resolveString(binding.resolved); text && note(*text, sink))
+                    return;
+                if (auto entries = listEntries(binding.resolved)) {
+                    Resolved joined;
+                    joined.range = binding.value ? binding.value->range : binding.key->range;
+                    bool known = true;
+                    for (const auto& entry : *entries) {
+                        if (!entry) {
+                            known = false;
+                            break;
+                        }
+                        joined.text += (joined.text.empty() ? "" : " ") + entry->text;
+                    }
+                    if (known && note(joined, sink))
+                        return;
+                }
+            }
+        }
+        if (m_facts.cpuFlags) {
+            CpuFlagsFact fact;
+            fact.flags = m_facts.cpuFlags->value;
+            fact.range = m_facts.cpuFlags->range;
+            m_facts.compilerFlags = std::move(fact);
+        }
+    }
+
+    // Systems a nixpkgs `lib.platforms.NAME` list holds (the common ones; others unknown).
+    static std::optional<std::vector<std::string>> libPlatforms(std::string_view name)
+    {
+        if (name == "linux")
+            return std::vector<std::string>{"x86_64-linux", "aarch64-linux", "i686-linux",
+                                            "armv7l-linux", "riscv64-linux", "powerpc64le-linux"};
+        if (name == "x86_64")
+            return std::vector<std::string>{"x86_64-linux", "x86_64-darwin"};
+        if (name == "aarch64")
+            return std::vector<std::string>{"aarch64-linux", "aarch64-darwin"};
+        if (name == "darwin")
+            return std::vector<std::string>{"x86_64-darwin", "aarch64-darwin"};
+        if (name == "unix")
+            return std::vector<std::string>{"x86_64-linux", "aarch64-linux", "i686-linux",
+                                            "armv7l-linux", "x86_64-darwin", "aarch64-darwin"};
+        return std::nullopt;
+    }
+
+    // Evaluates a platforms expression: literal lists, `++`, `lib.platforms.X`, and values
+    // taken over from the overridden package (`oldAttrs.meta.platforms`, with or without `or`).
+    PlatformsFact platformsOf(Value value, int depth = 0) const
+    {
+        PlatformsFact fact;
+        fact.origin = ValueOrigin::Unknown;
+        if (depth > 8 || !value.node)
+            return fact;
+        fact.range = value.node->range;
+        fact.expression = std::string(m_tree.text(value.node->range));
+        auto target = dereference(value, 0);
+        const Node* node = target && target->node ? target->node : value.node;
+        const Scope* scope = target && target->node ? target->scope : value.scope;
+        if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Concat) {
+            PlatformsFact left = platformsOf(Value{node->child(0), scope, {}, {}}, depth + 1);
+            PlatformsFact right = platformsOf(Value{node->child(1), scope, {}, {}}, depth + 1);
+            if (left.origin != ValueOrigin::Known || right.origin != ValueOrigin::Known) {
+                fact.origin =
+                    left.origin == ValueOrigin::Inherited || right.origin == ValueOrigin::Inherited
+                        ? ValueOrigin::Inherited
+                        : ValueOrigin::Unknown;
+                return fact;
+            }
+            fact.origin = ValueOrigin::Known;
+            fact.platforms = left.platforms;
+            fact.platforms.insert(fact.platforms.end(), right.platforms.begin(),
+                                  right.platforms.end());
+            return fact;
+        }
+        if (node->kind == NodeKind::Select) {
+            auto names = selectNames(*node);
+            // `platforms.linux` under `with lib;`, `lib.platforms.linux`,
+            // `pkgs.lib.platforms.x86_64`
+            for (size_t i = 0; i + 1 < names.size(); ++i)
+                if (names[i].first == "platforms" && i + 2 == names.size())
+                    if (auto known = libPlatforms(names.back().first)) {
+                        fact.origin = ValueOrigin::Known;
+                        fact.platforms = *known;
+                        return fact;
+                    }
+            // Rooted at a function argument (oldAttrs, old, prev): the overridden package's.
+            if (!names.empty() && !names.front().first.empty()) {
+                auto root = lookup(names.front().first, scope);
+                if (root && !root->node && root->lookupName.empty()) {
+                    fact.origin = ValueOrigin::Inherited;
+                    return fact;
+                }
+            }
+            return fact;
+        }
+        if (auto list = listEntries(Value{node, scope, {}, {}})) {
+            for (const auto& entry : *list) {
+                if (!entry)
+                    return fact;
+                fact.platforms.push_back(entry->text);
+            }
+            fact.origin = ValueOrigin::Known;
+        }
+        return fact;
+    }
+
+    void extractPlatforms()
+    {
+        for (const BindingRecord& binding : m_bindings) {
+            if (binding.path != "meta.platforms" || inOverlay(binding.key))
+                continue;
+            m_facts.platformsValue = platformsOf(binding.resolved);
+            if (!binding.value)
+                m_facts.platformsValue->range = binding.key->range;
+            return;
+        }
+    }
+
+    void extractUnpinnedImports()
+    {
+        for (const NodeRecord& apply : m_applies) {
+            if (calleeName(*apply.node) != "import")
+                continue;
+            const Node* argument = callArguments(*apply.node).front();
+            const bool seen = !m_facts.unpinnedImports.empty() &&
+                              m_facts.unpinnedImports.back().range == argument->range;
+            if (argument && !seen && argument->kind == NodeKind::SearchPath &&
+                (argument->text == "nixpkgs" || startsWith(argument->text, "nixpkgs/")))
+                m_facts.unpinnedImports.push_back(
+                    {"<" + std::string(argument->text) + ">", argument->range});
         }
     }
 

@@ -170,7 +170,7 @@ void MatrixModel::rebuild()
         if (row == rowOf.end() || column == columnOf.end())
             continue;
         for (size_t s = 0; s < sliceCount; ++s) {
-            if (!m_slices[s].contains(name))
+            if (!m_slices[s].contains(entries[i]))
                 continue;
             MatrixCellSlice& cell =
                 m_cells[(row->second * m_columns.size() + column->second) * sliceCount + s];
@@ -188,32 +188,36 @@ void MatrixModel::rebuild()
         }
     }
 
-    // Impossible pairings, per slice because the CUDA version matters (sm110 needs 13.0).
+    // Impossible pairings, per slice because the CUDA version matters (sm110 needs 13.0);
+    // the same verdict the rules give a recipe of that cell.
     for (size_t r = 0; r < m_rows.size(); ++r) {
         for (size_t c = 0; c < m_columns.size(); ++c) {
-            const CpuIsa* isa = m_columns[c].info;
-            if (!isa)
+            if (!m_columns[c].info)
                 continue;
             for (size_t s = 0; s < sliceCount; ++s) {
                 MatrixCellSlice& cell = m_cells[(r * m_columns.size() + c) * sliceCount + s];
-                std::string why;
-                bool possible = true;
+                VariantName name;
+                name.package =
+                    m_slices[s].package.empty() ? m_analysis->spec.package : m_slices[s].package;
+                name.python = m_slices[s].python;
+                name.isa = m_columns[c].isa;
                 switch (m_rows[r].kind) {
                 case RowKind::Gpu:
-                    if (m_rows[r].arch)
-                        possible = m_catalog.canRun(m_rows[r].arch, *isa, m_slices[s].cuda, &why);
+                    name.accelerator = Accelerator::Cuda;
+                    name.cuda = m_slices[s].cuda;
+                    name.gpuArch = m_rows[r].id;
                     break;
                 case RowKind::Cpu:
-                    possible = isa->family != CpuFamily::Apple;
-                    why = "CPU-only recipes build for Linux; " + isa->id + " is Apple silicon";
+                    name.accelerator = Accelerator::Cpu;
                     break;
                 case RowKind::Darwin:
-                    possible = isa->family == CpuFamily::Apple;
-                    why = "Darwin recipes run on Apple silicon (mps), not " + isa->id;
+                    name.accelerator = Accelerator::Darwin;
                     break;
                 }
-                cell.impossible = !possible;
-                cell.impossibleWhy = possible ? std::string() : why;
+                const VariantExpectation expected =
+                    VariantExpectation::of(name, m_analysis->spec, m_analysis->catalog);
+                cell.impossible = !expected.possible;
+                cell.impossibleWhy = expected.impossibleWhy;
             }
         }
     }
@@ -563,11 +567,15 @@ QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int r
         const Column& column = m_columns[static_cast<size_t>(section)];
         switch (role) {
         case Qt::DisplayRole:
+            if (column.isa.empty())
+                return QStringLiteral("generic\nno ISA");
             return column.info
                        ? qs(column.isa) + QLatin1Char('\n') + familyName(column.info->family)
                        : qs(column.isa) + QStringLiteral("\nunknown");
         case Qt::ToolTipRole:
         case Qt::AccessibleDescriptionRole:
+            if (column.isa.empty())
+                return QStringLiteral("Recipes whose names give no CPU ISA: generic builds");
             if (!column.info)
                 return QStringLiteral("%1: not an ISA the catalog knows").arg(qs(column.isa));
             return QStringLiteral("%1 \u2014 %2\nplatform %3\ncpuFlags %4")

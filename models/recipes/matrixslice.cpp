@@ -30,6 +30,14 @@ bool MatrixSlice::contains(const VariantName& name) const
     return name.accelerator != Accelerator::Cuda || name.cuda == cuda;
 }
 
+bool MatrixSlice::contains(const MatrixEntry& entry) const
+{
+    VariantName name = entry.variant;
+    if (!entry.package.empty())
+        name.package = entry.package; // pytorch210-… files belong to pytorch's cells
+    return contains(name);
+}
+
 std::string MatrixSlice::key() const
 {
     return package.empty() ? python + '/' + cuda : python + '/' + cuda + '/' + package;
@@ -69,14 +77,16 @@ std::map<MatrixSlice, int> sliceSizes(const Analysis& analysis)
 {
     std::set<std::string> packages;
     for (const MatrixEntry& entry : analysis.entries)
-        packages.insert(entry.variant.package);
+        packages.insert(entry.package.empty() ? entry.variant.package : entry.package);
     const bool perPackage = packages.size() > 1;
 
     std::map<MatrixSlice, int> sizes;
     std::map<std::pair<std::string, std::string>, bool> pythonHasCuda; // (package, python)
     for (const MatrixEntry& entry : analysis.entries) {
         const VariantName& name = entry.variant;
-        const std::string package = perPackage ? name.package : std::string();
+        const std::string package = !perPackage             ? std::string()
+                                    : entry.package.empty() ? name.package
+                                                            : entry.package;
         if (name.accelerator == Accelerator::Cuda) {
             ++sizes[MatrixSlice{name.python, name.cuda, package}];
             pythonHasCuda[{package, name.python}] = true;
@@ -93,7 +103,7 @@ std::map<MatrixSlice, int> sliceSizes(const Analysis& analysis)
         if (entry.variant.accelerator == Accelerator::Cuda)
             continue;
         for (auto& [slice, size] : sizes)
-            size += slice.contains(entry.variant) ? 1 : 0;
+            size += slice.contains(entry) ? 1 : 0;
     }
     return sizes;
 }

@@ -22,7 +22,8 @@ struct MatrixSlice
 
     // "Python 3.13 · CUDA 13.0", "torchvision · Python 3.13 · no CUDA version"
     std::string label(const Catalog& catalog = Catalog::builtin()) const;
-    bool contains(const VariantName& name) const; // CPU-only / Darwin: Python (and package)
+    bool contains(const VariantName& name) const;  // CPU-only / Darwin: Python (and package)
+    bool contains(const MatrixEntry& entry) const; // by the entry's package
     // Stable text for settings: "313/13.0", "313/13.0/torchvision".
     std::string key() const;
     static std::optional<MatrixSlice> fromKey(std::string_view key);

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rg {
@@ -38,6 +39,56 @@ struct OverlayFact
     OverlayKind kind = OverlayKind::Other;
     std::string detail;     // "cudaPackages_13", "cuda-13.0-clockrate-fix.patch", "2.10.0"
     nix::SourceRange range; // the overlay function
+};
+
+// Where a GPU architecture value ends up. Each sink accepts its own notations: nixpkgs' torch
+// hands `gpuTargets` to TORCH_CUDA_ARCH_LIST, which PyTorch's select_compute_arch.cmake reads
+// as dotted capabilities ("8.6", "8.6+PTX", "9.0a") or generation names and rejects "sm_86" or
+// "86"; nixpkgs' `cudaCapabilities` are dotted; CMAKE_CUDA_ARCHITECTURES takes integers ("86",
+// "86-real", "90a"); -DCOMPUTE_CAPABILITY=… is read by CMake scripts as an integer.
+enum class ArchSink {
+    GpuTargets,
+    CudaCapabilities,
+    TorchCudaArchList,
+    CmakeCudaArchitectures,
+    ComputeCapability
+};
+
+std::string_view archSinkName(ArchSink sink); // "gpuTargets", "TORCH_CUDA_ARCH_LIST", …
+
+// One entry reaching a sink: `gpuTargets = [ gpuArchSM ]` with `gpuArchSM = "12.0";` gives
+// value "12.0" at the literal's range, via "gpuArchSM" (the binding it flowed through).
+struct ArchSinkFact
+{
+    ArchSink sink = ArchSink::GpuTargets;
+    std::string value;          // one entry as the sink receives it
+    nix::SourceRange range;     // the bytes the entry is written in (the literal when known)
+    nix::SourceRange sinkRange; // the sink: the binding's name or the NAME= in a string
+    std::string via;            // binding the value came through; "" when written in place
+    nix::SourceRange viaRange;  // that binding's name
+};
+
+// A value the recipe may not state itself: known, taken over from the package it overrides
+// (`oldAttrs.meta.platforms`, possibly `or` a default), or not knowable without evaluating
+// nixpkgs.
+enum class ValueOrigin { Known, Inherited, Unknown };
+
+struct PlatformsFact
+{
+    ValueOrigin origin = ValueOrigin::Known;
+    std::vector<std::string> platforms; // expanded ("lib.platforms.linux" → its systems)
+    std::string expression;             // as written, for messages when not Known
+    nix::SourceRange range;
+};
+
+// Compiler flags that reach the C/C++ compiler (CXXFLAGS, CFLAGS, NIX_CFLAGS_COMPILE,
+// CMAKE_CXX_FLAGS), or the recipe's `cpuFlags`-like list when no flag sink could be read.
+struct CpuFlagsFact
+{
+    std::vector<std::string> flags;
+    nix::SourceRange range;
+    std::string sink; // "CXXFLAGS", … or "" when taken from the list binding
+    std::string via;  // the list binding the flags came from, "" when written in place
 };
 
 // Why a file could not be analysed at all; each becomes a finding.
@@ -66,7 +117,11 @@ struct RecipeFacts
     std::optional<Fact<std::string>> gpuArchNum;              // "90"
     std::optional<Fact<std::vector<std::string>>> gpuTargets; // gpuTargets = [ "9.0" ]
     std::optional<Fact<std::string>> torchCudaArchList;       // TORCH_CUDA_ARCH_LIST value
-    std::optional<Fact<std::vector<std::string>>> cpuFlags;
+    std::optional<Fact<std::vector<std::string>>> cpuFlags;   // the list binding, as written
+    std::vector<ArchSinkFact> archSinks;                      // every arch entry at its sink
+    std::optional<CpuFlagsFact> compilerFlags;                // the flags by flow
+    std::optional<PlatformsFact> platformsValue;              // meta.platforms, evaluated
+    std::vector<Fact<std::string>> unpinnedImports;           // import <nixpkgs> and the like
     std::optional<Fact<std::string>> description;
     std::optional<Fact<std::string>> longDescription;
     std::optional<Fact<std::vector<std::string>>> platforms;

@@ -1,5 +1,8 @@
 #include "recipes/ruleset.h"
 
+#include "matrix/cpufeatureset.h"
+#include "recipes/archnotation.h"
+
 #include <algorithm>
 
 namespace rg {
@@ -10,70 +13,101 @@ using S = Severity;
 using F = FixKind;
 
 const std::vector<RuleInfo> allRules = {
-    {"unreadable-file", S::Error, F::None, "unreadable",
+    {rule::unreadableFile, S::Error, F::None, "unreadable",
      "The file could not be read (the operating system's or git's error is given)."},
-    {"symlink-outside", S::Error, F::None, "symlink leaves the repository",
+    {rule::symlinkOutside, S::Error, F::None, "symlink leaves the repository",
      "A symbolic link that leads outside the repository is never followed."},
-    {"not-utf8", S::Error, F::None, "not UTF-8", "Nix files must be valid UTF-8 text."},
-    {"oversized-file", S::Error, F::None, "oversized",
+    {rule::notUtf8, S::Error, F::None, "not UTF-8", "Nix files must be valid UTF-8 text."},
+    {rule::oversizedFile, S::Error, F::None, "oversized",
      "The file is larger than the size limit for recipes and was not read."},
-    {"syntax-error", S::Error, F::None, "syntax error",
+    {rule::syntaxError, S::Error, F::None, "syntax error",
      "Nix would reject the file; the message gives line:column and what was expected."},
-    {"not-a-variant-name", S::Warning, F::Rename, "not a variant name",
+    {rule::notAVariantName, S::Info, F::Rename, "not a variant name",
      "The file name does not name a variant (package-pythonXYZ-cudaX_Y-smNN-isa)."},
-    {"naming", S::Warning, F::Rename, "non-canonical name",
-     "The file name uses a legacy form or spelling (py313, no CUDA component, armv8.2) or an "
-     "unknown axis value."},
-    {"nonstandard-suffix", S::Warning, F::Rename, "non-standard suffix",
+    {rule::naming, S::Info, F::Rename, "non-canonical name",
+     "The file name uses a legacy form or spelling (py313, no CUDA component, armv8.2)."},
+    {rule::unknownToCatalog, S::Info, F::None, "unknown to the catalog",
+     "The name uses an arch, CUDA or Python version or ISA word the catalog does not know; "
+     "the recipe is still placed in the grid and checked."},
+    {rule::nonstandardSuffix, S::Warning, F::Rename, "non-standard suffix",
      "The file name carries a suffix after the ISA (-magma, -nightly) that the naming "
      "convention does not have."},
-    {"duplicate-variant", S::Warning, F::Delete, "duplicate",
-     "Another recipe already builds the same matrix cell."},
-    {"pin-not-full", S::Error, F::ReplacePin, "pin not a full revision",
+    {rule::duplicateVariant, S::Warning, F::Delete, "duplicate",
+     "Another recipe of the same package already builds the same matrix cell."},
+    {rule::pinNotFull, S::Warning, F::ReplacePin, "pin not a full revision",
      "The nixpkgs pin is not a full 40-hex commit id, so the build is not reproducible."},
-    {"pin-mismatch", S::Error, F::ReplacePin, "pin differs",
+    {rule::pinMismatch, S::Error, F::ReplacePin, "pin differs",
      "The nixpkgs pin differs from the spec's pin for the recipe's CUDA version."},
-    {"pin-missing", S::Warning, F::Regenerate, "no pin",
+    {rule::pinDiffersFromGroup, S::Warning, F::ReplacePin, "pin differs from the group",
+     "Without a spec: the nixpkgs pin differs from the one most recipes of the same package "
+     "and CUDA version use, so their dependency closures differ."},
+    {rule::pinMissing, S::Warning, F::Regenerate, "no pin",
      "The spec's pattern imports a pinned nixpkgs but the recipe pins none."},
-    {"missing-overlay", S::Error, F::Regenerate, "missing overlays",
+    {rule::unpinnedNixpkgs, S::Warning, F::EditValue, "unpinned <nixpkgs>",
+     "A pinned recipe also imports <nixpkgs> from the search path, whose contents change "
+     "with the machine."},
+    {rule::missingOverlay, S::Error, F::Regenerate, "missing overlays",
      "Overlays the spec's pattern requires are absent (CUDA package set, MAGMA patch, torch "
      "upgrade)."},
-    {"cuda-version-mismatch", S::Error, F::Regenerate, "CUDA package set differs",
+    {rule::overlayDiffersFromGroup, S::Warning, F::Regenerate, "overlays differ from the group",
+     "Without a spec: the recipe lacks overlays that most recipes of its group (package, CUDA "
+     "version and pin) carry."},
+    {rule::cudaVersionMismatch, S::Error, F::Regenerate, "CUDA package set differs",
      "The CUDA package set the recipe selects is not the CUDA version its name says."},
-    {"deprecated-torch-attribute", S::Warning, F::EditValue, "deprecated pytorch attribute",
+    {rule::deprecatedTorchAttribute, S::Warning, F::EditValue, "deprecated pytorch attribute",
      "python3Packages.pytorch is a deprecated alias; use python3Packages.torch."},
-    {"from-scratch-pattern", S::Error, F::Regenerate, "from-scratch pattern",
-     "The recipe builds torch from scratch (buildPythonPackage / mkDerivation) instead of "
-     "overriding nixpkgs' torch."},
-    {"magma-disabled", S::Error, F::Regenerate, "MAGMA disabled",
-     "MAGMA is disabled (USE_MAGMA=OFF, filterMagma); every variant is meant to include it."},
-    {"pname-mismatch", S::Error, F::EditValue, "pname differs",
-     "pname is neither the file name nor the spec's pname (with its prefix)."},
-    {"gpu-arch-mismatch", S::Error, F::EditValue, "GPU arch differs",
-     "gpuArchSM, gpuArchNum, gpuTargets or TORCH_CUDA_ARCH_LIST do not match the file's SM."},
-    {"cpu-flags-mismatch", S::Error, F::EditValue, "cpuFlags differ",
-     "cpuFlags are not the flags of the file's CPU ISA."},
-    {"platforms-mismatch", S::Error, F::EditValue, "platforms differ",
-     "meta.platforms does not match the platform of the file's CPU ISA."},
-    {"cpu-recipe-cuda-inputs", S::Error, F::Regenerate, "CUDA in a CPU-only recipe",
+    {rule::fromScratchPattern, S::Error, F::Regenerate, "from-scratch pattern",
+     "The spec's pattern overrides nixpkgs' torch, but the recipe builds torch from scratch "
+     "(buildPythonPackage / mkDerivation)."},
+    {rule::magmaDisabled, S::Warning, F::Regenerate, "MAGMA disabled",
+     "MAGMA is disabled (USE_MAGMA=OFF, filterMagma): the build works, without MAGMA's "
+     "linear algebra on the GPU."},
+    {rule::pnameMismatch, S::Warning, F::EditValue, "pname differs",
+     "pname names another variant than the file does."},
+    {rule::pnamePrefix, S::Info, F::EditValue, "pname prefix differs",
+     "pname is the file's variant with another package prefix than the spec's or the group's."},
+    {rule::gpuArchMismatch, S::Error, F::EditValue, "GPU arch differs",
+     "A GPU-arch sink (gpuTargets, cudaCapabilities, TORCH_CUDA_ARCH_LIST, "
+     "CMAKE_CUDA_ARCHITECTURES, -DCOMPUTE_CAPABILITY) gets another architecture than the "
+     "file's SM."},
+    {rule::gpuArchNotation, S::Error, F::EditValue, "arch notation rejected",
+     "A GPU-arch sink gets a notation it rejects (e.g. \"sm_86\" in TORCH_CUDA_ARCH_LIST)."},
+    {rule::gpuArchExtra, S::Info, F::EditValue, "more archs",
+     "A GPU-arch sink also targets architectures beyond the file's SM."},
+    {rule::cpuFlagsMismatch, S::Error, F::EditValue, "ISA features differ",
+     "The compiler flags leave out a feature the file's ISA requires, or enable one that "
+     "machines of that ISA lack."},
+    {rule::cpuFlagsWeaker, S::Info, F::EditValue, "fewer ISA features",
+     "The compiler flags are a valid build of the ISA without some features its usual flag "
+     "set enables (e.g. no -mf16c)."},
+    {rule::platformsMismatch, S::Error, F::EditValue, "platforms exclude the ISA's",
+     "meta.platforms does not contain the platform of the file's CPU ISA, so Nix refuses to "
+     "build it there."},
+    {rule::platformsWider, S::Warning, F::EditValue, "platforms wider than the ISA",
+     "meta.platforms lists systems the file's ISA cannot run on."},
+    {rule::cpuRecipeCudaInputs, S::Error, F::Regenerate, "CUDA in a CPU-only recipe",
      "A CPU-only recipe enables CUDA or takes CUDA packages as inputs."},
-    {"python-version-mismatch", S::Error, F::EditValue, "Python set differs",
+    {rule::pythonVersionMismatch, S::Error, F::EditValue, "Python set differs",
      "The Python package set is not the file's Python version."},
-    {"torch-version-mismatch", S::Error, F::Regenerate, "torch version differs",
+    {rule::torchVersionMismatch, S::Error, F::Regenerate, "torch version differs",
      "The torch version the recipe builds differs from the spec's."},
-    {"cuda-below-minimum", S::Error, F::Delete, "CUDA cannot target the arch",
+    {rule::cudaBelowMinimum, S::Error, F::Delete, "CUDA cannot target the arch",
      "The CUDA version cannot target the GPU architecture (below its minimum or after it "
      "was dropped)."},
-    {"impossible-pairing", S::Warning, F::Delete, "impossible hardware",
+    {rule::packageBelowMinimumArch, S::Warning, F::Delete, "package below its minimum arch",
+     "The package does not support GPU architectures this old (vLLM needs 7.0 or newer)."},
+    {rule::impossiblePairing, S::Warning, F::Delete, "impossible hardware",
      "No machine pairs this GPU with this CPU ISA (e.g. an ARM SoC GPU with an x86 ISA); "
      "reported unless the spec asks for the variant."},
-    {"missing-variant", S::Warning, F::Create, "missing",
+    {rule::missingVariant, S::Warning, F::Create, "missing",
      "The spec expects this variant but no recipe builds it."},
-    {"unexpected-variant", S::Warning, F::Delete, "not in the spec",
+    {rule::gap, S::Info, F::Create, "gap",
+     "Without a spec: a cell the recipes around it suggest, which no recipe builds."},
+    {rule::unexpectedVariant, S::Warning, F::Delete, "not in the spec",
      "The recipe builds a variant the spec does not expect."},
-    {"spec-invalid", S::Error, F::None, "invalid spec",
+    {rule::specInvalid, S::Error, F::None, "invalid spec",
      "The matrix spec file is invalid; the spec was inferred from the recipes instead."},
-    {"spec-inferred", S::Info, F::None, "spec inferred",
+    {rule::specInferred, S::Info, F::None, "spec inferred",
      "No matrix spec file; the expected matrix was inferred from the recipes."},
 };
 
@@ -105,55 +139,35 @@ std::string lineOf(const RecipeFacts& facts, nix::SourceRange range)
     return "line " + std::to_string(facts.position(range.begin).line);
 }
 
-// "12.0", "12.0+PTX", "sm_120", "sm120", "120", "compute_120" → "120"
-std::string archNumber(std::string_view text)
+std::string shortPin(const std::string& pin)
 {
-    std::string value(text);
-    if (auto plus = value.find('+'); plus != std::string::npos)
-        value.erase(plus);
-    for (std::string_view prefix : {"compute_", "sm_", "sm"})
-        if (value.rfind(prefix, 0) == 0) {
-            value.erase(0, prefix.size());
-            break;
-        }
-    value.erase(std::remove(value.begin(), value.end(), '.'), value.end());
-    return value;
-}
-
-std::vector<std::string> splitArchList(std::string_view text)
-{
-    std::vector<std::string> items;
-    std::string current;
-    for (char c : text) {
-        if (c == ';' || c == ' ' || c == ',') {
-            if (!current.empty())
-                items.push_back(current);
-            current.clear();
-        } else {
-            current += c;
-        }
-    }
-    if (!current.empty())
-        items.push_back(current);
-    return items;
+    return pin.size() > 7 ? pin.substr(0, 7) : pin;
 }
 
 class Checker
 {
 public:
-    Checker(const RecipeFacts& facts, const MatrixSpec& spec, const Catalog& catalog)
-        : f(facts), spec(spec), catalog(catalog)
+    Checker(const RecipeFacts& facts, const VariantExpectation* expected, const Catalog& catalog)
+        : f(facts), e(expected), catalog(catalog)
     {}
 
     std::vector<Finding> run()
     {
         if (fileProblem())
             return std::move(out);
-        naming();
-        pins();
-        pattern();
-        values();
-        hardware();
+        patternIndependent();
+        if (e) {
+            naming();
+            pins();
+            pattern();
+            values();
+            gpuArch();
+            cpu();
+            platforms();
+            cudaInCpuRecipe();
+            packageLimits();
+            hardware();
+        }
         RuleSet::sort(out);
         return std::move(out);
     }
@@ -170,20 +184,20 @@ private:
         case FileProblem::None:
             return false;
         case FileProblem::Unreadable:
-            add("unreadable-file", "cannot read " + f.path + ": " + f.problemDetail);
+            add(rule::unreadableFile, "cannot read " + f.path + ": " + f.problemDetail);
             return true;
         case FileProblem::Symlink:
-            add("symlink-outside", f.path + ": " + f.problemDetail);
+            add(rule::symlinkOutside, f.path + ": " + f.problemDetail);
             return true;
         case FileProblem::NotUtf8:
-            add("not-utf8", f.path + ": " + f.problemDetail);
+            add(rule::notUtf8, f.path + ": " + f.problemDetail);
             return true;
         case FileProblem::Oversized:
-            add("oversized-file", f.path + ": " + f.problemDetail);
+            add(rule::oversizedFile, f.path + ": " + f.problemDetail);
             return true;
         case FileProblem::SyntaxError: {
             Finding finding = RuleSet::make(
-                "syntax-error", f,
+                rule::syntaxError, f,
                 f.parseError
                     ? "syntax error at " + std::to_string(f.parseError->line) + ":" +
                           std::to_string(f.parseError->column) + ": " + f.parseError->message
@@ -200,90 +214,24 @@ private:
         return false;
     }
 
-    void naming()
+    // Rules that need no variant: they hold for shared modules and oddly named files too.
+    void patternIndependent()
     {
-        if (!f.variant)
-            return;
-        const VariantName& v = *f.variant;
-        if (!v.isaAsWritten.empty() && v.isaAsWritten != v.isa)
-            add("naming", "file name writes the ISA as '" + v.isaAsWritten +
-                              "'; the convention is '" + v.isa + "' (" + v.toString() + ".nix)");
-        else if (v.legacyForm)
-            add("naming",
-                "legacy name form '" + f.fileName + "'; canonical names spell python" + v.python +
-                    (v.accelerator == Accelerator::Cuda ? " and the CUDA version (cudaX_Y)"
-                                                        : std::string()));
-        if (!catalog.isa(v.isa))
-            add("naming", "unknown CPU ISA '" + v.isa + "' in the file name");
-        if (v.accelerator == Accelerator::Cuda && !catalog.gpuArch(v.gpuArch))
-            add("naming", "unknown GPU architecture '" + v.gpuArch + "' in the file name");
-        if (!catalog.python(v.python))
-            add("naming", "unknown Python version '" + v.python + "' in the file name");
-        if (v.accelerator == Accelerator::Cuda && !v.cuda.empty() && !catalog.cuda(v.cuda))
-            add("naming", "unknown CUDA version '" + v.cuda + "' in the file name");
-        if (!v.suffixes.empty()) {
-            std::string suffix;
-            for (const std::string& s : v.suffixes)
-                suffix += '-' + s;
-            VariantName plain = v;
-            plain.suffixes.clear();
-            add("nonstandard-suffix", "non-standard suffix '" + suffix +
-                                          "' after the ISA; the variant is " + plain.toString());
-        }
-    }
-
-    void pins()
-    {
-        std::optional<std::string> expected;
-        if (f.variant)
-            expected = spec.expectedPin(*f.variant);
-        for (const PinFact& pin : f.pins) {
-            if (!isFullHexRevision(pin.revision)) {
-                add("pin-not-full",
+        for (const PinFact& pin : f.pins)
+            if (!isFullHexRevision(pin.revision))
+                add(rule::pinNotFull,
                     "nixpkgs pin '" + pin.revision + "' is not a full 40-hex commit id (" +
                         lineOf(f, pin.range) + ")",
                     pin.range);
-                continue;
-            }
-            if (expected && pin.revision != *expected)
-                add("pin-mismatch",
-                    "nixpkgs pin " + pin.revision + " (" + lineOf(f, pin.range) +
-                        ") differs from the spec's " + *expected + " for " + pinScope(),
-                    pin.range);
-        }
-        if (!f.variant || !f.pins.empty() || f.pattern == PatternKind::FromScratch ||
-            f.pattern == PatternKind::Wrapper)
-            return;
-        const RecipePattern* pattern = spec.patternFor(*f.variant);
-        if (pattern && (pattern->kind == PatternKind::PinnedOverlays ||
-                        pattern->kind == PatternKind::PinnedPlain))
-            add("pin-missing", "the spec's pattern (" + std::string(patternKindId(pattern->kind)) +
-                                   ") imports a pinned nixpkgs" +
-                                   (expected ? " (" + *expected + ")" : std::string()) +
-                                   ", but the recipe pins none");
-    }
-
-    std::string pinScope() const
-    {
-        const VariantName& v = *f.variant;
-        if (v.accelerator == Accelerator::Cuda)
-            return v.cuda.empty() ? "this variant" : "CUDA " + v.cuda;
-        return v.accelerator == Accelerator::Cpu ? "CPU-only variants" : "Darwin variants";
-    }
-
-    void pattern()
-    {
-        if (f.pattern == PatternKind::FromScratch) {
-            std::string evidence = f.pname ? " (pname " + inQuotes(f.pname->value) + ", " +
-                                                 lineOf(f, f.pname->range) + ")"
-                                           : std::string();
-            add("from-scratch-pattern",
-                "builds torch from scratch with buildPythonPackage/mkDerivation" + evidence +
-                    " instead of overriding nixpkgs' torch",
-                f.pname ? f.pname->range : nix::SourceRange{});
-        }
+        if (!f.pins.empty() && !f.unpinnedImports.empty())
+            add(rule::unpinnedNixpkgs,
+                "imports " + f.unpinnedImports.front().value + " (" +
+                    lineOf(f, f.unpinnedImports.front().range) + ") next to the pinned nixpkgs " +
+                    shortPin(f.pins.front().revision) + " (" + lineOf(f, f.pins.front().range) +
+                    "): that part follows whatever nixpkgs the building machine has",
+                f.unpinnedImports.front().range);
         if (f.torchAttribute && f.torchAttribute->value == "pytorch")
-            add("deprecated-torch-attribute",
+            add(rule::deprecatedTorchAttribute,
                 "uses the deprecated " +
                     (f.pythonPackageSet ? f.pythonPackageSet->value + "." : std::string()) +
                     "pytorch (" + lineOf(f, f.torchAttribute->range) + "); use torch",
@@ -293,15 +241,91 @@ private:
             for (size_t i = 0; i < f.magmaDisabled.size() && i < 3; ++i)
                 evidence += (i ? ", " : "") + f.magmaDisabled[i].value + " (" +
                             lineOf(f, f.magmaDisabled[i].range) + ")";
-            add("magma-disabled", "MAGMA is disabled: " + evidence, f.magmaDisabled.front().range);
+            add(rule::magmaDisabled, "MAGMA is disabled: " + evidence,
+                f.magmaDisabled.front().range);
         }
-        if (!f.variant)
+    }
+
+    void naming()
+    {
+        const VariantName& v = e->name;
+        if (!v.isaAsWritten.empty() && v.isaAsWritten != v.isa)
+            add(rule::naming, "file name writes the ISA as '" + v.isaAsWritten +
+                                  "'; the convention is '" + v.isa + "' (" + v.toString() +
+                                  ".nix)");
+        else if (v.legacyForm)
+            add(rule::naming,
+                "legacy name form '" + f.fileName + "'; canonical names spell python" + v.python +
+                    (v.accelerator == Accelerator::Cuda ? " and the CUDA version (cudaX_Y)"
+                                                        : std::string()));
+        std::vector<std::string> unknown;
+        if (!v.isa.empty() && !catalog.isa(v.isa))
+            unknown.push_back("CPU ISA '" + v.isa + "'");
+        if (v.accelerator == Accelerator::Cuda && !catalog.gpuArch(v.gpuArch))
+            unknown.push_back("GPU architecture '" + v.gpuArch + "'");
+        if (!catalog.python(v.python))
+            unknown.push_back("Python version '" + v.python + "'");
+        if (v.accelerator == Accelerator::Cuda && !v.cuda.empty() && !catalog.cuda(v.cuda))
+            unknown.push_back("CUDA version '" + v.cuda + "'");
+        if (!unknown.empty()) {
+            std::string text;
+            for (size_t i = 0; i < unknown.size(); ++i)
+                text += (i ? ", " : "") + unknown[i];
+            add(rule::unknownToCatalog,
+                "the catalog does not know the " + text +
+                    " of this name; the recipe is checked without what the catalog would add "
+                    "(a spec can declare it)");
+        }
+        if (!v.suffixes.empty()) {
+            std::string suffix;
+            for (const std::string& s : v.suffixes)
+                suffix += '-' + s;
+            VariantName plain = v;
+            plain.suffixes.clear();
+            add(rule::nonstandardSuffix, "non-standard suffix '" + suffix +
+                                             "' after the ISA; the variant is " + plain.toString());
+        }
+    }
+
+    void pins()
+    {
+        if (e->pin)
+            for (const PinFact& pin : f.pins) {
+                if (!isFullHexRevision(pin.revision) || pin.revision == *e->pin)
+                    continue;
+                add(e->fromSpecFile ? rule::pinMismatch : rule::pinDiffersFromGroup,
+                    "nixpkgs pin " + pin.revision + " (" + lineOf(f, pin.range) +
+                        ") differs from " + e->pinSource + ", " + *e->pin,
+                    pin.range);
+            }
+        if (!e->fromSpecFile || !f.pins.empty() || f.pattern == PatternKind::FromScratch ||
+            f.pattern == PatternKind::Wrapper || !e->pattern)
             return;
-        const RecipePattern* pattern = spec.patternFor(*f.variant);
-        if (pattern && f.pattern != PatternKind::FromScratch && f.pattern != PatternKind::Wrapper) {
+        if (e->pattern->kind == PatternKind::PinnedOverlays ||
+            e->pattern->kind == PatternKind::PinnedPlain)
+            add(rule::pinMissing, e->patternSource + " imports a pinned nixpkgs" +
+                                      (e->pin ? " (" + *e->pin + ")" : std::string()) +
+                                      ", but the recipe pins none");
+    }
+
+    void pattern()
+    {
+        if (f.pattern == PatternKind::FromScratch && e->fromSpecFile && e->pattern &&
+            e->pattern->kind != PatternKind::FromScratch) {
+            std::string evidence = f.pname ? " (pname " + inQuotes(f.pname->value) + ", " +
+                                                 lineOf(f, f.pname->range) + ")"
+                                           : std::string();
+            add(rule::fromScratchPattern,
+                "builds torch from scratch with buildPythonPackage/mkDerivation" + evidence +
+                    " instead of overriding nixpkgs' torch as " + e->patternSource + " does",
+                f.pname ? f.pname->range : nix::SourceRange{});
+        }
+        if (e->pattern && f.pattern != PatternKind::FromScratch &&
+            f.pattern != PatternKind::Wrapper) {
             std::vector<std::string> missing;
-            for (OverlayKind kind : pattern->overlays)
-                if (std::none_of(f.overlays.begin(), f.overlays.end(),
+            for (OverlayKind kind : e->pattern->overlays)
+                if (kind != OverlayKind::Other &&
+                    std::none_of(f.overlays.begin(), f.overlays.end(),
                                  [&](const OverlayFact& o) { return o.kind == kind; }))
                     missing.emplace_back(overlayKindId(kind));
             if (!missing.empty()) {
@@ -309,21 +333,22 @@ private:
                 for (size_t i = 0; i < missing.size(); ++i)
                     names += (i ? ", " : "") + missing[i];
                 const size_t present = f.overlays.size();
-                add("missing-overlay",
+                const std::string& canonical = e->pattern->canonicalRecipe;
+                add(e->fromSpecFile ? rule::missingOverlay : rule::overlayDiffersFromGroup,
                     "missing overlay" + std::string(missing.size() > 1 ? "s" : "") + " " + names +
-                        " of the " + std::string(patternKindId(pattern->kind)) + " pattern" +
-                        (pattern->canonicalRecipe.empty()
+                        " of " + e->patternSource +
+                        (canonical.empty() || canonical == f.fileName
                              ? std::string()
-                             : " (as in " + pattern->canonicalRecipe + ")") +
+                             : " (as in " + canonical + ")") +
                         "; the recipe has " + std::to_string(present) + " overlay" +
                         (present == 1 ? "" : "s"));
             }
         }
-        const VariantName& v = *f.variant;
+        const VariantName& v = e->name;
         if (v.accelerator == Accelerator::Cuda && !v.cuda.empty() && f.cudaPackageSet) {
             const CudaVersion* selected = catalog.cudaByPackageSet(f.cudaPackageSet->value);
             if (selected && compareVersions(selected->dotted, v.cuda) != 0)
-                add("cuda-version-mismatch",
+                add(rule::cudaVersionMismatch,
                     f.cudaPackageSet->value + " (" + lineOf(f, f.cudaPackageSet->range) +
                         ") is CUDA " + selected->dotted + ", but the file name says CUDA " + v.cuda,
                     f.cudaPackageSet->range);
@@ -332,156 +357,253 @@ private:
 
     void values()
     {
-        if (!f.variant)
-            return;
-        const VariantName& v = *f.variant;
+        const VariantName& v = e->name;
         if (f.pname) {
             const std::string stem = f.fileName.size() > 4 && f.fileName.ends_with(".nix")
                                          ? f.fileName.substr(0, f.fileName.size() - 4)
                                          : f.fileName;
-            const std::string expected = spec.expectedPname(v);
-            if (f.pname->value != stem && f.pname->value != expected)
-                add("pname-mismatch",
-                    "pname " + inQuotes(f.pname->value) + " (" + lineOf(f, f.pname->range) +
-                        ") is neither the file name " + inQuotes(stem) +
-                        (expected != stem ? " nor the spec's " + inQuotes(expected)
-                                          : std::string()),
+            const std::string& pname = f.pname->value;
+            if (pname != stem && pname != e->pname) {
+                const auto named = VariantName::parse(pname);
+                const bool sameCell = named && named->cellKey() == v.cellKey();
+                add(sameCell ? rule::pnamePrefix : rule::pnameMismatch,
+                    "pname " + inQuotes(pname) + " (" + lineOf(f, f.pname->range) + ") " +
+                        (sameCell ? "names this variant with another prefix than "
+                                  : "names another variant than ") +
+                        "the file " + inQuotes(stem) +
+                        (e->pname != stem ? " or " + inQuotes(e->pname) : std::string()),
                     f.pname->range);
+            }
         }
         if (f.pythonPackageSet && f.pythonPackageSet->value != "python3Packages") {
             const std::string& set = f.pythonPackageSet->value;
             const std::string digits = set.substr(6, set.size() - 14);
             if (digits != v.python)
-                add("python-version-mismatch",
+                add(rule::pythonVersionMismatch,
                     set + " (" + lineOf(f, f.pythonPackageSet->range) + ") is Python " + digits +
                         ", but the file name says python" + v.python,
                     f.pythonPackageSet->range);
         }
-        if (!spec.torchVersion.empty() && f.torchVersion &&
-            f.torchVersion->value != spec.torchVersion)
-            add("torch-version-mismatch",
+        if (e->fromSpecFile && !e->torchVersion.empty() && f.torchVersion &&
+            f.torchVersion->value != e->torchVersion)
+            add(rule::torchVersionMismatch,
                 "builds torch " + f.torchVersion->value + " (" + lineOf(f, f.torchVersion->range) +
-                    "), the spec says " + spec.torchVersion,
+                    "), the spec says " + e->torchVersion,
                 f.torchVersion->range);
-        gpuArch(v);
-        cpu(v);
     }
 
-    void gpuArch(const VariantName& v)
+    // "\"12.0\" (line 48, via gpuArchSM)" — where the entry is written and what it came through.
+    std::string origin(const ArchSinkFact& entry) const
     {
-        if (v.accelerator != Accelerator::Cuda)
-            return;
-        const GpuArch* arch = catalog.gpuArch(v.gpuArch);
-        if (!arch)
-            return;
-        auto mismatch = [&](std::string_view what, const std::string& value, nix::SourceRange range,
-                            const std::string& expected) {
-            add("gpu-arch-mismatch",
-                std::string(what) + " " + inQuotes(value) + " (" + lineOf(f, range) +
-                    ") does not match " + v.gpuArch + " (expected " + inQuotes(expected) + ")",
-                range);
-        };
-        if (f.gpuArchSM && f.gpuArchSM->value != arch->dotted)
-            mismatch("gpuArchSM", f.gpuArchSM->value, f.gpuArchSM->range, arch->dotted);
-        if (f.gpuArchNum && f.gpuArchNum->value != arch->number)
-            mismatch("gpuArchNum", f.gpuArchNum->value, f.gpuArchNum->range, arch->number);
-        if (f.gpuTargets) {
-            for (const std::string& target : f.gpuTargets->value)
-                if (archNumber(target) != arch->number) {
-                    mismatch("gpuTargets entry", target, f.gpuTargets->range, arch->dotted);
-                    break;
-                }
-        }
-        if (f.torchCudaArchList) {
-            for (const std::string& target : splitArchList(f.torchCudaArchList->value))
-                if (archNumber(target) != arch->number) {
-                    mismatch("TORCH_CUDA_ARCH_LIST", f.torchCudaArchList->value,
-                             f.torchCudaArchList->range, arch->dotted);
-                    break;
-                }
-        }
+        std::string text = inQuotes(entry.value) + " (" + lineOf(f, entry.range);
+        if (!entry.via.empty())
+            text += ", bound to " + entry.via;
+        return text + ")";
     }
 
-    void cpu(const VariantName& v)
+    std::string sinkAt(const ArchSinkFact& entry) const
     {
-        const CpuIsa* isa = catalog.isa(v.isa);
-        if (!isa)
+        return std::string(archSinkName(entry.sink)) + " (" + lineOf(f, entry.sinkRange) + ")";
+    }
+
+    void gpuArch()
+    {
+        const VariantName& v = e->name;
+        if (v.accelerator != Accelerator::Cuda || e->archNumber.empty())
             return;
-        if (f.cpuFlags && !isa->flags.empty() && !isa->acceptsFlags(f.cpuFlags->value)) {
-            std::vector<std::string> a = f.cpuFlags->value, b = isa->flags;
-            std::sort(a.begin(), a.end());
-            std::sort(b.begin(), b.end());
-            if (a != b)
-                add("cpu-flags-mismatch",
-                    "cpuFlags " + listText(f.cpuFlags->value) + " (" +
-                        lineOf(f, f.cpuFlags->range) + ") are not " + isa->id + "'s " +
-                        listText(isa->flags),
-                    f.cpuFlags->range);
-        }
-        if (f.platforms && !isa->platform.empty()) {
-            const auto& platforms = f.platforms->value;
-            const bool contains =
-                std::find(platforms.begin(), platforms.end(), isa->platform) != platforms.end();
-            // Seed 002 recommends both Linux platforms for CPU-only recipes; GPU recipes run
-            // on exactly the ISA's platform.
-            const bool ok = v.accelerator == Accelerator::Cpu
-                                ? contains
-                                : platforms.size() == 1 && platforms.front() == isa->platform;
-            if (!ok)
-                add("platforms-mismatch",
-                    "meta.platforms " + listText(platforms) + " (" + lineOf(f, f.platforms->range) +
-                        ") should be [" + inQuotes(isa->platform) + "] for " + isa->id,
-                    f.platforms->range);
-        }
-        if (v.accelerator != Accelerator::Cuda) {
-            std::string evidence;
+        // One finding per written value: a binding that feeds two sinks is one mistake.
+        struct Verdict
+        {
+            std::string_view id;
+            std::vector<std::string> sinks;
+            std::string text;
             nix::SourceRange range;
-            if (f.cudaSupport && f.cudaSupport->value) {
-                evidence = "enables CUDA (" + lineOf(f, f.cudaSupport->range) + ")";
-                range = f.cudaSupport->range;
+        };
+        std::vector<Verdict> verdicts;
+        auto note = [&](std::string_view id, const ArchSinkFact& entry, std::string text) {
+            for (Verdict& verdict : verdicts)
+                if (verdict.id == id && verdict.range == entry.range && verdict.text == text) {
+                    verdict.sinks.push_back(sinkAt(entry));
+                    return;
+                }
+            verdicts.push_back({id, {sinkAt(entry)}, std::move(text), entry.range});
+        };
+        for (size_t i = 0; i < f.archSinks.size(); ++i) {
+            const ArchSinkFact& entry = f.archSinks[i];
+            const ArchReading reading = ArchNotation::read(entry.sink, entry.value);
+            const std::string right = ArchNotation::write(entry.sink, e->archNumber);
+            if (!reading.accepted) {
+                note(rule::gpuArchNotation, entry,
+                     origin(entry) + ", which it rejects: it takes " +
+                         std::string(ArchNotation::accepts(entry.sink)) + "; write " +
+                         inQuotes(right));
+                continue;
             }
-            if (!f.cudaInputs.empty()) {
-                if (evidence.empty())
-                    range = f.cudaInputs.front().range;
-                evidence += std::string(evidence.empty() ? "" : " and ") + "uses " +
-                            f.cudaInputs.front().value + " (" +
-                            lineOf(f, f.cudaInputs.front().range) + ")";
-                if (f.cudaInputs.size() > 1)
-                    evidence += " and " + std::to_string(f.cudaInputs.size() - 1) +
-                                " more CUDA reference" + (f.cudaInputs.size() > 2 ? "s" : "");
-            }
-            if (!evidence.empty())
-                add("cpu-recipe-cuda-inputs",
-                    std::string(v.accelerator == Accelerator::Cpu ? "CPU-only" : "Darwin") +
-                        " recipe " + evidence,
-                    range);
+            if (reading.denotesAny)
+                continue;
+            // The sink is right when any of its entries names the variant's arch.
+            bool sinkHasArch = false;
+            for (const ArchSinkFact& other : f.archSinks)
+                if (other.sinkRange == entry.sinkRange) {
+                    const ArchReading r = ArchNotation::read(other.sink, other.value);
+                    sinkHasArch = sinkHasArch || std::find(r.numbers.begin(), r.numbers.end(),
+                                                           e->archNumber) != r.numbers.end();
+                }
+            const bool names = std::find(reading.numbers.begin(), reading.numbers.end(),
+                                         e->archNumber) != reading.numbers.end();
+            if (names)
+                continue;
+            const std::string denotes =
+                reading.numbers.size() == 1 ? "sm" + reading.numbers.front() : "other archs";
+            if (sinkHasArch)
+                note(rule::gpuArchExtra, entry,
+                     origin(entry) + ": it also builds for " + denotes + ", not only " + v.gpuArch);
+            else
+                note(rule::gpuArchMismatch, entry,
+                     origin(entry) + ": that is " + denotes + ", but the file builds " + v.gpuArch +
+                         "; write " + inQuotes(right));
         }
+        for (const Verdict& verdict : verdicts) {
+            std::string sinks;
+            for (size_t i = 0; i < verdict.sinks.size(); ++i)
+                sinks += (i == 0                          ? ""
+                          : i + 1 == verdict.sinks.size() ? " and "
+                                                          : ", ") +
+                         verdict.sinks[i];
+            add(verdict.id, sinks + (verdict.sinks.size() > 1 ? " get " : " gets ") + verdict.text,
+                verdict.range);
+        }
+    }
+
+    // Judged by the feature set the flags leave enabled, not by their spelling: "-mavx
+    // -mno-fma -mno-avx2" is a careful AVX build, "-march=x86-64-v3" is AVX2.
+    void cpu()
+    {
+        const CpuIsa* isa = e->isa;
+        if (!isa || !f.compilerFlags || f.compilerFlags->flags.empty())
+            return;
+        const CpuFlagsFact& flags = *f.compilerFlags;
+        const CpuFeatureSet features(flags.flags);
+        const IsaVerdict verdict = features.judge(*isa);
+        if (verdict.unknownBaseline)
+            return; // -march=native: what it enables depends on the building machine
+        const std::string where =
+            listText(flags.flags) + " (" + lineOf(f, flags.range) +
+            (flags.sink.empty()
+                 ? std::string()
+                 : ", reaching " + flags.sink +
+                       (flags.via.empty() ? std::string() : " through " + flags.via)) +
+            ")";
+        auto names = [](const std::vector<std::string>& items) {
+            std::string text;
+            for (size_t i = 0; i < items.size(); ++i)
+                text += (i ? ", " : "") + items[i];
+            return text;
+        };
+        if (!verdict.missingRequired.empty() || !verdict.forbiddenEnabled.empty()) {
+            std::string why;
+            if (!verdict.missingRequired.empty())
+                why = "leave out " + names(verdict.missingRequired) + ", which " + isa->id +
+                      " requires";
+            if (!verdict.forbiddenEnabled.empty())
+                why += std::string(why.empty() ? "" : ", and ") + "enable " +
+                       names(verdict.forbiddenEnabled) + ", which machines of " + isa->id +
+                       " may lack";
+            add(rule::cpuFlagsMismatch,
+                "compiler flags " + where + " " + why + " (" + features.describe() + "); " +
+                    isa->id + "'s flags are " + listText(isa->flags),
+                flags.range);
+        } else if (!verdict.missingRecommended.empty()) {
+            add(rule::cpuFlagsWeaker,
+                "compiler flags " + where + " build " + isa->id + " without " +
+                    names(verdict.missingRecommended) + ", which " + listText(isa->flags) +
+                    " enables",
+                flags.range);
+        }
+    }
+
+    void platforms()
+    {
+        const CpuIsa* isa = e->isa;
+        if (!isa || isa->platform.empty() || !f.platformsValue ||
+            f.platformsValue->origin != ValueOrigin::Known)
+            return;
+        const PlatformsFact& fact = *f.platformsValue;
+        const auto& list = fact.platforms;
+        const std::string written = fact.expression.size() <= 80 ? fact.expression : listText(list);
+        if (std::find(list.begin(), list.end(), isa->platform) == list.end()) {
+            add(rule::platformsMismatch,
+                "meta.platforms " + written + " (" + lineOf(f, fact.range) + ") leaves out " +
+                    isa->platform + ", where " + isa->id + " runs: Nix refuses to build it there",
+                fact.range);
+            return;
+        }
+        // CPU-only recipes may list both Linux systems (a documented practice of such
+        // repositories); a GPU build runs on exactly its ISA's system.
+        if (e->name.accelerator == Accelerator::Cpu || list.size() == 1)
+            return;
+        std::vector<std::string> others;
+        for (const std::string& platform : list)
+            if (platform != isa->platform)
+                others.push_back(platform);
+        if (!others.empty())
+            add(rule::platformsWider,
+                "meta.platforms " + written + " (" + lineOf(f, fact.range) + ") also offers " +
+                    listText(others) + ", where " + isa->id + " code cannot run",
+                fact.range);
+    }
+
+    void cudaInCpuRecipe()
+    {
+        const VariantName& v = e->name;
+        if (v.accelerator == Accelerator::Cuda)
+            return;
+        std::string evidence;
+        nix::SourceRange range;
+        if (f.cudaSupport && f.cudaSupport->value) {
+            evidence = "enables CUDA (" + lineOf(f, f.cudaSupport->range) + ")";
+            range = f.cudaSupport->range;
+        }
+        if (!f.cudaInputs.empty()) {
+            if (evidence.empty())
+                range = f.cudaInputs.front().range;
+            evidence += std::string(evidence.empty() ? "" : " and ") + "uses " +
+                        f.cudaInputs.front().value + " (" + lineOf(f, f.cudaInputs.front().range) +
+                        ")";
+            if (f.cudaInputs.size() > 1)
+                evidence += " and " + std::to_string(f.cudaInputs.size() - 1) +
+                            " more CUDA reference" + (f.cudaInputs.size() > 2 ? "s" : "");
+        }
+        if (!evidence.empty())
+            add(rule::cpuRecipeCudaInputs,
+                std::string(v.accelerator == Accelerator::Cpu ? "CPU-only" : "Darwin") +
+                    " recipe " + evidence,
+                range);
+    }
+
+    void packageLimits()
+    {
+        if (!e->arch || !e->package)
+            return;
+        std::string why;
+        if (!catalog.packageSupports(*e->package, *e->arch, &why))
+            add(rule::packageBelowMinimumArch, why);
     }
 
     void hardware()
     {
-        if (!f.variant)
-            return;
-        const VariantName& v = *f.variant;
-        const GpuArch* arch =
-            v.accelerator == Accelerator::Cuda ? catalog.gpuArch(v.gpuArch) : nullptr;
-        const CpuIsa* isa = catalog.isa(v.isa);
-        std::string why;
-        if (arch && !v.cuda.empty() && catalog.cuda(v.cuda) &&
-            !catalog.cudaSupports(*arch, v.cuda, &why))
-            add("cuda-below-minimum", why);
-        why.clear();
+        if (!e->cudaTargetsArch)
+            add(rule::cudaBelowMinimum, e->cudaWhy);
         // A spec that asks for the variant decides; an inferred one only echoes the files.
-        const bool asked = spec.expects(v) && !spec.isInferred();
-        if (isa && (arch || v.accelerator != Accelerator::Cuda) && !asked &&
-            !catalog.canRun(arch, *isa, {}, &why))
-            add("impossible-pairing",
-                why + (spec.isInferred() ? "; there is no spec file to ask for it"
-                                         : "; the spec does not ask for " + v.toString()));
+        if (!e->possible && e->cudaTargetsArch && !e->askedFor)
+            add(rule::impossiblePairing,
+                e->impossibleWhy + (e->fromSpecFile
+                                        ? "; the spec does not ask for " + e->name.toString()
+                                        : "; there is no spec file to ask for it"));
     }
 
     const RecipeFacts& f;
-    const MatrixSpec& spec;
+    const VariantExpectation* e;
     const Catalog& catalog;
     std::vector<Finding> out;
 };
@@ -533,9 +655,19 @@ void RuleSet::sort(std::vector<Finding>& findings)
 }
 
 std::vector<Finding> RuleSet::check(const RecipeFacts& facts, const MatrixSpec& spec,
+                                    const Catalog& catalog, const GroupProfile* group)
+{
+    if (!facts.variant)
+        return check(facts, nullptr, catalog);
+    const VariantExpectation expected =
+        VariantExpectation::of(*facts.variant, spec, catalog, group);
+    return Checker(facts, &expected, catalog).run();
+}
+
+std::vector<Finding> RuleSet::check(const RecipeFacts& facts, const VariantExpectation* expected,
                                     const Catalog& catalog)
 {
-    return Checker(facts, spec, catalog).run();
+    return Checker(facts, expected, catalog).run();
 }
 
 } // namespace rg

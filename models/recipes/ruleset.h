@@ -9,11 +9,59 @@
 #include "matrix/matrixspec.h"
 #include "recipes/finding.h"
 #include "recipes/recipefacts.h"
+#include "recipes/variantexpectation.h"
 
 #include <string_view>
 #include <vector>
 
 namespace rg {
+
+// Stable rule ids (SARIF, JSON output, filters). Severity means: error = will not evaluate or
+// build, or builds a different variant than its name says; warning = builds, but risky or
+// deprecated; info = style and consistency.
+namespace rule {
+inline constexpr std::string_view unreadableFile = "unreadable-file";
+inline constexpr std::string_view symlinkOutside = "symlink-outside";
+inline constexpr std::string_view notUtf8 = "not-utf8";
+inline constexpr std::string_view oversizedFile = "oversized-file";
+inline constexpr std::string_view syntaxError = "syntax-error";
+inline constexpr std::string_view notAVariantName = "not-a-variant-name";
+inline constexpr std::string_view naming = "naming";
+inline constexpr std::string_view unknownToCatalog = "unknown-to-catalog";
+inline constexpr std::string_view nonstandardSuffix = "nonstandard-suffix";
+inline constexpr std::string_view duplicateVariant = "duplicate-variant";
+inline constexpr std::string_view pinNotFull = "pin-not-full";
+inline constexpr std::string_view pinMismatch = "pin-mismatch";
+inline constexpr std::string_view pinDiffersFromGroup = "pin-differs-from-group";
+inline constexpr std::string_view pinMissing = "pin-missing";
+inline constexpr std::string_view unpinnedNixpkgs = "unpinned-nixpkgs";
+inline constexpr std::string_view missingOverlay = "missing-overlay";
+inline constexpr std::string_view overlayDiffersFromGroup = "overlay-differs-from-group";
+inline constexpr std::string_view cudaVersionMismatch = "cuda-version-mismatch";
+inline constexpr std::string_view deprecatedTorchAttribute = "deprecated-torch-attribute";
+inline constexpr std::string_view fromScratchPattern = "from-scratch-pattern";
+inline constexpr std::string_view magmaDisabled = "magma-disabled";
+inline constexpr std::string_view pnameMismatch = "pname-mismatch";
+inline constexpr std::string_view pnamePrefix = "pname-prefix";
+inline constexpr std::string_view gpuArchMismatch = "gpu-arch-mismatch";
+inline constexpr std::string_view gpuArchNotation = "gpu-arch-notation";
+inline constexpr std::string_view gpuArchExtra = "gpu-arch-extra";
+inline constexpr std::string_view cpuFlagsMismatch = "cpu-flags-mismatch";
+inline constexpr std::string_view cpuFlagsWeaker = "cpu-flags-weaker";
+inline constexpr std::string_view platformsMismatch = "platforms-mismatch";
+inline constexpr std::string_view platformsWider = "platforms-wider";
+inline constexpr std::string_view cpuRecipeCudaInputs = "cpu-recipe-cuda-inputs";
+inline constexpr std::string_view pythonVersionMismatch = "python-version-mismatch";
+inline constexpr std::string_view torchVersionMismatch = "torch-version-mismatch";
+inline constexpr std::string_view cudaBelowMinimum = "cuda-below-minimum";
+inline constexpr std::string_view packageBelowMinimumArch = "package-below-minimum-arch";
+inline constexpr std::string_view impossiblePairing = "impossible-pairing";
+inline constexpr std::string_view missingVariant = "missing-variant";
+inline constexpr std::string_view gap = "gap";
+inline constexpr std::string_view unexpectedVariant = "unexpected-variant";
+inline constexpr std::string_view specInvalid = "spec-invalid";
+inline constexpr std::string_view specInferred = "spec-inferred";
+} // namespace rule
 
 struct RuleInfo
 {
@@ -31,8 +79,12 @@ public:
     static const RuleInfo* rule(std::string_view id); // nullptr for an unknown id
 
     // Findings of the per-recipe rules, most severe first. `facts.variant` may be empty (then
-    // only the rules that need no variant run).
+    // only the rules that need no variant run). `group` is what the recipe's group has in
+    // common; an inferred spec judges pins and overlays by it.
     static std::vector<Finding> check(const RecipeFacts& facts, const MatrixSpec& spec,
+                                      const Catalog& catalog, const GroupProfile* group = nullptr);
+    // The same against an expectation computed by the caller.
+    static std::vector<Finding> check(const RecipeFacts& facts, const VariantExpectation* expected,
                                       const Catalog& catalog);
 
     // A finding of rule `id` with the rule's severity and fix, positioned by `facts`.

@@ -19,6 +19,8 @@ private slots:
     void canonicalRoundTrip();
     void cellKeyIgnoresPackageAndSuffixes();
     void acceleratorIds();
+    void suffixWordsNeverReadAsIsa();
+    void genericRoundTrip();
 };
 
 void TestVariantName::parse_data()
@@ -150,6 +152,87 @@ void TestVariantName::parse_data()
                                   << "armv9"
                                   << "" << QStringList{"mkl", "test"} << false
                                   << "pytorch-python311-cpu-armv9-mkl-test";
+    QTest::newRow("generic GPU, no ISA")
+        << "pytorch-python313-cuda12_8-sm90"
+        << "pytorch"
+        << "313" << C << "12.8"
+        << "sm90"
+        << ""
+        << "" << QStringList() << false << "pytorch-python313-cuda12_8-sm90";
+    QTest::newRow("generic CPU, no ISA") << "pytorch-python313-cpu"
+                                         << "pytorch"
+                                         << "313" << Accelerator::Cpu << ""
+                                         << ""
+                                         << ""
+                                         << "" << QStringList() << false << "pytorch-python313-cpu";
+    QTest::newRow("generic Darwin") << "pytorch-python313-darwin"
+                                    << "pytorch"
+                                    << "313" << Accelerator::Darwin << ""
+                                    << ""
+                                    << ""
+                                    << "" << QStringList() << false << "pytorch-python313-darwin";
+    QTest::newRow("generic legacy") << "pytorch-py312-sm86"
+                                    << "pytorch"
+                                    << "312" << C << ""
+                                    << "sm86"
+                                    << ""
+                                    << "" << QStringList() << true << "pytorch-python312-sm86";
+    QTest::newRow("suffix word where the ISA would be")
+        << "pytorch-python313-cuda12_8-sm90-magma"
+        << "pytorch"
+        << "313" << C << "12.8"
+        << "sm90"
+        << ""
+        << "" << QStringList{"magma"} << false << "pytorch-python313-cuda12_8-sm90-magma";
+    QTest::newRow("suffix words, no ISA")
+        << "pytorch-python313-cpu-nightly-old"
+        << "pytorch"
+        << "313" << Accelerator::Cpu << ""
+        << ""
+        << ""
+        << "" << QStringList{"nightly", "old"} << false << "pytorch-python313-cpu-nightly-old";
+    QTest::newRow("unknown ISA word")
+        << "pytorch-python313-cuda12_8-sm90-arm64"
+        << "pytorch"
+        << "313" << C << "12.8"
+        << "sm90"
+        << "arm64"
+        << "" << QStringList() << false << "pytorch-python313-cuda12_8-sm90-arm64";
+    QTest::newRow("unknown ISA then suffix")
+        << "pytorch-python313-cpu-avx10.1-nightly"
+        << "pytorch"
+        << "313" << Accelerator::Cpu << ""
+        << ""
+        << "avx10_1"
+        << "avx10.1" << QStringList{"nightly"} << false << "pytorch-python313-cpu-avx10_1-nightly";
+    QTest::newRow("word outside the suffix list reads as the ISA")
+        << "pytorch-python313-cuda12_8-sm90-mkl"
+        << "pytorch"
+        << "313" << C << "12.8"
+        << "sm90"
+        << "mkl"
+        << "" << QStringList() << false << "pytorch-python313-cuda12_8-sm90-mkl";
+    QTest::newRow("arch unknown to the catalog")
+        << "pytorch-python313-cuda13_0-sm999-avx2"
+        << "pytorch"
+        << "313" << C << "13.0"
+        << "sm999"
+        << "avx2"
+        << "" << QStringList() << false << "pytorch-python313-cuda13_0-sm999-avx2";
+    QTest::newRow("CUDA unknown to the catalog")
+        << "pytorch-python313-cuda14_0-sm130-armv9"
+        << "pytorch"
+        << "313" << C << "14.0"
+        << "sm130"
+        << "armv9"
+        << "" << QStringList() << false << "pytorch-python313-cuda14_0-sm130-armv9";
+    QTest::newRow("Python unknown to the catalog")
+        << "vllm-py315-cuda13_1-sm70-avx2"
+        << "vllm"
+        << "315" << C << "13.1"
+        << "sm70"
+        << "avx2"
+        << "" << QStringList() << true << "vllm-python315-cuda13_1-sm70-avx2";
     QTest::newRow("CUDA 12.10") << "pytorch-python313-cuda12_10-sm90-avx2"
                                 << "pytorch"
                                 << "313" << C << "12.10"
@@ -204,10 +287,11 @@ void TestVariantName::rejects_data()
                              "pytorch-python313-gpu-avx2",
                              "python313-cpu-avx2",
                              "pytorch--python313-cpu-avx2",
-                             "pytorch-python313-cpu",
                              "pytorch-python3-cpu-avx2",
                              "pytorch-python313-cpu-AVX2",
-                             "pytorch-python313-cuda13_0-sm120",
+                             "pytorch-python313-cuda13_0-sm120-AVX2",
+                             "pytorch-python313-cuda13_0-sm120-magma-",
+                             "pytorch-python313-cuda13_0-sm120-_x",
                              "pytorch-python313-cpu-avx2-",
                              "PyTorch-python313-cpu-avx2",
                              "pytorch-python313-cuda13_0-smXY-avx2",
@@ -271,6 +355,48 @@ void TestVariantName::acceleratorIds()
     QCOMPARE(QString::fromUtf8(acceleratorId(Accelerator::Darwin).data()),
              QStringLiteral("darwin"));
     QVERIFY(!acceleratorFromId("gpu"));
+}
+
+void TestVariantName::suffixWordsNeverReadAsIsa()
+{
+    for (const char* word : {"magma", "nightly", "dev", "test", "debug", "experimental", "old",
+                             "new", "backup", "wip", "tmp"}) {
+        QVERIFY2(VariantName::isSuffixWord(word), word);
+        const auto name =
+            VariantName::parse(std::string("pytorch-python313-cuda13_0-sm120-") + word);
+        QVERIFY(name);
+        QVERIFY2(name->isa.empty(), word);
+        QVERIFY(name->suffixes == std::vector<std::string>{word});
+        // After an ISA the same word is an ordinary suffix.
+        const auto after =
+            VariantName::parse(std::string("pytorch-python313-cuda13_0-sm120-avx2-") + word);
+        QVERIFY(after);
+        QCOMPARE(QString::fromStdString(after->isa), QStringLiteral("avx2"));
+        QVERIFY(after->suffixes == std::vector<std::string>{word});
+    }
+    for (const char* isa : {"avx", "avx2", "avx512", "armv8_2", "armv9", "mps", "arm64", "mkl", ""})
+        QVERIFY2(!VariantName::isSuffixWord(isa), isa);
+}
+
+void TestVariantName::genericRoundTrip()
+{
+    for (const char* stem : {"pytorch-python313-cuda12_8-sm90", "pytorch-python313-cpu",
+                             "pytorch-python313-cuda12_8-sm90-nightly"}) {
+        const auto parsed = VariantName::parse(stem);
+        QVERIFY(parsed);
+        QVERIFY(parsed->isa.empty());
+        QCOMPARE(QString::fromStdString(parsed->toString()), QString::fromUtf8(stem));
+        const auto again = VariantName::parse(parsed->toString());
+        QVERIFY(again && *again == *parsed);
+    }
+    // A generic build and an ISA build are different cells.
+    const auto generic = VariantName::parse("pytorch-python313-cuda12_8-sm90");
+    const auto avx2 = VariantName::parse("pytorch-python313-cuda12_8-sm90-avx2");
+    const auto magma = VariantName::parse("pytorch-python313-cuda12_8-sm90-magma");
+    QVERIFY(generic && avx2 && magma);
+    QCOMPARE(QString::fromStdString(generic->cellKey()), QStringLiteral("python313-cuda12_8-sm90"));
+    QVERIFY(generic->cellKey() != avx2->cellKey());
+    QCOMPARE(generic->cellKey(), magma->cellKey());
 }
 
 QTEST_GUILESS_MAIN(TestVariantName)

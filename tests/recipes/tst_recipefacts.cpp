@@ -35,6 +35,11 @@ using Strings = std::vector<std::string>;
 
 } // namespace
 
+bool contains(const std::vector<std::string>& list, const std::string& item)
+{
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+
 class TestRecipeFacts : public QObject
 {
     Q_OBJECT
@@ -195,11 +200,32 @@ private slots:
         QCOMPARE(facts.platforms->value, Strings{"x86_64-linux"});
     }
 
-    void unresolvedPlatformsKeepTheirExpression()
+    // A platforms value is evaluated: nixpkgs' lib.platforms lists are lists of systems, a
+    // value taken over from the overridden package is "inherited", and neither is ever an
+    // expression posing as a platform.
+    void platformsAreEvaluatedOrInherited()
     {
-        const RecipeFacts facts = extract("{ lib }: { meta.platforms = lib.platforms.linux; }");
-        QVERIFY(facts.platforms);
-        QCOMPARE(facts.platforms->value, Strings{"lib.platforms.linux"});
+        RecipeFacts facts = extract("{ lib }: { meta.platforms = lib.platforms.linux; }");
+        QVERIFY(!facts.platforms);
+        QVERIFY(facts.platformsValue);
+        QCOMPARE(facts.platformsValue->origin, ValueOrigin::Known);
+        QVERIFY(contains(facts.platformsValue->platforms, "x86_64-linux"));
+        QVERIFY(contains(facts.platformsValue->platforms, "aarch64-linux"));
+        QVERIFY(!contains(facts.platformsValue->platforms, "aarch64-darwin"));
+        QCOMPARE(QString::fromStdString(facts.platformsValue->expression),
+                 QStringLiteral("lib.platforms.linux"));
+        facts = extract("{ lib }: { meta.platforms = with lib.platforms; [ \"x86_64-linux\" ] "
+                        "++ darwin; }");
+        QCOMPARE(facts.platformsValue->origin, ValueOrigin::Unknown); // `with` is not followed
+        facts = extract("{ t }: t.overrideAttrs (oldAttrs: { meta = oldAttrs.meta // { platforms "
+                        "= oldAttrs.meta.platforms or [ \"x86_64-linux\" ]; }; })");
+        QCOMPARE(facts.platformsValue->origin, ValueOrigin::Inherited);
+        QVERIFY(facts.platformsValue->platforms.empty());
+        facts = extract("{ t, lib }: t.overrideAttrs (old: { meta.platforms = "
+                        "lib.platforms.x86_64 ++ [ \"aarch64-linux\" ]; })");
+        QCOMPARE(facts.platformsValue->origin, ValueOrigin::Known);
+        QCOMPARE(facts.platformsValue->platforms,
+                 (Strings{"x86_64-linux", "x86_64-darwin", "aarch64-linux"}));
     }
 
     void torchAttribute_data()

@@ -1,0 +1,283 @@
+#include "recipes/cellassignment.h"
+
+#include "recipes/recipegrouping.h"
+#include "recipes/ruleset.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace rg {
+
+namespace {
+
+bool has(const std::vector<Finding>& findings, std::string_view id)
+{
+    return std::any_of(findings.begin(), findings.end(),
+                       [&](const Finding& f) { return f.ruleId == id; });
+}
+
+bool hasErrors(const std::vector<Finding>& findings)
+{
+    return std::any_of(findings.begin(), findings.end(),
+                       [](const Finding& f) { return f.severity == Severity::Error; });
+}
+
+std::string reasonOf(const std::vector<Finding>& findings)
+{
+    std::string reason;
+    std::set<std::string> seen;
+    for (const Finding& finding : findings) {
+        const RuleInfo* info = RuleSet::rule(finding.ruleId);
+        const std::string title = info ? std::string(info->title) : finding.ruleId;
+        if (!seen.insert(title).second)
+            continue;
+        if (!reason.empty())
+            reason += "; ";
+        reason += title;
+    }
+    return reason;
+}
+
+} // namespace
+
+CellAssignment::CellAssignment(const MatrixSpec& spec, const Catalog& catalog)
+    : m_spec(spec), m_catalog(catalog)
+{}
+
+std::string CellAssignment::cellOf(const VariantName& name) const
+{
+    return RecipeGrouping::packageOf(name.package, m_spec, m_catalog) + ':' + name.cellKey();
+}
+
+void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                            std::vector<std::vector<Finding>> findings, Analysis& analysis) const
+{
+    auto entryFor = [&](const VariantName& name) {
+        MatrixEntry entry;
+        entry.variant = name;
+        entry.package = RecipeGrouping::packageOf(name.package, m_spec, m_catalog);
+        entry.cellKey = cellOf(name);
+        return entry;
+    };
+
+    // Expected cells first, in spec order.
+    std::unordered_map<std::string, size_t> cellIndex;
+    for (const VariantName& name : m_spec.expectedVariants()) {
+        MatrixEntry entry = entryFor(name);
+        entry.expected = true;
+        entry.status = CellStatus::Missing;
+        cellIndex.emplace(entry.cellKey, analysis.entries.size());
+        analysis.entries.push_back(std::move(entry));
+    }
+
+    // Which file stands for each cell: an unsuffixed recipe the spec expects, else the first
+    // unsuffixed recipe of that cell.
+    std::unordered_map<std::string, size_t> primary;
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& recipe = *recipes[i];
+        if (!recipe.variant || !recipe.variant->suffixes.empty())
+            continue;
+        auto [it, added] = primary.emplace(cellOf(*recipe.variant), i);
+        if (!added && m_spec.expects(*recipe.variant) &&
+            !m_spec.expects(*recipes[it->second]->variant))
+            it->second = i;
+    }
+
+    // Legacy names carry no CUDA version (pytorch-py313-sm90-avx512); such a file duplicates a
+    // canonically named recipe of the same package, Python, arch and ISA.
+    auto withoutCuda = [this](VariantName name) {
+        name.cuda.clear();
+        return cellOf(name);
+    };
+    std::unordered_map<std::string, size_t> versioned;
+    for (const auto& [key, index] : primary) {
+        const VariantName& name = *recipes[index]->variant;
+        if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
+            versioned.emplace(withoutCuda(name), index);
+    }
+
+    std::set<std::string> wrapped; // files other recipes wrap are shared bases, not variants
+    for (const auto& recipe : recipes)
+        if (recipe->wrappedFile) {
+            std::string target = recipe->wrappedFile->value;
+            if (target.rfind("./", 0) == 0)
+                target.erase(0, 2);
+            wrapped.insert(target);
+        }
+
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const auto& recipe = recipes[i];
+        std::vector<Finding>& own = findings[i];
+        if (!recipe->variant) {
+            if (!wrapped.count(recipe->fileName))
+                analysis.repositoryFindings.push_back(RuleSet::make(
+                    rule::notAVariantName, *recipe,
+                    "'" + recipe->fileName +
+                        "' is not a variant name (package-pythonXYZ-cudaX_Y-smNN-isa)"));
+            analysis.repositoryFindings.insert(analysis.repositoryFindings.end(), own.begin(),
+                                               own.end());
+            analysis.unnamed.push_back(*recipe);
+            continue;
+        }
+        const VariantName& variant = *recipe->variant;
+        MatrixEntry fresh = entryFor(variant);
+        const auto primaryIt = primary.find(fresh.cellKey);
+        const bool isPrimary = primaryIt != primary.end() && primaryIt->second == i;
+        const auto cell = cellIndex.find(fresh.cellKey);
+
+        if (isPrimary && m_spec.expects(variant) && cell != cellIndex.end()) {
+            MatrixEntry& entry = analysis.entries[cell->second];
+            entry.recipe = recipe;
+            entry.findings = std::move(own);
+            entry.status = has(entry.findings, rule::impossiblePairing) ? CellStatus::Impossible
+                           : hasErrors(entry.findings)                  ? CellStatus::Broken
+                                                                        : CellStatus::Ok;
+            continue;
+        }
+
+        MatrixEntry entry = std::move(fresh);
+        entry.recipe = recipe;
+        std::optional<size_t> duplicateOf;
+        if (!isPrimary && primaryIt != primary.end())
+            duplicateOf = primaryIt->second;
+        else if (variant.accelerator == Accelerator::Cuda && variant.cuda.empty() &&
+                 variant.suffixes.empty())
+            if (auto it = versioned.find(withoutCuda(variant)); it != versioned.end())
+                duplicateOf = it->second;
+        if (duplicateOf) {
+            // Another unsuffixed recipe of the same package already builds this cell.
+            const RecipeFacts& other = *recipes[*duplicateOf];
+            for (Finding& finding : own)
+                if (finding.ruleId == rule::nonstandardSuffix) {
+                    finding.fix = FixKind::Delete;
+                    finding.message += ", which " + other.fileName + " already builds";
+                }
+            if (variant.suffixes.empty())
+                own.push_back(
+                    RuleSet::make(rule::duplicateVariant, *recipe,
+                                  recipe->fileName + " builds the same cell as " + other.fileName));
+            entry.status = CellStatus::Redundant;
+        } else if (cell != cellIndex.end() && !variant.suffixes.empty()) {
+            // A suffixed recipe standing in for an expected cell that has no proper recipe.
+            entry.status = hasErrors(own) ? CellStatus::Broken : CellStatus::Ok;
+        } else {
+            const bool impossible =
+                has(own, rule::impossiblePairing) || has(own, rule::cudaBelowMinimum);
+            // A stray file that is also wrong is reported as broken, as release engineers
+            // call it (a wrong-pin sm120-avx next to the spec's avx2); "unexpected" is left
+            // for sound recipes the spec does not ask for. An inferred spec asks for every
+            // recipe it was inferred from, so nothing is unexpected then.
+            entry.status = impossible            ? CellStatus::Impossible
+                           : hasErrors(own)      ? CellStatus::Broken
+                           : m_spec.isInferred() ? CellStatus::Ok
+                                                 : CellStatus::Unexpected;
+            if (!impossible && !m_spec.isInferred())
+                own.push_back(RuleSet::make(rule::unexpectedVariant, *recipe,
+                                            variant.toString() + " is not in the spec"));
+        }
+        RuleSet::sort(own);
+        entry.findings = std::move(own);
+        analysis.entries.push_back(std::move(entry));
+    }
+
+    for (MatrixEntry& entry : analysis.entries)
+        if (entry.status == CellStatus::Missing) {
+            Finding finding;
+            finding.ruleId = std::string(rule::missingVariant);
+            finding.severity = Severity::Warning;
+            finding.fix = FixKind::Create;
+            finding.file = analysis.recipeDir + "/" + entry.variant.toString() + ".nix";
+            finding.message =
+                entry.variant.toString() + " is expected by the spec but has no recipe";
+            entry.findings.push_back(std::move(finding));
+        }
+    if (m_spec.isInferred())
+        addGaps(analysis);
+    for (MatrixEntry& entry : analysis.entries)
+        entry.reason = reasonOf(entry.findings);
+}
+
+void CellAssignment::addGaps(Analysis& analysis) const
+{
+    // Per package, Python, accelerator/CUDA version and CPU family: the archs (rows) and ISAs
+    // (columns) the recipes populate. A cell is suggested only where its ISA is one most archs
+    // have and its arch has at least half of those ISAs, so an arch the author only ever pairs
+    // with avx/avx2 gets no avx512 gaps.
+    struct Slice
+    {
+        VariantName sample;
+        std::map<std::string, std::set<std::string>> rows; // arch → ISAs
+    };
+    std::map<std::string, Slice> slices;
+    std::set<std::string> present;
+    for (const MatrixEntry& entry : analysis.entries) {
+        if (!entry.recipe || !entry.variant.suffixes.empty() || entry.variant.isa.empty())
+            continue;
+        const VariantName& v = entry.variant;
+        if (v.accelerator == Accelerator::Cuda && v.cuda.empty())
+            continue;
+        const CpuIsa* isa = m_catalog.isa(v.isa);
+        const std::string family = isa ? std::string(cpuFamilyId(isa->family)) : "?";
+        Slice& slice =
+            slices[entry.package + '|' + v.python + '|' +
+                   std::string(acceleratorId(v.accelerator)) + '|' + v.cuda + '|' + family];
+        slice.sample = v;
+        slice.sample.package = entry.package;
+        slice.rows[v.gpuArch].insert(v.isa);
+        present.insert(entry.cellKey);
+    }
+    for (const auto& [key, slice] : slices) {
+        std::map<std::string, int> columnRows;
+        for (const auto& [arch, isas] : slice.rows)
+            for (const std::string& isa : isas)
+                ++columnRows[isa];
+        const size_t rows = slice.rows.size();
+        std::set<std::string> common; // ISAs at least half of the archs have
+        for (const auto& [isa, count] : columnRows)
+            if (static_cast<size_t>(count) * 2 >= rows)
+                common.insert(isa);
+        for (const auto& [arch, isas] : slice.rows) {
+            const auto covered = std::count_if(
+                isas.begin(), isas.end(), [&](const std::string& i) { return common.count(i); });
+            if (static_cast<size_t>(covered) * 2 < common.size())
+                continue;
+            for (const std::string& isa : common) {
+                if (isas.count(isa))
+                    continue;
+                VariantName name = slice.sample;
+                name.gpuArch = arch;
+                name.isa = isa;
+                name.isaAsWritten.clear();
+                name.legacyForm = false;
+                MatrixEntry gap;
+                gap.variant = name;
+                gap.package = slice.sample.package;
+                gap.cellKey = cellOf(name);
+                if (present.count(gap.cellKey))
+                    continue;
+                const VariantExpectation expectation =
+                    VariantExpectation::of(name, m_spec, m_catalog);
+                if (!expectation.possible)
+                    continue;
+                gap.status = CellStatus::Gap;
+                Finding finding;
+                finding.ruleId = std::string(rule::gap);
+                finding.severity = Severity::Info;
+                finding.fix = FixKind::Create;
+                finding.file = analysis.recipeDir + "/" + name.toString() + ".nix";
+                finding.message = name.toString() + ": " + std::to_string(columnRows[isa]) +
+                                  " of " + std::to_string(rows) + " archs here have a " + isa +
+                                  " recipe and this arch has " + std::to_string(covered) +
+                                  " of the " + std::to_string(common.size()) +
+                                  " ISAs most archs have; no spec says whether it is wanted";
+                gap.findings.push_back(std::move(finding));
+                present.insert(gap.cellKey);
+                analysis.entries.push_back(std::move(gap));
+            }
+        }
+    }
+}
+
+} // namespace rg

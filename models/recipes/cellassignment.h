@@ -1,0 +1,39 @@
+#pragma once
+
+// Decides which grid cell each recipe stands for and each cell's status: the status policy
+// in one place. A cell is a matrix point of one package; a cell is broken only when one of
+// its findings is an error (warnings are shown on an ok cell); a second recipe of a cell, or
+// a suffixed one, is redundant; without a spec, cells the recipes around them suggest are
+// gaps, never missing.
+
+#include "matrix/catalog.h"
+#include "matrix/matrixspec.h"
+#include "recipes/analysis.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rg {
+
+class CellAssignment
+{
+public:
+    CellAssignment(const MatrixSpec& spec, const Catalog& catalog);
+
+    // Fills analysis.entries (expected cells first, in spec order), analysis.unnamed and the
+    // repository findings of unnamed files. `findings[i]` are recipe i's own findings.
+    void assign(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                std::vector<std::vector<Finding>> findings, Analysis& analysis) const;
+
+    // A cell's identity: "pytorch:python313-cuda13_0-sm120-avx512".
+    std::string cellOf(const VariantName& name) const;
+
+private:
+    void addGaps(Analysis& analysis) const;
+
+    const MatrixSpec& m_spec;
+    const Catalog& m_catalog;
+};
+
+} // namespace rg

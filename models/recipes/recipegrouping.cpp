@@ -1,0 +1,162 @@
+#include "recipes/recipegrouping.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rg {
+
+namespace {
+
+std::vector<OverlayKind> overlaySet(const RecipeFacts& facts)
+{
+    std::vector<OverlayKind> kinds;
+    for (const OverlayFact& overlay : facts.overlays)
+        if (overlay.kind != OverlayKind::Other &&
+            std::find(kinds.begin(), kinds.end(), overlay.kind) == kinds.end())
+            kinds.push_back(overlay.kind);
+    std::sort(kinds.begin(), kinds.end());
+    return kinds;
+}
+
+std::string pinOf(const RecipeFacts& facts)
+{
+    return facts.pins.empty() ? std::string() : facts.pins.front().revision;
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+} // namespace
+
+std::string RecipeGrouping::packageOf(const std::string& word, const MatrixSpec& spec,
+                                      const Catalog& catalog)
+{
+    if (word == spec.package || std::find(spec.extraPackages.begin(), spec.extraPackages.end(),
+                                          word) != spec.extraPackages.end())
+        return word;
+    // pytorch210 is pytorch with a version tail; any other word is its own package.
+    if (const PackageInfo* known = catalog.package(word))
+        return known->id;
+    std::string stem = word;
+    while (!stem.empty() && isDigit(stem.back()))
+        stem.pop_back();
+    return !stem.empty() && stem == spec.package ? stem : word;
+}
+
+std::string RecipeGrouping::acceleratorLabel(const VariantName& name)
+{
+    switch (name.accelerator) {
+    case Accelerator::Cuda:
+        return name.cuda.empty() ? "CUDA (no version in the name)" : "CUDA " + name.cuda;
+    case Accelerator::Cpu:
+        return "CPU-only";
+    case Accelerator::Darwin:
+        return "Darwin";
+    }
+    return "";
+}
+
+RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                               const std::vector<int>& bases, const MatrixSpec& spec,
+                               const Catalog& catalog)
+    : m_groupOf(recipes.size(), -1)
+{
+    auto sourceOf = [&](size_t i) -> const RecipeFacts& {
+        return bases[i] >= 0 ? *recipes[static_cast<size_t>(bases[i])] : *recipes[i];
+    };
+    // package × accelerator → pin counts, for the dominant pin.
+    std::map<std::string, std::map<std::string, int>> pinCounts;
+    std::map<std::string, size_t> index;
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& recipe = *recipes[i];
+        if (!recipe.variant || recipe.problem != FileProblem::None)
+            continue;
+        const std::string package = packageOf(recipe.variant->package, spec, catalog);
+        const std::string accelerator = acceleratorLabel(*recipe.variant);
+        const std::string pin = pinOf(sourceOf(i));
+        ++pinCounts[package + '\n' + accelerator][pin];
+        const std::string key = package + '\n' + accelerator + '\n' + pin;
+        auto [it, added] = index.emplace(key, m_groups.size());
+        if (added) {
+            RecipeGroup group;
+            group.profile.label = package + " \u00b7 " + accelerator +
+                                  (pin.empty() ? " \u00b7 no pin" : " \u00b7 " + pin.substr(0, 7));
+            group.profile.pin = pin;
+            m_groups.push_back(std::move(group));
+        }
+        m_groupOf[i] = static_cast<int>(it->second);
+        m_groups[it->second].files.push_back(recipe.path);
+    }
+    for (auto& [key, index_] : index) {
+        RecipeGroup& group = m_groups[index_];
+        GroupProfile& profile = group.profile;
+        const std::string scope = key.substr(0, key.rfind('\n'));
+        int acceleratorMembers = 0;
+        for (const auto& [pin, count] : pinCounts[scope]) {
+            acceleratorMembers += count;
+            // Ties go to the lexically first pin, so the choice does not depend on file order.
+            if (!pin.empty() && count > profile.dominantPinCount) {
+                profile.dominantPin = pin;
+                profile.dominantPinCount = count;
+            }
+        }
+        profile.acceleratorMembers = acceleratorMembers;
+        // Members' overlay sets; the most frequent one (ties: the larger set) is the group's.
+        std::map<std::vector<OverlayKind>, int> sets;
+        std::vector<size_t> members;
+        for (size_t i = 0; i < recipes.size(); ++i)
+            if (m_groupOf[i] == static_cast<int>(index_)) {
+                members.push_back(i);
+                if (recipes[i]->variant->suffixes.empty() &&
+                    sourceOf(i).pattern != PatternKind::FromScratch)
+                    ++sets[overlaySet(sourceOf(i))];
+            }
+        profile.members = static_cast<int>(members.size());
+        for (const auto& [set, count] : sets)
+            if (count > profile.overlaysCount ||
+                (count == profile.overlaysCount && set.size() > profile.overlays.size())) {
+                profile.overlays = set;
+                profile.overlaysCount = count;
+            }
+        std::sort(group.files.begin(), group.files.end());
+        // Canonical: the spec's when it is in the group; else the first (by name) unsuffixed,
+        // non-wrapper recipe carrying the group's overlay set.
+        for (size_t i : members) {
+            const RecipePattern* pattern = spec.patternFor(*recipes[i]->variant);
+            if (pattern && !spec.isInferred() && pattern->canonicalRecipe == recipes[i]->fileName) {
+                profile.canonical = recipes[i]->fileName;
+                profile.canonicalWhy = "the spec names it";
+            }
+        }
+        if (profile.canonical.empty()) {
+            int candidates = 0;
+            for (size_t i : members) {
+                const RecipeFacts& recipe = *recipes[i];
+                if (!recipe.variant->suffixes.empty() || bases[i] >= 0 ||
+                    recipe.pattern == PatternKind::Wrapper ||
+                    recipe.pattern == PatternKind::FromScratch ||
+                    overlaySet(recipe) != profile.overlays)
+                    continue;
+                ++candidates;
+                if (profile.canonical.empty() || recipe.fileName < profile.canonical)
+                    profile.canonical = recipe.fileName;
+            }
+            if (!profile.canonical.empty())
+                profile.canonicalWhy =
+                    "carries the group's overlay set (" + std::to_string(profile.overlaysCount) +
+                    " of " + std::to_string(profile.members) + " recipes); first by name of " +
+                    std::to_string(candidates) + " such recipe" + (candidates == 1 ? "" : "s");
+        }
+    }
+}
+
+const GroupProfile* RecipeGrouping::profileOf(size_t recipe) const
+{
+    if (recipe >= m_groupOf.size() || m_groupOf[recipe] < 0)
+        return nullptr;
+    return &m_groups[static_cast<size_t>(m_groupOf[recipe])].profile;
+}
+
+} // namespace rg

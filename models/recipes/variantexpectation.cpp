@@ -1,0 +1,90 @@
+#include "recipes/variantexpectation.h"
+
+#include "recipes/archnotation.h"
+
+namespace rg {
+
+namespace {
+
+std::string runnerFor(std::string_view platform)
+{
+    if (platform == "aarch64-linux")
+        return "ubuntu-24.04-arm";
+    if (platform == "aarch64-darwin")
+        return "macos-14";
+    return "ubuntu-latest";
+}
+
+std::string pinScope(const VariantName& name)
+{
+    if (name.accelerator == Accelerator::Cuda)
+        return name.cuda.empty() ? "this variant" : "CUDA " + name.cuda;
+    return name.accelerator == Accelerator::Cpu ? "CPU-only variants" : "Darwin variants";
+}
+
+} // namespace
+
+VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixSpec& spec,
+                                          const Catalog& catalog, const GroupProfile* group)
+{
+    VariantExpectation e;
+    e.name = name;
+    e.fromSpecFile = !spec.isInferred();
+    e.askedFor = e.fromSpecFile && spec.expects(name);
+    if (name.accelerator == Accelerator::Cuda) {
+        e.archNumber = ArchNotation::numberOf(name.gpuArch);
+        if (const GpuArch* arch = catalog.gpuArch(name.gpuArch))
+            e.arch = *arch;
+    }
+    e.isa = name.isa.empty() ? nullptr : catalog.isa(name.isa);
+    e.package = catalog.package(name.package);
+    if (e.isa)
+        e.platform = e.isa->platform;
+    e.ciRunner = runnerFor(e.platform);
+    e.pname = spec.expectedPname(name);
+    e.torchVersion = spec.torchVersion;
+
+    if (e.fromSpecFile || !group) {
+        e.pin = spec.expectedPin(name);
+        e.pinSource = std::string(e.fromSpecFile ? "the spec's" : "the inferred") + " pin for " +
+                      pinScope(name);
+        if (const RecipePattern* pattern = spec.patternFor(name)) {
+            e.pattern = *pattern;
+            e.patternSource = std::string(e.fromSpecFile ? "the spec's " : "the inferred ") +
+                              std::string(patternKindId(pattern->kind)) + " pattern";
+        }
+    } else {
+        if (!group->dominantPin.empty()) {
+            e.pin = group->dominantPin;
+            e.pinSource = "the pin " + std::to_string(group->dominantPinCount) + " of " +
+                          std::to_string(group->acceleratorMembers) + " " + name.package +
+                          " recipes for " + pinScope(name) + " use";
+        }
+        RecipePattern pattern;
+        pattern.overlays = group->overlays;
+        pattern.canonicalRecipe = group->canonical;
+        e.pattern = pattern;
+        e.patternSource = "the overlays " + std::to_string(group->overlaysCount) + " of " +
+                          std::to_string(group->members) + " recipes of " + group->label + " carry";
+    }
+
+    if (e.arch && !name.cuda.empty() && catalog.cuda(name.cuda))
+        e.cudaTargetsArch = catalog.cudaSupports(*e.arch, name.cuda, &e.cudaWhy);
+    if (e.isa && name.accelerator == Accelerator::Cpu && e.isa->family == CpuFamily::Apple) {
+        e.possible = false;
+        e.impossibleWhy = "CPU-only recipes build for Linux; " + e.isa->id + " is Apple silicon";
+    } else if (e.isa && name.accelerator == Accelerator::Darwin &&
+               e.isa->family != CpuFamily::Apple) {
+        e.possible = false;
+        e.impossibleWhy = "Darwin recipes run on Apple silicon (mps), not " + e.isa->id;
+    } else if (e.isa && (e.arch || name.accelerator != Accelerator::Cuda)) {
+        e.possible = catalog.canRun(e.arch ? &*e.arch : nullptr, *e.isa, {}, &e.impossibleWhy);
+    }
+    if (e.possible && !e.cudaTargetsArch) {
+        e.possible = false;
+        e.impossibleWhy = e.cudaWhy;
+    }
+    return e;
+}
+
+} // namespace rg

@@ -1,0 +1,65 @@
+#pragma once
+
+// What one variant must look like, computed once from its name, the matrix spec, the catalog
+// and (when the spec is inferred) the recipes of its group: the one description the rules
+// check against, the grid hatches impossible cells by, and generation writes from.
+
+#include "matrix/catalog.h"
+#include "matrix/matrixspec.h"
+#include "matrix/recipepattern.h"
+#include "matrix/variantname.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rg {
+
+// What the recipes of one group (package × accelerator/CUDA version × pin) have in common,
+// read from the files. An inferred spec takes pins and overlays from here, since a newer pin
+// or CUDA version may need none of an older group's patches.
+struct GroupProfile
+{
+    std::string label;          // "pytorch · CUDA 12.8 · 0182a36"
+    std::string pin;            // the group's pin, "" when its recipes pin none
+    std::string dominantPin;    // the most used pin of package × accelerator
+    int dominantPinCount = 0;   // recipes of package × accelerator on it
+    int acceleratorMembers = 0; // recipes of package × accelerator
+    int members = 0;
+    std::vector<OverlayKind> overlays; // what most of the group's recipes carry
+    int overlaysCount = 0;             // how many carry exactly that set
+    std::string canonical;             // file name of the group's canonical recipe
+    std::string canonicalWhy;          // "the spec names it", "most complete pattern, …"
+};
+
+struct VariantExpectation
+{
+    VariantName name;
+    bool fromSpecFile = false; // false: the spec was inferred, expectations are the group's
+    bool askedFor = false;     // the spec file asks for this variant (it then decides)
+
+    std::string archNumber;      // "121"; "" unless a CUDA variant
+    std::optional<GpuArch> arch; // catalog entry; nullopt when the catalog does not know it
+    const CpuIsa* isa = nullptr; // nullptr: a generic build (no ISA) or a word not in the catalog
+    std::string platform;        // "x86_64-linux"; "" when the ISA is not known
+    const PackageInfo* package = nullptr; // the catalog's limits of the name's package
+
+    std::optional<std::string> pin;
+    std::string pinSource; // "the spec's pin for CUDA 13.0" / "the group's dominant pin (7 of 9)"
+    std::optional<RecipePattern> pattern;
+    std::string patternSource;
+    std::string pname;
+    std::string torchVersion;
+
+    bool possible = true; // hardware can run it and the CUDA version can target the arch
+    std::string impossibleWhy;
+    bool cudaTargetsArch = true; // false: CUDA below the arch's minimum or after it dropped it
+    std::string cudaWhy;
+    std::string ciRunner; // GitHub runner label of the ISA's platform
+
+    // `catalog` should be the spec's effective catalog (built-in plus what the spec declares).
+    static VariantExpectation of(const VariantName& name, const MatrixSpec& spec,
+                                 const Catalog& catalog, const GroupProfile* group = nullptr);
+};
+
+} // namespace rg

@@ -1,0 +1,1045 @@
+// Unit tests of the partial evaluator: scopes, operators, library functions, imports, what
+// stays unknown (and under which symbolic path), origins and binding chains down to the byte,
+// and that hostile input finishes quickly.
+
+#include "nix/evaluator.h"
+#include "nix/moduleloader.h"
+#include "nix/syntaxtree.h"
+
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QtTest>
+#include <map>
+
+using namespace rg::nix;
+
+namespace {
+
+using Cause = Value::Cause;
+using Kind = Value::Kind;
+
+std::string normalised(std::string_view path)
+{
+    std::vector<std::string> stack;
+    size_t start = 0;
+    for (size_t i = 0; i <= path.size(); ++i) {
+        if (i < path.size() && path[i] != '/')
+            continue;
+        const std::string segment(path.substr(start, i - start));
+        start = i + 1;
+        if (segment.empty() || segment == ".")
+            continue;
+        if (segment == ".." && !stack.empty())
+            stack.pop_back();
+        else
+            stack.push_back(segment);
+    }
+    std::string out = path.substr(0, 1) == "/" ? "/" : "";
+    for (size_t i = 0; i < stack.size(); ++i)
+        out += (i ? "/" : "") + stack[i];
+    return out;
+}
+
+std::string directoryOf(std::string_view file)
+{
+    const auto slash = file.rfind('/');
+    return slash == std::string_view::npos ? std::string() : std::string(file.substr(0, slash + 1));
+}
+
+// Files by normalised path, e.g. "pkgs/lib/cpu-isa.nix".
+class MapLoader : public ModuleLoader
+{
+public:
+    std::map<std::string, std::string> sources;
+    std::map<std::string, SyntaxTree> trees;
+    int loads = 0;
+
+    std::string resolve(std::string_view importingFile, std::string_view path) override
+    {
+        const std::string id = normalised(directoryOf(importingFile) + std::string(path));
+        return sources.count(id) ? id : std::string();
+    }
+    const SyntaxTree* load(std::string_view fileId) override
+    {
+        ++loads;
+        auto source = sources.find(std::string(fileId));
+        if (source == sources.end())
+            return nullptr;
+        auto [it, inserted] = trees.emplace(source->first, SyntaxTree::parse(source->second));
+        return it->second.root() ? &it->second : nullptr;
+    }
+};
+
+// Files on disk below `root`, for the robustness sweep.
+class DiskLoader : public ModuleLoader
+{
+public:
+    explicit DiskLoader(std::string root) : m_root(std::move(root)) {}
+
+    std::string resolve(std::string_view importingFile, std::string_view path) override
+    {
+        std::string id = normalised(directoryOf(importingFile) + std::string(path));
+        if (!id.empty() && id.back() != 'x')
+            id += "/default.nix";
+        if (id.rfind(m_root, 0) != 0 || !QFile::exists(QString::fromStdString(id)))
+            return {};
+        return id;
+    }
+    const SyntaxTree* load(std::string_view fileId) override
+    {
+        QFile file(QString::fromUtf8(fileId.data(), qsizetype(fileId.size())));
+        if (!file.open(QIODevice::ReadOnly))
+            return nullptr;
+        auto [it, inserted] =
+            m_trees.emplace(std::string(fileId), SyntaxTree::parse(file.readAll().toStdString()));
+        return it->second.root() ? &it->second : nullptr;
+    }
+
+private:
+    std::string m_root;
+    std::map<std::string, SyntaxTree> m_trees;
+};
+
+// The range of the `occurrence`-th `needle` in `source`.
+SourceRange find(std::string_view source, std::string_view needle, int occurrence = 0)
+{
+    size_t at = source.find(needle);
+    while (occurrence-- > 0 && at != std::string_view::npos)
+        at = source.find(needle, at + 1);
+    if (at == std::string_view::npos)
+        return {UINT32_MAX, UINT32_MAX};
+    return {uint32_t(at), uint32_t(at + needle.size())};
+}
+
+// The value of the first binding `path = …;` (static path, e.g. "a.b").
+const Node* bindingValue(const SyntaxTree& tree, std::string_view path)
+{
+    const Node* found = nullptr;
+    forEachNode(*tree.root(), [&](const Node& node) {
+        if (!found && node.kind == NodeKind::Binding && node.bindingPath() &&
+            attrPathString(*node.bindingPath()) == path)
+            found = node.bindingValue();
+        return !found;
+    });
+    return found;
+}
+
+const Node* firstOfKind(const SyntaxTree& tree, NodeKind kind)
+{
+    const Node* found = nullptr;
+    forEachNode(*tree.root(), [&](const Node& node) {
+        if (!found && node.kind == kind)
+            found = &node;
+        return !found;
+    });
+    return found;
+}
+
+std::vector<std::string> strings(const Value& value)
+{
+    std::vector<std::string> out;
+    if (auto items = value.asStringList())
+        for (const StringListItem& item : *items)
+            out.push_back(item.text.value_or("<" + std::string(item.value.symbolicPath()) + ">"));
+    return out;
+}
+
+// Parses `source` (which must parse) and keeps its tree alive with the evaluator.
+struct Eval
+{
+    explicit Eval(std::string source, ModuleLoader* loader = nullptr, std::string id = "main.nix",
+                  Evaluator::Limits limits = {})
+        : tree(SyntaxTree::parse(std::move(source)))
+    {
+        if (tree.error())
+            qWarning() << "parse error:" << tree.error()->message.c_str();
+        evaluator = std::make_unique<Evaluator>(tree, std::move(id), loader, limits);
+    }
+    Value root() { return evaluator->root(); }
+    // The body inside the file's lambdas (`final: prev: body`), evaluated without applying them.
+    Value body()
+    {
+        const Node* node = tree.root();
+        while (node->kind == NodeKind::Lambda)
+            node = node->lambdaBody();
+        return evaluator->evaluate(*node);
+    }
+    Value binding(std::string_view path) { return evaluator->evaluate(*bindingValue(tree, path)); }
+    SourceRange range(std::string_view needle, int occurrence = 0) const
+    {
+        return find(tree.source(), needle, occurrence);
+    }
+
+    SyntaxTree tree;
+    std::unique_ptr<Evaluator> evaluator;
+};
+
+} // namespace
+
+class TestEvaluator : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void scalars();
+    void letScopes();
+    void recAndPlainSets();
+    void formals();
+    void inherits();
+    void withScopes();
+    void selectOr();
+    void update();
+    void concatLists();
+    void plus();
+    void interpolation();
+    void indentedStringPieces();
+    void conditions();
+    void operators();
+    void lambdas();
+    void libraryFunctions();
+    void librarySpellings_data();
+    void librarySpellings();
+    void everyFunctionTwoWays_data();
+    void everyFunctionTwoWays();
+    void unknownCalls();
+    void imports();
+    void callPackage();
+    void importCycles();
+    void budget();
+    void memoisation();
+    void originsAndChains();
+    void externalPaths();
+    void recipeShapes();
+    void anyNode();
+    void robustness();
+};
+
+void TestEvaluator::scalars()
+{
+    Eval e("[ 1 2.5 \"s\" true null ./a/../b.nix (-3) ]");
+    const auto items = e.root().elements();
+    QVERIFY(items);
+    QCOMPARE(items->size(), size_t(7));
+    QCOMPARE((*items)[0].asInt(), std::optional<int64_t>(1));
+    QCOMPARE((*items)[1].asFloat(), std::optional<double>(2.5));
+    QCOMPARE((*items)[2].asString(), std::optional<std::string>("s"));
+    QCOMPARE((*items)[3].asBool(), std::optional<bool>(true));
+    QCOMPARE((*items)[4].kind(), Kind::Null);
+    QCOMPARE((*items)[5].asPath(), std::optional<std::string>("./b.nix"));
+    QCOMPARE((*items)[6].asInt(), std::optional<int64_t>(-3));
+    QCOMPARE(e.root().describe(), std::string("[ 1 2.5 \"s\" true null ./b.nix -3 ]"));
+}
+
+void TestEvaluator::letScopes()
+{
+    QCOMPARE(Eval("let a = 1; b = a + 1; in b").root().asInt(), std::optional<int64_t>(2));
+    // Later bindings are visible to earlier ones: let is recursive.
+    QCOMPARE(Eval("let b = a * 3; a = 2; in b").root().asInt(), std::optional<int64_t>(6));
+    QCOMPARE(Eval("let a = 1; in let a = 2; in a").root().asInt(), std::optional<int64_t>(2));
+    Eval nested("let a = 1; f = let a = 5; in a; in [ a f ]");
+    QCOMPARE(nested.root().describe(), std::string("[ 1 5 ]"));
+    // Dotted bindings build nested sets.
+    QCOMPARE(Eval("let s.a.b = 1; s.a.c = 2; in s.a.c").root().asInt(), std::optional<int64_t>(2));
+    QCOMPARE(Eval("let { x = 4; body = x; }").root().asInt(), std::optional<int64_t>(4));
+}
+
+void TestEvaluator::recAndPlainSets()
+{
+    QCOMPARE(Eval("rec { a = \"x\"; b = \"${a}y\"; }.b").root().asString(),
+             std::optional<std::string>("xy"));
+    // A plain set's values see the enclosing scope, not their siblings.
+    QCOMPARE(Eval("let a = \"outer\"; in { a = \"inner\"; b = a; }.b").root().asString(),
+             std::optional<std::string>("outer"));
+    Eval set("{ b = 2; a = 1; \"c d\" = 3; ${\"e\"} = 4; }");
+    const Value root = set.root();
+    QCOMPARE(root.kind(), Kind::AttrSet);
+    QCOMPARE(root.attributeNames(), (std::vector<std::string_view>{"a", "b", "c d", "e"}));
+    QCOMPARE(root.attribute("e")->asInt(), std::optional<int64_t>(4));
+    QVERIFY(!root.attribute("z"));
+    QVERIFY(!root.isOpen());
+    // An attribute name that cannot be known leaves the set open.
+    Eval dynamic("x: { ${x} = 1; a = 2; }");
+    const Value open = dynamic.body();
+    QVERIFY(open.isOpen());
+    QCOMPARE(open.attribute("a")->asInt(), std::optional<int64_t>(2));
+    QVERIFY(open.attribute("b")->isUnknown());
+}
+
+void TestEvaluator::formals()
+{
+    QCOMPARE(Eval("({ a, b ? 2 }: a + b) { a = 1; }").root().asInt(), std::optional<int64_t>(3));
+    QCOMPARE(Eval("({ a, b ? 2 }: b) { a = 1; b = 5; }").root().asInt(), std::optional<int64_t>(5));
+    // Defaults see the other formals.
+    QCOMPARE(Eval("({ a, b ? a * 10 }: b) { a = 4; }").root().asInt(), std::optional<int64_t>(40));
+    QCOMPARE(Eval("(args @ { a, ... }: args.b) { a = 1; b = 7; }").root().asInt(),
+             std::optional<int64_t>(7));
+    QCOMPARE(Eval("({ a, ... } @ args: args.a + a) { a = 3; }").root().asInt(),
+             std::optional<int64_t>(6));
+
+    // Not applied: defaults, and names for the others.
+    Eval unapplied("{ gpu ? \"8.6\", flags, ... } @ args: [ gpu flags args.x ]");
+    const Value body = unapplied.body();
+    QCOMPARE(strings(body), (std::vector<std::string>{"8.6", "<flags>", "<args.x>"}));
+    QCOMPARE(body.element(1)->cause(), Cause::External);
+    // A Formal node evaluates to its default.
+    const Node* formal = firstOfKind(unapplied.tree, NodeKind::Formal);
+    QCOMPARE(unapplied.evaluator->evaluate(*formal).asString(), std::optional<std::string>("8.6"));
+
+    // A required formal the call does not supply is named after itself.
+    Eval missing("({ a, b }: b) { a = 1; }");
+    QCOMPARE(missing.root().symbolicPath(), std::string_view("b"));
+}
+
+void TestEvaluator::inherits()
+{
+    QCOMPARE(Eval("let x = 1; s = { inherit x; }; in s.x").root().asInt(),
+             std::optional<int64_t>(1));
+    QCOMPARE(Eval("let src = { y = \"v\"; }; s = { inherit (src) y; }; in s.y").root().asString(),
+             std::optional<std::string>("v"));
+    // `let inherit x;` reads the outer x, so this is no infinite recursion.
+    QCOMPARE(Eval("let x = 1; in let inherit x; in x").root().asInt(), std::optional<int64_t>(1));
+    // In a let, `inherit (e)` sees the let's own bindings.
+    QCOMPARE(Eval("let inherit (s) a; s = { a = 9; }; in a").root().asInt(),
+             std::optional<int64_t>(9));
+    // rec: plain inherit reads outside the set.
+    QCOMPARE(Eval("let a = 1; in rec { inherit a; b = a + 1; }.b").root().asInt(),
+             std::optional<int64_t>(2));
+    QVERIFY(Eval("let s = {}; in { inherit (s) nope; }.nope").root().cause() == Cause::Error);
+
+    // evaluate() of an inherited name gives the inherited value.
+    Eval named("let v = \"7.5\"; in { inherit v; }");
+    const Node* inherit = firstOfKind(named.tree, NodeKind::Inherit);
+    const Value value = named.evaluator->evaluate(*inherit->inheritedNames()[0]);
+    QCOMPARE(value.asString(), std::optional<std::string>("7.5"));
+}
+
+void TestEvaluator::withScopes()
+{
+    QCOMPARE(Eval("with { a = 1; }; a").root().asInt(), std::optional<int64_t>(1));
+    QCOMPARE(Eval("let a = 2; in with { a = 1; }; a").root().asInt(), std::optional<int64_t>(2));
+    // The inner with does not have it: the outer one does.
+    QCOMPARE(Eval("with { b = 1; }; with { a = 2; }; b").root().asInt(), std::optional<int64_t>(1));
+    // Nix's own names win over with.
+    QCOMPARE(Eval("with { true = 0; }; true").root().asBool(), std::optional<bool>(true));
+
+    Eval unknownScope("{ lib }: with lib; platforms.linux");
+    const Value linux = unknownScope.body();
+    QVERIFY(linux.isUnknown());
+    QCOMPARE(linux.cause(), Cause::External);
+    QCOMPARE(linux.symbolicPath(), std::string_view("lib.platforms.linux"));
+    // The lexical binding still wins over the unknown with.
+    QCOMPARE(Eval("{ lib }: let platforms = 3; in with lib; platforms").body().asInt(),
+             std::optional<int64_t>(3));
+    // A with of something unknown without a path cannot name what it finds.
+    Eval opaqueEval("x: with (if x then {} else {}); a");
+    const Value opaque = opaqueEval.body();
+    QVERIFY(opaque.isUnknown());
+    QVERIFY(opaque.symbolicPath().empty());
+    QCOMPARE(opaque.cause(), Cause::Dependent);
+}
+
+void TestEvaluator::selectOr()
+{
+    QCOMPARE(Eval("{ a = 1; }.b or 5").root().asInt(), std::optional<int64_t>(5));
+    QCOMPARE(Eval("{ a = 1; }.a or 5").root().asInt(), std::optional<int64_t>(1));
+    QCOMPARE(Eval("{ a.b = 1; }.a.c or 6").root().asInt(), std::optional<int64_t>(6));
+    QCOMPARE(Eval("\"s\".a or 7").root().asInt(), std::optional<int64_t>(7));
+    QCOMPARE(Eval("{ a = 1; }.b").root().cause(), Cause::Error);
+
+    Eval recipe("oldAttrs: oldAttrs.meta.platforms or [ \"x86_64-linux\" ]");
+    const Value platforms = recipe.body();
+    QVERIFY(platforms.isUnknown());
+    QCOMPARE(platforms.cause(), Cause::External);
+    QCOMPARE(platforms.symbolicPath(), std::string_view("oldAttrs.meta.platforms"));
+    QVERIFY(platforms.fallback());
+    QCOMPARE(strings(*platforms.fallback()), std::vector<std::string>{"x86_64-linux"});
+    QCOMPARE(platforms.fallback()->element(0)->origin().range, recipe.range("\"x86_64-linux\""));
+
+    // The attribute exists, so its (unknown) value is no reason for the default.
+    Eval existsEval("x: { a = x.y; }.a or 1");
+    const Value exists = existsEval.body();
+    QCOMPARE(exists.symbolicPath(), std::string_view("x.y"));
+    QVERIFY(!exists.fallback());
+}
+
+void TestEvaluator::update()
+{
+    Eval known("{ a = 1; b = 2; } // { b = 3; c = 4; }");
+    const Value merged = known.root();
+    QCOMPARE(merged.describe(), std::string("{ a = 1; b = 3; c = 4; }"));
+    QCOMPARE(merged.attribute("b")->origin().range, known.range("3"));
+
+    Eval left("oldAttrs: oldAttrs.meta // { platforms = [ \"x\" ]; }");
+    const Value meta = left.body();
+    QCOMPARE(meta.kind(), Kind::AttrSet);
+    QVERIFY(meta.isOpen());
+    QCOMPARE(strings(*meta.attribute("platforms")), std::vector<std::string>{"x"});
+    QCOMPARE(meta.attribute("description")->symbolicPath(),
+             std::string_view("oldAttrs.meta.description"));
+    QCOMPARE(meta.attributeNames(), std::vector<std::string_view>{"platforms"});
+
+    Eval rightEval("x: { a = 1; } // x");
+    const Value right = rightEval.body();
+    QVERIFY(right.isUnknown());
+    QCOMPARE(right.cause(), Cause::Dependent);
+    QCOMPARE(Eval("x: {} // x").body().symbolicPath(), std::string_view("x"));
+}
+
+void TestEvaluator::concatLists()
+{
+    QCOMPARE(Eval("[ 1 ] ++ [ 2 3 ]").root().describe(), std::string("[ 1 2 3 ]"));
+    // ++ groups to the right: the two known lists are one part.
+    Eval flags("oldAttrs: (oldAttrs.cmakeFlags or []) ++ [ \"-DX=1\" ] ++ [ \"-DY\" ]");
+    const Value value = flags.body();
+    QVERIFY(value.isUnknown());
+    const auto parts = value.parts();
+    QCOMPARE(parts.size(), size_t(2));
+    QCOMPARE(parts[0].symbolicPath(), std::string_view("oldAttrs.cmakeFlags"));
+    QCOMPARE(parts[0].fallback()->size(), size_t(0));
+    QCOMPARE(strings(parts[1]), (std::vector<std::string>{"-DX=1", "-DY"}));
+    // Nested unknown concatenations are flattened.
+    Eval nested("o: ((o.a or []) ++ [ 1 ]) ++ o.b");
+    const auto three = nested.body().parts();
+    QCOMPARE(three.size(), size_t(3));
+    QCOMPARE(three[0].symbolicPath(), std::string_view("o.a"));
+    QCOMPARE(three[1].describe(), std::string("[ 1 ]"));
+    QCOMPARE(three[2].symbolicPath(), std::string_view("o.b"));
+    QCOMPARE(Eval("[ 1 ] ++ 2").root().cause(), Cause::Error);
+}
+
+void TestEvaluator::plus()
+{
+    QCOMPARE(Eval("1 + 2").root().asInt(), std::optional<int64_t>(3));
+    QCOMPARE(Eval("1.5 + 1").root().asFloat(), std::optional<double>(2.5));
+    QCOMPARE(Eval("9223372036854775807 + 1").root().cause(), Cause::Error);
+    QCOMPARE(Eval("./a + \"/b.nix\"").root().asPath(), std::optional<std::string>("./a/b.nix"));
+    Eval text("let a = \"ab\"; in a + \"cd\"");
+    const Value ab = text.root();
+    QCOMPARE(ab.asString(), std::optional<std::string>("abcd"));
+    QCOMPARE(ab.sourceOf(0, 2)->range, find(text.tree.source(), "ab"));
+    QCOMPARE(ab.sourceOf(2, 2)->range, find(text.tree.source(), "cd"));
+    QVERIFY(!ab.sourceOf(1, 2)); // spans two literals
+
+    Eval partialEval("o: (o.postPatch or \"\") + \"echo\"");
+    const Value partial = partialEval.body();
+    QVERIFY(partial.isUnknown());
+    QCOMPARE(partial.parts().size(), size_t(2));
+    QCOMPARE(partial.parts()[0].symbolicPath(), std::string_view("o.postPatch"));
+    QCOMPARE(partial.parts()[1].asString(), std::optional<std::string>("echo"));
+}
+
+void TestEvaluator::interpolation()
+{
+    Eval known("let v = \"2.10\"; in \"torch-${v}-x\"");
+    const Value value = known.root();
+    QCOMPARE(value.asString(), std::optional<std::string>("torch-2.10-x"));
+    const auto version = value.sourceOf(6, 4);
+    QVERIFY(version);
+    QCOMPARE(version->range, known.range("2.10"));
+    QCOMPARE(version->file, std::string_view("main.nix"));
+    QCOMPARE(value.sourceOf(0, 6)->range, known.range("torch-"));
+    // Escapes are not byte for byte.
+    Eval escaped("\"a\\nb\"");
+    QCOMPARE(escaped.root().asString(), std::optional<std::string>("a\nb"));
+    QCOMPARE(escaped.root().sourceOf(2, 1)->range, escaped.range("b"));
+    QVERIFY(!escaped.root().sourceOf(1, 1));
+
+    Eval partial("o: \"v${o.version}-x${\"y\"}\"");
+    const Value unknown = partial.body();
+    QVERIFY(unknown.isUnknown());
+    QCOMPARE(unknown.cause(), Cause::Dependent);
+    const auto parts = unknown.parts();
+    QCOMPARE(parts.size(), size_t(3));
+    QCOMPARE(parts[0].asString(), std::optional<std::string>("v"));
+    QCOMPARE(parts[1].symbolicPath(), std::string_view("o.version"));
+    QCOMPARE(parts[2].asString(), std::optional<std::string>("-xy"));
+    QCOMPARE(parts[2].sourceOf(0, 2)->range, partial.range("-x"));
+    QVERIFY(unknown.reason().find("o.version") != std::string_view::npos);
+
+    QCOMPARE(Eval("\"${1}\"").root().cause(), Cause::Error);
+    // A path in a string would be a store path, which is not modelled.
+    QCOMPARE(Eval("\"${./a}\"").root().cause(), Cause::Unsupported);
+}
+
+void TestEvaluator::indentedStringPieces()
+{
+    const std::string source = "''\n    first line\n      second ${\"x\"} end\n  ''";
+    Eval e(source);
+    const Value value = e.root();
+    const std::string text = *value.asString();
+    QCOMPARE(text, std::string("first line\n  second x end\n"));
+    // Every source-mapped substring reads the same bytes in the source.
+    for (const StringPiece& piece : value.pieces())
+        QCOMPARE(std::string(e.tree.source().substr(piece.source, piece.length)),
+                 text.substr(piece.offset, piece.length));
+    const size_t second = text.find("second");
+    QCOMPARE(value.sourceOf(second, 6)->range, e.range("second"));
+    const SourceRange indented{e.range("second").begin - 2, e.range("second").begin + 6};
+    QCOMPARE(value.sourceOf(text.find("  second"), 8)->range, indented);
+    QCOMPARE(value.sourceOf(0, 5)->range, e.range("first"));
+    // A literal run evaluated on its own keeps its mapping.
+    const Node* run = e.tree.root()->parts()[0];
+    const Value alone = e.evaluator->evaluate(*run);
+    QCOMPARE(alone.asString(), std::optional<std::string>("first line\n  second "));
+    QCOMPARE(alone.sourceOf(0, 5)->range, e.range("first"));
+    // An escape token maps to no source bytes.
+    Eval escape("''a''${b}''");
+    QCOMPARE(escape.root().asString(), std::optional<std::string>("a${b}"));
+    QVERIFY(!escape.root().sourceOf(1, 1));
+    QCOMPARE(escape.root().sourceOf(2, 2)->range, escape.range("{b"));
+}
+
+void TestEvaluator::conditions()
+{
+    QCOMPARE(Eval("if 1 < 2 then \"a\" else \"b\"").root().asString(),
+             std::optional<std::string>("a"));
+    QCOMPARE(Eval("if \"b\" <= \"a\" then 1 else 2").root().asInt(), std::optional<int64_t>(2));
+    Eval unknownEval("x: if x.cudaSupport then 1 else 2");
+    const Value unknown = unknownEval.body();
+    QVERIFY(unknown.isUnknown());
+    QCOMPARE(unknown.cause(), Cause::Dependent);
+    QVERIFY(unknown.reason().find("x.cudaSupport") != std::string_view::npos);
+    QCOMPARE(Eval("if 1 then 1 else 2").root().cause(), Cause::Error);
+    QCOMPARE(Eval("assert 1 == 1; 5").root().asInt(), std::optional<int64_t>(5));
+    QCOMPARE(Eval("assert false; 5").root().cause(), Cause::Error);
+    QCOMPARE(Eval("x: assert x; 5").body().asInt(), std::optional<int64_t>(5));
+}
+
+void TestEvaluator::operators()
+{
+    QCOMPARE(Eval("!true").root().asBool(), std::optional<bool>(false));
+    QCOMPARE(Eval("1 == 1.0").root().asBool(), std::optional<bool>(true));
+    QCOMPARE(Eval("[ 1 { a = \"x\"; } ] == [ 1 { a = \"x\"; } ]").root().asBool(),
+             std::optional<bool>(true));
+    QCOMPARE(Eval("{ a = 1; } != { a = 2; }").root().asBool(), std::optional<bool>(true));
+    QCOMPARE(Eval("x: [ 1 x ] == [ 2 x ]").body().asBool(), std::optional<bool>(false));
+    QVERIFY(Eval("x: [ 1 x ] == [ 1 x ]").body().isUnknown());
+    QCOMPARE(Eval("x: false && x").body().asBool(), std::optional<bool>(false));
+    QCOMPARE(Eval("x: x || true").body().asBool(), std::optional<bool>(true));
+    QCOMPARE(Eval("x: x && false").body().asBool(), std::optional<bool>(false));
+    QCOMPARE(Eval("x: false -> x").body().asBool(), std::optional<bool>(true));
+    QVERIFY(Eval("x: x && true").body().isUnknown());
+    QCOMPARE(Eval("{ a.b = 1; } ? a.b").root().asBool(), std::optional<bool>(true));
+    QCOMPARE(Eval("{ a.b = 1; } ? a.c").root().asBool(), std::optional<bool>(false));
+    QVERIFY(Eval("x: x ? a").body().isUnknown());
+    QCOMPARE(Eval("7 / 2 - 2 * 3").root().asInt(), std::optional<int64_t>(-3));
+    QCOMPARE(Eval("1 / 0").root().cause(), Cause::Error);
+    QCOMPARE(Eval("-(2.5)").root().asFloat(), std::optional<double>(-2.5));
+}
+
+void TestEvaluator::lambdas()
+{
+    QCOMPARE(Eval("let f = x: x + 1; in f 2").root().asInt(), std::optional<int64_t>(3));
+    QCOMPARE(Eval("let f = a: b: a * b; in f 3 4").root().asInt(), std::optional<int64_t>(12));
+    // Closures keep their scope.
+    QCOMPARE(Eval("let mk = n: { get = _: n; }; in (mk 5).get null").root().asInt(),
+             std::optional<int64_t>(5));
+    QCOMPARE(Eval("let f = x: x; in f").root().kind(), Kind::Function);
+    QCOMPARE(Eval("1 2").root().cause(), Cause::Error);
+}
+
+void TestEvaluator::libraryFunctions()
+{
+    Eval lib(R"({ lib }: {
+      on = lib.optionals true [ "a" ];
+      off = lib.optionals false [ "a" ];
+      maybe = lib.optionals lib.cond [ "a" ];
+      one = lib.optional true "b";
+      str = lib.optionalString false "c";
+      attrs = lib.optionalAttrs true { d = 1; };
+      mapped = lib.concatMapStringsSep "," (x: "-m${x}") [ "avx" "fma" ];
+      prefix = lib.removePrefix "sm_" "sm_86";
+      suffix = lib.removeSuffix ".nix" "a.nix";
+      number = builtins.toString 12;
+      list = toString [ 1 "x" true null ];
+      version = lib.versions.majorMinor "12.0.1";
+      replaced = lib.replaceStrings [ "." "-" ] [ "" "_" ] "8.6-x";
+      squares = map (x: x * x) [ 2 3 ];
+    })");
+    const Value set = lib.body();
+    QCOMPARE(strings(*set.attribute("on")), std::vector<std::string>{"a"});
+    QCOMPARE(set.attribute("off")->size(), size_t(0));
+    const Value maybe = *set.attribute("maybe");
+    QVERIFY(maybe.isUnknown());
+    QCOMPARE(maybe.symbolicPath(), std::string_view("lib.optionals(...)"));
+    QCOMPARE(strings(*maybe.fallback()), std::vector<std::string>{"a"});
+    QCOMPARE(strings(*set.attribute("one")), std::vector<std::string>{"b"});
+    QCOMPARE(set.attribute("str")->asString(), std::optional<std::string>(""));
+    QCOMPARE(set.attribute("attrs")->attribute("d")->asInt(), std::optional<int64_t>(1));
+    QCOMPARE(set.attribute("mapped")->asString(), std::optional<std::string>("-mavx,-mfma"));
+    QCOMPARE(set.attribute("prefix")->asString(), std::optional<std::string>("86"));
+    QCOMPARE(set.attribute("prefix")->sourceOf(0, 2)->range.begin, lib.range("sm_86").begin + 3);
+    QCOMPARE(set.attribute("suffix")->asString(), std::optional<std::string>("a"));
+    QCOMPARE(set.attribute("number")->asString(), std::optional<std::string>("12"));
+    QCOMPARE(set.attribute("number")->sourceOf(0, 2)->range.begin, lib.range("12;").begin);
+    QCOMPARE(set.attribute("list")->asString(), std::optional<std::string>("1 x 1 "));
+    const Value version = *set.attribute("version");
+    QCOMPARE(version.asString(), std::optional<std::string>("12.0"));
+    QCOMPARE(version.sourceOf(0, 4)->range.begin, lib.range("12.0.1").begin);
+    QCOMPARE(set.attribute("replaced")->asString(), std::optional<std::string>("86_x"));
+    QCOMPARE(set.attribute("replaced")->sourceOf(0, 1)->range.begin, lib.range("8.6-x").begin);
+    QCOMPARE(set.attribute("squares")->describe(), std::string("[ 4 9 ]"));
+}
+
+void TestEvaluator::librarySpellings_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::newRow("lib") << R"({ lib }: lib.concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("with lib") << R"({ lib }: with lib; concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("pkgs.lib") << R"({ pkgs }: pkgs.lib.concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("lib.strings") << R"({ lib }: lib.strings.concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("builtins") << R"(x: builtins.concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("prev.lib") << R"(final: prev: prev.lib.concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("bound")
+        << R"({ pkgs }: let l = pkgs.lib; in l.concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("nixpkgs_pinned.lib") << R"(x: let
+        nixpkgs_pinned = import (builtins.fetchTarball { url = "u"; }) { };
+      in nixpkgs_pinned.lib.concatStringsSep "-" [ "a" "b" ])";
+    QTest::newRow("with nixpkgs_pinned.lib") << R"(x: let
+        nixpkgs_pinned = import (builtins.fetchTarball { url = "u"; }) { };
+      in with nixpkgs_pinned.lib; concatStringsSep "-" [ "a" "b" ])";
+}
+
+void TestEvaluator::librarySpellings()
+{
+    QFETCH(QString, source);
+    Eval e(source.toStdString());
+    const Value value = e.body();
+    QCOMPARE(value.asString(), std::optional<std::string>("a-b"));
+    QCOMPARE(value.origin().range.end, uint32_t(e.tree.source().size()));
+}
+
+void TestEvaluator::everyFunctionTwoWays_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("expected");
+    struct Case
+    {
+        const char* call; // `F` stands for the function
+        const char* expected;
+        std::vector<const char*> spellings;
+    };
+    const Case cases[] = {
+        {"F true [ \"a\" ]", "[ \"a\" ]", {"lib.optionals", "lib.lists.optionals"}},
+        {"F true \"b\"", "[ \"b\" ]", {"lib.optional", "pkgs.lib.optional"}},
+        {"F true \"c\"", "\"c\"", {"lib.optionalString", "lib.strings.optionalString"}},
+        {"F true { d = 1; }", "{ d = 1; }", {"lib.optionalAttrs", "lib.attrsets.optionalAttrs"}},
+        {"F \",\" (x: x + \"!\") [ \"a\" \"b\" ]",
+         "\"a!,b!\"",
+         {"lib.concatMapStringsSep", "lib.strings.concatMapStringsSep"}},
+        {"F \"sm_\" \"sm_86\"", "\"86\"", {"lib.removePrefix", "lib.strings.removePrefix"}},
+        {"F \".nix\" \"a.nix\"", "\"a\"", {"lib.removeSuffix", "lib.strings.removeSuffix"}},
+        {"F 12", "\"12\"", {"builtins.toString", "toString"}},
+        {"F \"12.0.1\"", "\"12.0\"", {"lib.versions.majorMinor", "final.lib.versions.majorMinor"}},
+        {"F [ \".\" ] [ \"\" ] \"8.6\"",
+         "\"86\"",
+         {"lib.replaceStrings", "builtins.replaceStrings"}},
+        {"F (x: x * 2) [ 1 2 ]", "[ 2 4 ]", {"map", "builtins.map"}},
+    };
+    for (const Case& c : cases)
+        for (const char* spelling : c.spellings) {
+            QString call = QString::fromUtf8(c.call);
+            call.replace(QLatin1Char('F'), QString::fromUtf8(spelling));
+            QTest::newRow(spelling) << "{ lib, pkgs, final }: " + call << QString(c.expected);
+            // The same through `with`, by the last segment alone.
+            const QString name = QString::fromUtf8(spelling).section(QLatin1Char('.'), -1);
+            const QString scope = QString::fromUtf8(spelling).section(QLatin1Char('.'), 0, -2);
+            if (scope.isEmpty())
+                continue;
+            QString bare = QString::fromUtf8(c.call);
+            bare.replace(QLatin1Char('F'), name);
+            QTest::newRow(qPrintable("with " + scope + "; " + name))
+                << "{ lib, pkgs, final }: with " + scope + "; " + bare << QString(c.expected);
+        }
+}
+
+void TestEvaluator::everyFunctionTwoWays()
+{
+    QFETCH(QString, source);
+    QFETCH(QString, expected);
+    Eval e(source.toStdString());
+    QCOMPARE(QString::fromStdString(e.body().describe()), expected);
+}
+
+void TestEvaluator::unknownCalls()
+{
+    Eval callEval("{ lib }: lib.foo 1 2");
+    const Value call = callEval.body();
+    QVERIFY(call.isUnknown());
+    QCOMPARE(call.symbolicPath(), std::string_view("lib.foo(...)"));
+    Eval chainedEval("{ prev }: (prev.torch.override { a = 1; }).overrideAttrs (o: {})");
+    const Value chained = chainedEval.body();
+    QCOMPARE(chained.symbolicPath(),
+             std::string_view("prev.torch.override(...).overrideAttrs(...)"));
+    // A native with unknown arguments is an unknown call.
+    Eval joinEval("{ lib, xs }: lib.concatStringsSep \",\" xs");
+    const Value join = joinEval.body();
+    QCOMPARE(join.symbolicPath(), std::string_view("lib.concatStringsSep(...)"));
+    // Known list with unknown elements: the known pieces stay.
+    Eval partial("{ lib, o }: lib.concatStringsSep \" \" [ \"-O3\" o.flag \"-g\" ]");
+    const Value flags = partial.body();
+    QVERIFY(flags.isUnknown());
+    const auto parts = flags.parts();
+    QCOMPARE(parts.size(), size_t(3));
+    QCOMPARE(parts[0].asString(), std::optional<std::string>("-O3 "));
+    QCOMPARE(parts[1].symbolicPath(), std::string_view("o.flag"));
+    QCOMPARE(parts[2].asString(), std::optional<std::string>(" -g"));
+    // `throw` says why Nix would stop.
+    Eval thrown("x: if 1 > 2 then x else throw \"unsupported GPU\"");
+    QCOMPARE(thrown.body().cause(), Cause::Error);
+    QCOMPARE(thrown.body().reason(), std::string_view("throw unsupported GPU"));
+    // What an import of something unknown yields comes from outside.
+    Eval fetched("x: import (builtins.fetchTarball { url = \"u\"; })");
+    QCOMPARE(fetched.body().cause(), Cause::External);
+    QCOMPARE(fetched.body().symbolicPath(), std::string_view("import(...)"));
+    // A call result bound by let is known by the binding's name.
+    Eval pinnedEval("let p = import <nixpkgs> { }; in p.python3Packages.torch");
+    const Value pinned = pinnedEval.root();
+    QCOMPARE(pinned.symbolicPath(), std::string_view("p.python3Packages.torch"));
+}
+
+void TestEvaluator::imports()
+{
+    MapLoader loader;
+    loader.sources["pkgs/lib/cpu-isa.nix"] =
+        "{\n  avx512 = [ \"-mavx512f\" \"-mavx512dq\" ];\n  avx2 = [ \"-mavx2\" ];\n"
+        "  more = import ./extra.nix;\n}\n";
+    loader.sources["pkgs/lib/extra.nix"] = "[ \"-mfma\" ]";
+    Eval e("let isa = (import ./lib/cpu-isa.nix).avx512; in isa", &loader, "pkgs/torch.nix");
+    const Value value = e.root();
+    QCOMPARE(strings(value), (std::vector<std::string>{"-mavx512f", "-mavx512dq"}));
+    const Value first = *value.element(0);
+    QCOMPARE(first.origin().file, std::string_view("pkgs/lib/cpu-isa.nix"));
+    QCOMPARE(first.origin().range, find(loader.sources["pkgs/lib/cpu-isa.nix"], "\"-mavx512f\""));
+    QCOMPARE(first.sourceOf(0, 9)->file, std::string_view("pkgs/lib/cpu-isa.nix"));
+    const auto chain = first.bindingChain();
+    QCOMPARE(chain.size(), size_t(2));
+    QCOMPARE(chain[0].name, std::string_view("avx512"));
+    QCOMPARE(chain[0].file, std::string_view("pkgs/lib/cpu-isa.nix"));
+    QCOMPARE(chain[0].key, find(loader.sources["pkgs/lib/cpu-isa.nix"], "avx512"));
+    QCOMPARE(chain[1].name, std::string_view("isa"));
+    QCOMPARE(chain[1].file, std::string_view("pkgs/torch.nix"));
+
+    // Paths are relative to the importing file, also inside a module.
+    Eval nested("(import ./lib/cpu-isa.nix).more", &loader, "pkgs/torch.nix");
+    QCOMPARE(strings(nested.root()), std::vector<std::string>{"-mfma"});
+    QCOMPARE(nested.root().element(0)->origin().file, std::string_view("pkgs/lib/extra.nix"));
+    // Each module is read once per evaluator.
+    const int loads = loader.loads;
+    Eval twice("[ (import ./lib/cpu-isa.nix).avx2 (import ./lib/cpu-isa.nix).avx2 ]", &loader,
+               "pkgs/torch.nix");
+    QCOMPARE(twice.root().describe(), std::string("[ [ \"-mavx2\" ] [ \"-mavx2\" ] ]"));
+    QCOMPARE(loader.loads, loads + 1);
+
+    QCOMPARE(Eval("import ./missing.nix", &loader, "pkgs/torch.nix").root().cause(),
+             Cause::Unavailable);
+    QCOMPARE(Eval("import ./x.nix").root().cause(), Cause::Unavailable);
+    // A module may read the file that imports it: laziness makes that no cycle.
+    loader.sources["self.nix"] = "{ a = 1; b = (import ./self.nix).a; }";
+    QCOMPARE(Eval(loader.sources["self.nix"], &loader, "self.nix").root().attribute("b")->asInt(),
+             std::optional<int64_t>(1));
+}
+
+void TestEvaluator::callPackage()
+{
+    MapLoader loader;
+    loader.sources["pkgs/common.nix"] = "{ gpuArch ? \"7.5\", lib, flags ? [ ] }:\n"
+                                        "{ arch = gpuArch; inherit lib; n = flags; sm = "
+                                        "lib.replaceStrings [ \".\" ] [ \"\" ] gpuArch; }\n";
+    Eval e("{ callPackage }: callPackage ./common.nix { gpuArch = \"8.6\"; }", &loader,
+           "pkgs/torch.nix");
+    const Value set = e.body();
+    QCOMPARE(set.kind(), Kind::AttrSet);
+    const Value arch = *set.attribute("arch");
+    QCOMPARE(arch.asString(), std::optional<std::string>("8.6"));
+    QCOMPARE(arch.origin().file, std::string_view("pkgs/torch.nix"));
+    QCOMPARE(arch.origin().range, e.range("\"8.6\""));
+    const auto chain = arch.bindingChain();
+    QCOMPARE(chain.size(), size_t(3));
+    QCOMPARE(chain[0].key, e.range("gpuArch"));                   // the argument's attribute
+    QCOMPARE(chain[1].file, std::string_view("pkgs/common.nix")); // the formal
+    QCOMPARE(chain[1].key, find(loader.sources["pkgs/common.nix"], "gpuArch"));
+    QCOMPARE(chain[2].name, std::string_view("arch"));
+    QCOMPARE(set.attribute("lib")->symbolicPath(), std::string_view("lib"));
+    QCOMPARE(set.attribute("n")->size(), size_t(0));
+    QCOMPARE(set.attribute("sm")->asString(), std::optional<std::string>("86"));
+
+    // `pkgs.callPackage` and a lambda instead of a path work the same.
+    Eval directEval("{ pkgs }: pkgs.callPackage ({ a ? 1, b }: a + b) { b = 2; }");
+    const Value direct = directEval.body();
+    QCOMPARE(direct.asInt(), std::optional<int64_t>(3));
+    QCOMPARE(
+        Eval("{ pkgs }: pkgs.callPackage ./nowhere.nix { }", &loader, "pkgs/x.nix").body().cause(),
+        Cause::Unavailable);
+}
+
+void TestEvaluator::importCycles()
+{
+    MapLoader loader;
+    loader.sources["a.nix"] = "import ./b.nix";
+    loader.sources["b.nix"] = "import ./a.nix";
+    loader.sources["c.nix"] = "(import ./c.nix) + 1";
+    QElapsedTimer timer;
+    timer.start();
+    QCOMPARE(Eval("import ./a.nix", &loader).root().cause(), Cause::Cycle);
+    QCOMPARE(Eval(loader.sources["a.nix"], &loader, "a.nix").root().cause(), Cause::Cycle);
+    QCOMPARE(Eval("import ./c.nix", &loader).root().cause(), Cause::Cycle);
+    QVERIFY(timer.elapsed() < 2000);
+}
+
+void TestEvaluator::budget()
+{
+    QElapsedTimer timer;
+    timer.start();
+    // Strings that interpolate each other twice per level: 2^60 bytes if nothing stopped it.
+    std::string doubling = "let a0 = \"xy\";\n";
+    for (int i = 1; i <= 60; ++i)
+        doubling += "  a" + std::to_string(i) + " = \"${a" + std::to_string(i - 1) + "}${a" +
+                    std::to_string(i - 1) + "}\";\n";
+    doubling += "in a60";
+    Eval hugeEval(doubling);
+    const Value huge = hugeEval.root();
+    QVERIFY(huge.isUnknown());
+    QCOMPARE(huge.cause(), Cause::Limit);
+
+    // Exponential work without shared values: the step budget ends it.
+    Eval workEval("let f = n: if n == 0 then 1 else f (n - 1) + f (n - 1); in f 60");
+    const Value work = workEval.root();
+    QCOMPARE(work.cause(), Cause::Limit);
+    QCOMPARE(Eval("let f = x: f x; in f 1").root().cause(), Cause::Limit);
+    QCOMPARE(Eval("let f = x: f (x + 1); in f 1").root().cause(), Cause::Limit);
+    QCOMPARE(Eval("let x = x; in x").root().cause(), Cause::Cycle);
+    QCOMPARE(Eval("rec { a = b; b = a; }.a").root().cause(), Cause::Cycle);
+    // A list that keeps growing.
+    QCOMPARE(Eval("let f = l: f (l ++ l); in f [ 1 ]").root().cause(), Cause::Limit);
+    // Deep nesting in the tree itself.
+    std::string deep;
+    for (int i = 0; i < 250; ++i)
+        deep += "(1 + ";
+    deep += "1" + std::string(250, ')');
+    QCOMPARE(Eval(deep).root().asInt(), std::optional<int64_t>(251));
+    Evaluator::Limits shallow;
+    shallow.depth = 100;
+    QCOMPARE(Eval(deep, nullptr, "main.nix", shallow).root().cause(), Cause::Limit);
+    std::string dotted = "{ a";
+    for (int i = 0; i < 150; ++i)
+        dotted += ".a";
+    const std::string select = dotted.substr(2);
+    dotted += " = 1; }." + select;
+    QCOMPARE(Eval(dotted).root().asInt(), std::optional<int64_t>(1));
+    QCOMPARE(Eval(dotted, nullptr, "main.nix", shallow).root().cause(), Cause::Limit);
+    // Loops over big values are charged too: 16384 patterns tried at each of 16384 positions.
+    std::string lists = "let l0 = [ \"z\" ];\n";
+    for (int i = 1; i <= 14; ++i)
+        lists += "  l" + std::to_string(i) + " = l" + std::to_string(i - 1) + " ++ l" +
+                 std::to_string(i - 1) + ";\n";
+    lists += "  big = builtins.concatStringsSep \"\" (map (x: \"y\") l14);\n"
+             "in builtins.replaceStrings l14 l14 big";
+    Eval replace(lists);
+    QCOMPARE(replace.binding("big").asString()->size(), size_t(16384));
+    QCOMPARE(replace.root().cause(), Cause::Limit);
+    QVERIFY(timer.elapsed() < 5000);
+
+    // The budget is per call: a later call starts afresh.
+    Eval e("let f = n: if n == 0 then 1 else f (n - 1) + f (n - 1); in [ (f 40) (f 3) ]");
+    QCOMPARE(e.root().element(0)->cause(), Cause::Limit);
+    QCOMPARE(e.root().element(1)->asInt(), std::optional<int64_t>(8));
+}
+
+void TestEvaluator::memoisation()
+{
+    // 2^40 additions unless every shared binding is evaluated once.
+    std::string doubling = "let a0 = 1;\n";
+    for (int i = 1; i <= 40; ++i)
+        doubling += "  a" + std::to_string(i) + " = a" + std::to_string(i - 1) + " + a" +
+                    std::to_string(i - 1) + ";\n";
+    doubling += "in a40";
+    Evaluator::Limits limits;
+    limits.steps = 1000;
+    QCOMPARE(Eval(doubling, nullptr, "main.nix", limits).root().asInt(),
+             std::optional<int64_t>(int64_t(1) << 40));
+    // The same holds across calls: a binding evaluated by evaluate() is not evaluated again.
+    Eval e(doubling, nullptr, "main.nix", limits);
+    QCOMPARE(e.binding("a39").asInt(), std::optional<int64_t>(int64_t(1) << 39));
+    QCOMPARE(e.binding("a40").asInt(), std::optional<int64_t>(int64_t(1) << 40));
+}
+
+void TestEvaluator::originsAndChains()
+{
+    Eval e("let\n  gpuArchSM = \"12.0\";\n  gpuTargets = [ gpuArchSM ];\nin gpuTargets\n");
+    const Value targets = e.root();
+    const auto listChain = targets.bindingChain();
+    QCOMPARE(listChain.size(), size_t(1));
+    QCOMPARE(listChain[0].name, std::string_view("gpuTargets"));
+    QCOMPARE(targets.origin().range, e.range("[ gpuArchSM ]"));
+    const Value arch = *targets.element(0);
+    QCOMPARE(arch.asString(), std::optional<std::string>("12.0"));
+    QCOMPARE(arch.origin().file, std::string_view("main.nix"));
+    QCOMPARE(arch.origin().range, e.range("\"12.0\""));
+    QCOMPARE(arch.sourceOf(0, 4)->range, e.range("12.0"));
+    const auto chain = arch.bindingChain();
+    QCOMPARE(chain.size(), size_t(2));
+    QCOMPARE(chain[0], (BindingStep{"gpuArchSM", "main.nix", e.range("gpuArchSM")}));
+    QCOMPARE(chain[1], (BindingStep{"gpuTargets", "main.nix", e.range("gpuTargets")}));
+
+    // Through attributes and inherit.
+    Eval set("let cfg = { arch = \"8.6\"; };\n x = cfg.arch;\n s = { inherit x; }; in s.x");
+    const Value value = set.root();
+    QCOMPARE(value.origin().range, set.range("\"8.6\""));
+    const auto steps = value.bindingChain();
+    QCOMPARE(steps.size(), size_t(5));
+    QCOMPARE(steps[0].key, set.range("arch"));
+    QCOMPARE(steps[1].key, set.range("cfg"));
+    QCOMPARE(steps[2].key, (SourceRange{set.range("x =").begin, set.range("x =").begin + 1}));
+    // The inherited name, then the set it is in.
+    QCOMPARE(steps[3].key, (SourceRange{set.range("x;").begin, set.range("x;").begin + 1}));
+    QCOMPARE(steps[4].key, (SourceRange{set.range("s =").begin, set.range("s =").begin + 1}));
+
+    // A formal's default.
+    Eval formal("{ gpuArchSM ? \"9.0\" }: { v = gpuArchSM; }");
+    const Value v = *formal.body().attribute("v");
+    QCOMPARE(v.origin().range, formal.range("\"9.0\""));
+    QCOMPARE(v.bindingChain().front().key, formal.range("gpuArchSM"));
+}
+
+void TestEvaluator::externalPaths()
+{
+    Eval e("{ lib, stdenv }: oldAttrs: {\n"
+           "  a = oldAttrs.meta.platforms or [ \"x86_64-linux\" ];\n"
+           "  b = lib.platforms.linux;\n"
+           "  c = stdenv.hostPlatform.isLinux;\n"
+           "}");
+    const Value set = e.body();
+    QCOMPARE(set.attribute("a")->symbolicPath(), std::string_view("oldAttrs.meta.platforms"));
+    QCOMPARE(set.attribute("b")->symbolicPath(), std::string_view("lib.platforms.linux"));
+    QCOMPARE(set.attribute("b")->cause(), Cause::External);
+    QCOMPARE(set.attribute("c")->symbolicPath(), std::string_view("stdenv.hostPlatform.isLinux"));
+    // Selecting from an unknown through the accessor grows the path too.
+    QCOMPARE(set.attribute("c")->attribute("x")->symbolicPath(),
+             std::string_view("stdenv.hostPlatform.isLinux.x"));
+    QCOMPARE(Eval("with {}; free").root().symbolicPath(), std::string_view("free"));
+    QCOMPARE(Eval("<nixpkgs>").root().symbolicPath(), std::string_view("<nixpkgs>"));
+}
+
+void TestEvaluator::recipeShapes()
+{
+    Eval e(R"(let
+  nixpkgs_pinned = import (builtins.fetchTarball { url = "u"; }) { };
+  gpuArchSM = "12.0";
+  cpuFlags = [ "-mavx512f" "-mfma" ];
+in
+(nixpkgs_pinned.python3Packages.torch.override {
+  gpuTargets = [ gpuArchSM ];
+}).overrideAttrs (oldAttrs: {
+  pname = "pytorch-sm120";
+  cmakeFlags = (oldAttrs.cmakeFlags or []) ++ [ "-DX=1" ];
+  preConfigure = (oldAttrs.preConfigure or "") + ''
+    ln -s ${nixpkgs_pinned.cudaPackages.cuda_cccl}/include x
+    export CXXFLAGS="$CXXFLAGS ${nixpkgs_pinned.lib.concatStringsSep " " cpuFlags}"
+  '';
+  meta = oldAttrs.meta // { platforms = [ "x86_64-linux" ]; };
+}))");
+    QCOMPARE(
+        e.root().symbolicPath(),
+        std::string_view("nixpkgs_pinned.python3Packages.torch.override(...).overrideAttrs(...)"));
+    QCOMPARE(e.binding("pname").asString(), std::optional<std::string>("pytorch-sm120"));
+    QCOMPARE(strings(e.binding("gpuTargets")), std::vector<std::string>{"12.0"});
+    const Value pre = e.binding("preConfigure");
+    QVERIFY(pre.isUnknown());
+    const auto parts = pre.parts();
+    QCOMPARE(parts.size(), size_t(4));
+    QCOMPARE(parts[0].symbolicPath(), std::string_view("oldAttrs.preConfigure"));
+    QCOMPARE(parts[1].asString(), std::optional<std::string>("ln -s "));
+    QCOMPARE(parts[2].symbolicPath(), std::string_view("nixpkgs_pinned.cudaPackages.cuda_cccl"));
+    const std::string tail = *parts[3].asString();
+    QCOMPARE(tail, std::string("/include x\nexport CXXFLAGS=\"$CXXFLAGS -mavx512f -mfma\"\n"));
+    // "-mfma" in the joined flags maps back to the list literal.
+    const size_t fma = tail.find("-mfma");
+    QCOMPARE(parts[3].sourceOf(fma, 5)->range, e.range("-mfma"));
+    QCOMPARE(e.binding("meta").attribute("platforms")->element(0)->asString(),
+             std::optional<std::string>("x86_64-linux"));
+    QCOMPARE(e.binding("meta").attribute("description")->symbolicPath(),
+             std::string_view("oldAttrs.meta.description"));
+}
+
+void TestEvaluator::anyNode()
+{
+    Eval e("let a = { b = [ 1 (2 + 3) ]; }; in a");
+    // Every node of the tree evaluates without crashing; sub-expressions in their scope.
+    int evaluated = 0;
+    forEachNode(*e.tree.root(), [&](const Node& node) {
+        e.evaluator->evaluate(node).describe();
+        ++evaluated;
+        return true;
+    });
+    QVERIFY(evaluated > 10);
+    const Node* sum = nullptr;
+    forEachNode(*e.tree.root(), [&](const Node& node) {
+        if (node.kind == NodeKind::Binary)
+            sum = &node;
+        return true;
+    });
+    QCOMPARE(e.evaluator->evaluate(*sum).asInt(), std::optional<int64_t>(5));
+    QCOMPARE(e.evaluator->evaluate(*bindingValue(e.tree, "a")).describe(),
+             std::string("{ b = [ 1 5 ]; }"));
+    // A binding evaluates to its value; a node of another tree is refused.
+    const Node* binding = firstOfKind(e.tree, NodeKind::Binding);
+    QCOMPARE(e.evaluator->evaluate(*binding).kind(), Kind::AttrSet);
+    Eval other("1");
+    QCOMPARE(e.evaluator->evaluate(*other.tree.root()).cause(), Cause::Unsupported);
+    // A default-constructed Value is harmless.
+    const Value none;
+    QVERIFY(none.isUnknown());
+    QVERIFY(!none.attribute("x"));
+    QVERIFY(!none.elements());
+    QVERIFY(none.bindingChain().empty());
+}
+
+void TestEvaluator::robustness()
+{
+    const QStringList roots = {QStringLiteral(RG_SOURCE_DIR "/tests/fixtures"),
+                               QStringLiteral(RG_SOURCE_DIR "/resources/demo"),
+                               QStringLiteral(RG_SOURCE_DIR "/tests/nix/corpus")};
+    int files = 0;
+    size_t nodes = 0;
+    size_t known = 0;
+    QElapsedTimer timer;
+    timer.start();
+    for (const QString& root : roots) {
+        QDirIterator it(root, {QStringLiteral("*.nix")}, QDir::Files | QDir::Hidden,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const SyntaxTree tree = SyntaxTree::parse(file.readAll().toStdString());
+            if (!tree.root())
+                continue;
+            ++files;
+            DiskLoader loader(root.toStdString());
+            Evaluator::Limits limits;
+            limits.steps = 20000;
+            Evaluator evaluator(tree, path.toStdString(), &loader, limits);
+            evaluator.root().describe(2);
+            forEachNode(*tree.root(), [&](const Node& node) {
+                const Value value = evaluator.evaluate(node);
+                ++nodes;
+                known += value.isKnown();
+                value.describe(2);
+                value.asStringList();
+                value.bindingChain();
+                return true;
+            });
+        }
+    }
+    QVERIFY(files > 100);
+    // Recipes are mostly literals and sets: most of their nodes have known values.
+    QVERIFY(known > nodes / 3);
+    qInfo() << files << "files," << nodes << "nodes," << known << "known, in" << timer.elapsed()
+            << "ms";
+    QVERIFY(timer.elapsed() < 60000);
+}
+
+QTEST_GUILESS_MAIN(TestEvaluator)
+#include "tst_evaluator.moc"
