@@ -54,6 +54,7 @@ struct Analysis
     std::vector<MatrixEntry> entries;        // expected variants first in spec order, then extras
     std::vector<RecipeGroup> groups;         // by package, accelerator, pin
     std::vector<std::string> files;          // every recipe file scanned (paths)
+    std::vector<std::string> modules;        // the repository's modules recipes read (paths)
     std::vector<RecipeFacts> unnamed;        // recipes whose file name is not a variant name
     std::vector<Finding> repositoryFindings; // not tied to one variant (spec, unnamed files)
     std::string sourceError; // the recipe directory could not be listed (then no entries)

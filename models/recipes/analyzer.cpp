@@ -4,6 +4,7 @@
 #include "recipes/cellassignment.h"
 #include "recipes/factextractor.h"
 #include "recipes/recipegrouping.h"
+#include "recipes/recipemodules.h"
 #include "recipes/ruleset.h"
 
 #include <QThread>
@@ -204,7 +205,8 @@ void RecipeCache::retainOnly(const std::vector<std::string>& paths)
 
 Analyzer::Analyzer(const Catalog& catalog) : m_catalog(catalog) {}
 
-RecipeFacts Analyzer::extract(const std::string& path, std::string bytes) const
+RecipeFacts Analyzer::extract(const std::string& path, std::string bytes,
+                              nix::ModuleLoader* modules) const
 {
     RecipeFacts facts;
     facts.path = path;
@@ -227,7 +229,7 @@ RecipeFacts Analyzer::extract(const std::string& path, std::string bytes) const
         facts.problemDetail = tree.error() ? tree.error()->message : "unparsable";
         return facts;
     }
-    FactExtractor::extract(tree, facts);
+    FactExtractor::extract(tree, facts, modules);
     return facts;
 }
 
@@ -336,6 +338,7 @@ Analyzer::scan(const RepositorySource& source, const std::vector<SourceEntry>& l
 {
     // Read, parse and extract in parallel; unchanged files come from the cache.
     std::vector<std::shared_ptr<const RecipeFacts>> recipes(listed.size());
+    RecipeModules modules(source, options.maxFileSize); // each parsed once per scan
     std::atomic<int> parsed{0};
     std::atomic<int> done{0};
     const int total = static_cast<int>(listed.size());
@@ -348,9 +351,16 @@ Analyzer::scan(const RepositorySource& source, const std::vector<SourceEntry>& l
         const SourceEntry& entry = listed[i];
         if (cache)
             if (auto known = cache->find(entry.path, entry.stamp)) {
-                recipes[i] = std::move(known);
-                reportProgress();
-                return;
+                // A recipe's facts from an earlier scan hold while the modules it read do.
+                const bool current = std::all_of(
+                    known->modules.begin(), known->modules.end(), [&](const auto& module) {
+                        return modules.stamp(module.first) == module.second;
+                    });
+                if (current) {
+                    recipes[i] = std::move(known);
+                    reportProgress();
+                    return;
+                }
             }
         SourceFile file = source.read(entry.path, options.maxFileSize);
         std::shared_ptr<RecipeFacts> facts;
@@ -365,7 +375,11 @@ Analyzer::scan(const RepositorySource& source, const std::vector<SourceEntry>& l
                                                       : FileProblem::Unreadable;
             facts->problemDetail = file.error;
         } else {
-            facts = std::make_shared<RecipeFacts>(extract(entry.path, std::move(file.bytes)));
+            ModuleTrail trail(modules);
+            facts =
+                std::make_shared<RecipeFacts>(extract(entry.path, std::move(file.bytes), &trail));
+            for (const std::string& module : trail.reached())
+                facts->modules.emplace_back(module, modules.stamp(module));
             ++parsed;
         }
         recipes[i] = facts;
@@ -401,6 +415,11 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         analysis.files.push_back(entry.path);
 
     const auto recipes = scan(source, listed, options, cache);
+    std::set<std::string> modules;
+    for (const auto& recipe : recipes)
+        for (const auto& [module, stamp] : recipe->modules)
+            modules.insert(module);
+    analysis.modules.assign(modules.begin(), modules.end());
     const std::vector<int> bases = wrappedBases(recipes);
     if (!spec)
         spec = inferSpec(recipes, bases, m_catalog, analysis);

@@ -5,6 +5,7 @@
 // one changed file parse only that file.
 
 #include "matrix/catalog.h"
+#include "nix/moduleloader.h"
 #include "recipes/analysis.h"
 #include "recipes/repositorysource.h"
 
@@ -54,8 +55,10 @@ public:
     Analysis analyze(const RepositorySource& source, const AnalyzerOptions& options = {},
                      RecipeCache* cache = nullptr) const;
 
-    // Facts of one file's bytes (the parser plus fact extraction, no rules).
-    RecipeFacts extract(const std::string& path, std::string bytes) const;
+    // Facts of one file's bytes (the parser plus fact extraction, no rules); `modules` reaches
+    // the repository's own Nix modules the file imports.
+    RecipeFacts extract(const std::string& path, std::string bytes,
+                        nix::ModuleLoader* modules = nullptr) const;
 
 private:
     std::vector<std::shared_ptr<const RecipeFacts>> scan(const RepositorySource& source,

@@ -1,8 +1,11 @@
 #include "recipes/factextractor.h"
 
+#include "nix/evaluator.h"
+
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 
@@ -117,6 +120,7 @@ struct Resolved
     std::string text;
     SourceRange range; // the literal the value was found in (or the expression)
     std::vector<Piece> pieces;
+    std::string elsewhere; // "lib/cpu-isa.nix:3" when written in one of the repository's modules
 
     // The source range of text[offset, offset+length) when it lies in one direct piece.
     std::optional<SourceRange> sourceOf(size_t offset, size_t length) const
@@ -139,7 +143,8 @@ struct ResolvedList
 class Extractor
 {
 public:
-    Extractor(const nix::SyntaxTree& tree, RecipeFacts& facts) : m_tree(tree), m_facts(facts)
+    Extractor(const nix::SyntaxTree& tree, RecipeFacts& facts, nix::ModuleLoader* modules)
+        : m_tree(tree), m_facts(facts), m_modules(modules)
     {
         // Sized for a typical recipe (~5 KB) so the walk rarely reallocates.
         m_bindings.reserve(128);
@@ -155,6 +160,14 @@ public:
         if (!root)
             return;
         visit(*root, nullptr, std::string());
+        for (const NodeRecord& apply : m_applies) {
+            const auto arguments = callArguments(*apply.node);
+            const std::string_view callee = calleeName(*apply.node);
+            if ((callee == "import" || callee == "callPackage") && !arguments.empty() &&
+                arguments[0] && arguments[0]->kind == NodeKind::Path &&
+                (startsWith(arguments[0]->text, "./") || startsWith(arguments[0]->text, "../")))
+                m_importsModules = true;
+        }
         findOverlays();
         extractOverlayFacts();
         extractPins();
@@ -592,7 +605,17 @@ private:
         return std::nullopt;
     }
 
+    // A string value: resolved through this file's bindings, or — when the file imports the
+    // repository's own modules — by the evaluator, which follows them.
     std::optional<Resolved> resolveString(Value value, int depth = 0) const
+    {
+        auto local = resolveStringLocal(value, depth);
+        if (local || depth > 0 || !importsModules())
+            return local;
+        return evaluatedString(value.node);
+    }
+
+    std::optional<Resolved> resolveStringLocal(Value value, int depth) const
     {
         if (depth > maxResolveDepth || !spend())
             return std::nullopt;
@@ -678,6 +701,62 @@ private:
         }
     }
 
+    // ---- values from the repository's modules ---------------------------------------------
+
+    bool importsModules() const { return m_modules && m_importsModules; }
+
+    nix::Evaluator& evaluator() const
+    {
+        if (!m_evaluator)
+            m_evaluator = std::make_unique<nix::Evaluator>(m_tree, m_facts.path, m_modules);
+        return *m_evaluator;
+    }
+
+    // A known string the evaluator produced, with the pieces that lie in this file; a value
+    // written in a module keeps its place there in `elsewhere` ("lib/cpu-isa.nix:3").
+    std::optional<Resolved> fromEvaluated(const nix::Value& value, const Node* node) const
+    {
+        auto text = value.asString();
+        if (!text)
+            return std::nullopt;
+        Resolved result;
+        result.text = std::move(*text);
+        result.range = node->range;
+        for (const nix::StringPiece& piece : value.pieces())
+            if (piece.file == m_facts.path)
+                result.pieces.push_back({piece.offset, piece.length, piece.source});
+        const nix::Origin origin = value.origin();
+        if (!origin.file.empty() && origin.file != m_facts.path)
+            if (const nix::SyntaxTree* module = m_modules->load(origin.file)) {
+                const std::string_view source = module->source();
+                const auto line =
+                    1 + std::count(source.begin(), source.begin() + origin.range.begin, '\n');
+                result.elsewhere = std::string(origin.file) + ":" + std::to_string(line);
+            }
+        return result;
+    }
+
+    std::optional<Resolved> evaluatedString(const Node* node) const
+    {
+        if (!node)
+            return std::nullopt;
+        return fromEvaluated(evaluator().evaluate(*node), node);
+    }
+
+    std::optional<std::vector<std::optional<Resolved>>> evaluatedList(const Node* node) const
+    {
+        if (!node)
+            return std::nullopt;
+        const nix::Value value = evaluator().evaluate(*node);
+        auto items = value.asStringList();
+        if (!items)
+            return std::nullopt;
+        std::vector<std::optional<Resolved>> entries;
+        for (const nix::StringListItem& item : *items)
+            entries.push_back(item.text ? fromEvaluated(item.value, node) : std::nullopt);
+        return entries;
+    }
+
     // The string functions recipes use to build flag strings and arch lists, evaluated when
     // their arguments are known (`lib.concatStringsSep " " cpuFlags`, `lib.removePrefix "sm_"
     // gpuArch`, `toString cpuFlags`). Any other call is unknown.
@@ -746,6 +825,19 @@ private:
     // elements are unknown); nullopt when the expression is not a list one can read.
     std::optional<std::vector<std::optional<Resolved>>> listEntries(Value value,
                                                                     int depth = 0) const
+    {
+        auto local = listEntriesLocal(value, depth);
+        const bool complete =
+            local && std::all_of(local->begin(), local->end(), [](const auto& e) { return e; });
+        if (complete || depth > 0 || !importsModules())
+            return local;
+        if (auto evaluated = evaluatedList(value.node))
+            return evaluated;
+        return local;
+    }
+
+    std::optional<std::vector<std::optional<Resolved>>> listEntriesLocal(Value value,
+                                                                         int depth) const
     {
         if (depth > maxResolveDepth || !spend())
             return std::nullopt;
@@ -1513,6 +1605,7 @@ private:
         ArchSinkFact fact;
         fact.sink = sink;
         fact.value = entry.text.substr(offset, length);
+        fact.writtenIn = entry.elsewhere;
         const auto exact = entry.sourceOf(offset, length);
         fact.range = exact ? *exact : entry.range;
         fact.sinkRange = sinkRange;
@@ -1668,11 +1761,22 @@ private:
                 }
             }
         }
-        if (m_facts.cpuFlags) {
+        // No flag sink could be read: the list the recipe keeps its flags in decides.
+        for (const BindingRecord& binding : m_bindings) {
+            if (binding.last != "cpuFlags" || inOverlay(binding.key))
+                continue;
+            auto entries = listEntries(binding.resolved);
+            if (!entries || entries->empty() ||
+                std::any_of(entries->begin(), entries->end(), [](const auto& e) { return !e; }))
+                continue;
             CpuFlagsFact fact;
-            fact.flags = m_facts.cpuFlags->value;
-            fact.range = m_facts.cpuFlags->range;
+            for (const auto& entry : *entries)
+                for (std::string& flag : machineFlags(entry->text))
+                    fact.flags.push_back(std::move(flag));
+            fact.range = binding.value ? binding.value->range : binding.key->range;
+            fact.writtenIn = entries->front()->elsewhere;
             m_facts.compilerFlags = std::move(fact);
+            return;
         }
     }
 
@@ -1826,14 +1930,18 @@ private:
     std::optional<Fact<std::string>> m_overlayTorchVersion;
     bool m_pythonFromTorch = false;
     mutable long m_budget = resolveBudget;
+    nix::ModuleLoader* m_modules = nullptr;
+    bool m_importsModules = false; // the file imports a relative path: evaluation may need it
+    mutable std::unique_ptr<nix::Evaluator> m_evaluator;
     mutable std::map<std::pair<const Node*, const Scope*>, std::optional<Resolved>> m_stringMemo;
 };
 
 } // namespace
 
-void FactExtractor::extract(const nix::SyntaxTree& tree, RecipeFacts& facts)
+void FactExtractor::extract(const nix::SyntaxTree& tree, RecipeFacts& facts,
+                            nix::ModuleLoader* modules)
 {
-    Extractor(tree, facts).run();
+    Extractor(tree, facts, modules).run();
 }
 
 } // namespace rg

@@ -5,6 +5,7 @@
 // interpolation, `//` merges, nested or dotted attribute paths — never by matching text, so
 // any layout a person can write is understood the same way.
 
+#include "nix/moduleloader.h"
 #include "recipes/recipefacts.h"
 
 namespace rg {
@@ -13,8 +14,11 @@ class FactExtractor
 {
 public:
     // Fills every tree-derived member of `facts` (pattern, pins, overlays, values…). The
-    // file-level members (path, variant, problem) are left as they are.
-    static void extract(const nix::SyntaxTree& tree, RecipeFacts& facts);
+    // file-level members (path, variant, problem) are left as they are. With `modules`,
+    // values selected from the repository's own modules (`(import ./lib/isa.nix).avx2`)
+    // are read from them; `facts.path` is the importing file's id for that loader.
+    static void extract(const nix::SyntaxTree& tree, RecipeFacts& facts,
+                        nix::ModuleLoader* modules = nullptr);
 };
 
 } // namespace rg

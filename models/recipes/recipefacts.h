@@ -66,6 +66,7 @@ struct ArchSinkFact
     nix::SourceRange sinkRange; // the sink: the binding's name or the NAME= in a string
     std::string via;            // binding the value came through; "" when written in place
     nix::SourceRange viaRange;  // that binding's name
+    std::string writtenIn;      // "lib/archs.nix:4" when the value is written in a module
 };
 
 // A value the recipe may not state itself: known, taken over from the package it overrides
@@ -87,8 +88,9 @@ struct CpuFlagsFact
 {
     std::vector<std::string> flags;
     nix::SourceRange range;
-    std::string sink; // "CXXFLAGS", … or "" when taken from the list binding
-    std::string via;  // the list binding the flags came from, "" when written in place
+    std::string sink;      // "CXXFLAGS", … or "" when taken from the list binding
+    std::string via;       // the list binding the flags came from, "" when written in place
+    std::string writtenIn; // "lib/cpu-isa.nix:3" when the flags are written in a module
 };
 
 // Why a file could not be analysed at all; each becomes a finding.
@@ -130,6 +132,9 @@ struct RecipeFacts
     std::vector<Fact<std::string>> cudaInputs;    // CUDA packages named as inputs (CPU-only check)
     std::vector<Fact<std::string>> magmaDisabled; // USE_MAGMA=OFF / filterMagma evidence
     std::optional<Fact<std::string>> wrappedFile; // pattern (e): the file it callPackages
+    // The repository's modules the recipe's values were read from, with the stamp of the
+    // bytes read: facts stay valid only while these are unchanged.
+    std::vector<std::pair<std::string, std::string>> modules;
 
     // Line starts of the bytes the facts were read from, so any range can be shown as
     // line:column without keeping the source. Null when the file could not be read.

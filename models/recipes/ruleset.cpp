@@ -398,6 +398,8 @@ private:
         std::string text = inQuotes(entry.value) + " (" + lineOf(f, entry.range);
         if (!entry.via.empty())
             text += ", bound to " + entry.via;
+        if (!entry.writtenIn.empty())
+            text += ", written in " + entry.writtenIn;
         return text + ")";
     }
 
@@ -493,7 +495,7 @@ private:
                  ? std::string()
                  : ", reaching " + flags.sink +
                        (flags.via.empty() ? std::string() : " through " + flags.via)) +
-            ")";
+            (flags.writtenIn.empty() ? std::string() : ", written in " + flags.writtenIn) + ")";
         auto names = [](const std::vector<std::string>& items) {
             std::string text;
             for (size_t i = 0; i < items.size(); ++i)

@@ -2,6 +2,7 @@
 // rule of RuleSet::rules() went untriggered, so a new rule cannot land without its test.
 
 #include "recipes/analyzer.h"
+#include "recipes/recipemodules.h"
 #include "recipes/ruleset.h"
 #include "testrepository.h"
 
@@ -578,6 +579,108 @@ in
                       "package-below-minimum-arch"));
         QVERIFY(!find(check(vllm, "pytorch-python313-cuda12_8-sm61-avx2.nix"),
                       "package-below-minimum-arch"));
+    }
+
+    // Values selected from the repository's own modules are facts like any other; modules
+    // in a subdirectory are not variants; a changed module refreshes its importers.
+    void valuesFromModules()
+    {
+        TestRepository repo;
+        repo.write(".flox/pkgs/lib/cpu-isa.nix",
+                   "# ISA table shared by every recipe\n"
+                   "{\n"
+                   "  avx2 = { flags = [ \"-mavx2\" \"-mfma\" \"-mf16c\" ]; };\n"
+                   "  avx512 = {\n"
+                   "    flags = [ \"-mavx512f\" \"-mavx512dq\" \"-mavx512vl\" \"-mavx512bw\" "
+                   "\"-mfma\" ];\n"
+                   "  };\n"
+                   "}\n");
+        repo.write(".flox/pkgs/lib/archs.nix", "{ sm90 = \"9.0\"; sm86 = \"8.6\"; }\n");
+        auto recipe = [](const char* isa, const char* arch) {
+            return QByteArray(
+                       "{ python3Packages, lib }:\nlet\n  isa = (import ./lib/cpu-isa.nix).") +
+                   isa +
+                   ";\n  archs = import ./lib/archs.nix;\nin\n(python3Packages.torch.override {\n"
+                   "  cudaSupport = true;\n  gpuTargets = [ archs." +
+                   arch +
+                   " ];\n}).overrideAttrs (old: {\n  preConfigure = ''\n    export "
+                   "CXXFLAGS=\"$CXXFLAGS "
+                   "${lib.concatStringsSep \" \" isa.flags}\"\n  '';\n})\n";
+        };
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx512.nix", recipe("avx512", "sm90"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx2.nix", recipe("avx512", "sm90"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm86-avx512.nix", recipe("avx512", "sm90"));
+        RecipeCache cache;
+        auto source = openWorkTree(repo.rootPath());
+        Analysis analysis = Analyzer().analyze(*source, {}, &cache);
+        for (const MatrixEntry& entry : analysis.entries)
+            for (const Finding& finding : entry.findings)
+                triggered().insert(finding.ruleId);
+        // lib/*.nix are modules, not variants (the fourth entry is the gap sm86-avx2).
+        QCOMPARE(std::count_if(analysis.entries.begin(), analysis.entries.end(),
+                               [](const MatrixEntry& e) { return e.recipe != nullptr; }),
+                 3);
+        QCOMPARE(analysis.modules, (std::vector<std::string>{".flox/pkgs/lib/archs.nix",
+                                                             ".flox/pkgs/lib/cpu-isa.nix"}));
+        auto errorsOf = [&](const std::string& file) {
+            std::multiset<std::string> out;
+            for (const MatrixEntry& entry : analysis.entries)
+                if (entry.recipe && entry.recipe->fileName == file)
+                    for (const Finding& finding : entry.findings)
+                        if (finding.severity == Severity::Error)
+                            out.insert(finding.ruleId);
+            return out;
+        };
+        auto messageOf = [&](const std::string& file, const std::string& id) {
+            for (const MatrixEntry& entry : analysis.entries)
+                if (entry.recipe && entry.recipe->fileName == file)
+                    if (const Finding* finding = find(entry.findings, id))
+                        return finding->message;
+            return std::string();
+        };
+        QCOMPARE(errorsOf("pytorch-python313-cuda12_8-sm90-avx512.nix"),
+                 std::multiset<std::string>{});
+        QCOMPARE(errorsOf("pytorch-python313-cuda12_8-sm90-avx2.nix"),
+                 std::multiset<std::string>{"cpu-flags-mismatch"});
+        QCOMPARE(errorsOf("pytorch-python313-cuda12_8-sm86-avx512.nix"),
+                 std::multiset<std::string>{"gpu-arch-mismatch"});
+        const std::string arch =
+            messageOf("pytorch-python313-cuda12_8-sm86-avx512.nix", "gpu-arch-mismatch");
+        QVERIFY2(arch.find("written in .flox/pkgs/lib/archs.nix:1") != std::string::npos,
+                 arch.c_str());
+
+        // Editing the module changes its importers' verdicts, though their own bytes did not.
+        repo.write(".flox/pkgs/lib/archs.nix", "{ sm90 = \"8.6\"; sm86 = \"8.6\"; }\n");
+        const int parsedBefore = cache.parsedCount();
+        analysis = Analyzer().analyze(*source, {}, &cache);
+        QCOMPARE(cache.parsedCount() - parsedBefore, 3);
+        QCOMPARE(errorsOf("pytorch-python313-cuda12_8-sm86-avx512.nix"),
+                 std::multiset<std::string>{});
+        QCOMPARE(errorsOf("pytorch-python313-cuda12_8-sm90-avx512.nix"),
+                 std::multiset<std::string>{"gpu-arch-mismatch"});
+        // Unchanged modules: nothing is parsed again.
+        const int parsedAgain = cache.parsedCount();
+        analysis = Analyzer().analyze(*source, {}, &cache);
+        QCOMPARE(cache.parsedCount(), parsedAgain);
+    }
+
+    void modulesStayInTheRepository()
+    {
+        TestRepository repo;
+        auto source = openWorkTree(repo.rootPath());
+        RecipeModules modules(*source, 1 << 20);
+        QCOMPARE(QString::fromStdString(modules.resolve(".flox/pkgs/a.nix", "./lib/x.nix")),
+                 QStringLiteral(".flox/pkgs/lib/x.nix"));
+        QCOMPARE(QString::fromStdString(modules.resolve(".flox/pkgs/a.nix", "../common")),
+                 QStringLiteral(".flox/common/default.nix"));
+        QVERIFY(modules.resolve(".flox/pkgs/a.nix", "../../../etc/passwd.nix").empty());
+        QVERIFY(modules.resolve(".flox/pkgs/a.nix", "/etc/x.nix").empty());
+        repo.write(".flox/pkgs/lib/x.nix", "{ a = 1; }");
+        const nix::SyntaxTree* first = modules.load(".flox/pkgs/lib/x.nix");
+        QVERIFY(first);
+        QCOMPARE(modules.load(".flox/pkgs/lib/x.nix"), first); // parsed once per scan
+        repo.write(".flox/pkgs/lib/bad.nix", "{ a = ; }");
+        QVERIFY(!modules.load(".flox/pkgs/lib/bad.nix"));
     }
 
     void platformsMismatch()
