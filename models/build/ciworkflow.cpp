@@ -2,6 +2,7 @@
 
 #include "build/buildtarget.h"
 #include "build/verificationexpectation.h"
+#include "matrix/variantexpectation.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -56,16 +57,15 @@ std::optional<QStringList> CiWorkflow::recipesIn(const QString& repo, const QStr
     return names;
 }
 
+// The runner of the variant's ISA platform, as its expectation names it.
 QString CiWorkflow::runnerFor(const QString& variant)
 {
-    const QStringList parts = variant.split(QLatin1Char('-'));
-    for (const QString& part : parts) {
-        if (part.startsWith(QLatin1String("armv")))
-            return QStringLiteral("ubuntu-24.04-arm");
-        if (part == QLatin1String("darwin") || part == QLatin1String("mps"))
-            return QStringLiteral("macos-14");
-    }
-    return QStringLiteral("ubuntu-latest");
+    const auto name = VariantName::parse(variant.toStdString());
+    if (!name)
+        return QStringLiteral("ubuntu-latest");
+    const VariantExpectation expected =
+        VariantExpectation::of(*name, MatrixSpec{}, Catalog::builtin());
+    return QString::fromStdString(expected.ciRunner);
 }
 
 bool CiWorkflow::setVariants(const QString& repo, const QStringList& variants, QString* error)

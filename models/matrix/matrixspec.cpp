@@ -299,13 +299,6 @@ std::vector<std::string> stringArray(const json& value, const std::string& point
     return out;
 }
 
-bool isFullRevision(std::string_view pin)
-{
-    return pin.size() == 40 && std::all_of(pin.begin(), pin.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
-}
-
 std::string digitsOf(std::string_view dotted)
 {
     std::string out(dotted);
@@ -902,6 +895,13 @@ std::string MatrixSpec::expectedPname(const VariantName& name) const
     if (pnamePrefix.empty() || name.package != package)
         return canonical;
     return pnamePrefix + canonical.substr(name.package.size() + 1);
+}
+
+bool isFullRevision(std::string_view pin)
+{
+    return pin.size() == 40 && std::all_of(pin.begin(), pin.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
 }
 
 MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const Catalog& catalog)

@@ -93,6 +93,9 @@ struct InferenceSample
     RecipePattern pattern; // kind and overlays observed (canonicalRecipe is not read)
 };
 
+// Whether `pin` is a full nixpkgs revision: 40 lower-case hex digits.
+bool isFullRevision(std::string_view pin);
+
 class MatrixSpec
 {
 public:

@@ -6,7 +6,7 @@
 #include "matrix/matrixspec.h"
 #include "recipes/finding.h"
 #include "recipes/recipefacts.h"
-#include "recipes/variantexpectation.h"
+#include "matrix/variantexpectation.h"
 
 #include <array>
 #include <memory>

@@ -111,13 +111,6 @@ const std::vector<RuleInfo> allRules = {
      "No matrix spec file; the expected matrix was inferred from the recipes."},
 };
 
-bool isFullHexRevision(std::string_view text)
-{
-    return text.size() == 40 && std::all_of(text.begin(), text.end(), [](char c) {
-               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-           });
-}
-
 std::string inQuotes(std::string_view text)
 {
     return "\"" + std::string(text) + "\"";
@@ -218,7 +211,7 @@ private:
     void patternIndependent()
     {
         for (const PinFact& pin : f.pins)
-            if (!isFullHexRevision(pin.revision))
+            if (!isFullRevision(pin.revision))
                 add(rule::pinNotFull,
                     "nixpkgs pin '" + pin.revision + "' is not a full 40-hex commit id (" +
                         lineOf(f, pin.range) + ")",
@@ -291,7 +284,7 @@ private:
     {
         if (e->pin)
             for (const PinFact& pin : f.pins) {
-                if (!isFullHexRevision(pin.revision) || pin.revision == *e->pin)
+                if (!isFullRevision(pin.revision) || pin.revision == *e->pin)
                     continue;
                 add(e->fromSpecFile ? rule::pinMismatch : rule::pinDiffersFromGroup,
                     "nixpkgs pin " + pin.revision + " (" + lineOf(f, pin.range) +

@@ -2,6 +2,7 @@
 // real Nix builds of the fixture repository.
 
 #include "build/buildhistory.h"
+#include "build/ciworkflow.h"
 #include "buildfixture.h"
 
 #include <QProcess>
@@ -256,6 +257,33 @@ private slots:
         r = run({"export-ci", m_dir.filePath("empty"), "-o", "-"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("no recipe directory"));
+    }
+
+    // The runner follows the platform of the variant's ISA (the catalog's), not fragments of
+    // the name: an ARM ISA builds on an ARM runner, mps on macOS, anything else on x86 Linux.
+    void ciRunnerFollowsTheIsaPlatform_data()
+    {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<QString>("runner");
+        QTest::newRow("arm gpu") << "pytorch-python313-cuda13_0-sm121-armv9"
+                                 << "ubuntu-24.04-arm";
+        QTest::newRow("arm 8.2") << "pytorch-python313-cuda13_0-sm110-armv8_2"
+                                 << "ubuntu-24.04-arm";
+        QTest::newRow("darwin") << "pytorch-python313-darwin-mps"
+                                << "macos-14";
+        QTest::newRow("x86 gpu") << "pytorch-python313-cuda12_8-sm90-avx512"
+                                 << "ubuntu-latest";
+        QTest::newRow("cpu") << "pytorch-python313-cpu-avx2"
+                             << "ubuntu-latest";
+        QTest::newRow("a word, not an ISA") << "armvx-python313-cpu-avx2"
+                                            << "ubuntu-latest";
+    }
+
+    void ciRunnerFollowsTheIsaPlatform()
+    {
+        QFETCH(QString, variant);
+        QFETCH(QString, runner);
+        QCOMPARE(CiWorkflow::runnerFor(variant), runner);
     }
 
     void exportedWorkflowParsesAndItsVerifyStepWorks()

@@ -1,6 +1,4 @@
-#include "recipes/variantexpectation.h"
-
-#include "recipes/archnotation.h"
+#include "matrix/variantexpectation.h"
 
 namespace rg {
 
@@ -32,7 +30,7 @@ VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixS
     e.fromSpecFile = !spec.isInferred();
     e.askedFor = e.fromSpecFile && spec.expects(name);
     if (name.accelerator == Accelerator::Cuda) {
-        e.archNumber = ArchNotation::numberOf(name.gpuArch);
+        e.archNumber = catalog.describeGpuArch(name.gpuArch).number;
         if (const GpuArch* arch = catalog.gpuArch(name.gpuArch))
             e.arch = *arch;
     }
