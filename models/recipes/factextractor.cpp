@@ -22,6 +22,9 @@ constexpr int maxResolveDepth = 48;
 // interpolate each other twice per level grow exponentially, and hostile input must not hang.
 constexpr long resolveBudget = 1000000;
 constexpr size_t maxResolvedLength = 64 * 1024;
+// Stands for an interpolation that could not be evaluated inside a shell value, so the item
+// it is part of is unknown rather than split out of Nix source text.
+constexpr char unknownMark = '\x01';
 
 bool startsWith(std::string_view text, std::string_view prefix)
 {
@@ -240,8 +243,10 @@ private:
                     const Node* name = child->children[k];
                     if (name->kind != NodeKind::AttrName)
                         continue;
+                    // `inherit (e) x;` evaluates e in the let's / rec set's own scope; only a
+                    // plain `inherit x;` looks outside it.
                     if (source)
-                        scope.names.emplace_back(name->text, Value{source, outer, {}, name->text});
+                        scope.names.emplace_back(name->text, Value{source, &scope, {}, name->text});
                     else
                         scope.names.emplace_back(name->text, Value{nullptr, outer, name->text, {}});
                 }
@@ -275,7 +280,7 @@ private:
             } else if (child->kind == NodeKind::Inherit) {
                 const Node* source = child->flag ? child->child(0) : nullptr;
                 if (source)
-                    visit(*source, inheritScope, std::string());
+                    visit(*source, scope, std::string());
                 for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k) {
                     const Node* name = child->children[k];
                     std::string_view text = name->text;
@@ -290,7 +295,7 @@ private:
                     BindingRecord record;
                     record.path = joinPath(prefix, text);
                     record.key = name;
-                    record.resolved = source ? Value{source, inheritScope, {}, name->text}
+                    record.resolved = source ? Value{source, scope, {}, name->text}
                                              : Value{nullptr, inheritScope, name->text, {}};
                     m_bindings.push_back(std::move(record));
                     m_bindings.back().last = std::string(lastSegment(m_bindings.back().path));
@@ -598,7 +603,7 @@ private:
                 const Node* source = child->flag ? child->child(0) : nullptr;
                 for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k)
                     if (child->children[k]->text == name)
-                        return source ? Value{source, set.scope, {}, name}
+                        return source ? Value{source, inner, {}, name}
                                       : Value{nullptr, set.scope, name, {}};
             }
         }
@@ -650,10 +655,7 @@ private:
         case NodeKind::IndentedString:
             for (const Node* part : node.children) {
                 if (part->kind == NodeKind::StringText) {
-                    if (part->text.size() == part->range.length())
-                        result.pieces.push_back(
-                            {result.text.size(), part->text.size(), part->range.begin});
-                    result.text += part->text;
+                    appendMapped(result, *part, 0, part->text.size());
                 } else if (part->kind == NodeKind::Interpolation && part->child(0)) {
                     auto inner =
                         resolveString(Value{part->child(0), target->scope, {}, {}}, depth + 1);
@@ -725,7 +727,15 @@ private:
         for (const nix::StringPiece& piece : value.pieces())
             if (piece.file == m_facts.path)
                 result.pieces.push_back({piece.offset, piece.length, piece.source});
-        const nix::Origin origin = value.origin();
+        // Where it is written: its literal, or the first piece of it that lies in a module
+        // (a string the evaluator built from a module's list, `toString isa.flags`).
+        nix::Origin origin = value.origin();
+        if (origin.file.empty() || origin.file == m_facts.path)
+            for (const nix::StringPiece& piece : value.pieces())
+                if (piece.file != m_facts.path) {
+                    origin = {piece.file, {piece.source, piece.source}};
+                    break;
+                }
         if (!origin.file.empty() && origin.file != m_facts.path)
             if (const nix::SyntaxTree* module = m_modules->load(origin.file)) {
                 const std::string_view source = module->source();
@@ -785,6 +795,9 @@ private:
                 result.pieces.push_back({0, length, exact->begin});
             return result;
         }
+        // The quotes escapeShellArg adds are shell syntax: the shell removes them again.
+        if (callee == "escapeShellArg" && arguments.size() == 1)
+            return text(0);
         const bool join = callee == "concatStringsSep" && arguments.size() == 2;
         const bool toString = callee == "toString" && arguments.size() == 1;
         if (!join && !toString)
@@ -1144,13 +1157,19 @@ private:
         const std::string& text = url.text;
         if (text.find("nixpkgs") == std::string::npos)
             return std::nullopt;
-        size_t begin = text.find("/archive/");
-        size_t end = text.size();
+        // GitHub serves the same archive as …/archive/<rev>.tar.gz, …/tarball/<rev> (also
+        // through api.github.com/repos/…) and codeload's …/tar.gz/<rev>.
+        size_t begin = std::string::npos;
+        for (std::string_view marker : {"/archive/", "/tarball/", "/tar.gz/"})
+            if (const size_t at = text.find(marker); at != std::string::npos) {
+                begin = at + marker.size();
+                break;
+            }
+        size_t end = std::min(text.size(), text.find('?'));
         if (begin != std::string::npos) {
-            begin += 9;
             for (std::string_view extension : {".tar.gz", ".tar.xz", ".tar.bz2", ".zip"})
-                if (endsWith(text, extension)) {
-                    end = text.size() - extension.size();
+                if (endsWith(std::string_view(text).substr(0, end), extension)) {
+                    end -= extension.size();
                     break;
                 }
         } else {
@@ -1472,6 +1491,52 @@ private:
         return settings;
     }
 
+    // Source offset of each byte of a StringText's decoded text, plus one past its end. An
+    // indented string's text has its indentation stripped, so the mapping skips the stripped
+    // whitespace; a run of other bytes maps one to one.
+    std::vector<uint32_t> sourceOffsets(const Node& part) const
+    {
+        const std::string_view text = part.text;
+        std::vector<uint32_t> offsets(text.size() + 1);
+        const std::string_view source = m_tree.text(part.range);
+        if (text.size() == source.size()) {
+            for (size_t k = 0; k <= text.size(); ++k)
+                offsets[k] = part.range.begin + static_cast<uint32_t>(k);
+            return offsets;
+        }
+        // Only stripped whitespace may be skipped; anything else (an escape such as "\n" in a
+        // double-quoted string) leaves the part unmapped, as positions inside it are unknown.
+        size_t i = 0;
+        for (size_t k = 0; k < text.size(); ++k) {
+            while (i < source.size() && source[i] != text[k] &&
+                   (source[i] == ' ' || source[i] == '\t' || source[i] == '\n'))
+                ++i;
+            if (i >= source.size() || source[i] != text[k])
+                return {};
+            offsets[k] = part.range.begin + static_cast<uint32_t>(i++);
+        }
+        offsets[text.size()] = part.range.begin + static_cast<uint32_t>(i);
+        return offsets;
+    }
+
+    // Appends part->text[from, from + length) with pieces for each run that maps one to one.
+    void appendMapped(Resolved& resolved, const Node& part, size_t from, size_t length) const
+    {
+        const std::vector<uint32_t> offsets = sourceOffsets(part);
+        if (offsets.empty()) {
+            resolved.text += part.text.substr(from, length);
+            return;
+        }
+        size_t run = from;
+        for (size_t k = from + 1; k <= from + length; ++k)
+            if (k == from + length || offsets[k] != offsets[k - 1] + 1) {
+                resolved.pieces.push_back(
+                    {resolved.text.size() + (run - from), k - run, offsets[run]});
+                run = k;
+            }
+        resolved.text += part.text.substr(from, length);
+    }
+
     ShellSetting readShellValue(const Node& string, size_t partIndex, size_t offset,
                                 const Scope* scope) const
     {
@@ -1484,9 +1549,8 @@ private:
             text.remove_prefix(1);
             ++offset;
         }
-        const bool direct = part->text.size() == part->range.length();
-        const uint32_t begin =
-            direct ? part->range.begin + static_cast<uint32_t>(offset) : string.range.begin;
+        const std::vector<uint32_t> firstOffsets = sourceOffsets(*part);
+        const uint32_t begin = firstOffsets.empty() ? string.range.begin : firstOffsets[offset];
         uint32_t end = begin;
         auto stopAt = [&](std::string_view run) {
             for (size_t k = 0; k < run.size(); ++k) {
@@ -1499,15 +1563,10 @@ private:
             return std::string_view::npos;
         };
         Resolved& resolved = setting.resolved;
-        auto appendText = [&](std::string_view run, const Node* from, size_t skip) {
-            if (from->text.size() == from->range.length())
-                resolved.pieces.push_back({resolved.text.size(), run.size(),
-                                           from->range.begin + static_cast<uint32_t>(skip)});
-            resolved.text += run;
-        };
         size_t stop = stopAt(text);
-        appendText(text.substr(0, stop), part, offset);
-        end = direct ? begin + static_cast<uint32_t>(resolved.text.size()) : string.range.end;
+        const size_t first = stop == std::string_view::npos ? text.size() : stop;
+        appendMapped(resolved, *part, offset, first);
+        end = firstOffsets.empty() ? string.range.end : firstOffsets[offset + first];
         // The value continues into interpolations: "${gpuArch}" or sm_${num}
         for (size_t next = partIndex + 1;
              stop == std::string_view::npos && next < string.children.size(); ++next) {
@@ -1521,17 +1580,16 @@ private:
                     }
                     resolved.text += inner->text;
                 } else {
-                    resolved.text += m_tree.text(following->range);
+                    resolved.text += unknownMark; // never a piece of an entry or a flag
                 }
                 end = following->range.end;
             } else {
-                std::string_view run = following->text;
-                stop = stopAt(run);
-                appendText(run.substr(0, stop), following, 0);
-                end = stop == std::string_view::npos ||
-                              following->text.size() != following->range.length()
-                          ? following->range.end
-                          : following->range.begin + static_cast<uint32_t>(stop);
+                stop = stopAt(following->text);
+                const size_t length =
+                    stop == std::string_view::npos ? following->text.size() : stop;
+                appendMapped(resolved, *following, 0, length);
+                const std::vector<uint32_t> offsets = sourceOffsets(*following);
+                end = offsets.empty() ? following->range.end : offsets[length];
             }
         }
         setting.value = resolved.text;
@@ -1631,8 +1689,7 @@ private:
             size_t end = text.find_first_of("; ,", at);
             if (end == std::string::npos)
                 end = text.size();
-            if (end > at && text.compare(at, 2, "${") != 0 &&
-                text.substr(at, end - at).find("${") == std::string::npos)
+            if (end > at && text.substr(at, end - at).find(unknownMark) == std::string::npos)
                 addArchEntry(sink, value, at, end - at, sinkRange);
             at = end + 1;
         }
@@ -1713,7 +1770,7 @@ private:
     void extractCompilerFlags()
     {
         auto note = [&](const Resolved& value, std::string_view sink) {
-            if (value.text.find("${") != std::string::npos)
+            if (value.text.find(unknownMark) != std::string::npos)
                 return false; // part of it is unknown: the flags cannot be judged from here
             std::vector<std::string> flags = machineFlags(value.text);
             if (flags.empty())
@@ -1722,29 +1779,40 @@ private:
             fact.flags = std::move(flags);
             fact.sink = std::string(sink);
             fact.range = value.range;
-            if (!value.pieces.empty()) {
-                const SourceRange first{value.pieces.front().source,
-                                        value.pieces.front().source +
-                                            static_cast<uint32_t>(value.pieces.front().length)};
-                if (const BindingRecord* through = bindingAround(first);
+            // Where the flags are written: the first piece from outside the setting itself.
+            for (const Piece& piece : value.pieces) {
+                const SourceRange at{piece.source,
+                                     piece.source + static_cast<uint32_t>(piece.length)};
+                if (value.range.contains(at.begin))
+                    continue;
+                if (const BindingRecord* through = bindingAround(at);
                     through && !within(through->value, value.range)) {
                     fact.via = through->path;
                     fact.range = through->value->range;
                 }
+                break;
             }
-            m_facts.compilerFlags = std::move(fact);
+            // Each sink reaches a compiler (CFLAGS the C targets, CXXFLAGS the C++ ones); a
+            // sink that repeats flags already read adds nothing.
+            if (!m_facts.compilerFlags)
+                m_facts.compilerFlags = std::move(fact);
+            else if (fact.flags != m_facts.compilerFlags->flags &&
+                     std::none_of(m_facts.moreCompilerFlags.begin(),
+                                  m_facts.moreCompilerFlags.end(),
+                                  [&](const CpuFlagsFact& f) { return f.flags == fact.flags; }))
+                m_facts.moreCompilerFlags.push_back(std::move(fact));
             return true;
         };
         for (std::string_view sink :
              {"CXXFLAGS", "NIX_CFLAGS_COMPILE", "CFLAGS", "CMAKE_CXX_FLAGS"}) {
             for (const ShellSetting& setting : shellSettings(sink))
                 if (note(setting.resolved, sink))
-                    return;
+                    break;
             for (const BindingRecord& binding : m_bindings) {
                 if (binding.last != sink || inOverlay(binding.key))
                     continue;
                 if (auto text = resolveString(binding.resolved); text && note(*text, sink))
-                    return;
+                    continue;
                 if (auto entries = listEntries(binding.resolved)) {
                     Resolved joined;
                     joined.range = binding.value ? binding.value->range : binding.key->range;
@@ -1756,11 +1824,13 @@ private:
                         }
                         joined.text += (joined.text.empty() ? "" : " ") + entry->text;
                     }
-                    if (known && note(joined, sink))
-                        return;
+                    if (known)
+                        note(joined, sink);
                 }
             }
         }
+        if (m_facts.compilerFlags)
+            return;
         // No flag sink could be read: the list the recipe keeps its flags in decides.
         for (const BindingRecord& binding : m_bindings) {
             if (binding.last != "cpuFlags" || inOverlay(binding.key))

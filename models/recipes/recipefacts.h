@@ -122,8 +122,9 @@ struct RecipeFacts
     std::optional<Fact<std::vector<std::string>>> cpuFlags;   // the list binding, as written
     std::vector<ArchSinkFact> archSinks;                      // every arch entry at its sink
     std::optional<CpuFlagsFact> compilerFlags;                // the flags by flow
-    std::optional<PlatformsFact> platformsValue;              // meta.platforms, evaluated
-    std::vector<Fact<std::string>> unpinnedImports;           // import <nixpkgs> and the like
+    std::vector<CpuFlagsFact> moreCompilerFlags;    // further sinks with other flags (CFLAGS …)
+    std::optional<PlatformsFact> platformsValue;    // meta.platforms, evaluated
+    std::vector<Fact<std::string>> unpinnedImports; // import <nixpkgs> and the like
     std::optional<Fact<std::string>> description;
     std::optional<Fact<std::string>> longDescription;
     std::optional<Fact<std::vector<std::string>>> platforms;

@@ -474,10 +474,18 @@ private:
     // -mno-fma -mno-avx2" is a careful AVX build, "-march=x86-64-v3" is AVX2.
     void cpu()
     {
-        const CpuIsa* isa = e->isa;
-        if (!isa || !f.compilerFlags || f.compilerFlags->flags.empty())
+        if (!e->isa || !f.compilerFlags)
             return;
-        const CpuFlagsFact& flags = *f.compilerFlags;
+        cpuFlags(*f.compilerFlags);
+        for (const CpuFlagsFact& more : f.moreCompilerFlags)
+            cpuFlags(more);
+    }
+
+    void cpuFlags(const CpuFlagsFact& flags)
+    {
+        const CpuIsa* isa = e->isa;
+        if (flags.flags.empty())
+            return;
         const CpuFeatureSet features(flags.flags);
         const IsaVerdict verdict = features.judge(*isa);
         if (verdict.unknownBaseline)

@@ -259,6 +259,23 @@ private slots:
         QCOMPARE(r.text().mid(f->range.begin, f->range.length()), otherPin);
     }
 
+    // GitHub serves …/archive/<rev>.tar.gz, …/tarball/<rev> and codeload's …/tar.gz/<rev> alike.
+    void pinsInEveryArchiveUrl()
+    {
+        for (const QByteArray& url :
+             {"https://github.com/NixOS/nixpkgs/tarball/" + goodPin,
+              "https://api.github.com/repos/NixOS/nixpkgs/tarball/" + goodPin,
+              "https://codeload.github.com/NixOS/nixpkgs/tar.gz/" + goodPin}) {
+            QByteArray text = Recipe{}.text();
+            text.replace("https://github.com/NixOS/nixpkgs/archive/" + goodPin + ".tar.gz", url);
+            const RecipeFacts facts = Analyzer().extract(
+                ".flox/pkgs/pytorch-python313-cuda13_0-sm90-avx512.nix", text.toStdString());
+            QCOMPARE(facts.pins.size(), size_t(1));
+            QCOMPARE(QByteArray::fromStdString(facts.pins[0].revision), goodPin);
+            CLEAN(check(text));
+        }
+    }
+
     void pinNotFull()
     {
         Recipe r;
@@ -364,7 +381,7 @@ private slots:
         ONLY(findings, "gpu-arch-mismatch"); // one written value, one finding
         const std::string& message = findings[0].message;
         for (const char* part :
-             {"gpuTargets (line 19)", "TORCH_CUDA_ARCH_LIST (line 22)",
+             {"gpuTargets (line 19)", "TORCH_CUDA_ARCH_LIST (line 23)",
               "\"8.0\" (line 14, bound to gpuArchSM)", "sm80", "sm90", "write \"9.0\""})
             QVERIFY2(message.find(part) != std::string::npos, (message + " / " + part).c_str());
         QCOMPARE(findings[0].line, 14u); // the evidence is the literal, where a fix edits
@@ -461,6 +478,18 @@ in
         QTest::newRow("lib.cmakeFeature")
             << torch("", "[ \"8.6\" ]", "${lib.cmakeFeature \"CMAKE_CUDA_ARCHITECTURES\" \"86\"}")
             << sm86 << "";
+        QTest::newRow("escapeShellArg: the shell removes the quotes")
+            << torch("  capability = \"8.6\";\n", "[ capability ]",
+                     "export TORCH_CUDA_ARCH_LIST=${lib.escapeShellArg capability}")
+            << sm86 << "";
+        QTest::newRow("an interpolation not evaluated here is unknown, never split")
+            << torch("", "[ \"8.6\" ]",
+                     "export TORCH_CUDA_ARCH_LIST=\"${lib.concatStringsSep \";\" (map (c: c + "
+                     "\"+PTX\") caps)}\"")
+            << sm86 << "";
+        QTest::newRow("inherit (set) name in a let")
+            << torch("  arch = { dotted = \"7.5\"; };\n  inherit (arch) dotted;\n", "[ dotted ]")
+            << sm86 << "gpu-arch-mismatch";
         QTest::newRow("unknown arch to the catalog, right value")
             << torch("  cc = \"13.0\";\n", "[ cc ]") << "pytorch-python313-cuda13_0-sm130-avx2.nix"
             << "unknown-to-catalog";
@@ -566,6 +595,13 @@ in
                 std::string::npos);
         text.replace("isaFlags = [ \"-mavx2\" ]", "isaFlags = [ \"-march=x86-64-v4\" ]");
         CLEAN(check(text));
+        // Every sink that reaches a compiler counts: C targets get CFLAGS.
+        Recipe both = r;
+        both.extraShell = "export CXXFLAGS=\"$CXXFLAGS -march=x86-64-v4\"\n    export "
+                          "CFLAGS=\"$CFLAGS -march=x86-64-v3\"";
+        const auto cflags = check(both);
+        ONLY(cflags, "cpu-flags-mismatch");
+        QVERIFY(cflags[0].message.find("reaching CFLAGS") != std::string::npos);
     }
 
     void packageBelowMinimumArch()
