@@ -1779,6 +1779,7 @@ private:
             fact.flags = std::move(flags);
             fact.sink = std::string(sink);
             fact.range = value.range;
+            fact.writtenIn = value.elsewhere;
             // Where the flags are written: the first piece from outside the setting itself.
             for (const Piece& piece : value.pieces) {
                 const SourceRange at{piece.source,

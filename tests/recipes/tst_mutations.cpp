@@ -1,0 +1,1044 @@
+// Mutation test: plant one defect at a time into every sound recipe of the realworld fixtures,
+// seed001-target and the demo repository, re-analyse a copy of its repository, and require the
+// engine to report it on the mutated file with the rule that names it.
+//
+// Mutants are made by syntax-tree edits: the literal to rewrite is found in the parsed file by
+// the test's own small flow analysis (which literal reaches which sink), independently of the
+// engine's fact extraction, and only its byte range is replaced.
+//
+// Kinds, and where they apply:
+//   arch-value     a literal reaching a GPU-arch sink (gpuTargets, cudaCapabilities,
+//                  TORCH_CUDA_ARCH_LIST, CMAKE_CUDA_ARCHITECTURES, COMPUTE_CAPABILITY) that names
+//                  the file's arch → another arch in the same notation ("8.6" → "7.5",
+//                  "86" → "75")                                         → gpu-arch-mismatch
+//   arch-notation  the same literal → "sm_86"                             → gpu-arch-notation
+//   pin            the 40-hex nixpkgs revision → another 40-hex. With a spec that pins the
+//                  recipe's CUDA version (or CPU-only) → pin-mismatch; without a spec only where
+//                  at least 3 recipes of the same package and accelerator share the pin, so the
+//                  group defines it → pin-differs-from-group
+//   isa            the flag list / flag run (or the ISA attribute a recipe selects from a
+//                  module) → another ISA's flags from the catalog       → cpu-flags-mismatch
+//   platforms      "x86_64-linux" ↔ "aarch64-linux" in meta.platforms (never in an `or`
+//                  fallback, which nixpkgs' torch never uses)             → platforms-mismatch
+//   cuda-set       every mention of cudaPackages_X_Y → another version's → cuda-version-mismatch
+// Only recipes with no error before mutation are mutated; the planted defects of the fixtures
+// and the demo's broken recipes are asserted to be exactly the files with errors.
+
+#include "matrix/catalog.h"
+#include "matrix/variantname.h"
+#include "nix/syntaxtree.h"
+#include "recipes/analyzer.h"
+#include "recipes/archnotation.h"
+#include "testrepository.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTest>
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+using namespace rg;
+using nix::Node;
+using nix::NodeKind;
+using nix::SourceRange;
+
+namespace {
+
+const QString sourceDir = QStringLiteral(RG_SOURCE_DIR);
+
+struct RepoUnderTest
+{
+    QString name;                 // "realworld/sm-notation", "seed001-target", "demo"
+    QString root;                 // absolute
+    std::set<std::string> broken; // recipe files with errors before mutation (planted defects)
+};
+
+std::vector<RepoUnderTest> repositories()
+{
+    std::vector<RepoUnderTest> repos;
+    const QString realworld = QStringLiteral(RG_FIXTURES_DIR) + "/realworld";
+    for (const QString& style :
+         QDir(realworld).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        RepoUnderTest repo{"realworld/" + style, realworld + "/" + style, {}};
+        if (style == QLatin1String("sm-notation"))
+            repo.broken = {"pytorch-python313-cuda13_0-sm121-armv9.nix"};
+        if (style == QLatin1String("isa-module"))
+            repo.broken = {"pytorch-python313-cuda13_0-sm120-avx512.nix"};
+        repos.push_back(repo);
+    }
+    repos.push_back({QStringLiteral("seed001-target"),
+                     QStringLiteral(RG_FIXTURES_DIR) + "/seed001-target",
+                     {}});
+    // resources/demo/repository/README.md: the broken recipes of the demo.
+    repos.push_back(
+        {QStringLiteral("demo"),
+         sourceDir + "/resources/demo/repository",
+         {"pytorch-python313-cuda13_0-sm89-avx2.nix",
+          "pytorch-python313-cuda13_0-sm110-armv8_2.nix",
+          "pytorch-python313-cuda13_0-sm110-armv9.nix", "pytorch-python313-cuda13_0-sm120-avx.nix",
+          "pytorch-python313-cuda13_0-sm121-armv9-nightly.nix"}});
+    return repos;
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return file.write(bytes) == bytes.size();
+}
+
+// ---- the test's own reading of a recipe --------------------------------------------------
+
+bool isDigits(std::string_view text)
+{
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool isHex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+// Names a static attribute path spells ("meta.platforms"); segments that are not static
+// become "?".
+std::vector<std::string> pathNames(const Node& attrPath)
+{
+    std::vector<std::string> names;
+    for (const Node* segment : attrPath.children) {
+        if (segment->kind == NodeKind::AttrName)
+            names.emplace_back(segment->text);
+        else if (auto literal = nix::literalString(*segment))
+            names.push_back(*literal);
+        else
+            names.emplace_back("?");
+    }
+    return names;
+}
+
+std::string_view calleeName(const Node& apply)
+{
+    const Node* callee = &apply;
+    while (callee && callee->kind == NodeKind::Apply)
+        callee = callee->function();
+    if (!callee)
+        return {};
+    if (callee->kind == NodeKind::Identifier)
+        return callee->text;
+    if (callee->kind == NodeKind::Select && callee->attrPath() &&
+        !callee->attrPath()->children.empty() &&
+        callee->attrPath()->children.back()->kind == NodeKind::AttrName)
+        return callee->attrPath()->children.back()->text;
+    return {};
+}
+
+std::vector<const Node*> callArguments(const Node& apply)
+{
+    std::vector<const Node*> arguments;
+    for (const Node* call = &apply; call && call->kind == NodeKind::Apply; call = call->function())
+        arguments.push_back(call->argument());
+    std::reverse(arguments.begin(), arguments.end());
+    return arguments;
+}
+
+// A recipe read by name: which expressions a name can stand for (scoping is approximated by
+// "any binding of that name in the file", which is what a reader of these recipes assumes).
+class Reading
+{
+public:
+    explicit Reading(const nix::SyntaxTree& tree) : m_tree(tree)
+    {
+        if (tree.root())
+            index(*tree.root());
+    }
+
+    const nix::SyntaxTree& tree() const { return m_tree; }
+    const std::vector<const Node*>& bindings() const { return m_bindings; }
+    const std::vector<const Node*>& strings() const { return m_strings; }
+    const std::vector<const Node*>& all() const { return m_all; }
+
+    // Walks the expressions `node` may evaluate to, calling `leaf` for each string literal part
+    // (StringText) that ends up in the value and for each Select on an import (a module).
+    void walk(const Node& node, const std::function<void(const Node& part)>& leaf,
+              std::unordered_set<const Node*>& seen) const
+    {
+        if (!seen.insert(&node).second)
+            return;
+        switch (node.kind) {
+        case NodeKind::String:
+        case NodeKind::IndentedString:
+            for (const Node* part : node.parts())
+                if (part->kind == NodeKind::StringText)
+                    leaf(*part);
+                else if (part->interpolated())
+                    walk(*part->interpolated(), leaf, seen);
+            return;
+        case NodeKind::Identifier:
+            for (const Node* value : valuesOf(node.text))
+                walk(*value, leaf, seen);
+            for (const auto& [source, name] : inheritsOf(node.text))
+                for (const Node* set : setsOf(*source, seen))
+                    for (const Node* value : member(*set, {name}))
+                        walk(*value, leaf, seen);
+            return;
+        case NodeKind::Select: {
+            if (!node.subject() || !node.attrPath())
+                return;
+            const std::vector<std::string> path = pathNames(*node.attrPath());
+            for (const Node* set : setsOf(*node.subject(), seen))
+                for (const Node* value : member(*set, path))
+                    walk(*value, leaf, seen);
+            return; // never the `or` fallback
+        }
+        case NodeKind::Apply:
+            // Arguments carry the values (lib.optionals c [ … ], toString l, concatStringsSep s l).
+            for (const Node* argument : callArguments(node))
+                if (argument)
+                    walk(*argument, leaf, seen);
+            return;
+        case NodeKind::Lambda:
+            if (node.lambdaBody())
+                walk(*node.lambdaBody(), leaf, seen);
+            return;
+        case NodeKind::Let:
+            if (node.letBody())
+                walk(*node.letBody(), leaf, seen);
+            return;
+        case NodeKind::With:
+            if (node.withBody())
+                walk(*node.withBody(), leaf, seen);
+            return;
+        case NodeKind::If:
+            for (size_t i = 1; i < node.children.size(); ++i)
+                walk(*node.children[i], leaf, seen);
+            return;
+        case NodeKind::List:
+        case NodeKind::Binary:
+        case NodeKind::Interpolation:
+            for (const Node* child : node.children)
+                if (child)
+                    walk(*child, leaf, seen);
+            return;
+        default:
+            return;
+        }
+    }
+
+    // Attribute sets an expression may evaluate to (following names and selections).
+    std::vector<const Node*> setsOf(const Node& node, std::unordered_set<const Node*>& seen) const
+    {
+        std::vector<const Node*> sets;
+        collectSets(node, sets, seen, 0);
+        return sets;
+    }
+
+private:
+    void index(const Node& root)
+    {
+        nix::forEachNode(root, [&](const Node& node) {
+            m_all.push_back(&node);
+            switch (node.kind) {
+            case NodeKind::Binding: {
+                m_bindings.push_back(&node);
+                const std::vector<std::string> path = pathNames(*node.bindingPath());
+                if (path.size() == 1 && node.bindingValue())
+                    m_values[path.front()].push_back(node.bindingValue());
+                break;
+            }
+            case NodeKind::Formal:
+                if (node.formalDefault())
+                    m_values[std::string(node.text)].push_back(node.formalDefault());
+                break;
+            case NodeKind::Inherit:
+                if (node.inheritSource())
+                    for (const Node* name : node.inheritedNames())
+                        if (name->kind == NodeKind::AttrName)
+                            m_inherits[std::string(name->text)].emplace_back(node.inheritSource(),
+                                                                             name->text);
+                break;
+            case NodeKind::String:
+            case NodeKind::IndentedString:
+                m_strings.push_back(&node);
+                break;
+            default:
+                break;
+            }
+            return true;
+        });
+    }
+
+    const std::vector<const Node*>& valuesOf(std::string_view name) const
+    {
+        static const std::vector<const Node*> none;
+        const auto it = m_values.find(std::string(name));
+        return it == m_values.end() ? none : it->second;
+    }
+
+    const std::vector<std::pair<const Node*, std::string>>& inheritsOf(std::string_view name) const
+    {
+        static const std::vector<std::pair<const Node*, std::string>> none;
+        const auto it = m_inherits.find(std::string(name));
+        return it == m_inherits.end() ? none : it->second;
+    }
+
+    void collectSets(const Node& node, std::vector<const Node*>& sets,
+                     std::unordered_set<const Node*>& seen, int depth) const
+    {
+        if (depth > 16)
+            return;
+        switch (node.kind) {
+        case NodeKind::AttrSet:
+            sets.push_back(&node);
+            return;
+        case NodeKind::Identifier:
+            for (const Node* value : valuesOf(node.text))
+                collectSets(*value, sets, seen, depth + 1);
+            return;
+        case NodeKind::Select:
+            if (node.subject() && node.attrPath()) {
+                std::vector<const Node*> subjects;
+                collectSets(*node.subject(), subjects, seen, depth + 1);
+                for (const Node* set : subjects)
+                    for (const Node* value : member(*set, pathNames(*node.attrPath())))
+                        collectSets(*value, sets, seen, depth + 1);
+            }
+            return;
+        case NodeKind::Binary:
+            if (node.op == nix::BinaryOp::Update)
+                for (const Node* child : node.children)
+                    collectSets(*child, sets, seen, depth + 1);
+            return;
+        default:
+            return;
+        }
+    }
+
+    // Values of `path` in a literal attribute set (nested sets and dotted bindings alike).
+    std::vector<const Node*> member(const Node& set, const std::vector<std::string>& path) const
+    {
+        std::vector<const Node*> found;
+        if (set.kind != NodeKind::AttrSet || path.empty())
+            return found;
+        for (const Node* child : set.children) {
+            if (child->kind != NodeKind::Binding)
+                continue;
+            const std::vector<std::string> names = pathNames(*child->bindingPath());
+            if (names.size() > path.size() || !std::equal(names.begin(), names.end(), path.begin()))
+                continue;
+            if (names.size() == path.size()) {
+                found.push_back(child->bindingValue());
+            } else {
+                const std::vector<std::string> rest(path.begin() + long(names.size()), path.end());
+                std::unordered_set<const Node*> seen;
+                for (const Node* inner : setsOf(*child->bindingValue(), seen))
+                    for (const Node* value : member(*inner, rest))
+                        found.push_back(value);
+            }
+        }
+        return found;
+    }
+
+    const nix::SyntaxTree& m_tree;
+    std::vector<const Node*> m_all;
+    std::vector<const Node*> m_bindings;
+    std::vector<const Node*> m_strings;
+    std::unordered_map<std::string, std::vector<const Node*>> m_values;
+    std::unordered_map<std::string, std::vector<std::pair<const Node*, std::string>>> m_inherits;
+};
+
+// A token of text at an exact byte range of the file.
+struct Token
+{
+    SourceRange range;
+    std::string text;
+};
+
+// Tokens of a StringText's source bytes, split at any of `separators`.
+std::vector<Token> tokensOf(const nix::SyntaxTree& tree, const Node& part,
+                            std::string_view separators)
+{
+    std::vector<Token> tokens;
+    const std::string_view source = tree.text(part.range);
+    size_t at = 0;
+    while (at < source.size()) {
+        size_t end = source.find_first_of(separators, at);
+        if (end == std::string_view::npos)
+            end = source.size();
+        if (end > at)
+            tokens.push_back({{part.range.begin + uint32_t(at), part.range.begin + uint32_t(end)},
+                              std::string(source.substr(at, end - at))});
+        at = end + 1;
+    }
+    return tokens;
+}
+
+// An arch entry: "8.6", "8.6+PTX", "9.0a", "86", "86-real", "90a".
+struct ArchToken
+{
+    std::string number; // "86"
+    bool dotted = false;
+    std::string suffix; // "+PTX", "-real"; an "a"/"f" feature suffix is dropped
+};
+
+std::optional<ArchToken> readArch(std::string text)
+{
+    ArchToken token;
+    for (std::string_view suffix : {"+PTX", "-real", "-virtual"})
+        if (text.ends_with(suffix)) {
+            token.suffix = std::string(suffix);
+            text.resize(text.size() - suffix.size());
+        }
+    if (!text.empty() && (text.back() == 'a' || text.back() == 'f'))
+        text.pop_back();
+    const auto dot = text.find('.');
+    if (dot != std::string::npos) {
+        const std::string major = text.substr(0, dot);
+        const std::string minor = text.substr(dot + 1);
+        if (!isDigits(major) || minor.size() != 1 || !isDigits(minor))
+            return std::nullopt;
+        token.number = major + minor;
+        token.dotted = true;
+        return token;
+    }
+    if (!isDigits(text) || text.size() < 2 || text.size() > 3)
+        return std::nullopt;
+    token.number = text;
+    return token;
+}
+
+struct Mutant
+{
+    std::string kind;
+    std::string description;
+    QByteArray bytes;
+    std::set<std::string> rules; // any of these, gained on the mutated file, catches it
+};
+
+QByteArray replaced(const QByteArray& source,
+                    const std::vector<std::pair<SourceRange, std::string>>& edits)
+{
+    std::vector<std::pair<SourceRange, std::string>> sorted = edits;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto& a, const auto& b) { return a.first.begin > b.first.begin; });
+    QByteArray bytes = source;
+    for (const auto& [range, text] : sorted)
+        bytes.replace(int(range.begin), int(range.length()), QByteArray::fromStdString(text));
+    return bytes;
+}
+
+int lineAt(const QByteArray& bytes, uint32_t offset)
+{
+    return int(bytes.left(int(offset)).count('\n')) + 1;
+}
+
+const std::set<std::string> dottedSinks = {"gpuTargets", "cudaCapabilities",
+                                           "TORCH_CUDA_ARCH_LIST"};
+const std::set<std::string> integerSinks = {"CMAKE_CUDA_ARCHITECTURES"};
+const char* const shellSinks[] = {"TORCH_CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES",
+                                  "COMPUTE_CAPABILITY"};
+
+// Every literal of the file that reaches a GPU-arch sink and names `number`.
+std::vector<Token> archLiterals(const Reading& reading, const std::string& number)
+{
+    std::map<uint32_t, Token> found;
+    const nix::SyntaxTree& tree = reading.tree();
+    auto consider = [&](const Token& token) {
+        if (auto arch = readArch(token.text); arch && arch->number == number)
+            found.emplace(token.range.begin, token);
+    };
+    auto leaf = [&](const Node& part) {
+        for (const Token& token : tokensOf(tree, part, "; ,\t\n\"'"))
+            consider(token);
+    };
+    // Bindings named after a sink: their whole value.
+    for (const Node* binding : reading.bindings()) {
+        const std::vector<std::string> path = pathNames(*binding->bindingPath());
+        if (path.empty() || (!dottedSinks.count(path.back()) && !integerSinks.count(path.back())))
+            continue;
+        std::unordered_set<const Node*> seen;
+        reading.walk(*binding->bindingValue(), leaf, seen);
+    }
+    // NAME=value inside strings (shell exports, -D cmake flags); the value may continue into
+    // interpolations.
+    for (const Node* string : reading.strings()) {
+        const auto parts = string->parts();
+        for (size_t i = 0; i < parts.size(); ++i) {
+            if (parts[i]->kind != NodeKind::StringText)
+                continue;
+            const std::string_view source = tree.text(parts[i]->range);
+            for (const char* name : shellSinks) {
+                const std::string key = std::string(name) + "=";
+                for (size_t at = source.find(key); at != std::string_view::npos;
+                     at = source.find(key, at + 1)) {
+                    if (at > 0 &&
+                        (std::isalnum(static_cast<unsigned char>(source[at - 1])) ||
+                         source[at - 1] == '_') &&
+                        !(at >= 2 && source.substr(at - 2, 2) == "-D"))
+                        continue;
+                    size_t begin = at + key.size();
+                    char quote = 0;
+                    if (begin < source.size() && (source[begin] == '"' || source[begin] == '\''))
+                        quote = source[begin++];
+                    size_t end = begin;
+                    while (end < source.size() &&
+                           (quote ? source[end] != quote
+                                  : std::string_view(" \t\n;\"')").find(source[end]) ==
+                                        std::string_view::npos))
+                        ++end;
+                    const std::string_view value = source.substr(begin, end - begin);
+                    size_t from = 0;
+                    while (from <= value.size()) {
+                        size_t to = value.find_first_of(quote ? "; ," : ";,", from);
+                        if (to == std::string_view::npos)
+                            to = value.size();
+                        if (to > from)
+                            consider({{parts[i]->range.begin + uint32_t(begin + from),
+                                       parts[i]->range.begin + uint32_t(begin + to)},
+                                      std::string(value.substr(from, to - from))});
+                        from = to + 1;
+                    }
+                    if (end == source.size() && i + 1 < parts.size() &&
+                        parts[i + 1]->kind == NodeKind::Interpolation &&
+                        parts[i + 1]->interpolated()) {
+                        std::unordered_set<const Node*> seen;
+                        reading.walk(*parts[i + 1]->interpolated(), leaf, seen);
+                    }
+                }
+            }
+        }
+    }
+    // lib.cmakeFeature "CMAKE_CUDA_ARCHITECTURES" value
+    for (const Node* node : reading.all()) {
+        if (node->kind != NodeKind::Apply || calleeName(*node) != "cmakeFeature")
+            continue;
+        const auto arguments = callArguments(*node);
+        if (arguments.size() == 2 && arguments[0] &&
+            nix::literalString(*arguments[0]) == std::string("CMAKE_CUDA_ARCHITECTURES")) {
+            std::unordered_set<const Node*> seen;
+            reading.walk(*arguments[1], leaf, seen);
+        }
+    }
+    std::vector<Token> tokens;
+    for (auto& [offset, token] : found)
+        tokens.push_back(token);
+    return tokens;
+}
+
+// 40-hex revisions in strings that are nixpkgs sources (a URL naming nixpkgs, or no URL at
+// all: `rev = "…"`, `pin = "…"`); commit ids in other URLs (a MAGMA patch) are not pins.
+std::vector<Token> pinLiterals(const Reading& reading)
+{
+    std::vector<Token> pins;
+    const nix::SyntaxTree& tree = reading.tree();
+    for (const Node* string : reading.strings()) {
+        const std::string_view whole = tree.text(string->range);
+        if (whole.find("://") != std::string_view::npos &&
+            whole.find("nixpkgs") == std::string_view::npos)
+            continue;
+        for (const Node* part : string->parts()) {
+            if (part->kind != NodeKind::StringText)
+                continue;
+            const std::string_view source = tree.text(part->range);
+            for (size_t i = 0; i + 40 <= source.size(); ++i) {
+                if (i > 0 && isHex(source[i - 1]))
+                    continue;
+                size_t n = 0;
+                while (i + n < source.size() && isHex(source[i + n]))
+                    ++n;
+                if (n == 40)
+                    pins.push_back(
+                        {{part->range.begin + uint32_t(i), part->range.begin + uint32_t(i + 40)},
+                         std::string(source.substr(i, 40))});
+                i += n;
+            }
+        }
+    }
+    return pins;
+}
+
+std::string otherRevision(const std::string& revision)
+{
+    std::string other = revision;
+    for (char& c : other) {
+        const int v = c <= '9' ? c - '0' : c - 'a' + 10;
+        const int w = (v + 7) % 16;
+        c = char(w < 10 ? '0' + w : 'a' + w - 10);
+    }
+    return other;
+}
+
+// The ISA whose flags replace those of `isa`: one the catalog says `isa` cannot be built with.
+std::vector<std::string> replacementIsas(const std::string& isa)
+{
+    static const std::map<std::string, std::vector<std::string>> order = {
+        {"avx", {"avx2", "avx512"}},
+        {"avx2", {"avx512", "avx"}},
+        {"avx512", {"avx2", "avx512bf16"}},
+        {"avx512bf16", {"avx512vnni", "avx512", "avx2"}},
+        {"avx512vnni", {"avx512bf16", "avx512", "avx2"}},
+        {"armv8_2", {"armv9"}},
+        {"armv9", {"armv8_2"}},
+    };
+    const auto it = order.find(isa);
+    return it == order.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::string flagList(const std::vector<std::string>& flags)
+{
+    std::string text = "[";
+    for (const std::string& flag : flags)
+        text += " \"" + flag + "\"";
+    return text + " ]";
+}
+
+std::string flagRun(const std::vector<std::string>& flags)
+{
+    std::string text;
+    for (const std::string& flag : flags)
+        text += (text.empty() ? "" : " ") + flag;
+    return text;
+}
+
+// ---- per repository ----------------------------------------------------------------------
+
+// Findings that point into `path`, by rule.
+std::map<std::string, int> findingsOn(const Analysis& analysis, const std::string& path)
+{
+    std::map<std::string, int> counts;
+    auto add = [&](const Finding& finding) {
+        if (finding.file == path)
+            ++counts[finding.ruleId];
+    };
+    for (const MatrixEntry& entry : analysis.entries)
+        for (const Finding& finding : entry.findings)
+            add(finding);
+    for (const Finding& finding : analysis.repositoryFindings)
+        add(finding);
+    return counts;
+}
+
+std::string describeFindings(const Analysis& analysis, const std::string& path)
+{
+    std::string text;
+    for (const MatrixEntry& entry : analysis.entries)
+        for (const Finding& finding : entry.findings)
+            if (finding.file == path)
+                text += "\n        " + std::string(severityId(finding.severity)) + " " +
+                        finding.ruleId + ": " + finding.message;
+    return text.empty() ? "\n        (no findings)" : text;
+}
+
+struct Tally
+{
+    int mutants = 0;
+    int caught = 0;
+};
+
+} // namespace
+
+class TestMutations : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void mutantsAreCaught()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        const Catalog& catalog = Catalog::builtin();
+        std::map<std::string, Tally> byKind;
+        std::map<std::string, std::map<std::string, int>> byRepo; // repo → kind → mutants
+        QStringList missed;
+        QStringList invalid;
+        QStringList baselineProblems;
+        QStringList uncovered; // for the record: where the test's own reading found nothing
+
+        for (const RepoUnderTest& repo : repositories()) {
+            // A temporary copy; the mutated file is written there and restored after each run.
+            test::TestRepository copy;
+            QDirIterator it(repo.root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString file = it.next();
+                copy.write(QDir(repo.root).relativeFilePath(file), readFile(file));
+            }
+            const auto source = openWorkTree(copy.rootPath());
+            const Analysis before = Analyzer().analyze(*source);
+            const std::string repoName = repo.name.toStdString();
+            QVERIFY2(before.sourceError.empty(), repoName.c_str());
+            if (repo.name == QLatin1String("seed001-target")) {
+                QCOMPARE(before.findingCount(), 0);
+                QVERIFY(before.repositoryFindings.empty());
+            }
+
+            // Which recipes are sound before mutation.
+            std::set<std::string> withErrors;
+            for (const MatrixEntry& entry : before.entries)
+                for (const Finding& finding : entry.findings)
+                    if (finding.severity == Severity::Error && entry.recipe)
+                        withErrors.insert(entry.recipe->fileName);
+            // Sound recipes must be free of errors before mutation (recorded, and the run goes
+            // on: a false error only keeps that file from being mutated).
+            for (const std::string& file : withErrors)
+                if (!repo.broken.count(file))
+                    baselineProblems
+                        << repo.name + ": error on a sound recipe " +
+                               QString::fromStdString(
+                                   file + describeFindings(before, ".flox/pkgs/" + file));
+            for (const std::string& file : repo.broken)
+                if (!withErrors.count(file))
+                    baselineProblems << repo.name + ": planted defect not found in " +
+                                            QString::fromStdString(file);
+
+            const bool specFile = !before.spec.isInferred();
+            const QStringList files =
+                QDir(copy.root() + "/.flox/pkgs")
+                    .entryList({QStringLiteral("*.nix")}, QDir::Files, QDir::Name);
+
+            // Pins per package × accelerator, to decide where the group defines the pin.
+            std::map<std::string, std::map<std::string, int>> pinUse;
+            auto groupKey = [](const VariantName& name) {
+                return name.package + "|" + std::string(acceleratorId(name.accelerator)) + "|" +
+                       name.cuda;
+            };
+            for (const QString& file : files) {
+                const auto name = VariantName::parse(file.chopped(4).toStdString());
+                const nix::SyntaxTree tree = nix::SyntaxTree::parse(
+                    readFile(copy.root() + "/.flox/pkgs/" + file).toStdString());
+                const Reading reading(tree);
+                const auto pins = pinLiterals(reading);
+                if (name && !pins.empty())
+                    ++pinUse[groupKey(*name)][pins.front().text];
+            }
+
+            for (const QString& file : files) {
+                const std::string fileName = file.toStdString();
+                if (withErrors.count(fileName))
+                    continue;
+                const std::string path = ".flox/pkgs/" + fileName;
+                const QString absolute = copy.root() + "/.flox/pkgs/" + file;
+                const QByteArray original = readFile(absolute);
+                const auto name = VariantName::parse(file.chopped(4).toStdString());
+                if (!name)
+                    continue;
+                const nix::SyntaxTree tree = nix::SyntaxTree::parse(original.toStdString());
+                QVERIFY2(!tree.error(), fileName.c_str());
+                const Reading reading(tree);
+                std::vector<Mutant> mutants;
+                auto where = [&](SourceRange range) {
+                    return "line " + std::to_string(lineAt(original, range.begin));
+                };
+
+                // (1) arch literal at its sink
+                const std::string number = name->accelerator == Accelerator::Cuda
+                                               ? ArchNotation::numberOf(name->gpuArch)
+                                               : std::string();
+                if (!number.empty()) {
+                    const std::string other = number == "75" ? "86" : "75";
+                    for (const Token& token : archLiterals(reading, number)) {
+                        const ArchToken arch = *readArch(token.text);
+                        const std::string same =
+                            (arch.dotted ? ArchNotation::dotted(other) : other) + arch.suffix;
+                        mutants.push_back(
+                            {"arch-value",
+                             where(token.range) + ": \"" + token.text + "\" → \"" + same + "\"",
+                             replaced(original, {{token.range, same}}),
+                             {"gpu-arch-mismatch"}});
+                        const std::string rejected = "sm_" + number;
+                        mutants.push_back(
+                            {"arch-notation",
+                             where(token.range) + ": \"" + token.text + "\" → \"" + rejected + "\"",
+                             replaced(original, {{token.range, rejected}}),
+                             {"gpu-arch-notation"}});
+                    }
+                }
+
+                // (2) pin
+                const auto pins = pinLiterals(reading);
+                if (!pins.empty()) {
+                    const Token& pin = pins.front();
+                    std::optional<std::string> rule;
+                    if (specFile) {
+                        if (before.spec.expectedPin(*name) == pin.text)
+                            rule = "pin-mismatch";
+                    } else if (pinUse[groupKey(*name)][pin.text] >= 3) {
+                        rule = "pin-differs-from-group";
+                    }
+                    if (rule) {
+                        std::vector<std::pair<SourceRange, std::string>> edits;
+                        for (const Token& each : pins)
+                            if (each.text == pin.text)
+                                edits.push_back({each.range, otherRevision(pin.text)});
+                        mutants.push_back({"pin",
+                                           where(pin.range) + ": " + pin.text.substr(0, 7) + " → " +
+                                               otherRevision(pin.text).substr(0, 7),
+                                           replaced(original, edits),
+                                           {*rule}});
+                    }
+                }
+
+                // (3) ISA flags
+                const CpuIsa* isa = name->isa.empty() ? nullptr : catalog.isa(name->isa);
+                if (isa && isa->family != CpuFamily::Apple) {
+                    const std::vector<std::string> replacements = replacementIsas(isa->id);
+                    const CpuIsa* other =
+                        replacements.empty() ? nullptr : catalog.isa(replacements.front());
+                    std::set<const Node*> inFlagLists;
+                    for (const Node* node : reading.all()) {
+                        if (node->kind != NodeKind::List || node->elements().empty() || !other)
+                            continue;
+                        bool flags = true;
+                        bool machine = false;
+                        for (const Node* element : node->elements()) {
+                            const auto text = nix::literalString(*element);
+                            flags = flags && text && text->starts_with("-");
+                            machine = machine || (text && text->starts_with("-m"));
+                        }
+                        if (!flags || !machine)
+                            continue;
+                        for (const Node* element : node->elements())
+                            for (const Node* part : element->parts())
+                                inFlagLists.insert(part);
+                        mutants.push_back(
+                            {"isa",
+                             where(node->range) + ": flag list → " + other->id + "'s flags",
+                             replaced(original, {{node->range, flagList(other->flags)}}),
+                             {"cpu-flags-mismatch"}});
+                    }
+                    for (const Node* string : reading.strings())
+                        for (const Node* part : string->parts()) {
+                            if (part->kind != NodeKind::StringText || inFlagLists.count(part) ||
+                                !other)
+                                continue;
+                            // A flag glued to an interpolation ("-m${feature}") is not a
+                            // literal flag.
+                            const auto parts = string->parts();
+                            const auto at = std::find(parts.begin(), parts.end(), part);
+                            const bool gluedBefore =
+                                at != parts.begin() && (*(at - 1))->kind == NodeKind::Interpolation;
+                            const bool gluedAfter = at + 1 != parts.end() &&
+                                                    (*(at + 1))->kind == NodeKind::Interpolation;
+                            std::vector<Token> tokens = tokensOf(tree, *part, " \t\n\"'");
+                            if (gluedAfter && !tokens.empty() &&
+                                tokens.back().range.end == part->range.end)
+                                tokens.pop_back();
+                            if (gluedBefore && !tokens.empty() &&
+                                tokens.front().range.begin == part->range.begin)
+                                tokens.erase(tokens.begin());
+                            for (size_t i = 0; i < tokens.size();) {
+                                if (!tokens[i].text.starts_with("-m")) {
+                                    ++i;
+                                    continue;
+                                }
+                                size_t j = i;
+                                while (j + 1 < tokens.size() &&
+                                       tokens[j + 1].text.starts_with("-m"))
+                                    ++j;
+                                const SourceRange run{tokens[i].range.begin, tokens[j].range.end};
+                                mutants.push_back(
+                                    {"isa",
+                                     where(run) + ": \"" + std::string(tree.text(run)) + "\" → " +
+                                         other->id + "'s flags",
+                                     replaced(original, {{run, flagRun(other->flags)}}),
+                                     {"cpu-flags-mismatch"}});
+                                i = j + 1;
+                            }
+                        }
+                    // (import ./lib/cpu-isa.nix).avx512 → another ISA the module defines
+                    for (const Node* node : reading.all()) {
+                        if (node->kind != NodeKind::Select || !node->subject() ||
+                            node->subject()->kind != NodeKind::Apply ||
+                            calleeName(*node->subject()) != "import")
+                            continue;
+                        const auto arguments = callArguments(*node->subject());
+                        const Node* attribute = node->attrPath()->children.front();
+                        if (arguments.size() != 1 || arguments[0]->kind != NodeKind::Path ||
+                            attribute->kind != NodeKind::AttrName || attribute->text != isa->id)
+                            continue;
+                        const QString modulePath =
+                            QFileInfo(absolute).dir().filePath(QString::fromUtf8(
+                                arguments[0]->text.data(), int(arguments[0]->text.size())));
+                        const nix::SyntaxTree module =
+                            nix::SyntaxTree::parse(readFile(modulePath).toStdString());
+                        std::set<std::string> defined;
+                        if (module.root() && module.root()->kind == NodeKind::AttrSet)
+                            for (const Node* binding : module.root()->bindings())
+                                if (binding->kind == NodeKind::Binding)
+                                    defined.insert(pathNames(*binding->bindingPath()).front());
+                        for (const std::string& id : replacements)
+                            if (defined.count(id)) {
+                                mutants.push_back({"isa",
+                                                   where(attribute->range) + ": ." + isa->id +
+                                                       " → ." + id + " of the module",
+                                                   replaced(original, {{attribute->range, id}}),
+                                                   {"cpu-flags-mismatch"}});
+                                break;
+                            }
+                    }
+                }
+
+                // (4) platforms
+                if (isa && (isa->platform == "x86_64-linux" || isa->platform == "aarch64-linux")) {
+                    std::map<uint32_t, Token> found;
+                    for (const Node* binding : reading.bindings()) {
+                        const std::vector<std::string> bound = pathNames(*binding->bindingPath());
+                        if (bound.empty() || bound.back() != "platforms")
+                            continue;
+                        std::unordered_set<const Node*> seen;
+                        reading.walk(
+                            *binding->bindingValue(),
+                            [&](const Node& part) {
+                                for (const Token& token : tokensOf(tree, part, " \t\n"))
+                                    if (token.text == "x86_64-linux" ||
+                                        token.text == "aarch64-linux")
+                                        found.emplace(token.range.begin, token);
+                            },
+                            seen);
+                    }
+                    for (const auto& [offset, token] : found) {
+                        const std::string swapped =
+                            token.text == "x86_64-linux" ? "aarch64-linux" : "x86_64-linux";
+                        mutants.push_back(
+                            {"platforms",
+                             where(token.range) + ": \"" + token.text + "\" → \"" + swapped + "\"",
+                             replaced(original, {{token.range, swapped}}),
+                             {"platforms-mismatch"}});
+                    }
+                }
+
+                // (5) CUDA package set
+                if (name->accelerator == Accelerator::Cuda && !name->cuda.empty()) {
+                    std::map<std::string, std::vector<SourceRange>> mentions;
+                    for (const Node* node : reading.all()) {
+                        if (node->kind != NodeKind::Identifier &&
+                            node->kind != NodeKind::AttrName && node->kind != NodeKind::Formal)
+                            continue;
+                        const std::string_view text = node->text;
+                        if (!text.starts_with("cudaPackages_") || text.size() <= 13)
+                            continue;
+                        const SourceRange range{node->range.begin,
+                                                node->range.begin + uint32_t(text.size())};
+                        if (tree.text(range) == text)
+                            mentions[std::string(text)].push_back(range);
+                    }
+                    for (const auto& [set, ranges] : mentions) {
+                        const CudaVersion* version = catalog.cudaByPackageSet(set);
+                        std::string other = "cudaPackages_12_8";
+                        if (version && version->dotted == "12.8")
+                            other = "cudaPackages_12_6";
+                        else if (version && version->dotted == "13.1")
+                            other = "cudaPackages_13_0";
+                        std::vector<std::pair<SourceRange, std::string>> edits;
+                        for (const SourceRange& range : ranges)
+                            edits.push_back({range, other});
+                        mutants.push_back({"cuda-set",
+                                           where(ranges.front()) + ": " + set + " → " + other +
+                                               " (" + std::to_string(ranges.size()) + " mention" +
+                                               (ranges.size() > 1 ? "s" : "") + ")",
+                                           replaced(original, edits),
+                                           {"cuda-version-mismatch"}});
+                    }
+                }
+
+                std::set<std::string> kinds;
+                for (const Mutant& mutant : mutants)
+                    kinds.insert(mutant.kind);
+                QStringList none;
+                if (!number.empty() && !kinds.count("arch-value"))
+                    none << QStringLiteral("arch");
+                if (isa && isa->family != CpuFamily::Apple && !kinds.count("isa"))
+                    none << QStringLiteral("isa");
+                if (isa && !kinds.count("platforms"))
+                    none << QStringLiteral("platforms");
+                if (pins.empty())
+                    none << QStringLiteral("pin (none written)");
+                if (!none.isEmpty())
+                    uncovered << QString::fromStdString("  " + repoName + "/" + fileName + ": ") +
+                                     none.join(", ");
+
+                const std::map<std::string, int> baseline = findingsOn(before, path);
+                for (const Mutant& mutant : mutants) {
+                    const std::string label =
+                        repoName + "/" + fileName + " [" + mutant.kind + "] " + mutant.description;
+                    const nix::SyntaxTree parsed =
+                        nix::SyntaxTree::parse(mutant.bytes.toStdString());
+                    if (parsed.error()) {
+                        invalid << QString::fromStdString(label + ": " + parsed.error()->message);
+                        continue;
+                    }
+                    ++byKind[mutant.kind].mutants;
+                    ++byRepo[repoName][mutant.kind];
+                    QVERIFY(writeFile(absolute, mutant.bytes));
+                    const Analysis after = Analyzer().analyze(*source);
+                    QVERIFY(writeFile(absolute, original));
+                    const std::map<std::string, int> now = findingsOn(after, path);
+                    bool caught = false;
+                    for (const std::string& rule : mutant.rules) {
+                        const auto was = baseline.find(rule);
+                        const auto is = now.find(rule);
+                        caught = caught || (is != now.end() &&
+                                            is->second > (was == baseline.end() ? 0 : was->second));
+                    }
+                    if (caught)
+                        ++byKind[mutant.kind].caught;
+                    else
+                        missed << QString::fromStdString(label + " — expected " +
+                                                         *mutant.rules.begin() +
+                                                         ", got:" + describeFindings(after, path));
+                }
+            }
+        }
+
+        for (const auto& [repo, kinds] : byRepo) {
+            QString line = QString::fromStdString(repo) + ":";
+            for (const auto& [kind, count] : kinds)
+                line += QStringLiteral(" %1=%2").arg(QString::fromStdString(kind)).arg(count);
+            qInfo().noquote() << line;
+        }
+        bool belowThreshold = false;
+        for (const auto& [kind, tally] : byKind) {
+            const double rate = tally.mutants ? 100.0 * tally.caught / tally.mutants : 0.0;
+            qInfo().noquote() << QStringLiteral("%1: %2 of %3 mutants caught (%4%)")
+                                     .arg(QString::fromStdString(kind), -14)
+                                     .arg(tally.caught)
+                                     .arg(tally.mutants)
+                                     .arg(rate, 0, 'f', 1);
+            belowThreshold = belowThreshold || rate < 95.0;
+        }
+        qInfo() << "mutation run took" << timer.elapsed() << "ms";
+
+        if (!uncovered.isEmpty())
+            qInfo().noquote() << "recipes without a literal to mutate for a kind:\n" +
+                                     uncovered.join('\n');
+        if (!missed.isEmpty())
+            qInfo().noquote() << "missed mutants:\n" + missed.join('\n');
+        QVERIFY2(baselineProblems.isEmpty(), qPrintable(baselineProblems.join('\n')));
+        QVERIFY2(invalid.isEmpty(), qPrintable("mutants Nix would reject (a bug of this test):\n" +
+                                               invalid.join('\n')));
+        // Every kind is exercised, and every repository gets mutants.
+        for (const char* kind :
+             {"arch-value", "arch-notation", "pin", "isa", "platforms", "cuda-set"})
+            QVERIFY2(byKind[kind].mutants >= 20, kind);
+        for (const RepoUnderTest& repo : repositories())
+            QVERIFY2(!byRepo[repo.name.toStdString()].empty(), qPrintable(repo.name));
+        QVERIFY2(!belowThreshold,
+                 qPrintable(QStringLiteral("a kind caught less than 95%; missed:\n") +
+                            missed.join('\n')));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMutations)
+#include "tst_mutations.moc"
