@@ -1465,36 +1465,66 @@ private:
     };
 
     // Every `NAME=value` (also `-DNAME=value`, quoted or not) inside the string literals.
-    std::vector<ShellSetting> shellSettings(std::string_view name) const
+    // Every `NAME=value` (also `-DNAME=value`, quoted or not) inside the string literals, for
+    // the names the rules read. The strings are scanned once per file, at each '='.
+    const std::vector<ShellSetting>& shellSettings(std::string_view name) const
     {
-        std::vector<ShellSetting> settings;
-        for (const NodeRecord& record : m_strings) {
-            const Node& string = *record.node;
-            for (size_t i = 0; i < string.children.size(); ++i) {
-                const Node* part = string.children[i];
-                if (part->kind != NodeKind::StringText)
-                    continue;
-                std::string_view text = part->text;
-                size_t at = 0;
-                while ((at = text.find(name, at)) != std::string_view::npos) {
-                    const size_t start = at;
-                    at += name.size();
-                    if (at >= text.size() || text[at] != '=')
-                        continue;
-                    if (start > 0 && isIdentChar(text[start - 1]) &&
-                        !(start >= 2 && text[start - 1] == 'D' && text[start - 2] == '-'))
-                        continue;
-                    settings.push_back(readShellValue(string, i, at + 1, record.scope));
-                }
-            }
+        static const std::vector<ShellSetting> none;
+        if (!m_settingsRead) {
+            m_settingsRead = true;
+            for (const NodeRecord& record : m_strings)
+                readSettingsOf(record);
         }
-        return settings;
+        const auto it = m_settings.find(name);
+        return it == m_settings.end() ? none : it->second;
     }
 
-    // Source offset of each byte of a StringText's decoded text, plus one past its end. An
-    // indented string's text has its indentation stripped, so the mapping skips the stripped
-    // whitespace; a run of other bytes maps one to one.
-    std::vector<uint32_t> sourceOffsets(const Node& part) const
+    void readSettingsOf(const NodeRecord& record) const
+    {
+        static constexpr std::string_view names[] = {"TORCH_CUDA_ARCH_LIST",
+                                                     "CMAKE_CUDA_ARCHITECTURES",
+                                                     "COMPUTE_CAPABILITY",
+                                                     "USE_MAGMA",
+                                                     "USE_CUDA",
+                                                     "CXXFLAGS",
+                                                     "CFLAGS",
+                                                     "NIX_CFLAGS_COMPILE",
+                                                     "CMAKE_CXX_FLAGS"};
+        const Node& string = *record.node;
+        for (size_t i = 0; i < string.children.size(); ++i) {
+            const Node* part = string.children[i];
+            if (part->kind != NodeKind::StringText)
+                continue;
+            const std::string_view text = part->text;
+            for (size_t at = text.find('='); at != std::string_view::npos;
+                 at = text.find('=', at + 1)) {
+                size_t start = at;
+                while (start > 0 && isIdentChar(text[start - 1]))
+                    --start;
+                std::string_view word = text.substr(start, at - start);
+                if (word.size() > 1 && word.front() == 'D' && start > 0 && text[start - 1] == '-' &&
+                    std::find(std::begin(names), std::end(names), word) == std::end(names))
+                    word.remove_prefix(1); // -DNAME=value
+                const auto known = std::find(std::begin(names), std::end(names), word);
+                if (known != std::end(names))
+                    m_settings[*known].push_back(readShellValue(string, i, at + 1, record.scope));
+            }
+        }
+    }
+
+    // Source offset of each byte of a StringText's decoded text, plus one past its end; empty
+    // when the part cannot be mapped. An indented string's text has its indentation
+    // stripped, so the mapping skips the stripped whitespace; other bytes map one to one.
+    // Computed once per part.
+    const std::vector<uint32_t>& sourceOffsets(const Node& part) const
+    {
+        auto [it, added] = m_offsets.try_emplace(&part);
+        if (added)
+            it->second = mapOffsets(part);
+        return it->second;
+    }
+
+    std::vector<uint32_t> mapOffsets(const Node& part) const
     {
         const std::string_view text = part.text;
         std::vector<uint32_t> offsets(text.size() + 1);
@@ -1522,7 +1552,7 @@ private:
     // Appends part->text[from, from + length) with pieces for each run that maps one to one.
     void appendMapped(Resolved& resolved, const Node& part, size_t from, size_t length) const
     {
-        const std::vector<uint32_t> offsets = sourceOffsets(part);
+        const std::vector<uint32_t>& offsets = sourceOffsets(part);
         if (offsets.empty()) {
             resolved.text += part.text.substr(from, length);
             return;
@@ -1549,7 +1579,7 @@ private:
             text.remove_prefix(1);
             ++offset;
         }
-        const std::vector<uint32_t> firstOffsets = sourceOffsets(*part);
+        const std::vector<uint32_t>& firstOffsets = sourceOffsets(*part);
         const uint32_t begin = firstOffsets.empty() ? string.range.begin : firstOffsets[offset];
         uint32_t end = begin;
         auto stopAt = [&](std::string_view run) {
@@ -1588,7 +1618,7 @@ private:
                 const size_t length =
                     stop == std::string_view::npos ? following->text.size() : stop;
                 appendMapped(resolved, *following, 0, length);
-                const std::vector<uint32_t> offsets = sourceOffsets(*following);
+                const std::vector<uint32_t>& offsets = sourceOffsets(*following);
                 end = offsets.empty() ? following->range.end : offsets[length];
             }
         }
@@ -2001,6 +2031,9 @@ private:
     std::optional<Fact<std::string>> m_overlayTorchVersion;
     bool m_pythonFromTorch = false;
     mutable long m_budget = resolveBudget;
+    mutable bool m_settingsRead = false;
+    mutable std::unordered_map<const Node*, std::vector<uint32_t>> m_offsets;
+    mutable std::map<std::string_view, std::vector<ShellSetting>> m_settings;
     nix::ModuleLoader* m_modules = nullptr;
     bool m_importsModules = false; // the file imports a relative path: evaluation may need it
     mutable std::unique_ptr<nix::Evaluator> m_evaluator;
