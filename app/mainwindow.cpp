@@ -540,7 +540,8 @@ void MainWindow::updateBanner()
     } else if (analysis && analysis->spec.isInferred()) {
         m_banner->showMessage(MessageBanner::Kind::Info,
                               tr("No matrix spec (%1): the expected variants are inferred from "
-                                 "the recipes present, so nothing shows as missing beyond them.")
+                                 "the recipes present, so nothing shows as missing; cells the "
+                                 "recipes around them suggest show as gaps.")
                                   .arg(QString::fromLatin1(MatrixSpec::defaultPath.data(),
                                                            MatrixSpec::defaultPath.size())));
     } else {
@@ -556,8 +557,13 @@ void MainWindow::updateStatusBar()
         m_scanInfo->clear();
         return;
     }
-    m_summary->setText(qs(analysis->summary()));
-    m_filter->setCounts(analysis->counts());
+    // Warnings are not a status: counted apart, since an ok recipe may have some.
+    const int withWarnings = MatrixModel::countWithWarnings(*analysis);
+    QString summary = qs(analysis->summary());
+    if (withWarnings > 0)
+        summary += tr(" \u00b7 %1 with warnings").arg(withWarnings);
+    m_summary->setText(summary);
+    m_filter->setCounts(analysis->counts(), withWarnings);
     m_scanInfo->setText(tr("%n file(s) parsed", nullptr, m_session->lastParsedCount()) +
                         QStringLiteral(" \u00b7 %1 ms").arg(m_session->lastScanMilliseconds()));
     m_progress->hide();
@@ -608,7 +614,7 @@ void MainWindow::updateChipOrder()
 
 void MainWindow::filterChanged()
 {
-    m_model->setFilter(m_filter->text(), m_filter->statusMask());
+    m_model->setFilter(m_filter->text(), m_filter->statusMask(), m_filter->warningsOnly());
 }
 
 std::vector<const MatrixEntry*> MainWindow::selectedEntries() const
@@ -666,8 +672,12 @@ void MainWindow::showEntry(const MatrixEntry* entry)
     }
     if (!entry->recipe) {
         m_previewPath.clear();
-        m_preview->showMessage({}, tr("No recipe file.\n\nThe spec expects %1.nix in %2.")
-                                       .arg(qs(entry->variant.toString()), m_session->recipeDir()));
+        const QString text =
+            entry->status == CellStatus::Gap
+                ? tr("No recipe file.\n\nNo spec asks for it; the recipes around it suggest "
+                     "%1.nix in %2.")
+                : tr("No recipe file.\n\nThe spec expects %1.nix in %2.");
+        m_preview->showMessage({}, text.arg(qs(entry->variant.toString()), m_session->recipeDir()));
         emit previewUpdated();
         return;
     }

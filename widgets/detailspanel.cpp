@@ -1,6 +1,8 @@
 #include "detailspanel.h"
 
+#include "matrix/cpufeatureset.h"
 #include "recipes/findingsmodel.h"
+#include "recipes/matrixmodel.h"
 #include "statusstyle.h"
 
 #include <QComboBox>
@@ -13,6 +15,7 @@
 #include <QTextDocument>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rg {
 
@@ -82,6 +85,69 @@ QString problemText(const RecipeFacts& facts)
         return QObject::tr("symbolic link, not followed: %1").arg(qs(facts.problemDetail));
     }
     return {};
+}
+
+QString lineOf(const RecipeFacts& facts, const nix::SourceRange& range)
+{
+    return QObject::tr("line %1").arg(facts.position(range.begin).line);
+}
+
+// `gpuTargets ← "8.6" via gpuArchNum (line 12)`: the sink, the entry and the binding it came
+// through, each a link to where it is written.
+QString archSinkText(const RecipeFacts& facts, const ArchSinkFact& sink)
+{
+    QString text = link(sink.sinkRange, qs(archSinkName(sink.sink))) + QStringLiteral(" \u2190 ") +
+                   link(sink.range, QLatin1Char('"') + qs(sink.value) + QLatin1Char('"'));
+    if (!sink.via.empty())
+        text += QObject::tr(" via %1").arg(link(sink.viaRange, qs(sink.via)));
+    text += QStringLiteral(" (%1)").arg(lineOf(facts, sink.range).toHtmlEscaped());
+    if (!sink.writtenIn.empty())
+        text += QObject::tr(", written in <code>%1</code>").arg(qs(sink.writtenIn).toHtmlEscaped());
+    return text;
+}
+
+// `CXXFLAGS ← -march=x86-64-v3 via cpuFlags (line 8)`, then what the flags turn on.
+QString compilerFlagsText(const RecipeFacts& facts, const CpuFlagsFact& flags)
+{
+    QStringList words;
+    for (const std::string& flag : flags.flags)
+        words << qs(flag);
+    QString text = flags.sink.empty()
+                       ? QObject::tr("the <code>cpuFlags</code> list (no flag sink read): ")
+                       : qs(flags.sink).toHtmlEscaped() + QStringLiteral(" \u2190 ");
+    text += link(flags.range, words.join(QLatin1Char(' ')));
+    if (!flags.via.empty())
+        text += QObject::tr(" via %1").arg(qs(flags.via).toHtmlEscaped());
+    text += QStringLiteral(" (%1)").arg(lineOf(facts, flags.range).toHtmlEscaped());
+    if (!flags.writtenIn.empty())
+        text +=
+            QObject::tr(", written in <code>%1</code>").arg(qs(flags.writtenIn).toHtmlEscaped());
+    text += QStringLiteral("<br><i>%1</i>")
+                .arg(qs(CpuFeatureSet(flags.flags).describe()).toHtmlEscaped());
+    return text;
+}
+
+QString platformsText(const PlatformsFact& platforms)
+{
+    switch (platforms.origin) {
+    case ValueOrigin::Known:
+        return link(platforms.range, joined(platforms.platforms));
+    case ValueOrigin::Inherited:
+        return QObject::tr("inherited from nixpkgs (%1)")
+            .arg(link(platforms.range, qs(platforms.expression)));
+    case ValueOrigin::Unknown:
+        break;
+    }
+    return QObject::tr("unknown: %1").arg(link(platforms.range, qs(platforms.expression)));
+}
+
+// The group a recipe belongs to (package × accelerator × pin), by its path.
+const RecipeGroup* groupOf(const Analysis& analysis, const RecipeFacts& facts)
+{
+    for (const RecipeGroup& group : analysis.groups)
+        if (std::find(group.files.begin(), group.files.end(), facts.path) != group.files.end())
+            return &group;
+    return nullptr;
 }
 
 // QTreeView asks for row heights without a width, so wrapped text would stay one line: give
@@ -267,11 +333,22 @@ void DetailsPanel::showEntry(int index)
     QString status = QStringLiteral("<b style=\"color:%1\">%2</b> &nbsp;<code>%3</code>")
                          .arg(color.name(), StatusStyle::label(entry.status).toHtmlEscaped(),
                               qs(entry.variant.toString()).toHtmlEscaped());
-    if (!entry.reason.empty())
-        status += QStringLiteral("<br>") + qs(entry.reason).toHtmlEscaped();
-    else
+    if (const int warnings = MatrixModel::warningCount(entry); warnings > 0)
+        status += QStringLiteral(" &nbsp;<b style=\"color:%1\">\u26a0 %2</b>")
+                      .arg(StatusStyle::warningColor(palette()).name(),
+                           warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    // A reason that only repeats the status word ("gap") gives way to the description.
+    if (const QString reason = qs(entry.reason);
+        !reason.isEmpty() && reason != StatusStyle::label(entry.status))
+        status += QStringLiteral("<br>") + reason.toHtmlEscaped();
+    else if (entry.status != CellStatus::Gap) // described below
         status += QStringLiteral("<br>") + StatusStyle::description(entry.status).toHtmlEscaped();
-    if (!entry.expected)
+    // Without a spec file there is no spec for an entry to be outside of.
+    const bool inferred = m_analysis && m_analysis->spec.isInferred();
+    if (entry.status == CellStatus::Gap)
+        status += QStringLiteral("<br><i>%1</i>")
+                      .arg(StatusStyle::description(entry.status).toHtmlEscaped());
+    else if (!entry.expected && !inferred)
         status += QStringLiteral("<br><i>%1</i>").arg(tr("Not in the matrix spec."));
     m_status->setText(status);
 
@@ -327,18 +404,57 @@ void DetailsPanel::showEntry(int index)
             row(tr("gpuArchSM"), link(facts->gpuArchSM->range, qs(facts->gpuArchSM->value)));
         if (facts->gpuArchNum)
             row(tr("gpuArchNum"), link(facts->gpuArchNum->range, qs(facts->gpuArchNum->value)));
-        if (facts->gpuTargets)
+        // What reaches the build, by flow: each arch entry at its sink, the flags at the
+        // compiler, the platforms as evaluated. The bindings above are what the recipe names.
+        if (!facts->archSinks.empty()) {
+            QStringList sinks;
+            for (const ArchSinkFact& sink : facts->archSinks)
+                sinks << archSinkText(*facts, sink);
+            row(tr("GPU arch sinks"), sinks.join(QStringLiteral("<br>")));
+        } else if (facts->gpuTargets) {
             row(tr("gpuTargets"), link(facts->gpuTargets->range, joined(facts->gpuTargets->value)));
-        if (facts->cpuFlags)
+        }
+        if (facts->compilerFlags)
+            row(tr("compiler flags"), compilerFlagsText(*facts, *facts->compilerFlags));
+        if (facts->cpuFlags && (!facts->compilerFlags || facts->compilerFlags->via != "cpuFlags"))
             row(tr("cpuFlags"), link(facts->cpuFlags->range, joined(facts->cpuFlags->value)));
-        if (facts->platforms)
+        if (facts->platformsValue)
+            row(tr("platforms"), platformsText(*facts->platformsValue));
+        else if (facts->platforms)
             row(tr("platforms"), link(facts->platforms->range, joined(facts->platforms->value)));
+        if (!facts->unpinnedImports.empty()) {
+            QStringList imports;
+            for (const Fact<std::string>& import : facts->unpinnedImports)
+                imports << link(import.range, qs(import.value)) +
+                               QStringLiteral(" (%1)").arg(lineOf(*facts, import.range));
+            row(tr("unpinned imports"), imports.join(QStringLiteral("<br>")));
+        }
         if (facts->description)
             row(tr("description"), link(facts->description->range, qs(facts->description->value)));
         if (facts->wrappedFile)
             row(tr("wraps"), link(facts->wrappedFile->range, qs(facts->wrappedFile->value)));
         for (const auto& magma : facts->magmaDisabled)
             row(tr("MAGMA off"), link(magma.range, qs(magma.value)));
+        if (const RecipeGroup* group = m_analysis ? groupOf(*m_analysis, *facts) : nullptr) {
+            const GroupProfile& profile = group->profile;
+            row(tr("Group"),
+                QStringLiteral("%1 (%2)").arg(
+                    qs(profile.label).toHtmlEscaped(),
+                    profile.members == 1 ? tr("1 recipe") : tr("%1 recipes").arg(profile.members)));
+            if (!profile.canonical.empty()) {
+                QString canonical =
+                    QStringLiteral("<code>%1</code>").arg(qs(profile.canonical).toHtmlEscaped());
+                if (profile.canonical == facts->fileName)
+                    canonical += tr(" (this recipe)");
+                if (!profile.canonicalWhy.empty())
+                    canonical +=
+                        QStringLiteral(" \u2014 ") + qs(profile.canonicalWhy).toHtmlEscaped();
+                row(tr("canonical"), canonical);
+            }
+        }
+    } else if (entry.status == CellStatus::Gap) {
+        row(tr("File"), tr("none \u2014 the recipes around it suggest <code>%1.nix</code>")
+                            .arg(qs(entry.variant.toString()).toHtmlEscaped()));
     } else {
         row(tr("File"), tr("none \u2014 the spec expects <code>%1.nix</code>")
                             .arg(qs(entry.variant.toString()).toHtmlEscaped()));

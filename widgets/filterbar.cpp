@@ -8,12 +8,15 @@
 
 namespace rg {
 
-FilterBar::FilterBar(QWidget* parent) : QWidget(parent), m_text(new QLineEdit(this))
+FilterBar::FilterBar(QWidget* parent)
+    : QWidget(parent), m_text(new QLineEdit(this)), m_warnings(new QToolButton(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     m_text->setPlaceholderText(tr("Filter: variant, file, reason or finding (Ctrl+F)"));
+    m_text->setToolTip(m_text->placeholderText());
+    m_text->setMinimumWidth(m_text->fontMetrics().horizontalAdvance(QStringLiteral("x")) * 22);
     m_text->setClearButtonEnabled(true);
     m_text->setAccessibleName(tr("Filter text"));
     layout->addWidget(m_text, 1);
@@ -33,6 +36,18 @@ FilterBar::FilterBar(QWidget* parent) : QWidget(parent), m_text(new QLineEdit(th
         layout->addWidget(button);
         m_status[static_cast<size_t>(i)] = button;
     }
+    // Not a status but a narrowing: off shows everything, on only what has warnings to tidy.
+    m_warnings->setCheckable(true);
+    m_warnings->setIcon(StatusStyle::warningIcon(palette()));
+    m_warnings->setText(tr("warnings"));
+    m_warnings->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_warnings->setFocusPolicy(Qt::StrongFocus);
+    m_warnings->setToolTip(tr("Show only recipes with warnings: they build, but something is "
+                              "risky or deprecated (unpinned <nixpkgs>, deprecated attribute, …)"));
+    m_warnings->setAccessibleName(tr("Show only cells with warnings"));
+    connect(m_warnings, &QToolButton::toggled, this, &FilterBar::filterChanged);
+    layout->addSpacing(6);
+    layout->addWidget(m_warnings);
     connect(m_text, &QLineEdit::textChanged, this, &FilterBar::filterChanged);
 }
 
@@ -61,13 +76,29 @@ void FilterBar::setStatusShown(CellStatus status, bool shown)
     m_status[static_cast<size_t>(status)]->setChecked(shown);
 }
 
-void FilterBar::setCounts(const std::array<int, cellStatusCount>& counts)
+bool FilterBar::warningsOnly() const
 {
+    return m_warnings->isChecked();
+}
+
+void FilterBar::setWarningsOnly(bool only)
+{
+    m_warnings->setChecked(only);
+}
+
+void FilterBar::setCounts(const std::array<int, cellStatusCount>& counts, int withWarnings)
+{
+    // Seven statuses and the warnings toggle crowd out the text field, so a toggle with
+    // nothing to count steps aside while it is in its neutral state (a status shown, warnings
+    // off): hidden, it cannot hide anything. One the user switched stays, to be switched back.
+    m_warnings->setText(tr("%1 with warnings").arg(withWarnings));
+    m_warnings->setVisible(withWarnings > 0 || m_warnings->isChecked());
     for (int i = 0; i < cellStatusCount; ++i) {
-        m_status[static_cast<size_t>(i)]->setText(
-            QStringLiteral("%1 %2")
-                .arg(counts[static_cast<size_t>(i)])
-                .arg(StatusStyle::label(static_cast<CellStatus>(i))));
+        QToolButton* button = m_status[static_cast<size_t>(i)];
+        const int count = counts[static_cast<size_t>(i)];
+        button->setText(
+            QStringLiteral("%1 %2").arg(count).arg(StatusStyle::label(static_cast<CellStatus>(i))));
+        button->setVisible(count > 0 || !button->isChecked());
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
-// Filter of the grid: free text (variant, file, reason, finding) and one toggle per status.
+// Filter of the grid: free text (variant, file, reason, finding), one toggle per status (on:
+// shown) and a warnings toggle (on: only recipes with warnings), off by default.
 
 #include "recipes/analysis.h"
 
@@ -22,9 +23,13 @@ public:
     unsigned statusMask() const; // bit (1 << CellStatus) per status shown
     void setText(const QString& text);
     void setStatusShown(CellStatus status, bool shown);
-    void setCounts(const std::array<int, cellStatusCount>& counts);
+    bool warningsOnly() const;
+    void setWarningsOnly(bool only);
+    // Entries per status, and recipes with warnings (MatrixModel::countWithWarnings).
+    void setCounts(const std::array<int, cellStatusCount>& counts, int withWarnings = 0);
     QLineEdit* lineEdit() const { return m_text; }
     QToolButton* statusButton(CellStatus status) const;
+    QToolButton* warningsButton() const { return m_warnings; }
 
 signals:
     void filterChanged();
@@ -32,6 +37,7 @@ signals:
 private:
     QLineEdit* m_text;
     std::array<QToolButton*, cellStatusCount> m_status{};
+    QToolButton* m_warnings;
 };
 
 } // namespace rg

@@ -76,8 +76,16 @@ void paintBuildState(QPainter* painter, const QRectF& rect, const QVariantMap& b
     painter->restore();
 }
 
+// Where a chip's warning sign sits: the bottom-right corner, clear of the build badge (top
+// right), the build bar (along the foot) and the status icon (left).
+QRectF warningMarkRect(const QRectF& chip)
+{
+    const qreal side = std::min<qreal>(13, chip.height() / 3);
+    return {chip.right() - side - 3, chip.bottom() - side - 5, side, side};
+}
+
 void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool hasRecipe,
-               const QString& text, const QStringList& extraLabels,
+               int warnings, const QString& text, const QStringList& extraLabels,
                const QVariantList& extraStatuses, const QStyleOptionViewItem& option)
 {
     const QPalette& palette = option.palette;
@@ -87,6 +95,9 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
     QPen border(own, 1.2);
     if (status == CellStatus::Missing)
         border.setStyle(Qt::DashLine);
+    // A gap is only a suggestion: dotted, lighter than missing's dashes.
+    if (status == CellStatus::Gap)
+        border.setStyle(Qt::DotLine);
     // An impossible pairing with nothing in it is only hatching; a recipe file for one gets
     // a solid chip, because that file is something to delete.
     if (status != CellStatus::Impossible || hasRecipe) {
@@ -110,8 +121,10 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
     QFont font = option.font;
     painter->setFont(font);
     painter->setPen(own);
-    const QRectF textRect(iconRect.right() + 5, rect.top(), rect.right() - iconRect.right() - 8,
-                          lineHeight);
+    // Text and extra tags leave the warning sign's corner free.
+    const qreal markRoom = warnings > 0 ? warningMarkRect(rect).width() + 2 : 0;
+    const QRectF textRect(iconRect.right() + 5, rect.top(),
+                          rect.right() - iconRect.right() - 8 - markRoom, lineHeight);
     const QFontMetricsF metrics(font);
     if (textRect.width() >= metrics.horizontalAdvance(QStringLiteral("ok")))
         painter->drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
@@ -130,7 +143,7 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
             const QColor extraColor = StatusStyle::color(extraStatus, palette);
             const QString tag = QStringLiteral("+") + extraLabels[i];
             const qreal width = smallMetrics.horizontalAdvance(tag) + height + 4;
-            if (x + width > rect.right() - 3) {
+            if (x + width > rect.right() - 3 - markRoom) {
                 painter->setPen(own);
                 painter->drawText(QRectF(x, top, rect.right() - x, height), Qt::AlignVCenter,
                                   QStringLiteral("…"));
@@ -144,6 +157,8 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
             x += width + 4;
         }
     }
+    if (warnings > 0)
+        StatusStyle::paintWarningMark(painter, warningMarkRect(rect), palette);
     painter->restore();
 }
 
@@ -176,6 +191,7 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     const QVariantList extraStatuses = index.data(MatrixModel::ExtraStatusesRole).toList();
     const QVariantList hasRecipe = index.data(MatrixModel::HasRecipeRole).toList();
     const QVariantList builds = index.data(MatrixModel::BuildStateRole).toList();
+    const QVariantList warnings = index.data(MatrixModel::WarningCountsRole).toList();
     const int count = static_cast<int>(statuses.size());
     if (count > 0) {
         const QRectF area = QRectF(rect).adjusted(4, 4, -4, -4);
@@ -196,8 +212,8 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
             }
             const auto cellStatus = static_cast<CellStatus>(status);
             paintChip(painter, chip, cellStatus, hasRecipe.value(s).toBool(),
-                      StatusStyle::label(cellStatus), extraLabels.value(s).toStringList(),
-                      extraStatuses.value(s).toList(), opt);
+                      warnings.value(s).toInt(), StatusStyle::label(cellStatus),
+                      extraLabels.value(s).toStringList(), extraStatuses.value(s).toList(), opt);
             paintBuildState(painter, chip, builds.value(s).toMap(), palette);
         }
     }
@@ -223,8 +239,9 @@ QSize MatrixCellDelegate::sizeHint(const QStyleOptionViewItem& option,
     const int count =
         std::max<int>(1, static_cast<int>(index.data(MatrixModel::StatusesRole).toList().size()));
     const QFontMetrics metrics(option.font);
+    // Room for the longest word, the icon and a warning sign beside the word.
     const int chip =
-        std::max(minimumChipWidth, metrics.horizontalAdvance(QStringLiteral("unexpected")) + 34);
+        std::max(minimumChipWidth, metrics.horizontalAdvance(QStringLiteral("unexpected")) + 46);
     return {count == 1 ? chip + 14 : count * (minimumChipWidth + 3) + 8, cellHeight};
 }
 

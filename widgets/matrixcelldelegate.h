@@ -1,7 +1,8 @@
 #pragma once
 
 // Paints one grid cell: per selected slice a chip with the status' icon, colour and word,
-// extra recipes of the cell (-magma, -nightly) as small tags under it, hatching for
+// extra recipes of the cell (-magma, -nightly) as small tags under it, a warning sign in its
+// bottom-right corner when the recipe has warnings, a dotted outline for gaps, hatching for
 // impossible pairings, and a faded cell when the filter hides it.
 
 #include <QStyledItemDelegate>

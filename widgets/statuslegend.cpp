@@ -16,6 +16,7 @@ StatusLegend::StatusLegend(QWidget* parent) : QWidget(parent)
         parts << StatusStyle::label(status) + QStringLiteral(": ") +
                      StatusStyle::description(status);
     }
+    parts << tr("warning sign: the recipe builds, but has warnings (risky or deprecated)");
     setAccessibleDescription(parts.join(QStringLiteral("; ")));
     setToolTip(parts.join(QLatin1Char('\n')));
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
@@ -54,9 +55,20 @@ void StatusLegend::paintEvent(QPaintEvent*)
         painter.drawText(QRect(x, 0, 200, h), Qt::AlignVCenter, text);
         x += fontMetrics().horizontalAdvance(text) + 14;
     }
+    // Warnings sit on top of a status rather than being one.
+    StatusStyle::paintWarningMark(&painter, QRectF(x, (h - icon) / 2.0, icon, icon), pal);
+    x += icon + 4;
+    const QString warnings = tr("warnings");
+    painter.setPen(pal.color(QPalette::WindowText));
+    painter.drawText(QRect(x, 0, 200, h), Qt::AlignVCenter, warnings);
+    x += fontMetrics().horizontalAdvance(warnings) + 14;
+    // The hints give way first when the grid is narrow: the symbols above matter more.
     painter.setPen(pal.color(QPalette::PlaceholderText));
-    painter.drawText(QRect(x, 0, width() - x, h), Qt::AlignVCenter,
-                     tr("\u2022 dot: nothing expected \u2022 several chips: one per slice"));
+    const QRect rest(x, 0, width() - x, h);
+    painter.drawText(rest, Qt::AlignVCenter,
+                     fontMetrics().elidedText(
+                         tr("\u2022 dot: nothing expected \u2022 several chips: one per slice"),
+                         Qt::ElideRight, rest.width()));
 }
 
 } // namespace rg

@@ -19,10 +19,12 @@ QString StatusStyle::description(CellStatus status)
 {
     switch (status) {
     case CellStatus::Ok:
-        return QCoreApplication::translate("rg::StatusStyle", "present and matches the spec");
-    case CellStatus::Broken:
         return QCoreApplication::translate(
-            "rg::StatusStyle", "present, but a rule fails (pin, overlays, pattern, values…)");
+            "rg::StatusStyle", "present, no error (warnings, if any, show as a warning sign)");
+    case CellStatus::Broken:
+        return QCoreApplication::translate("rg::StatusStyle",
+                                           "present with an error: it will not evaluate or build, "
+                                           "or builds another variant than its name says");
     case CellStatus::Redundant:
         return QCoreApplication::translate(
             "rg::StatusStyle",
@@ -214,6 +216,52 @@ QBrush StatusStyle::hatch(const QPalette& palette)
     QColor lines = color(CellStatus::Impossible, palette);
     lines.setAlpha(isDark(palette) ? 90 : 70);
     return QBrush(lines, Qt::BDiagPattern);
+}
+
+QColor StatusStyle::warningColor(const QPalette& palette)
+{
+    // Amber, apart from redundant's burnt orange and broken's red: caution, not failure.
+    return isDark(palette) ? QColor(0xff, 0xca, 0x28) : QColor(0xe0, 0x9b, 0x00);
+}
+
+void StatusStyle::paintWarningMark(QPainter* painter, const QRectF& area, const QPalette& palette)
+{
+    const qreal side = std::min(area.width(), area.height());
+    const QRectF r(area.center().x() - side / 2, area.center().y() - side / 2, side, side);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    QPainterPath triangle(QPointF(r.center().x(), r.top() + side * 0.04));
+    triangle.lineTo(QPointF(r.right() - side * 0.02, r.bottom() - side * 0.06));
+    triangle.lineTo(QPointF(r.left() + side * 0.02, r.bottom() - side * 0.06));
+    triangle.closeSubpath();
+    // A thin rim in the base colour keeps the sign apart from the chip's fill and border.
+    painter->setPen(QPen(palette.color(QPalette::Base), std::max<qreal>(1.0, side / 10),
+                         Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter->setBrush(warningColor(palette));
+    painter->drawPath(triangle);
+    // The exclamation mark is dark on either palette: amber is light in both.
+    QPen mark(QColor(0x21, 0x21, 0x21), std::max<qreal>(1.1, side / 8), Qt::SolidLine,
+              Qt::RoundCap);
+    painter->setPen(mark);
+    const qreal x = r.center().x();
+    painter->drawLine(QPointF(x, r.top() + side * 0.38), QPointF(x, r.top() + side * 0.62));
+    painter->drawPoint(QPointF(x, r.top() + side * 0.78));
+    painter->restore();
+}
+
+QIcon StatusStyle::warningIcon(const QPalette& palette, int size)
+{
+    QIcon icon;
+    for (const qreal scale : {1.0, 2.0}) {
+        QPixmap pixmap(static_cast<int>(size * scale), static_cast<int>(size * scale));
+        pixmap.setDevicePixelRatio(scale);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        paintWarningMark(&painter, QRectF(0, 0, size, size), palette);
+        painter.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
 }
 
 } // namespace rg

@@ -35,6 +35,12 @@ public:
                               qreal devicePixelRatio);
     // Diagonal hatching used for impossible pairings.
     static QBrush hatch(const QPalette& palette);
+
+    // Warnings are not a status (an ok recipe may have some): an amber warning sign drawn
+    // on top of a chip, in the legend and on the filter bar's warnings toggle.
+    static QColor warningColor(const QPalette& palette);
+    static void paintWarningMark(QPainter* painter, const QRectF& rect, const QPalette& palette);
+    static QIcon warningIcon(const QPalette& palette, int size = 16);
 };
 
 } // namespace rg

@@ -1,5 +1,7 @@
 #include "recipes/matrixmodel.h"
 
+#include "recipes/ruleset.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -35,7 +37,7 @@ QString defaultReason(const MatrixEntry& entry)
     case CellStatus::Unexpected:
         return QStringLiteral("present, not in the spec");
     case CellStatus::Ok:
-        return QStringLiteral("matches the spec");
+        return QStringLiteral("no findings");
     default:
         return {};
     }
@@ -44,6 +46,57 @@ QString defaultReason(const MatrixEntry& entry)
 QString entryReason(const MatrixEntry& entry)
 {
     return entry.reason.empty() ? defaultReason(entry) : qs(entry.reason);
+}
+
+// The warning finding a status is named after, which the status word already says.
+bool namesStatus(const Finding& finding, CellStatus status)
+{
+    switch (status) {
+    case CellStatus::Unexpected:
+        return finding.ruleId == rule::unexpectedVariant;
+    case CellStatus::Redundant:
+        return finding.ruleId == rule::duplicateVariant ||
+               finding.ruleId == rule::nonstandardSuffix;
+    case CellStatus::Impossible:
+        return finding.ruleId == rule::impossiblePairing;
+    case CellStatus::Missing:
+        return finding.ruleId == rule::missingVariant;
+    default:
+        return false;
+    }
+}
+
+bool countsAsWarning(const MatrixEntry& entry, const Finding& finding)
+{
+    return finding.severity == Severity::Warning && !namesStatus(finding, entry.status);
+}
+
+// "ok, 2 warnings: deprecated pytorch attribute; unpinned <nixpkgs>", "broken — pin differs".
+// An ok cell's reason is all warnings and infos, so the warnings lead; any other status keeps
+// its own reason first.
+QString statusText(const MatrixEntry& entry)
+{
+    QString text = qs(cellStatusId(entry.status));
+    const int warnings = MatrixModel::warningCount(entry);
+    const QString reason = entryReason(entry);
+    if (warnings == 0)
+        return reason.isEmpty() ? text : text + QStringLiteral(" \u2014 ") + reason;
+    text += warnings == 1 ? QStringLiteral(", 1 warning")
+                          : QStringLiteral(", %1 warnings").arg(warnings);
+    if (entry.status != CellStatus::Ok)
+        return reason.isEmpty() ? text : text + QStringLiteral(" \u2014 ") + reason;
+    QStringList titles, others;
+    for (const Finding& finding : entry.findings) {
+        const RuleInfo* info = RuleSet::rule(finding.ruleId);
+        const QString title = info ? qs(info->title) : qs(finding.ruleId);
+        QStringList& list = countsAsWarning(entry, finding) ? titles : others;
+        if (!titles.contains(title) && !others.contains(title))
+            list << title;
+    }
+    text += QStringLiteral(": ") + titles.join(QStringLiteral("; "));
+    if (!others.isEmpty())
+        text += QStringLiteral(" \u2014 ") + others.join(QStringLiteral("; "));
+    return text;
 }
 
 } // namespace
@@ -74,15 +127,32 @@ void MatrixModel::setShowAll(bool showAll)
     rebuild();
 }
 
-void MatrixModel::setFilter(const QString& text, unsigned statusMask)
+void MatrixModel::setFilter(const QString& text, unsigned statusMask, bool warningsOnly)
 {
     const QString trimmed = text.trimmed();
     statusMask &= allStatuses;
-    if (trimmed == m_filterText && statusMask == m_statusMask)
+    if (trimmed == m_filterText && statusMask == m_statusMask && warningsOnly == m_warningsOnly)
         return;
     m_filterText = trimmed;
     m_statusMask = statusMask;
+    m_warningsOnly = warningsOnly;
     rebuild();
+}
+
+int MatrixModel::warningCount(const MatrixEntry& entry)
+{
+    if (!entry.recipe)
+        return 0;
+    return static_cast<int>(
+        std::count_if(entry.findings.begin(), entry.findings.end(),
+                      [&](const Finding& finding) { return countsAsWarning(entry, finding); }));
+}
+
+int MatrixModel::countWithWarnings(const Analysis& analysis)
+{
+    return static_cast<int>(
+        std::count_if(analysis.entries.begin(), analysis.entries.end(),
+                      [](const MatrixEntry& entry) { return warningCount(entry) > 0; }));
 }
 
 void MatrixModel::setBuildStateProvider(BuildStateProvider provider)
@@ -101,7 +171,7 @@ void MatrixModel::buildStateChanged(const std::string& variantName)
 
 bool MatrixModel::filterActive() const
 {
-    return !m_filterText.isEmpty() || m_statusMask != allStatuses;
+    return !m_filterText.isEmpty() || m_statusMask != allStatuses || m_warningsOnly;
 }
 
 void MatrixModel::rebuild()
@@ -234,7 +304,8 @@ void MatrixModel::rebuild()
                     match |= entryMatchesFilter(entries[static_cast<size_t>(extra)]);
                 impossibleEmpty &= cell.primary < 0 && cell.impossible;
             }
-            if (!match && impossibleEmpty && m_filterText.isEmpty())
+            // A hatched empty pairing holds no recipe, so no warning either.
+            if (!match && impossibleEmpty && m_filterText.isEmpty() && !m_warningsOnly)
                 match = (m_statusMask & (1u << static_cast<unsigned>(CellStatus::Impossible))) != 0;
             m_matches[cellIndex] = match ? 1 : 0;
         }
@@ -252,6 +323,8 @@ void MatrixModel::rebuild()
 bool MatrixModel::entryMatchesFilter(const MatrixEntry& entry) const
 {
     if ((m_statusMask & (1u << static_cast<unsigned>(entry.status))) == 0)
+        return false;
+    if (m_warningsOnly && warningCount(entry) == 0)
         return false;
     if (m_filterText.isEmpty())
         return true;
@@ -365,15 +438,11 @@ QString MatrixModel::sliceText(const MatrixCellSlice& cell, const MatrixSlice& s
         return text;
     }
     const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
-    text += qs(cellStatusId(entry.status));
-    if (const QString reason = entryReason(entry); !reason.isEmpty())
-        text += QStringLiteral(" \u2014 ") + reason;
+    text += statusText(entry);
     for (int extra : cell.extras) {
         const MatrixEntry& other = m_analysis->entries[static_cast<size_t>(extra)];
-        text += QStringLiteral("; also %1: %2")
-                    .arg(qs(other.variant.toString()), qs(cellStatusId(other.status)));
-        if (const QString reason = entryReason(other); !reason.isEmpty())
-            text += QStringLiteral(" \u2014 ") + reason;
+        text +=
+            QStringLiteral("; also %1: %2").arg(qs(other.variant.toString()), statusText(other));
     }
     return text;
 }
@@ -399,10 +468,7 @@ QString MatrixModel::accessibleName(const QModelIndex& index) const
             part += QStringLiteral(", CUDA ") + qs(m_slices[s].cuda);
         part += QStringLiteral(": ");
         if (cell.primary >= 0) {
-            const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
-            part += qs(cellStatusId(entry.status));
-            if (const QString reason = entryReason(entry); !reason.isEmpty())
-                part += QStringLiteral(" \u2014 ") + reason;
+            part += statusText(m_analysis->entries[static_cast<size_t>(cell.primary)]);
             if (!cell.extras.empty())
                 part += QStringLiteral(" (+%1 more)").arg(cell.extras.size());
         } else if (cell.impossible) {
@@ -501,6 +567,16 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
             perSlice << QVariant(state);
         }
         return perSlice;
+    }
+    case WarningCountsRole: {
+        QVariantList counts;
+        for (int s = 0; s < sliceCount; ++s) {
+            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
+            counts << (cell.primary >= 0
+                           ? warningCount(m_analysis->entries[static_cast<size_t>(cell.primary)])
+                           : 0);
+        }
+        return counts;
     }
     case HasRecipeRole: {
         QVariantList present;
@@ -654,6 +730,7 @@ QHash<int, QByteArray> MatrixModel::roleNames() const
     names.insert(ExtraLabelsRole, "extraLabels");
     names.insert(HasRecipeRole, "hasRecipe");
     names.insert(BuildStateRole, "buildState");
+    names.insert(WarningCountsRole, "warningCounts");
     return names;
 }
 

@@ -64,6 +64,9 @@ public:
         // QVariantList per slice of QVariantMap {queued, running, progress, last (int
         // CellBuildState::Result), verificationFailed, summary} of the slice's recipe.
         BuildStateRole,
+        // QVariantList of int per slice: the warnings of the slice's primary recipe (see
+        // warningCount); 0 when the slice has no recipe file.
+        WarningCountsRole,
     };
     static constexpr int NoStatus = -1;
 
@@ -85,8 +88,11 @@ public:
 
     // Cells whose recipes match neither the text (variant, file, reason, finding messages;
     // case-insensitive) nor one of the statuses in `statusMask` (bit = 1 << CellStatus) fade out.
-    void setFilter(const QString& text, unsigned statusMask);
+    // `warningsOnly` further keeps only recipes with warnings (warningCount > 0): a status
+    // says whether a recipe builds, warnings are what to tidy in the ones that do.
+    void setFilter(const QString& text, unsigned statusMask, bool warningsOnly = false);
     bool filterActive() const;
+    bool warningsOnly() const { return m_warningsOnly; }
     static constexpr unsigned allStatuses = (1u << cellStatusCount) - 1;
 
     void setBuildStateProvider(BuildStateProvider provider);
@@ -111,8 +117,16 @@ public:
     QModelIndex indexOfVariant(const std::string& variantName) const;
     QModelIndex indexOfPath(const std::string& path) const;
 
-    // "sm90 × avx512, Python 3.13, CUDA 13.0: broken — pin differs"
+    // "sm90 × avx512, Python 3.13, CUDA 13.0: broken — pin differs",
+    // "…: ok, 2 warnings: deprecated pytorch attribute; unpinned <nixpkgs>"
     QString accessibleName(const QModelIndex& index) const;
+
+    // Warnings of a present recipe beyond the one its status is named after: an unexpected,
+    // redundant or impossible recipe carries that verdict as a warning finding, which the
+    // status already says. 0 for an entry without a recipe file.
+    static int warningCount(const MatrixEntry& entry);
+    // Entries of the analysis with warningCount > 0: what the warnings toggle would show.
+    static int countWithWarnings(const Analysis& analysis);
 
 private:
     struct Row
@@ -145,6 +159,7 @@ private:
     bool m_showAll = false;
     QString m_filterText;
     unsigned m_statusMask = allStatuses;
+    bool m_warningsOnly = false;
 
     std::vector<Row> m_rows;
     std::vector<Column> m_columns;

@@ -174,9 +174,11 @@ void RepositorySession::startScan()
             std::make_shared<Analysis>(Analyzer().analyze(*source, options, cache.get()));
         result.parsed = cache->parsedCount() - parsedBefore;
 
-        result.recipeDir = options.recipeDir.empty() ? analysis->spec.recipeDir : options.recipeDir;
-        std::string listError;
-        const std::vector<SourceEntry> listed = source->list(result.recipeDir, &listError);
+        // The analyzer listed the recipe directory already: its file list and list error are
+        // what the watches and the banner need, without listing a second time.
+        result.recipeDir = analysis->recipeDir;
+        const std::string& listError = analysis->sourceError;
+        const std::vector<std::string>& files = analysis->files;
         if (workTree) {
             const QDir root(qs(source->rootPath()));
             const QString dir = root.absoluteFilePath(qs(result.recipeDir));
@@ -193,14 +195,21 @@ void RepositorySession::startScan()
             const QString specFile = root.absoluteFilePath(qs(spec));
             if (QFileInfo::exists(specFile))
                 result.watchFiles << specFile;
-            // Listed entries exist (they were just listed); edits in place need file watches.
+            // Listed files exist (they were just listed); edits in place need file watches.
+            // So do the modules recipes import: a changed module changes its importers' facts.
             const QString prefix = root.absolutePath() + QLatin1Char('/');
-            result.watchFiles.reserve(static_cast<qsizetype>(listed.size()) + 1);
-            for (const SourceEntry& entry : listed)
-                result.watchFiles << prefix + qs(entry.path);
+            result.watchFiles.reserve(
+                static_cast<qsizetype>(files.size() + analysis->modules.size()) + 1);
+            for (const std::string& file : files)
+                result.watchFiles << prefix + qs(file);
+            for (const std::string& module : analysis->modules) {
+                const QString path = prefix + qs(module);
+                if (QFileInfo::exists(path))
+                    result.watchFiles << path;
+            }
             result.git = SessionGitInfo::read(source->rootPath());
         } else {
-            result.recipeDirFound = listError.empty() || !listed.empty();
+            result.recipeDirFound = listError.empty() || !files.empty();
             result.git = SessionGitInfo::read(source->rootPath(), false);
         }
         if (result.recipeDirFound)

@@ -14,11 +14,13 @@
 #include "recipes/findingsmodel.h"
 #include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
+#include "statusstyle.h"
 #include "syntaxhighlighting.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -84,7 +86,7 @@ private slots:
         QVERIFY(window.isShowingGrid());
         QCOMPARE(window.summaryText(),
                  QStringLiteral("44 expected \u00b7 1 ok \u00b7 4 broken \u00b7 1 "
-                                "redundant \u00b7 41 missing"));
+                                "redundant \u00b7 41 missing \u00b7 4 with warnings"));
         QVERIFY(window.windowTitle().contains(QFileInfo(dir.path()).fileName()));
 
         QSignalSpy preview(&window, &MainWindow::previewUpdated);
@@ -145,6 +147,10 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Keyboard focus needs the active window; an X server without a window manager
+        // activates nothing by itself.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY(openAndWait(window, dir.path()));
         MatrixView* view = window.matrixView();
         view->setFocus();
@@ -189,9 +195,10 @@ private slots:
         // Accessible names of cells say row, column, slice, status and reason.
         const QString name =
             cellOf(window, "sm110", "armv9").data(Qt::AccessibleTextRole).toString();
-        QVERIFY2(name.startsWith(
-                     QStringLiteral("sm110 \u00d7 armv9, Python 3.13, CUDA 13.0: broken \u2014 ")),
-                 qPrintable(name));
+        QVERIFY2(
+            name.startsWith(QStringLiteral("sm110 \u00d7 armv9, Python 3.13, CUDA 13.0: broken, 1 "
+                                           "warning \u2014 ")),
+            qPrintable(name));
         // The context menu offers room for more actions.
         QMenu* offered = nullptr;
         connect(&window, &MainWindow::cellMenuAboutToShow, this,
@@ -336,6 +343,114 @@ private slots:
         QCOMPARE(settings.value("grid/slices").toStringList(), QStringList{"313/13.0"});
         MainWindow again;
         QVERIFY(again.findChild<EmptyStatePage*>()->findChild<QListWidget*>() != nullptr);
+    }
+
+    // Without a spec: a hole among the demo's recipes is a gap, a deprecated attribute is a
+    // warning on an ok cell; the filter bar, the details and the grid say so.
+    void specLessRepositoryShowsGapsAndWarnings()
+    {
+        QTemporaryDir dir;
+        const QString from =
+            QStringLiteral(":/demo/repository/.flox/pkgs/pytorch-python313-cuda13_0-");
+        for (const char* cell :
+             {"sm90-avx2", "sm90-avx512", "sm89-avx512", "sm120-avx2", "sm120-avx512"}) {
+            const QString name = QStringLiteral("pytorch-python313-cuda13_0-%1.nix").arg(cell);
+            QVERIFY(writeAll(dir.filePath(".flox/pkgs/" + name),
+                             readAll(from + QString::fromLatin1(cell) + ".nix")));
+        }
+        const QString deprecated = dir.filePath(recipe("pytorch-python313-cuda13_0-sm90-avx512"));
+        QByteArray bytes = readAll(deprecated);
+        QVERIFY(bytes.contains("python3Packages.torch.override"));
+        bytes.replace("python3Packages.torch.override", "python3Packages.pytorch.override");
+        QVERIFY(writeAll(deprecated, bytes));
+
+        MainWindow window;
+        window.resize(1500, 920);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, dir.path()));
+        QCOMPARE(window.summaryText(), QStringLiteral("5 expected \u00b7 5 ok \u00b7 1 gap "
+                                                      "\u00b7 1 with warnings"));
+        QVERIFY(window.banner()->text().contains(QStringLiteral("gaps")));
+
+        const QModelIndex gap = cellOf(window, "sm89", "avx2");
+        QCOMPARE(gap.data(MatrixModel::StatusesRole).toList(), QVariantList{int(CellStatus::Gap)});
+        const QModelIndex warned = cellOf(window, "sm90", "avx512");
+        QCOMPARE(warned.data(MatrixModel::StatusesRole).toList(),
+                 QVariantList{int(CellStatus::Ok)});
+        QCOMPARE(warned.data(MatrixModel::WarningCountsRole).toList(), QVariantList{1});
+        QVERIFY2(warned.data(Qt::AccessibleTextRole)
+                     .toString()
+                     .contains(QStringLiteral("ok, 1 warning: deprecated pytorch attribute")),
+                 qPrintable(warned.data(Qt::AccessibleTextRole).toString()));
+
+        // Toggles for what is there: gap and warnings; none for statuses nobody has.
+        FilterBar* bar = window.filterBar();
+        QCOMPARE(bar->statusButton(CellStatus::Gap)->text(), QStringLiteral("1 gap"));
+        QVERIFY(!bar->statusButton(CellStatus::Gap)->isHidden());
+        QVERIFY(bar->statusButton(CellStatus::Broken)->isHidden());
+        QCOMPARE(bar->warningsButton()->text(), QStringLiteral("1 with warnings"));
+        bar->warningsButton()->click();
+        QVERIFY(window.matrixModel()->warningsOnly());
+        QVERIFY(warned.data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cellOf(window, "sm90", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!gap.data(MatrixModel::MatchesFilterRole).toBool());
+        bar->warningsButton()->click();
+        bar->statusButton(CellStatus::Gap)->click();
+        QVERIFY(!gap.data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(warned.data(MatrixModel::MatchesFilterRole).toBool());
+        bar->statusButton(CellStatus::Gap)->click();
+
+        // The details read the facts by flow and name the recipe's group.
+        QSignalSpy preview(&window, &MainWindow::previewUpdated);
+        QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm90-avx512")));
+        QVERIFY(preview.count() > 0 || preview.wait(5000));
+        const QString facts = window.detailsPanel()->factsText();
+        QVERIFY2(facts.contains(QStringLiteral("gpuTargets \u2190 \"9.0\" via gpuArchSM (line ")),
+                 qPrintable(facts));
+        QVERIFY(facts.contains(QStringLiteral("1 warning")));
+        QVERIFY(facts.contains(QStringLiteral("enables ")));
+        QVERIFY(facts.contains(QStringLiteral("pytorch \u00b7 CUDA 13.0")));
+        QVERIFY(facts.contains(QStringLiteral("canonical")));
+
+        // A gap is a suggestion, not something a spec expects.
+        preview.clear();
+        QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm89-avx2")));
+        QVERIFY(preview.count() > 0 || preview.wait(5000));
+        const QString gapFacts = window.detailsPanel()->factsText();
+        QVERIFY2(gapFacts.contains(QStringLiteral("the recipes around it suggest")),
+                 qPrintable(gapFacts));
+        QVERIFY(!gapFacts.contains(QStringLiteral("spec expects")));
+        QVERIFY(!gapFacts.contains(QStringLiteral("Not in the matrix spec")));
+        QVERIFY(window.preview()->toPlainText().contains(QStringLiteral("No spec asks for it")));
+        QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm90-avx512")));
+
+        // The grid shows both: the amber sign and the gap's colour.
+        const QImage grid = window.matrixView()->viewport()->grab().toImage();
+        int amber = 0, gapColour = 0;
+        const QColor warningColor = StatusStyle::warningColor(window.palette());
+        const QColor gapColor = StatusStyle::color(CellStatus::Gap, window.palette());
+        for (int y = 0; y < grid.height(); ++y)
+            for (int x = 0; x < grid.width(); ++x) {
+                const QColor c = grid.pixelColor(x, y);
+                const auto near = [&](const QColor& o) {
+                    return std::abs(c.red() - o.red()) + std::abs(c.green() - o.green()) +
+                               std::abs(c.blue() - o.blue()) <
+                           30;
+                };
+                amber += near(warningColor) ? 1 : 0;
+                gapColour += near(gapColor) ? 1 : 0;
+            }
+        QVERIFY(amber > 12);
+        QVERIFY(gapColour > 20);
+        const QString png = QStringLiteral(RG_BINARY_DIR "/screenshots/spec-less-window.png");
+        QDir().mkpath(QFileInfo(png).absolutePath());
+        QVERIFY(window.grab().save(png));
+        // The facts in full, scrolled out of view or not, for a look at the rows by flow.
+        for (QLabel* label : window.detailsPanel()->findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Recipe facts"))
+                QVERIFY(label->grab().save(
+                    QStringLiteral(RG_BINARY_DIR "/screenshots/spec-less-facts.png")));
     }
 
     void aboutNamesTheHighlighter()

@@ -142,6 +142,32 @@ private slots:
         QCOMPARE(session.lastParsedCount(), 0);
     }
 
+    // A module recipes import is watched like the recipes: editing it re-scans, and its
+    // importer's verdict changes though the importer's own bytes did not.
+    void editedModuleRefreshesItsImporters()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeAll(dir.filePath(".flox/pkgs/lib/archs.nix"), "{ sm86 = \"9.0\"; }\n"));
+        const char* const sm86 = "pytorch-python313-cuda12_8-sm86-avx2";
+        QVERIFY(writeAll(dir.filePath(recipe(sm86)),
+                         "{ python3Packages }:\nlet\n  archs = import ./lib/archs.nix;\nin\n"
+                         "python3Packages.torch.override {\n  cudaSupport = true;\n"
+                         "  gpuTargets = [ archs.sm86 ];\n}\n"));
+        RepositorySession session;
+        session.setDebounceInterval(50);
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(dir.path()));
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(session.analysis()->modules, std::vector<std::string>{".flox/pkgs/lib/archs.nix"});
+        QVERIFY(hasRule(*find(*session.analysis(), sm86), "gpu-arch-mismatch"));
+        const int scans = session.scanCount();
+
+        QThread::msleep(20);
+        QVERIFY(writeAll(dir.filePath(".flox/pkgs/lib/archs.nix"), "{ sm86 = \"8.6\"; }\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(session.scanCount() > scans && !session.isScanning(), 10000);
+        QVERIFY(!hasRule(*find(*session.analysis(), sm86), "gpu-arch-mismatch"));
+    }
+
     void malformedSpecIsReported()
     {
         QTemporaryDir dir;

@@ -9,9 +9,11 @@
 #include "recipes/findingsmodel.h"
 #include "recipes/matrixmodel.h"
 #include "slicechooser.h"
+#include "statuslegend.h"
 #include "statusstyle.h"
 #include "syntaxhighlighting.h"
 
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
@@ -48,6 +50,23 @@ std::shared_ptr<const Analysis> sample()
     a->entries.push_back(
         entry("pytorch-python313-cuda13_0-sm90-avx2", CellStatus::Unexpected, true));
     a->entries.push_back(entry("pytorch-python313-cuda13_0-sm121-armv9", CellStatus::Ok, true));
+    return a;
+}
+
+// sample() plus an ok recipe with two warnings (sm90-avx2) and a gap (sm120-avx2 is taken,
+// so sm100-avx512 next to an sm100-avx2 recipe).
+std::shared_ptr<const Analysis> sampleWithWarningsAndGap()
+{
+    auto a = std::make_shared<Analysis>(*sample());
+    MatrixEntry warned = entry("pytorch-python313-cuda13_0-sm100-avx2", CellStatus::Ok, true);
+    for (const char* rule : {"deprecated-torch-attribute", "unpinned-nixpkgs"}) {
+        Finding finding;
+        finding.ruleId = rule;
+        finding.severity = Severity::Warning;
+        warned.findings.push_back(finding);
+    }
+    a->entries.push_back(warned);
+    a->entries.push_back(entry("pytorch-python313-cuda13_0-sm100-avx512", CellStatus::Gap, false));
     return a;
 }
 
@@ -147,6 +166,164 @@ private slots:
         image = view.viewport()->grab().toImage();
         QCOMPARE(pixelsNear(image, rectOf("sm120", "avx512"), ok, 30), 0);
         QVERIFY(pixelsNear(image, rectOf("sm120", "avx2"), broken) > 20);
+    }
+
+    void delegatePaintsWarningBadgeAndGap()
+    {
+        MatrixModel model;
+        model.setSlices({{"313", "13.0", {}}});
+        model.setAnalysis(sampleWithWarningsAndGap());
+        MatrixView view;
+        view.setModel(&model);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QPalette& palette = view.palette();
+        const auto rectOf = [&](const char* row, const char* column) {
+            for (int r = 0; r < model.rowCount(); ++r)
+                for (int c = 0; c < model.columnCount(); ++c)
+                    if (model.rowId(r) == row && model.columnId(c) == column)
+                        return view.visualRect(model.index(r, c));
+            return QRect();
+        };
+        const QImage image = view.viewport()->grab().toImage();
+        const QColor amber = StatusStyle::warningColor(palette);
+        // The warning sign sits in the bottom-right quarter of the warned chip, nowhere else.
+        const QRect warned = rectOf("sm100", "avx2");
+        QVERIFY(warned.isValid());
+        const QRect corner(warned.center(), warned.bottomRight());
+        QVERIFY(pixelsNear(image, corner, amber, 30) > 12);
+        QCOMPARE(pixelsNear(image, QRect(warned.topLeft(), warned.center()), amber, 30), 0);
+        QCOMPARE(pixelsNear(image, rectOf("sm120", "avx512"), amber, 30), 0);
+        QCOMPARE(pixelsNear(image, rectOf("sm120", "avx2"), amber, 30), 0); // broken, no warning
+
+        // A gap: its colour on a dotted outline, no fill inside.
+        const QRect gap = rectOf("sm100", "avx512");
+        QVERIFY(gap.isValid());
+        const QColor gapColor = StatusStyle::color(CellStatus::Gap, palette);
+        QVERIFY(pixelsNear(image, gap, gapColor, 30) > 20);
+        const QColor base = palette.color(QPalette::Base);
+        const QRect inside = gap.adjusted(gap.width() / 2, 12, -10, -12); // right of the word
+        QCOMPARE(pixelsNear(image, inside, base, 6), inside.width() * inside.height());
+        // Dotted: along the chip's top edge the colour comes and goes; an ok chip's is solid.
+        const auto edgeCoverage = [&](const QRect& cell, const QColor& color) {
+            double best = 0;
+            for (int y = cell.top() + 2; y < cell.top() + 9; ++y) {
+                const QRect row(cell.left() + 12, y, cell.width() - 24, 1);
+                best = std::max(best, double(pixelsNear(image, row, color, 60)) / row.width());
+            }
+            return best;
+        };
+        const double dotted = edgeCoverage(gap, gapColor);
+        QVERIFY2(dotted > 0.2 && dotted < 0.8, qPrintable(QString::number(dotted)));
+        QVERIFY(edgeCoverage(rectOf("sm120", "avx512"),
+                             StatusStyle::color(CellStatus::Ok, palette)) > 0.95);
+    }
+
+    void legendNamesGapAndWarnings()
+    {
+        StatusLegend legend;
+        legend.resize(1400, legend.sizeHint().height());
+        QVERIFY(legend.accessibleDescription().contains(QStringLiteral("gap: ")));
+        QVERIFY(legend.accessibleDescription().contains(QStringLiteral("warning sign")));
+        const QImage image = legend.grab().toImage();
+        QVERIFY(pixelsNear(image, image.rect(), StatusStyle::warningColor(legend.palette()), 30) >
+                10);
+        QVERIFY(pixelsNear(image, image.rect(),
+                           StatusStyle::color(CellStatus::Gap, legend.palette()), 30) > 4);
+    }
+
+    void detailsShowFactsByFlowAndGroup()
+    {
+        // Line 1 "let", line 2 the binding, line 3 the sink.
+        const std::string source = "let\n  gpuArchNum = \"8.6\";\n  gpuTargets = [ gpuArchNum ];\n";
+        const auto at = [&](const char* text) {
+            const auto begin = static_cast<uint32_t>(source.find(text));
+            return nix::SourceRange{begin, begin + static_cast<uint32_t>(strlen(text))};
+        };
+        auto facts = std::make_shared<RecipeFacts>();
+        facts->path = ".flox/pkgs/pytorch-python313-cuda13_0-sm86-avx2.nix";
+        facts->fileName = "pytorch-python313-cuda13_0-sm86-avx2.nix";
+        facts->lines = std::make_shared<nix::LineIndex>(source);
+        ArchSinkFact sink;
+        sink.sink = ArchSink::GpuTargets;
+        sink.value = "8.6";
+        sink.range = at("\"8.6\"");
+        sink.sinkRange = at("gpuTargets");
+        sink.via = "gpuArchNum";
+        sink.viaRange = at("gpuArchNum");
+        facts->archSinks.push_back(sink);
+        CpuFlagsFact flags;
+        flags.flags = {"-march=x86-64-v3"};
+        flags.sink = "CXXFLAGS";
+        flags.via = "cpuFlags";
+        flags.range = at("gpuTargets");
+        facts->compilerFlags = flags;
+        PlatformsFact platforms;
+        platforms.origin = ValueOrigin::Inherited;
+        platforms.expression = "oldAttrs.meta.platforms";
+        facts->platformsValue = platforms;
+
+        auto analysis = std::make_shared<Analysis>();
+        MatrixEntry e;
+        e.variant = *VariantName::parse("pytorch-python313-cuda13_0-sm86-avx2");
+        e.status = CellStatus::Ok;
+        e.recipe = facts;
+        Finding warning;
+        warning.ruleId = "unpinned-nixpkgs";
+        warning.severity = Severity::Warning;
+        e.findings = {warning};
+        analysis->entries.push_back(e);
+        RecipeGroup group;
+        group.profile.label = "pytorch \u00b7 CUDA 13.0 \u00b7 6a030d5";
+        group.profile.members = 5;
+        group.profile.canonical = "pytorch-python313-cuda13_0-sm90-avx2.nix";
+        group.profile.canonicalWhy = "carries the group's overlay set";
+        group.files = {".flox/pkgs/other.nix", facts->path};
+        analysis->groups.push_back(group);
+
+        DetailsPanel panel;
+        panel.setEntries(analysis, {&analysis->entries[0]}, QStringLiteral("sm86 \u00d7 avx2"));
+        const QString text = panel.factsText();
+        QVERIFY2(text.contains(QStringLiteral("gpuTargets \u2190 \"8.6\" via gpuArchNum (line 2)")),
+                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("CXXFLAGS \u2190 -march=x86-64-v3 via cpuFlags (line 3)")),
+            qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("enables mmx, popcnt")));
+        QVERIFY(text.contains(QStringLiteral("avx2, fma, f16c")));
+        QVERIFY(text.contains(QStringLiteral("inherited from nixpkgs (oldAttrs.meta.platforms)")));
+        QVERIFY(
+            text.contains(QStringLiteral("pytorch \u00b7 CUDA 13.0 \u00b7 6a030d5 (5 recipes)")));
+        QVERIFY(text.contains(QStringLiteral(
+            "pytorch-python313-cuda13_0-sm90-avx2.nix \u2014 carries the group's overlay set")));
+        QVERIFY(!text.contains(QStringLiteral("this recipe")));
+        QVERIFY(text.contains(QStringLiteral("1 warning")));
+
+        // Each part of a sink entry links to where it is written.
+        QLabel* factsLabel = nullptr;
+        for (QLabel* label : panel.findChildren<QLabel*>())
+            if (label->accessibleName() == QStringLiteral("Recipe facts"))
+                factsLabel = label;
+        QVERIFY(factsLabel);
+        const QString href =
+            QStringLiteral("range:%1:%2").arg(sink.range.begin).arg(sink.range.end);
+        QVERIFY(factsLabel->text().contains(href));
+        QVERIFY(factsLabel->text().contains(
+            QStringLiteral("range:%1:%2").arg(sink.viaRange.begin).arg(sink.viaRange.end)));
+        QSignalSpy range(&panel, &DetailsPanel::rangeActivated);
+        emit factsLabel->linkActivated(href);
+        QCOMPARE(range.count(), 1);
+        QCOMPARE(range.first().at(0).toUInt(), sink.range.begin);
+        QCOMPARE(range.first().at(1).toUInt(), sink.range.end);
+
+        // Unknown platforms say so with the expression; the canonical recipe is marked.
+        facts->platformsValue->origin = ValueOrigin::Unknown;
+        facts->platformsValue->expression = "myPlatforms";
+        analysis->groups[0].profile.canonical = facts->fileName;
+        panel.setEntries(analysis, {&analysis->entries[0]}, QStringLiteral("sm86 \u00d7 avx2"));
+        QVERIFY(panel.factsText().contains(QStringLiteral("unknown: myPlatforms")));
+        QVERIFY(panel.factsText().contains(QStringLiteral("(this recipe)")));
     }
 
     void viewSelectsWholeRowByHeaderAndEmitsMenu()
@@ -306,8 +483,28 @@ private slots:
         QTest::keyClicks(bar.lineEdit(), QStringLiteral("sm90"));
         QCOMPARE(bar.text(), QStringLiteral("sm90"));
         QCOMPARE(changed.count(), 5);
-        bar.setCounts({1, 4, 1, 41, 1, 0});
+        bar.setCounts({1, 4, 1, 41, 1, 0, 3}, 2);
         QCOMPARE(bar.statusButton(CellStatus::Missing)->text(), QStringLiteral("41 missing"));
+        QCOMPARE(bar.statusButton(CellStatus::Gap)->text(), QStringLiteral("3 gap"));
+        QCOMPARE(bar.warningsButton()->text(), QStringLiteral("2 with warnings"));
+
+        // The warnings toggle narrows: off by default, on shows only recipes with warnings.
+        QVERIFY(!bar.warningsOnly());
+        bar.warningsButton()->click();
+        QVERIFY(bar.warningsOnly());
+        QCOMPARE(changed.count(), 6);
+        QCOMPARE(bar.statusMask(), MatrixModel::allStatuses & ~(1u << unsigned(CellStatus::Ok)));
+
+        // Nothing to count: a toggle in its neutral state steps aside; a switched one stays.
+        bar.setCounts({0, 4, 1, 41, 1, 0, 0}, 0);
+        QVERIFY(bar.statusButton(CellStatus::Impossible)->isHidden());
+        QVERIFY(bar.statusButton(CellStatus::Gap)->isHidden());
+        QVERIFY(!bar.statusButton(CellStatus::Ok)->isHidden()); // unchecked above
+        QVERIFY(!bar.warningsButton()->isHidden());             // checked above
+        bar.setWarningsOnly(false);
+        bar.setCounts({0, 4, 1, 41, 1, 0, 3}, 0);
+        QVERIFY(bar.warningsButton()->isHidden());
+        QVERIFY(!bar.statusButton(CellStatus::Gap)->isHidden());
     }
 };
 

@@ -50,6 +50,34 @@ std::shared_ptr<const Analysis> handMade()
     return analysis;
 }
 
+Finding finding(const char* rule, Severity severity)
+{
+    Finding f;
+    f.ruleId = rule;
+    f.severity = severity;
+    f.message = std::string(rule) + " here";
+    return f;
+}
+
+// handMade() with findings: the ok sm120-avx512 has two warnings and a note; the unexpected
+// CPU recipe and the impossible sm121 recipe carry their status' own warning, the latter
+// one more; the missing sm90-avx2 has its missing-variant warning.
+std::shared_ptr<const Analysis> withWarnings()
+{
+    auto analysis = std::make_shared<Analysis>(*handMade());
+    auto& e = analysis->entries;
+    e[0].findings = {finding("deprecated-torch-attribute", Severity::Warning),
+                     finding("unpinned-nixpkgs", Severity::Warning),
+                     finding("pname-prefix", Severity::Info)};
+    e[0].reason = "deprecated pytorch attribute; unpinned <nixpkgs>; pname prefix";
+    e[2].findings = {finding("missing-variant", Severity::Warning)};
+    e[5].findings = {finding("impossible-pairing", Severity::Warning),
+                     finding("unpinned-nixpkgs", Severity::Warning)};
+    e[6].findings = {finding("unexpected-variant", Severity::Warning)};
+    e[6].reason = "not in the spec";
+    return analysis;
+}
+
 int statusAt(const MatrixModel&, const QModelIndex& index, int slice = 0)
 {
     return index.data(MatrixModel::StatusesRole).toList().value(slice, -99).toInt();
@@ -260,6 +288,109 @@ private slots:
         QVERIFY(cell(model, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
         model.setFilter({}, MatrixModel::allStatuses);
         QVERIFY(cell(model, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+    }
+
+    void warningsPerSlice()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto analysis = withWarnings();
+        model.setSlices({cuda13, cuda129});
+        model.setAnalysis(analysis);
+        const auto warningsAt = [&](const char* row, const char* column) {
+            return cell(model, row, column).data(MatrixModel::WarningCountsRole).toList();
+        };
+        // Per slice: the primary recipe's warnings; 12.9 has no sm120 recipe.
+        QCOMPARE(warningsAt("sm120", "avx512"), (QVariantList{2, 0}));
+        QCOMPARE(warningsAt("sm90", "avx512"), (QVariantList{0, 0}));
+        // A status' own warning is the status itself, not a badge; no file, no warnings.
+        QCOMPARE(warningsAt("cpu", "avx2"), (QVariantList{0, 0}));
+        QCOMPARE(warningsAt("sm90", "avx2"), (QVariantList{0, 0}));
+        QCOMPARE(warningsAt("sm121", "avx512"), (QVariantList{1, 0}));
+        QCOMPARE(MatrixModel::warningCount(analysis->entries[6]), 0);
+        QCOMPARE(MatrixModel::countWithWarnings(*analysis), 2);
+        QCOMPARE(model.roleNames().value(MatrixModel::WarningCountsRole),
+                 QByteArray("warningCounts"));
+
+        // Words for the warnings: the ok cell leads with them, the note after.
+        model.setSlices({cuda13});
+        const QString name = model.accessibleName(cell(model, "sm120", "avx512"));
+        QVERIFY2(name.startsWith(QStringLiteral(
+                     "sm120 \u00d7 avx512, Python 3.13, CUDA 13.0: ok, 2 warnings: deprecated "
+                     "pytorch attribute; unpinned <nixpkgs> \u2014 pname prefix")),
+                 qPrintable(name));
+        QVERIFY(cell(model, "sm120", "avx512")
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("ok, 2 warnings: deprecated pytorch attribute")));
+        // Other statuses keep their reason first.
+        QCOMPARE(model.accessibleName(cell(model, "sm121", "avx512")),
+                 QStringLiteral("sm121 \u00d7 avx512, Python 3.13, CUDA 13.0: impossible, 1 "
+                                "warning \u2014 ARM SoC with an x86 ISA"));
+        QCOMPARE(model.accessibleName(cell(model, "cpu", "avx2")),
+                 QStringLiteral("CPU-only \u00d7 avx2, Python 3.13: unexpected \u2014 not in the "
+                                "spec"));
+    }
+
+    void warningsFilter()
+    {
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSlices({cuda13});
+        model.setAnalysis(withWarnings());
+        const auto matches = [&](const char* row, const char* column) {
+            return cell(model, row, column).data(MatrixModel::MatchesFilterRole).toBool();
+        };
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setFilter({}, MatrixModel::allStatuses, true);
+        QVERIFY(model.filterActive());
+        QVERIFY(model.warningsOnly());
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(matches("sm120", "avx512"));
+        QVERIFY(matches("sm121", "avx512"));
+        QVERIFY(!matches("sm90", "avx512")); // broken, no warnings
+        QVERIFY(!matches("cpu", "avx2"));    // only its own unexpected-variant warning
+        QVERIFY(!matches("sm90", "avx2"));   // missing: no recipe to warn about
+        QVERIFY(!matches("sm121", "avx2"));  // hatched empty pairing
+        // Warnings narrow the status toggles like the text does: both must hold.
+        model.setFilter({}, 1u << unsigned(CellStatus::Ok), true);
+        QVERIFY(matches("sm120", "avx512"));
+        QVERIFY(!matches("sm121", "avx512"));
+        model.setFilter(QStringLiteral("sm121"), MatrixModel::allStatuses, true);
+        QVERIFY(!matches("sm120", "avx512"));
+        QVERIFY(matches("sm121", "avx512"));
+        model.setFilter({}, MatrixModel::allStatuses, false);
+        QVERIFY(!model.filterActive());
+        QVERIFY(matches("sm90", "avx512"));
+    }
+
+    void gapCellsAreTheirOwnStatus()
+    {
+        auto analysis = std::make_shared<Analysis>(*handMade());
+        MatrixEntry gap = entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Gap, true,
+                                false, "suggested by the recipes around it");
+        analysis->entries.push_back(gap);
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSlices({cuda13});
+        model.setAnalysis(analysis);
+        const QModelIndex index = cell(model, "sm120", "avx2");
+        QCOMPARE(statusAt(model, index), int(CellStatus::Gap));
+        QCOMPARE(index.data(MatrixModel::HasRecipeRole).toList(), QVariantList{false});
+        QCOMPARE(index.data(MatrixModel::WarningCountsRole).toList(), QVariantList{0});
+        QCOMPARE(index.data().toString(), QStringLiteral("gap"));
+        QVERIFY(model.accessibleName(index).endsWith(
+            QStringLiteral("gap \u2014 suggested by the recipes around it")));
+        // The gap toggle alone shows it and nothing else.
+        model.setFilter({}, 1u << unsigned(CellStatus::Gap));
+        QVERIFY(index.data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cell(model, "sm90", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
+        model.setFilter({}, MatrixModel::allStatuses & ~(1u << unsigned(CellStatus::Gap)));
+        QVERIFY(!index.data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(cell(model, "sm90", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
     }
 
     void sameShapeKeepsRowsWithoutReset()
