@@ -17,6 +17,7 @@
 #include "recipepreview.h"
 #include "recipes/branchoverviewmodel.h"
 #include "recipes/matrixmodel.h"
+#include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
 #include "slicechooser.h"
 #include "statuslegend.h"
@@ -55,11 +56,6 @@ namespace rg {
 namespace {
 
 constexpr int maxRecent = 8;
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 } // namespace
 

@@ -3,6 +3,7 @@
 #include "matrix/cpufeatureset.h"
 #include "recipes/findingsmodel.h"
 #include "recipes/matrixmodel.h"
+#include "recipes/qtext.h"
 #include "statusstyle.h"
 
 #include <QComboBox>
@@ -20,11 +21,6 @@
 namespace rg {
 
 namespace {
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 QString link(const nix::SourceRange& range, const QString& text)
 {

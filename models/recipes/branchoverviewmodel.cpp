@@ -1,21 +1,13 @@
 #include "recipes/branchoverviewmodel.h"
 
 #include "recipes/analyzer.h"
+#include "recipes/qtext.h"
 #include "recipes/sessiongitinfo.h"
 
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace rg {
-
-namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 BranchOverviewModel::BranchOverviewModel(QObject* parent) : QAbstractTableModel(parent) {}
 

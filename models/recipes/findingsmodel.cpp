@@ -1,15 +1,8 @@
 #include "recipes/findingsmodel.h"
 
+#include "recipes/qtext.h"
+
 namespace rg {
-
-namespace {
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-} // namespace
 
 FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
 

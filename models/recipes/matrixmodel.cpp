@@ -1,5 +1,6 @@
 #include "recipes/matrixmodel.h"
 
+#include "recipes/qtext.h"
 #include "recipes/ruleset.h"
 
 #include <algorithm>
@@ -9,11 +10,6 @@
 namespace rg {
 
 namespace {
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 QString familyName(CpuFamily family)
 {

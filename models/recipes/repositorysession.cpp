@@ -1,5 +1,7 @@
 #include "recipes/repositorysession.h"
 
+#include "recipes/qtext.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -9,15 +11,6 @@
 #include <set>
 
 namespace rg {
-
-namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 RepositorySession::RepositorySession(QObject* parent) : QObject(parent)
 {
