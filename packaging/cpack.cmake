@@ -7,6 +7,22 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "nix-bin")
 set(CPACK_GENERATOR "DEB;TGZ")
+
+# KSyntaxHighlighting (top-level CMakeLists.txt): a distribution package (/usr/lib, /lib) becomes
+# a dependency through dpkg-shlibdeps; a build of our own (setup.sh on Debian 12:
+# build/deps/ksyntaxhighlighting-qt6) is shipped in lib/recipegrid under its SONAME and found
+# through the installed RPATH. In the build tree the binary finds it through the build RPATH.
+if(RG_KSYNTAXHIGHLIGHTING_LIBRARY AND NOT RG_KSYNTAXHIGHLIGHTING_LIBRARY MATCHES "^/(usr/)?lib/")
+    install(FILES "${RG_KSYNTAXHIGHLIGHTING_LIBRARY}" DESTINATION lib/recipegrid
+        RENAME "${RG_KSYNTAXHIGHLIGHTING_SONAME}")
+    # A build prefix's RPATH means nothing on the installed system.
+    install(CODE "file(RPATH_REMOVE FILE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/recipegrid/${RG_KSYNTAXHIGHLIGHTING_SONAME}\")")
+    set_target_properties(recipegrid PROPERTIES INSTALL_RPATH "\$ORIGIN/../lib/recipegrid")
+    # dpkg-shlibdeps resolves the shipped library here and takes its Qt 6 dependencies.
+    get_filename_component(_rg_ksh_dir "${RG_KSYNTAXHIGHLIGHTING_LIBRARY}" DIRECTORY)
+    set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${_rg_ksh_dir}")
+    message(STATUS "RecipeGrid packages ship ${RG_KSYNTAXHIGHLIGHTING_SONAME} in lib/recipegrid")
+endif()
 foreach(meta recipegrid.desktop io.recipegrid.RecipeGrid.metainfo.xml)
     if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/${meta})
         if(meta MATCHES "desktop$")
