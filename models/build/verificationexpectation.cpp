@@ -1,5 +1,6 @@
 #include "build/verificationexpectation.h"
 
+#include "matrix/variantexpectation.h"
 #include "matrix/variantname.h"
 
 namespace rg {
@@ -12,10 +13,10 @@ VerificationExpectation VerificationExpectation::fromVariant(const QString& vari
     const auto name = VariantName::parse(variant.toStdString());
     if (!name)
         return expected; // not a matrix variant: only what the caller knows is checked
-    if (name->python.size() >= 2) {
-        const QString digits = QString::fromStdString(name->python);
-        expected.python = digits.left(1) + QLatin1Char('.') + digits.mid(1);
-    }
+    // The same description of the variant the rules check recipes against.
+    const VariantExpectation variantExpectation =
+        VariantExpectation::of(*name, MatrixSpec{}, Catalog::builtin());
+    expected.python = QString::fromStdString(variantExpectation.python);
     switch (name->accelerator) {
     case Accelerator::Cuda:
         // Legacy names ("pytorch-py313-sm90-avx512") do not say which CUDA: not checked.

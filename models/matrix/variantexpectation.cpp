@@ -27,6 +27,7 @@ VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixS
 {
     VariantExpectation e;
     e.name = name;
+    e.python = catalog.describePython(name.python).dotted;
     e.fromSpecFile = !spec.isInferred();
     e.askedFor = e.fromSpecFile && spec.expects(name);
     if (name.accelerator == Accelerator::Cuda) {

@@ -38,6 +38,7 @@ struct VariantExpectation
     bool fromSpecFile = false; // false: the spec was inferred, expectations are the group's
     bool askedFor = false;     // the spec file asks for this variant (it then decides)
 
+    std::string python;          // dotted "3.13", the catalog's or derived from the name
     std::string archNumber;      // "121"; "" unless a CUDA variant
     std::optional<GpuArch> arch; // catalog entry; nullopt when the catalog does not know it
     const CpuIsa* isa = nullptr; // nullptr: a generic build (no ISA) or a word not in the catalog
