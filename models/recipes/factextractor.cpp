@@ -227,20 +227,18 @@ private:
     }
 
     // Name bindings a `let` or `rec` contributes: single-segment bindings and inherits.
-    void collectNames(const Node& owner, size_t count, Scope& scope, const Scope* outer)
+    void collectNames(const Node& owner, Scope& scope, const Scope* outer)
     {
-        for (size_t i = 0; i < count; ++i) {
-            const Node* child = owner.children[i];
+        for (const Node* child : owner.bindings()) {
             if (child->kind == NodeKind::Binding) {
-                const Node* path = child->child(0);
-                if (path && path->children.size() == 1 &&
-                    path->children[0]->kind == NodeKind::AttrName)
-                    scope.names.emplace_back(path->children[0]->text,
-                                             Value{child->child(1), &scope, {}, {}});
+                const Node* path = child->bindingPath();
+                if (path && path->segments().size() == 1 &&
+                    path->segments().front()->kind == NodeKind::AttrName)
+                    scope.names.emplace_back(path->segments().front()->text,
+                                             Value{child->bindingValue(), &scope, {}, {}});
             } else if (child->kind == NodeKind::Inherit) {
-                const Node* source = child->flag ? child->child(0) : nullptr;
-                for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k) {
-                    const Node* name = child->children[k];
+                const Node* source = child->inheritSource();
+                for (const Node* name : child->inheritedNames()) {
                     if (name->kind != NodeKind::AttrName)
                         continue;
                     // `inherit (e) x;` evaluates e in the let's / rec set's own scope; only a
@@ -254,14 +252,13 @@ private:
         }
     }
 
-    void visitBindings(const Node& owner, size_t count, const Scope* scope,
-                       const Scope* inheritScope, const std::string& prefix)
+    void visitBindings(const Node& owner, const Scope* scope, const Scope* inheritScope,
+                       const std::string& prefix)
     {
-        for (size_t i = 0; i < count; ++i) {
-            const Node* child = owner.children[i];
+        for (const Node* child : owner.bindings()) {
             if (child->kind == NodeKind::Binding) {
-                const Node* key = child->child(0);
-                const Node* value = child->child(1);
+                const Node* key = child->bindingPath();
+                const Node* value = child->bindingValue();
                 if (!key || !value)
                     continue;
                 BindingRecord record;
@@ -278,11 +275,10 @@ private:
                         visit(*segment, scope, std::string());
                 visit(*value, scope, path);
             } else if (child->kind == NodeKind::Inherit) {
-                const Node* source = child->flag ? child->child(0) : nullptr;
+                const Node* source = child->inheritSource();
                 if (source)
                     visit(*source, scope, std::string());
-                for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k) {
-                    const Node* name = child->children[k];
+                for (const Node* name : child->inheritedNames()) {
                     std::string_view text = name->text;
                     std::string literal;
                     if (name->kind != NodeKind::AttrName) {
@@ -320,21 +316,20 @@ private:
             Scope let;
             let.kind = Scope::Kind::Let;
             let.parent = scope;
-            const size_t count = node.children.empty() ? 0 : node.children.size() - 1;
             m_scopes.push_back(std::move(let));
             Scope& created = m_scopes.back();
             // `let inherit x;` takes x from the enclosing scope, not from the let itself.
-            collectNames(node, count, created, scope);
-            visitBindings(node, count, &created, scope, std::string());
-            if (!node.children.empty())
-                visit(*node.children.back(), &created, prefix);
+            collectNames(node, created, scope);
+            visitBindings(node, &created, scope, std::string());
+            if (const Node* body = node.letBody())
+                visit(*body, &created, prefix);
             return;
         }
         case NodeKind::LegacyLet: {
             m_scopes.push_back(Scope{Scope::Kind::Let, scope, nullptr, {}});
             Scope& created = m_scopes.back();
-            collectNames(node, node.children.size(), created, scope);
-            visitBindings(node, node.children.size(), &created, scope, std::string());
+            collectNames(node, created, scope);
+            visitBindings(node, &created, scope, std::string());
             return;
         }
         case NodeKind::AttrSet: {
@@ -342,10 +337,10 @@ private:
                 m_scopes.push_back(Scope{Scope::Kind::Rec, scope, nullptr, {}});
                 Scope& created = m_scopes.back();
                 m_recScopes.emplace(&node, &created);
-                collectNames(node, node.children.size(), created, scope);
-                visitBindings(node, node.children.size(), &created, scope, prefix);
+                collectNames(node, created, scope);
+                visitBindings(node, &created, scope, prefix);
             } else {
-                visitBindings(node, node.children.size(), scope, scope, prefix);
+                visitBindings(node, scope, scope, prefix);
             }
             return;
         }
@@ -355,21 +350,18 @@ private:
             formals.parent = scope;
             if (!node.text.empty())
                 formals.names.emplace_back(node.text, Value{});
-            const Node* formalsNode =
-                node.children.size() > 1 && node.children[0]->kind == NodeKind::Formals
-                    ? node.children[0]
-                    : nullptr;
+            const Node* formalsNode = node.lambdaFormals();
             m_scopes.push_back(std::move(formals));
             Scope& created = m_scopes.back();
             if (formalsNode)
                 for (const Node* formal : formalsNode->children) {
                     created.names.emplace_back(formal->text,
-                                               Value{formal->child(0), &created, {}, {}});
+                                               Value{formal->formalDefault(), &created, {}, {}});
                     m_formals.push_back({formal, &created});
                 }
             if (formalsNode)
                 for (const Node* formal : formalsNode->children)
-                    if (const Node* def = formal->child(0)) {
+                    if (const Node* def = formal->formalDefault()) {
                         // `{ gpuArchSM ? "9.0" }:` states a value as much as a binding does.
                         BindingRecord record;
                         record.path = std::string(formal->text);
@@ -385,10 +377,10 @@ private:
             return;
         }
         case NodeKind::With: {
-            if (const Node* expr = node.child(0))
+            if (const Node* expr = node.withScope())
                 visit(*expr, scope, std::string());
-            const Scope* with = newScope(Scope{Scope::Kind::With, scope, node.child(0), {}});
-            if (const Node* body = node.child(1))
+            const Scope* with = newScope(Scope{Scope::Kind::With, scope, node.withScope(), {}});
+            if (const Node* body = node.withBody())
                 visit(*body, with, prefix);
             return;
         }
@@ -400,22 +392,23 @@ private:
             }
             break;
         case NodeKind::If:
-            if (node.child(0))
-                visit(*node.child(0), scope, std::string());
-            for (size_t i = 1; i < node.children.size(); ++i)
-                visit(*node.children[i], scope, prefix);
+            if (node.condition())
+                visit(*node.condition(), scope, std::string());
+            for (const Node* branch : {node.thenBranch(), node.elseBranch()})
+                if (branch)
+                    visit(*branch, scope, prefix);
             return;
         case NodeKind::Assert:
-            if (node.child(0))
-                visit(*node.child(0), scope, std::string());
-            if (node.child(1))
-                visit(*node.child(1), scope, prefix);
+            if (node.condition())
+                visit(*node.condition(), scope, std::string());
+            if (node.assertBody())
+                visit(*node.assertBody(), scope, prefix);
             return;
         case NodeKind::Apply: {
             m_applies.push_back({&node, scope});
-            if (node.child(0))
-                visit(*node.child(0), scope, std::string());
-            if (const Node* argument = node.child(1))
+            if (node.function())
+                visit(*node.function(), scope, std::string());
+            if (const Node* argument = node.argument())
                 visit(*argument, scope,
                       isTransparentCall(calleeName(node)) ? prefix : std::string());
             return;
@@ -445,13 +438,13 @@ private:
     {
         const Node* callee = &apply;
         while (callee && callee->kind == NodeKind::Apply)
-            callee = callee->child(0);
+            callee = callee->function();
         if (!callee)
             return {};
         if (callee->kind == NodeKind::Identifier)
             return callee->text;
         if (callee->kind == NodeKind::Select) {
-            const Node* path = callee->child(1);
+            const Node* path = callee->attrPath();
             if (path && !path->children.empty() &&
                 path->children.back()->kind == NodeKind::AttrName)
                 return path->children.back()->text;
@@ -465,8 +458,8 @@ private:
         std::vector<const Node*> arguments;
         const Node* call = &apply;
         while (call && call->kind == NodeKind::Apply) {
-            arguments.push_back(call->child(1));
-            call = call->child(0);
+            arguments.push_back(call->argument());
+            call = call->function();
         }
         std::reverse(arguments.begin(), arguments.end());
         return arguments;
@@ -476,14 +469,14 @@ private:
     static std::vector<std::pair<std::string_view, const Node*>> selectNames(const Node& select)
     {
         std::vector<std::pair<std::string_view, const Node*>> names;
-        const Node* subject = select.child(0);
+        const Node* subject = select.subject();
         if (subject && subject->kind == NodeKind::Identifier)
             names.emplace_back(subject->text, subject);
         else if (subject && subject->kind == NodeKind::Select)
             names = selectNames(*subject);
         else
             names.emplace_back(std::string_view(), subject);
-        if (const Node* path = select.child(1))
+        if (const Node* path = select.attrPath())
             for (const Node* segment : path->children)
                 names.emplace_back(segment->kind == NodeKind::AttrName ? segment->text
                                                                        : std::string_view(),
@@ -539,10 +532,10 @@ private:
                 value = *found;
                 continue;
             }
-            if (value.node->kind == NodeKind::Select && !value.node->child(2)) {
+            if (value.node->kind == NodeKind::Select && !value.node->orDefault()) {
                 auto names = selectNames(*value.node);
-                const Node* subject = value.node->child(0);
-                const Node* path = value.node->child(1);
+                const Node* subject = value.node->subject();
+                const Node* path = value.node->attrPath();
                 if (!subject || !path)
                     return value;
                 auto current = dereference(Value{subject, value.scope, {}, {}}, depth + 1);
@@ -577,10 +570,10 @@ private:
         const Node* node = set.node;
         if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Update) {
             // The right side of `//` wins.
-            if (auto right = dereference(Value{node->child(1), set.scope, {}, {}}, depth + 1))
+            if (auto right = dereference(Value{node->right(), set.scope, {}, {}}, depth + 1))
                 if (auto found = attribute(*right, name, depth + 1))
                     return found;
-            if (auto left = dereference(Value{node->child(0), set.scope, {}, {}}, depth + 1))
+            if (auto left = dereference(Value{node->left(), set.scope, {}, {}}, depth + 1))
                 return attribute(*left, name, depth + 1);
             return std::nullopt;
         }
@@ -594,15 +587,15 @@ private:
         }
         for (const Node* child : node->children) {
             if (child->kind == NodeKind::Binding) {
-                const Node* path = child->child(0);
-                if (path && path->children.size() == 1 &&
-                    path->children[0]->kind == NodeKind::AttrName &&
-                    path->children[0]->text == name)
-                    return Value{child->child(1), inner, {}, {}};
+                const Node* path = child->bindingPath();
+                if (path && path->segments().size() == 1 &&
+                    path->segments().front()->kind == NodeKind::AttrName &&
+                    path->segments().front()->text == name)
+                    return Value{child->bindingValue(), inner, {}, {}};
             } else if (child->kind == NodeKind::Inherit) {
-                const Node* source = child->flag ? child->child(0) : nullptr;
-                for (size_t k = child->flag ? 1 : 0; k < child->children.size(); ++k)
-                    if (child->children[k]->text == name)
+                const Node* source = child->inheritSource();
+                for (const Node* inherited : child->inheritedNames())
+                    if (inherited->text == name)
                         return source ? Value{source, inner, {}, name}
                                       : Value{nullptr, set.scope, name, {}};
             }
@@ -656,9 +649,9 @@ private:
             for (const Node* part : node.children) {
                 if (part->kind == NodeKind::StringText) {
                     appendMapped(result, *part, 0, part->text.size());
-                } else if (part->kind == NodeKind::Interpolation && part->child(0)) {
-                    auto inner =
-                        resolveString(Value{part->child(0), target->scope, {}, {}}, depth + 1);
+                } else if (part->kind == NodeKind::Interpolation && part->interpolated()) {
+                    auto inner = resolveString(Value{part->interpolated(), target->scope, {}, {}},
+                                               depth + 1);
                     if (!inner)
                         return std::nullopt;
                     for (Piece piece : inner->pieces) {
@@ -680,8 +673,8 @@ private:
             return result;
         case NodeKind::Binary:
             if (node.op == nix::BinaryOp::Add) {
-                auto left = resolveString(Value{node.child(0), target->scope, {}, {}}, depth + 1);
-                auto right = resolveString(Value{node.child(1), target->scope, {}, {}}, depth + 1);
+                auto left = resolveString(Value{node.left(), target->scope, {}, {}}, depth + 1);
+                auto right = resolveString(Value{node.right(), target->scope, {}, {}}, depth + 1);
                 if (!left || !right)
                     return std::nullopt;
                 result = *left;
@@ -872,8 +865,8 @@ private:
             return items;
         }
         if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
-            auto left = listEntries(Value{node.child(0), target->scope, {}, {}}, depth + 1);
-            auto right = listEntries(Value{node.child(1), target->scope, {}, {}}, depth + 1);
+            auto left = listEntries(Value{node.left(), target->scope, {}, {}}, depth + 1);
+            auto right = listEntries(Value{node.right(), target->scope, {}, {}}, depth + 1);
             if (!left || !right)
                 return std::nullopt;
             left->insert(left->end(), right->begin(), right->end());
@@ -943,8 +936,8 @@ private:
                     m_overlays.push_back(function);
             }
         } else if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
-            addOverlayElements(Value{node.child(0), target->scope, {}, {}}, depth + 1);
-            addOverlayElements(Value{node.child(1), target->scope, {}, {}}, depth + 1);
+            addOverlayElements(Value{node.left(), target->scope, {}, {}}, depth + 1);
+            addOverlayElements(Value{node.right(), target->scope, {}, {}}, depth + 1);
         } else if (node.kind == NodeKind::Apply) {
             // lib.optionals cond [ … ]
             auto arguments = callArguments(node);
@@ -1602,7 +1595,7 @@ private:
              stop == std::string_view::npos && next < string.children.size(); ++next) {
             const Node* following = string.children[next];
             if (following->kind == NodeKind::Interpolation) {
-                auto inner = resolveString(Value{following->child(0), scope, {}, {}});
+                auto inner = resolveString(Value{following->interpolated(), scope, {}, {}});
                 if (inner) {
                     for (Piece piece : inner->pieces) {
                         piece.offset += resolved.text.size();
@@ -1913,8 +1906,8 @@ private:
         const Node* node = target && target->node ? target->node : value.node;
         const Scope* scope = target && target->node ? target->scope : value.scope;
         if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Concat) {
-            PlatformsFact left = platformsOf(Value{node->child(0), scope, {}, {}}, depth + 1);
-            PlatformsFact right = platformsOf(Value{node->child(1), scope, {}, {}}, depth + 1);
+            PlatformsFact left = platformsOf(Value{node->left(), scope, {}, {}}, depth + 1);
+            PlatformsFact right = platformsOf(Value{node->right(), scope, {}, {}}, depth + 1);
             if (left.origin != ValueOrigin::Known || right.origin != ValueOrigin::Known) {
                 fact.origin =
                     left.origin == ValueOrigin::Inherited || right.origin == ValueOrigin::Inherited
@@ -2009,8 +2002,7 @@ private:
         } else if (!m_facts.pins.empty()) {
             m_facts.pattern =
                 m_facts.overlays.empty() ? PatternKind::PinnedPlain : PatternKind::PinnedOverlays;
-        } else if (root.kind == NodeKind::Lambda && root.children.size() > 1 &&
-                   root.children[0]->kind == NodeKind::Formals) {
+        } else if (root.kind == NodeKind::Lambda && root.lambdaFormals()) {
             m_facts.pattern = PatternKind::CallPackage;
         } else {
             m_facts.pattern = PatternKind::Unknown;
