@@ -140,17 +140,24 @@ SourceFile WorkTreeSource::read(const std::string& path, uint64_t maxBytes) cons
     }
     // O_NOFOLLOW: the common case (a regular file) costs one open; a symlink as the last
     // component fails with ELOOP and is resolved and checked before it is read.
-    int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
+    // type is checked right after, before anything is read.
+    int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0 && errno == ELOOP) {
         std::error_code ec;
         const fs::path target = fs::weakly_canonical(full, ec);
-        if (ec || !isInside(target)) {
+        if (ec) {
+            // A link loop (a.nix → b.nix → a.nix) or a dangling chain: unreadable, not outside.
+            file.error = "symbolic link cannot be resolved: " + ec.message();
+            return file;
+        }
+        if (!isInside(target)) {
             file.outsideRepository = true;
             file.error = "symbolic link to " + fs::read_symlink(full, ec).string() +
                          " leads outside the repository; not read";
             return file;
         }
-        fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC);
+        fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     }
     if (fd < 0) {
         file.error = osError(errno);
@@ -164,6 +171,15 @@ SourceFile WorkTreeSource::read(const std::string& path, uint64_t maxBytes) cons
     }
     if (S_ISDIR(st.st_mode)) {
         file.error = osError(EISDIR);
+        ::close(fd);
+        return file;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        file.error = std::string("not a regular file (") +
+                     (S_ISFIFO(st.st_mode)   ? "a named pipe"
+                      : S_ISSOCK(st.st_mode) ? "a socket"
+                                             : "a device") +
+                     "); not read";
         ::close(fd);
         return file;
     }

@@ -1,5 +1,6 @@
 // Work-tree and git-revision sources, and the git helpers of the branch overview.
 
+#include "recipes/analyzer.h"
 #include "recipes/gitrepositoryinfo.h"
 #include "recipes/gitrevisionsource.h"
 #include "recipes/repositorysource.h"
@@ -7,6 +8,7 @@
 
 #include <QFile>
 #include <QTest>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -108,6 +110,38 @@ private slots:
         QCOMPARE(dangling.error, std::string("No such file or directory"));
         QVERIFY(!dangling.outsideRepository);
         QCOMPARE(source->read(".flox/pkgs/dir.nix", 1024).error, std::string("Is a directory"));
+    }
+
+    // A named pipe (as the spec, or behind a recipe's symlink) is reported, never opened in a
+    // way that waits for a writer; a symlink loop is unreadable, not "outside".
+    void workTreeSpecialFilesAndLinkLoops()
+    {
+        TestRepository repo;
+        repo.writeRecipe("a.nix", "{ }");
+        QVERIFY(::mkfifo(qPrintable(repo.root() + "/.flox/recipegrid.json"), 0644) == 0);
+        QVERIFY(::mkfifo(qPrintable(repo.root() + "/.flox/pkgs/pipe"), 0644) == 0);
+        QVERIFY(QFile::link("pipe", repo.root() + "/.flox/pkgs/piped.nix"));
+        QVERIFY(QFile::link("loop-b.nix", repo.root() + "/.flox/pkgs/loop-a.nix"));
+        QVERIFY(QFile::link("loop-a.nix", repo.root() + "/.flox/pkgs/loop-b.nix"));
+        auto source = openWorkTree(repo.rootPath());
+        const SourceFile spec = source->read(".flox/recipegrid.json", 1024);
+        QVERIFY2(spec.error.find("named pipe") != std::string::npos, spec.error.c_str());
+        const SourceFile piped = source->read(".flox/pkgs/piped.nix", 1024);
+        QVERIFY2(piped.error.find("named pipe") != std::string::npos, piped.error.c_str());
+        const SourceFile loop = source->read(".flox/pkgs/loop-a.nix", 1024);
+        QVERIFY(!loop.outsideRepository);
+        QVERIFY2(loop.error.find("symbolic link") != std::string::npos, loop.error.c_str());
+        // The whole analysis finishes and names each file's problem.
+        const Analysis analysis = Analyzer().analyze(*source);
+        QVERIFY(analysis.specError);
+        QVERIFY(analysis.specError->message.find("named pipe") != std::string::npos);
+        int unreadable = 0;
+        for (const MatrixEntry& entry : analysis.entries)
+            for (const Finding& finding : entry.findings)
+                unreadable += finding.ruleId == "unreadable-file" ? 1 : 0;
+        for (const Finding& finding : analysis.repositoryFindings)
+            unreadable += finding.ruleId == "unreadable-file" ? 1 : 0;
+        QCOMPARE(unreadable, 3); // piped.nix, loop-a.nix, loop-b.nix
     }
 
     void workTreeSymlinksStayInside()
