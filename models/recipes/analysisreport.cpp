@@ -90,6 +90,47 @@ std::string_view severityColor(Severity severity)
     return "0";
 }
 
+// A path as a URI reference (RFC 3986): every byte outside the unreserved set and '/' is
+// percent-encoded, so spaces, newlines and UTF-8 in file names still make a valid URI.
+std::string uriPath(std::string_view path)
+{
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    for (const char c : path) {
+        const auto byte = static_cast<unsigned char>(c);
+        const bool unreserved = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
+                                (byte >= '0' && byte <= '9') || byte == '-' || byte == '.' ||
+                                byte == '_' || byte == '~' || byte == '/';
+        if (unreserved) {
+            out += c;
+        } else {
+            out += '%';
+            out += hex[byte >> 4];
+            out += hex[byte & 15];
+        }
+    }
+    return out;
+}
+
+// Control characters of file names and messages, escaped for a terminal: a newline in a name
+// must not forge a finding line, an ESC must not reach the terminal.
+std::string printable(std::string_view text)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            out += "\\x";
+            out += hex[byte >> 4];
+            out += hex[byte & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::string overlayText(const std::vector<OverlayKind>& overlays)
 {
     if (overlays.empty())
@@ -113,7 +154,7 @@ std::string findingLine(const Finding& finding, const Palette& palette, bool wit
 {
     std::string where;
     if (withFile && !finding.file.empty())
-        where = finding.file;
+        where = printable(finding.file);
     if (finding.line > 0)
         where += (where.empty() ? "" : ":") + std::to_string(finding.line) + ":" +
                  std::to_string(finding.column);
@@ -121,7 +162,7 @@ std::string findingLine(const Finding& finding, const Palette& palette, bool wit
     severity.resize(7, ' ');
     return "    " + palette.paint(severity, severityColor(finding.severity)) + " " +
            (where.empty() ? std::string() : where + "  ") + palette.paint(finding.ruleId, "1") +
-           "  " + finding.message + "\n";
+           "  " + printable(finding.message) + "\n";
 }
 
 } // namespace
@@ -250,7 +291,8 @@ std::string AnalysisReport::sarif(const Analysis& analysis, const ReportContext&
         result["message"] = {{"text", finding.message}};
         if (!finding.file.empty()) {
             ordered_json physical;
-            physical["artifactLocation"] = {{"uri", finding.file}, {"uriBaseId", "SRCROOT"}};
+            physical["artifactLocation"] = {{"uri", uriPath(finding.file)},
+                                            {"uriBaseId", "SRCROOT"}};
             if (finding.line > 0) {
                 ordered_json region;
                 region["startLine"] = finding.line;
@@ -273,7 +315,7 @@ std::string AnalysisReport::sarif(const Analysis& analysis, const ReportContext&
     std::string root = context.repository;
     if (!root.empty() && root.back() != '/')
         root += '/';
-    run["originalUriBaseIds"] = {{"SRCROOT", {{"uri", "file://" + root}}}};
+    run["originalUriBaseIds"] = {{"SRCROOT", {{"uri", "file://" + uriPath(root)}}}};
     if (!context.revision.empty())
         run["properties"] = {{"revision", context.revision}};
     run["results"] = results;
@@ -289,7 +331,7 @@ std::string AnalysisReport::text(const Analysis& analysis, const ReportContext& 
 {
     const Palette palette{color};
     std::string out;
-    out += palette.paint("recipegrid check", "1") + ": " + context.repository +
+    out += palette.paint("recipegrid check", "1") + ": " + printable(context.repository) +
            (context.revision.empty() ? std::string() : " @ " + context.revision) + " (" +
            analysis.recipeDir + ")\n";
     if (analysis.specError)
@@ -326,7 +368,9 @@ std::string AnalysisReport::text(const Analysis& analysis, const ReportContext& 
                 out += "  " + entry->variant.toString() + "\n";
                 continue;
             }
-            out += "  " + (entry->recipe ? entry->recipe->path : entry->variant.toString()) + "\n";
+            out += "  " +
+                   printable(entry->recipe ? entry->recipe->path : entry->variant.toString()) +
+                   "\n";
             for (const Finding& finding : entry->findings)
                 out += findingLine(finding, palette, false);
         }

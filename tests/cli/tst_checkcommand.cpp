@@ -229,6 +229,39 @@ private slots:
         }
     }
 
+    // File names are not to be trusted: SARIF gets valid, percent-encoded URIs, and the text
+    // output escapes control characters so a newline in a name cannot forge a finding line.
+    void hostileFileNames()
+    {
+        TestRepository repo;
+        repo.writeRecipe("recipe copy.nix", "{ }");
+        repo.writeRecipe("bad\nname.nix", "{ }");
+        repo.writeRecipe("\xc3\xbc.nix", "{ }");
+        repo.writeRecipe("esc\x1b[31m.nix", "{ }");
+        const Run sarif = check({"--format", "sarif", repo.root()});
+        QCOMPARE(sarif.exitCode, 0); // only notes: the names are not variants
+        const auto doc = nlohmann::json::parse(sarif.out.toStdString());
+        std::set<std::string> uris;
+        for (const auto& result : doc["runs"][0]["results"])
+            if (result.contains("locations"))
+                uris.insert(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                                .get<std::string>());
+        for (const char* uri : {".flox/pkgs/recipe%20copy.nix", ".flox/pkgs/bad%0Aname.nix",
+                                ".flox/pkgs/%C3%BC.nix", ".flox/pkgs/esc%1B%5B31m.nix"})
+            QVERIFY2(uris.count(uri), uri);
+        for (const std::string& uri : uris)
+            QVERIFY2(uri.find_first_of(" \n\x1b") == std::string::npos, uri.c_str());
+        const std::string root =
+            doc["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"].get<std::string>();
+        QVERIFY(root.starts_with("file:///"));
+
+        const Run text = check({repo.root()});
+        QVERIFY(!text.out.contains('\x1b'));
+        QVERIFY2(text.out.contains("bad\\x0aname.nix"), text.out.constData());
+        QVERIFY(text.out.contains("esc\\x1b[31m.nix"));
+        QVERIFY(text.out.contains("\xc3\xbc.nix")); // UTF-8 is printable as it is
+    }
+
     void sarifSeed001Start()
     {
         const Run run = check({"--format", "sarif", fixture("seed001-start")});
