@@ -32,6 +32,33 @@ ParseError makeError(std::string_view source, uint32_t offset, std::string messa
     return error;
 }
 
+// A message quotes the token it is about ('name'); a hostile file's multi-megabyte identifier
+// or number would be quoted whole. Quoted runs longer than this are cut, saying how long.
+std::string withShortQuotes(const std::string& message)
+{
+    constexpr size_t longest = 80;
+    std::string out;
+    size_t at = 0;
+    while (at < message.size()) {
+        const size_t open = message.find('\'', at);
+        const size_t close = open == std::string::npos ? open : message.find('\'', open + 1);
+        if (close == std::string::npos) {
+            out += message.substr(at);
+            break;
+        }
+        const size_t length = close - open - 1;
+        out += message.substr(at, open + 1 - at);
+        if (length > longest)
+            out +=
+                message.substr(open + 1, longest) + "\u2026 (" + std::to_string(length) + " bytes)";
+        else
+            out += message.substr(open + 1, length);
+        out += '\'';
+        at = close + 1;
+    }
+    return out;
+}
+
 // Nix finds duplicate attributes and formals while parsing; when the input is broken one of
 // those can come before the syntax error. Parsing again with the checks made eagerly tells.
 ParseFailure firstFailure(std::string_view src, const ParseFailure& failure)
@@ -75,7 +102,7 @@ SyntaxTree SyntaxTree::parse(std::string source)
         tree.d->root = root;
     } catch (const ParseFailure& failure) {
         tree.d->root = nullptr;
-        tree.d->error = makeError(src, failure.offset, failure.message);
+        tree.d->error = makeError(src, failure.offset, withShortQuotes(failure.message));
     } catch (const std::exception& e) {
         tree.d->root = nullptr;
         tree.d->error = makeError(src, 0, std::string("internal parser error: ") + e.what());

@@ -160,6 +160,25 @@ class TestNixSyntaxTree : public QObject
     Q_OBJECT
 
 private slots:
+    // A hostile file's huge token is not quoted whole in the error message.
+    void longTokensAreCutInMessages()
+    {
+        const std::string name(4'000'000, 'a');
+        const SyntaxTree undefined = SyntaxTree::parse("let x = 1; in " + name);
+        QVERIFY(undefined.error());
+        const std::string& message = undefined.error()->message;
+        QVERIFY2(message.size() < 200, message.substr(0, 300).c_str());
+        QVERIFY(message.starts_with("undefined variable 'aaaa"));
+        QVERIFY(message.find("(4000000 bytes)'") != std::string::npos);
+        const SyntaxTree number = SyntaxTree::parse(std::string(100'000, '9'));
+        QVERIFY(number.error());
+        QVERIFY(number.error()->message.size() < 200);
+        QVERIFY(number.error()->message.find("(100000 bytes)") != std::string::npos);
+        // Short ones stay exactly as Nix words them.
+        QCOMPARE(QString::fromStdString(SyntaxTree::parse("y").error()->message),
+                 QStringLiteral("undefined variable 'y'"));
+    }
+
     void shapes_data();
     void shapes();
     void rangeOfGpuArchString();
