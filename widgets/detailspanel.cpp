@@ -234,6 +234,12 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     connect(m_chooser, &QComboBox::currentIndexChanged, this, &DetailsPanel::showEntry);
     connect(m_findings, &QTreeView::activated, this, &DetailsPanel::activateFinding);
     connect(m_findings, &QTreeView::clicked, this, &DetailsPanel::activateFinding);
+    // Moving through the list with the arrow keys shows each finding as it becomes current.
+    connect(m_findings->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    activateFinding(current);
+            });
     connect(m_facts, &QLabel::linkActivated, this, [this](const QString& href) {
         const QStringList parts = href.split(QLatin1Char(':'));
         if (parts.size() == 3 && parts[0] == QLatin1String("range"))

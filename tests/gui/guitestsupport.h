@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,13 +50,17 @@ inline bool writeAll(const QString& path, const QByteArray& bytes)
 
 // QSettings and QStandardPaths under ~/.qttest, cleared: tests never see the user's recent
 // list or build history, nor an earlier run's.
+// CTest runs the GUI suites in parallel: each suite gets settings and data folders of its own
+// (named after its executable), so wiping them at start cannot pull another suite's away.
 inline void isolateSettings()
 {
     QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("RecipeGridTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("RecipeGridTests"));
+    const QString suite = QStringLiteral("RecipeGridTests-") +
+                          QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName();
+    QCoreApplication::setOrganizationName(suite);
+    QCoreApplication::setApplicationName(suite);
     QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
-         QStringLiteral("/RecipeGridTests"))
+         QLatin1Char('/') + suite)
         .removeRecursively();
     // Build history and logs live in the app data directory: start each run without them.
     QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();

@@ -174,6 +174,19 @@ private slots:
         QTest::keyClick(findings, Qt::Key_Return);
         QCOMPARE(window.preview()->highlightedLine(),
                  findings->model()->index(positioned, 0).data(FindingsModel::LineRole).toInt());
+        // The arrow keys move the highlight along with the current finding, no Enter needed.
+        const auto lineAt = [&](int row) {
+            return findings->model()->index(row, 0).data(FindingsModel::LineRole).toInt();
+        };
+        int next = -1;
+        for (int r = positioned + 1; r < findings->model()->rowCount() && next < 0; ++r)
+            if (lineAt(r) > 0 && lineAt(r) != lineAt(positioned))
+                next = r;
+        QVERIFY(next > positioned);
+        for (int r = positioned; r < next; ++r)
+            QTest::keyClick(findings, Qt::Key_Down);
+        QCOMPARE(findings->currentIndex().row(), next);
+        QCOMPARE(window.preview()->highlightedLine(), lineAt(next));
         view->setFocus();
         QTest::keyClick(view, Qt::Key_Right, Qt::ShiftModifier);
         QCOMPARE(view->selectedCells().size(), 2);
