@@ -113,6 +113,9 @@ test)
     install_deps
     build
     nix_env
+    # Nix creates its store and database on first use; doing it here, before CTest starts
+    # suites in parallel, keeps a probe from racing another suite's first build.
+    nix-instantiate --eval --expr 'builtins.nixVersion' >/dev/null
     cd "$build_dir"
     # GUI tests use the offscreen platform; the screenshot test wants a real X server.
     if [ -z "${DISPLAY:-}" ]; then

@@ -11,22 +11,39 @@ namespace {
 
 QMutex probeMutex;
 std::optional<bool> forced;
-QHash<QString, bool> probes; // key: PATH + NIX_CONFIG, both change what `nix` does
+QHash<QString, bool> probes;           // key: PATH + NIX_CONFIG, both change what `nix` does
+QHash<QString, QString> probeMessages; // why a probe said no, in nix's own words
 
-bool probe()
+bool probe(QString* why)
 {
     QProcess nix;
     nix.setProgram(QStringLiteral("nix"));
     nix.setArguments({QStringLiteral("eval"), QStringLiteral("--raw"), QStringLiteral("--expr"),
                       QStringLiteral("\"ok\"")});
     nix.start();
+    if (!nix.waitForStarted(30000)) {
+        *why = QStringLiteral("nix could not be started: ") + nix.errorString();
+        return false;
+    }
     if (!nix.waitForFinished(30000)) {
         nix.kill();
         nix.waitForFinished(1000);
+        *why = QStringLiteral("`nix eval` did not answer within 30 s");
         return false;
     }
-    return nix.exitStatus() == QProcess::NormalExit && nix.exitCode() == 0 &&
-           nix.readAllStandardOutput().trimmed() == "ok";
+    const bool ok = nix.exitStatus() == QProcess::NormalExit && nix.exitCode() == 0 &&
+                    nix.readAllStandardOutput().trimmed() == "ok";
+    if (!ok)
+        *why = QStringLiteral("`nix eval` exited with %1: %2")
+                   .arg(nix.exitCode())
+                   .arg(QString::fromLocal8Bit(nix.readAllStandardError()).trimmed());
+    return ok;
+}
+
+QString probeKey()
+{
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    return env.value(QStringLiteral("PATH")) + QChar(0) + env.value(QStringLiteral("NIX_CONFIG"));
 }
 
 } // namespace
@@ -36,13 +53,20 @@ bool NixBackend::hasNewCli()
     QMutexLocker lock(&probeMutex);
     if (forced)
         return *forced;
-    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const QString key =
-        env.value(QStringLiteral("PATH")) + QChar(0) + env.value(QStringLiteral("NIX_CONFIG"));
+    const QString key = probeKey();
     auto it = probes.find(key);
-    if (it == probes.end())
-        it = probes.insert(key, probe());
+    if (it == probes.end()) {
+        QString why;
+        it = probes.insert(key, probe(&why));
+        probeMessages.insert(key, why);
+    }
     return it.value();
+}
+
+QString NixBackend::probeMessage()
+{
+    QMutexLocker lock(&probeMutex);
+    return probeMessages.value(probeKey());
 }
 
 void NixBackend::setNewCliOverride(std::optional<bool> available)

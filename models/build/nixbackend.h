@@ -18,6 +18,8 @@ public:
     // Whether `nix build` works here: probed once per (PATH, NIX_CONFIG) by evaluating a
     // constant with the new CLI, then cached.
     static bool hasNewCli();
+    // Why the last probe for this environment said no, in nix's own words; "" when it said yes.
+    static QString probeMessage();
     // Forces the answer (tests, or a setting); nullopt returns to probing.
     static void setNewCliOverride(std::optional<bool> available);
 };

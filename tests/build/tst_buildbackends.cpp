@@ -158,12 +158,16 @@ private slots:
     void probesTheNewCli()
     {
         // The real Nix 2.8: enabled by our NIX_CONFIG, disabled without the feature.
-        QVERIFY(NixBackend::hasNewCli());
+        QVERIFY2(NixBackend::hasNewCli(), qPrintable(NixBackend::probeMessage()));
+        QVERIFY(NixBackend::probeMessage().isEmpty());
         const QByteArray saved = qgetenv("NIX_CONFIG");
         qputenv("NIX_CONFIG", "build-users-group =\nsandbox = false\nsubstituters =");
         const bool withoutFeature = NixBackend::hasNewCli();
+        const QString why = NixBackend::probeMessage();
         qputenv("NIX_CONFIG", saved);
         QVERIFY(!withoutFeature);
+        // A failed probe says why in nix's own words (the disabled experimental feature).
+        QVERIFY2(why.contains(QStringLiteral("experimental")), qPrintable(why));
         QVERIFY(NixBackend::hasNewCli()); // cached per configuration, not stuck on one answer
     }
 
