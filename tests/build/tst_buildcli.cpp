@@ -291,13 +291,16 @@ private slots:
         const QString file = m_dir.filePath("ci/verify.yml");
         const Result r = run({"export-ci", m_repo, "--output", file, "--torch-version", "2.9.1"});
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        // Debian's python3 with python3-yaml, which packaging/setup.sh installs.
+        const QString python3 = QStringLiteral("/usr/bin/python3");
         QProcess python;
-        python.start(QStringLiteral("python3"), {"-c", "import yaml"});
+        python.start(python3, {"-c", "import yaml"});
         const bool haveYaml = python.waitForFinished() &&
                               python.exitStatus() == QProcess::NormalExit && python.exitCode() == 0;
-        if (haveYaml) {
+        QVERIFY2(haveYaml, "python3-yaml is missing: run packaging/setup.sh deps");
+        {
             // A real YAML parser reads it and finds the structure GitHub expects.
-            python.start(QStringLiteral("python3"),
+            python.start(python3,
                          {"-c",
                           "import sys, yaml\n"
                           "d = yaml.safe_load(open(sys.argv[1]))\n"
