@@ -33,7 +33,7 @@ public:
         write(QStringLiteral(".flox/pkgs/") + name, bytes);
     }
 
-    // Runs git in the repository; fails the test when git fails.
+    // Runs git in the repository; aborts the suite (a failure) when git fails.
     QByteArray git(const QStringList& arguments) const
     {
         QProcess process;
@@ -44,9 +44,12 @@ public:
                         QStringLiteral("-c"), QStringLiteral("commit.gpgsign=false")};
         all += arguments;
         process.start(QStringLiteral("git"), all);
-        process.waitForFinished(30000);
-        if (process.exitCode() != 0)
-            qWarning() << "git" << arguments << process.readAllStandardError();
+        // A fixture that could not be set up makes every later assertion meaningless: stop the
+        // suite with git's own words instead of testing a half-made repository.
+        if (!process.waitForFinished(30000) || process.exitStatus() != QProcess::NormalExit ||
+            process.exitCode() != 0)
+            qFatal("git %s failed: %s", qPrintable(arguments.join(QLatin1Char(' '))),
+                   process.readAllStandardError().constData());
         return process.readAllStandardOutput().trimmed();
     }
     void commitAll(const QString& message) const
