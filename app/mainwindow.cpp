@@ -76,9 +76,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* gridPage = new QWidget(this);
     auto* layout = new QVBoxLayout(gridPage);
-    layout->setContentsMargins(6, 6, 6, 4);
+    layout->setContentsMargins(0, 0, 0, 4);
     layout->setSpacing(6);
-    layout->addWidget(m_banner);
     layout->addWidget(m_slices);
     m_chipOrder->setAccessibleName(tr("Chip order"));
     m_chipOrder->hide();
@@ -89,7 +88,15 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(new StatusLegend(gridPage));
     m_stack->addWidget(m_empty);
     m_stack->addWidget(gridPage);
-    setCentralWidget(m_stack);
+    // The banner stands above both pages: an error (a folder that does not exist) must be seen
+    // on the welcome or "no recipes" page as much as over the grid.
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(6, 6, 6, 0);
+    centralLayout->setSpacing(6);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_stack, 1);
+    setCentralWidget(central);
 
     m_branches->setModel(m_branchModel);
 

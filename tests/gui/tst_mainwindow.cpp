@@ -305,7 +305,10 @@ private slots:
         QVERIFY(window.emptyState()->message().contains(QStringLiteral(".flox/pkgs/*.nix")));
         // A path that is no folder at all: an error, no crash, nothing opened.
         window.openRepository(dir.filePath(QStringLiteral("missing")));
-        QVERIFY(window.banner()->isVisibleTo(&window) || !window.isShowingGrid());
+        QVERIFY(window.banner()->isVisibleTo(&window));
+        QVERIFY2(window.banner()->text().contains(QStringLiteral("missing")),
+                 qPrintable(window.banner()->text()));
+        QVERIFY(!window.isShowingGrid());
     }
 
     void malformedSpecShowsItsPosition()
