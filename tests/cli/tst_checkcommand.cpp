@@ -33,9 +33,14 @@ Run check(const QStringList& arguments, const QString& workingDirectory = QStrin
         process.setWorkingDirectory(workingDirectory);
     process.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
                   QStringList{QStringLiteral("check")} + arguments);
-    if (!process.waitForFinished(60000))
-        qWarning() << "recipegrid check did not finish";
     Run run;
+    if (!process.waitForFinished(60000)) {
+        // A hang is a failure: no exit code a test could take for a result.
+        process.kill();
+        process.waitForFinished(5000);
+        run.err = "recipegrid check did not finish within 60 s";
+        return run;
+    }
     run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     run.out = process.readAllStandardOutput();
     run.err = process.readAllStandardError();
