@@ -30,30 +30,64 @@ KSyntaxHighlighting::Theme themeFor(const QPalette& palette)
 } // namespace
 #endif
 
+namespace {
+
+const QString builtinName = QStringLiteral("built-in Nix highlighter");
+
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+const QString ksyntaxName = QStringLiteral("KSyntaxHighlighting %1 (Nix definition)")
+                                .arg(QStringLiteral(RG_KSYNTAXHIGHLIGHTING_VERSION));
+
+// The library's Nix definition; invalid when the library was built without its bundled
+// definitions. The fallback is said once, not per preview.
+KSyntaxHighlighting::Definition nixDefinition()
+{
+    const KSyntaxHighlighting::Definition nix =
+        repository().definitionForName(QStringLiteral("Nix"));
+    static const bool logged = [&] {
+        if (!nix.isValid())
+            qWarning("recipegrid: KSyntaxHighlighting has no Nix definition; the preview uses the "
+                     "built-in Nix highlighter");
+        return true;
+    }();
+    (void)logged;
+    return nix;
+}
+#endif
+
+} // namespace
+
 QString SyntaxHighlighting::backendName()
 {
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
-    return QStringLiteral("KSyntaxHighlighting %1 (Nix definition)")
-        .arg(QStringLiteral(RG_KSYNTAXHIGHLIGHTING_VERSION));
-#else
-    return QStringLiteral("built-in Nix highlighter");
+    if (nixDefinition().isValid())
+        return ksyntaxName;
 #endif
+    return builtinName;
 }
 
 bool SyntaxHighlighting::usesKSyntaxHighlighting()
 {
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
-    return true;
+    return nixDefinition().isValid();
 #else
     return false;
 #endif
 }
 
+QString SyntaxHighlighting::nameOf(const QSyntaxHighlighter* highlighter)
+{
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+    if (qobject_cast<const KSyntaxHighlighting::SyntaxHighlighter*>(highlighter))
+        return ksyntaxName;
+#endif
+    return qobject_cast<const NixHighlighter*>(highlighter) ? builtinName : QString();
+}
+
 QSyntaxHighlighter* SyntaxHighlighting::attach(QTextDocument* document, const QPalette& palette)
 {
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
-    const KSyntaxHighlighting::Definition nix =
-        repository().definitionForName(QStringLiteral("Nix"));
+    const KSyntaxHighlighting::Definition nix = nixDefinition();
     if (nix.isValid()) {
         auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
         highlighter->setDefinition(nix);

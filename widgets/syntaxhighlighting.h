@@ -15,9 +15,13 @@ namespace rg {
 class SyntaxHighlighting
 {
 public:
-    // "KSyntaxHighlighting 6.x" or "built-in Nix highlighter": for About and logs.
+    // The highlighter attach() gives, by name: "KSyntaxHighlighting 5.103.0 (Nix definition)"
+    // or "built-in Nix highlighter" — decided at run time, since a KSyntaxHighlighting build
+    // without its Nix definition falls back to the built-in one. For About and logs.
     static QString backendName();
     static bool usesKSyntaxHighlighting();
+    // The name of a highlighter attach() returned.
+    static QString nameOf(const QSyntaxHighlighter* highlighter);
     // A highlighter for `document` (owned by it) with colours following `palette`.
     static QSyntaxHighlighter* attach(QTextDocument* document, const QPalette& palette);
     // After a light/dark switch.

@@ -423,7 +423,15 @@ private slots:
         QCOMPARE(preview.highlightedText(), QStringLiteral("in gpuArchSM"));
         QVERIFY(preview.lineNumberAreaWidth() > 0);
         QVERIFY(preview.highlighter() != nullptr);
-        QVERIFY(!SyntaxHighlighting::backendName().isEmpty());
+        // What About names is what the preview really attached.
+        QCOMPARE(SyntaxHighlighting::nameOf(preview.highlighter()),
+                 SyntaxHighlighting::backendName());
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+        QVERIFY(
+            SyntaxHighlighting::backendName().startsWith(QStringLiteral("KSyntaxHighlighting")));
+#else
+        QCOMPARE(SyntaxHighlighting::backendName(), QStringLiteral("built-in Nix highlighter"));
+#endif
         preview.showMessage(QStringLiteral("a.nix"), QStringLiteral("deleted"));
         QVERIFY(!preview.hasRecipe());
         preview.highlightRange(0, 3); // ignored without a recipe, no crash
