@@ -6,8 +6,8 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
-#include <atomic>
 #include <memory>
+#include <mutex>
 #include <set>
 
 namespace rg {
@@ -139,15 +139,20 @@ void RepositorySession::startScan()
     AnalyzerOptions options = m_options;
     const quint64 generation = m_generation;
     // Whole percents only, so 20,000 files post at most 100 events; the destructor waits
-    // for the scan, so `this` outlives every call.
-    auto lastPercent = std::make_shared<std::atomic<int>>(-1);
-    options.progress = [this, generation, lastPercent](int done, int total) {
+    // for the scan, so `this` outlives every call. Deciding and posting under one lock keeps
+    // the events in the order of their counts: two workers must not post 11 before 10.
+    struct Progress
+    {
+        std::mutex mutex;
+        int lastPercent = -1;
+    };
+    auto shared = std::make_shared<Progress>();
+    options.progress = [this, generation, shared](int done, int total) {
         const int percent = total > 0 ? done * 100 / total : 100;
-        int previous = lastPercent->load();
-        while (percent > previous && !lastPercent->compare_exchange_weak(previous, percent)) {
-        }
-        if (percent <= previous)
+        std::lock_guard lock(shared->mutex);
+        if (percent <= shared->lastPercent)
             return;
+        shared->lastPercent = percent;
         QMetaObject::invokeMethod(
             this,
             [this, generation, done, total] {
