@@ -18,6 +18,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QToolBar>
+#include <QToolButton>
 
 using namespace rg;
 using namespace rg::test;
@@ -65,7 +67,16 @@ private slots:
         QVERIFY(ok.isValid());
         QCOMPARE(lastResult(ok), int(CellBuildState::Result::None));
         QSignalSpy finished(window.builds()->queue(), &BuildQueue::jobFinished);
-        QCOMPARE(window.buildSelection(), 1);
+        QSignalSpy started(window.builds()->queue(), &BuildQueue::jobQueued);
+        // As a user starts it: the toolbar's Build button.
+        QToolButton* button = nullptr;
+        for (QToolBar* toolbar : window.findChildren<QToolBar*>())
+            if (auto* candidate =
+                    qobject_cast<QToolButton*>(toolbar->widgetForAction(window.buildAction())))
+                button = candidate;
+        QVERIFY(button && button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(started.count(), 1);
         QVERIFY(window.buildsText().contains(QStringLiteral("1 queued")) ||
                 window.buildsText().contains(QStringLiteral("1 running")));
         QVERIFY(finished.wait(180000));
@@ -90,7 +101,12 @@ private slots:
         const QModelIndex failing =
             select(window, QStringLiteral("pytorch-python313-cuda12_9-sm80-avx2"));
         QVERIFY(failing.isValid());
-        QCOMPARE(window.buildSelection(), 1);
+        // Ctrl+B on the grid.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.matrixView()->setFocus();
+        QTest::keyClick(window.matrixView(), Qt::Key_B, Qt::ControlModifier);
+        QCOMPARE(started.count(), 2);
         QVERIFY(finished.wait(180000));
         QTRY_COMPARE_WITH_TIMEOUT(lastResult(window.matrixView()->currentIndex()),
                                   int(CellBuildState::Result::Failed), 30000);
@@ -126,7 +142,8 @@ private slots:
                 if (model->index(r, c).data(MatrixModel::PathsRole).toStringList().isEmpty())
                     empty = model->index(r, c);
         QVERIFY(empty.isValid());
-        window.matrixView()->setCurrentIndex(empty);
+        window.matrixView()->selectionModel()->setCurrentIndex(
+            empty, QItemSelectionModel::ClearAndSelect);
         QCOMPARE(window.buildSelection(), 0);
     }
 
