@@ -5,8 +5,11 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
 
@@ -44,6 +47,14 @@ private slots:
             if (spin->minimum() == 1)
                 spin->setValue(2);
 
+        // The user presses OK: the dialog is accepted, and what it gives back is what was typed.
+        dialog.show();
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        auto* buttons = dialog.findChild<QDialogButtonBox*>();
+        QVERIFY(buttons);
+        QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QCOMPARE(accepted.count(), 1);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
         const BuildSettings result = dialog.settings();
         QCOMPARE(result.backend, BackendKind::Custom);
         QCOMPARE(result.customCommand, QStringLiteral("nix build -f {file} -o {out}"));
@@ -54,6 +65,17 @@ private slots:
         QCOMPARE(result.publishOrg, QStringLiteral("acme"));
         QCOMPARE(result.builders, QStringLiteral("ssh://big x86_64-linux"));
         QCOMPARE(result.cancelGraceMs, 1234);
+    }
+
+    void cancelIsNotAccepted()
+    {
+        BuildSettingsDialog dialog(BuildSettings{});
+        dialog.show();
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        QTest::mouseClick(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel),
+                          Qt::LeftButton);
+        QCOMPARE(accepted.count(), 0);
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
     }
 };
 
