@@ -1712,7 +1712,10 @@ private:
             size_t end = text.find_first_of("; ,", at);
             if (end == std::string::npos)
                 end = text.size();
-            if (end > at && text.substr(at, end - at).find(unknownMark) == std::string::npos)
+            // A shell expansion ($TORCH_CUDA_ARCH_LIST;9.0 keeps what nixpkgs set) is unknown.
+            const std::string_view item = std::string_view(text).substr(at, end - at);
+            if (!item.empty() && item.find(unknownMark) == std::string_view::npos &&
+                item.find('$') == std::string_view::npos)
                 addArchEntry(sink, value, at, end - at, sinkRange);
             at = end + 1;
         }

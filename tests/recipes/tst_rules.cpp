@@ -487,6 +487,9 @@ in
                      "export TORCH_CUDA_ARCH_LIST=\"${lib.concatStringsSep \";\" (map (c: c + "
                      "\"+PTX\") caps)}\"")
             << sm86 << "";
+        QTest::newRow("a shell expansion keeps nixpkgs' list and adds the arch")
+            << torch("", "[ \"8.6\" ]", "export TORCH_CUDA_ARCH_LIST=\"$TORCH_CUDA_ARCH_LIST;8.6\"")
+            << sm86 << "";
         QTest::newRow("inherit (set) name in a let")
             << torch("  arch = { dotted = \"7.5\"; };\n  inherit (arch) dotted;\n", "[ dotted ]")
             << sm86 << "gpu-arch-mismatch";
