@@ -542,8 +542,9 @@ private:
             return;
         }
         // CPU-only recipes may list both Linux systems (a documented practice of such
-        // repositories); a GPU build runs on exactly its ISA's system.
-        if (e->name.accelerator == Accelerator::Cpu || list.size() == 1)
+        // repositories), and MPS also runs on Intel Macs; a CUDA build runs on exactly its
+        // ISA's system.
+        if (e->name.accelerator != Accelerator::Cuda || list.size() == 1)
             return;
         std::vector<std::string> others;
         for (const std::string& platform : list)

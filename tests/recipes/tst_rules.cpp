@@ -734,6 +734,10 @@ in
         CLEAN(check(cpu, "pytorch-python313-cpu-avx2.nix"));
         cpu.platforms = "\"aarch64-linux\"";
         ONLY(check(cpu, "pytorch-python313-cpu-avx2.nix"), "platforms-mismatch");
+        // MPS runs on Apple silicon and on Intel Macs: a Darwin recipe may offer both.
+        const QByteArray darwin = "{ python3Packages }: python3Packages.torch.overrideAttrs (old: "
+                                  "{ meta.platforms = [ \"aarch64-darwin\" \"x86_64-darwin\" ]; })";
+        QVERIFY(!find(check(darwin, "pytorch-python313-darwin-mps.nix"), "platforms-wider"));
         // What nixpkgs lists is judged as a list: lib.platforms.linux holds x86_64-linux.
         QByteArray text = r.text();
         text.replace("platforms = [ \"x86_64-linux\" \"aarch64-linux\" ];",
