@@ -86,7 +86,7 @@ const std::vector<RuleInfo> allRules = {
     {rule::platformsWider, S::Warning, F::EditValue, "platforms wider than the ISA",
      "meta.platforms lists systems the file's ISA cannot run on."},
     {rule::cpuRecipeCudaInputs, S::Error, F::Regenerate, "CUDA in a CPU-only recipe",
-     "A CPU-only recipe enables CUDA or takes CUDA packages as inputs."},
+     "A CPU-only recipe enables CUDA (an error) or names CUDA packages (a warning)."},
     {rule::pythonVersionMismatch, S::Error, F::EditValue, "Python set differs",
      "The Python package set is not the file's Python version."},
     {rule::torchVersionMismatch, S::Error, F::Regenerate, "torch version differs",
@@ -578,11 +578,16 @@ private:
                 evidence += " and " + std::to_string(f.cudaInputs.size() - 1) +
                             " more CUDA reference" + (f.cudaInputs.size() > 2 ? "s" : "");
         }
-        if (!evidence.empty())
-            add(rule::cpuRecipeCudaInputs,
-                std::string(v.accelerator == Accelerator::Cpu ? "CPU-only" : "Darwin") +
-                    " recipe " + evidence,
-                range);
+        if (evidence.empty())
+            return;
+        add(rule::cpuRecipeCudaInputs,
+            std::string(v.accelerator == Accelerator::Cpu ? "CPU-only" : "Darwin") + " recipe " +
+                evidence,
+            range);
+        // Enabling CUDA builds another variant (an error); CUDA packages that are only named
+        // (taken as inputs, or filtered out of the inputs) are a risk, not a different build.
+        if (!(f.cudaSupport && f.cudaSupport->value))
+            out.back().severity = Severity::Warning;
     }
 
     void packageLimits()

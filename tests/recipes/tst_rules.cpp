@@ -762,7 +762,9 @@ in
     {
         Recipe cpu = cpuRecipe();
         cpu.extraShell = "export USE_CUDA=1";
-        ONLY(check(cpu, "pytorch-python313-cpu-avx2.nix"), "cpu-recipe-cuda-inputs");
+        const auto enabled = check(cpu, "pytorch-python313-cpu-avx2.nix");
+        ONLY(enabled, "cpu-recipe-cuda-inputs");
+        QCOMPARE(enabled[0].severity, Severity::Error); // builds another variant
         const QByteArray inputs =
             "{ python3Packages, cudaPackages }: python3Packages.torch.overrideAttrs (o: { pname = "
             "\"pytorch-python313-cpu-avx2\"; buildInputs = [ cudaPackages.cudnn ]; })";
@@ -770,6 +772,8 @@ in
         QVERIFY(find(findings, "cpu-recipe-cuda-inputs"));
         QVERIFY(find(findings, "cpu-recipe-cuda-inputs")->message.find("cudaPackages") !=
                 std::string::npos);
+        // Only named, not enabled: a risk, not another build.
+        QCOMPARE(find(findings, "cpu-recipe-cuda-inputs")->severity, Severity::Warning);
         CLEAN(check(cpuRecipe(), "pytorch-python313-cpu-avx2.nix"));
     }
 
