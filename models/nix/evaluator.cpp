@@ -886,17 +886,18 @@ struct Evaluator::Impl
         return slots;
     }
 
-    const Env* letEnv(const Node& let, const Env* outer)
+    // The recursive scope of a `let` or a `rec { }`: its bindings see each other.
+    const Env* letEnv(const Node& owner, const Env* outer)
     {
-        auto [it, inserted] = envMemo.try_emplace(Key{&let, outer}, nullptr);
+        auto [it, inserted] = envMemo.try_emplace(Key{&owner, outer}, nullptr);
         if (!inserted)
             return it->second;
         Env& env = newEnv(outer, outer->file);
         env.renames = true;
         it->second = &env;
         Builder builder;
-        // `let inherit x;` takes x from outside the let, not from itself.
-        collect(let.bindings(), &env, outer, builder);
+        // `inherit x;` takes x from outside, not from the scope itself.
+        collect(owner.bindings(), &env, outer, builder);
         env.unknownNames = builder.unknownNames;
         env.slots = finish(builder, env.file);
         return &env;
@@ -1243,20 +1244,7 @@ struct Evaluator::Impl
         return set(finish(builder, env->file), rest, originAt(env->file, node.range));
     }
 
-    const Env* recEnv(const Node& node, const Env* outer)
-    {
-        auto [it, inserted] = envMemo.try_emplace(Key{&node, outer}, nullptr);
-        if (!inserted)
-            return it->second;
-        Env& env = newEnv(outer, outer->file);
-        env.renames = true;
-        it->second = &env;
-        Builder builder;
-        collect(node.bindings(), &env, outer, builder);
-        env.unknownNames = builder.unknownNames;
-        env.slots = finish(builder, env.file);
-        return &env;
-    }
+    const Env* recEnv(const Node& node, const Env* outer) { return letEnv(node, outer); }
 
     Value recSet(const Node& node, const Env* outer)
     {
