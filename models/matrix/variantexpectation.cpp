@@ -40,6 +40,8 @@ VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixS
     if (e.isa)
         e.platform = e.isa->platform;
     e.ciRunner = runnerFor(e.platform);
+    if (group)
+        e.archSuffixes = group->archSuffixes;
     e.pname = spec.expectedPname(name);
     e.torchVersion = spec.torchVersion;
 

@@ -9,6 +9,7 @@
 #include "matrix/recipepattern.h"
 #include "matrix/variantname.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct GroupProfile
     int overlaysCount = 0;             // how many carry exactly that set
     std::string canonical;             // file name of the group's canonical recipe
     std::string canonicalWhy;          // "the spec names it", "most complete pattern, …"
+    // The form the canonical recipe writes GPU archs in, per sink ("gpuTargets" → "+PTX"), so
+    // a fix writes the group's form.
+    std::map<std::string, std::string> archSuffixes;
 };
 
 struct VariantExpectation
@@ -38,8 +42,9 @@ struct VariantExpectation
     bool fromSpecFile = false; // false: the spec was inferred, expectations are the group's
     bool askedFor = false;     // the spec file asks for this variant (it then decides)
 
-    std::string python;          // dotted "3.13", the catalog's or derived from the name
-    std::string archNumber;      // "121"; "" unless a CUDA variant
+    std::string python;     // dotted "3.13", the catalog's or derived from the name
+    std::string archNumber; // "121"; "" unless a CUDA variant
+    std::map<std::string, std::string> archSuffixes; // the group's form per sink (see above)
     std::optional<GpuArch> arch; // catalog entry; nullopt when the catalog does not know it
     const CpuIsa* isa = nullptr; // nullptr: a generic build (no ISA) or a word not in the catalog
     std::string platform;        // "x86_64-linux"; "" when the ISA is not known

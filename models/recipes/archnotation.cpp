@@ -125,6 +125,21 @@ std::string ArchNotation::write(ArchSink sink, std::string_view number)
     return dotted(number);
 }
 
+std::string ArchNotation::suffixOf(ArchSink sink, std::string_view entry)
+{
+    if (!read(sink, entry).accepted || read(sink, entry).denotesAny)
+        return {};
+    size_t at = 0;
+    while (at < entry.size() && entry[at] >= '0' && entry[at] <= '9')
+        ++at;
+    if (at < entry.size() && entry[at] == '.') {
+        ++at;
+        while (at < entry.size() && entry[at] >= '0' && entry[at] <= '9')
+            ++at;
+    }
+    return at == 0 ? std::string() : std::string(entry.substr(at));
+}
+
 std::string_view ArchNotation::accepts(ArchSink sink)
 {
     switch (sink) {

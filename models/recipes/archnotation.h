@@ -27,6 +27,9 @@ public:
     static ArchReading read(ArchSink sink, std::string_view entry);
     // The entry to write for `number` ("121") at `sink`: "12.1" or "121".
     static std::string write(ArchSink sink, std::string_view number);
+    // What follows the capability in an entry the sink accepts: "+PTX" of "8.6+PTX", "a" of
+    // "9.0a", "-real" of "86-real"; "" for a plain one. A fix writes the same form.
+    static std::string suffixOf(ArchSink sink, std::string_view entry);
     // What the sink accepts, for messages: "dotted capabilities such as \"8.6\"".
     static std::string_view accepts(ArchSink sink);
     // "sm121" → "121"; "" when the id is not sm + digits.

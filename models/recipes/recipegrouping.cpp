@@ -1,5 +1,7 @@
 #include "recipes/recipegrouping.h"
 
+#include "recipes/archnotation.h"
+
 #include <algorithm>
 #include <map>
 
@@ -148,6 +150,20 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
                     "carries the group's overlay set (" + std::to_string(profile.overlaysCount) +
                     " of " + std::to_string(profile.members) + " recipes); first by name of " +
                     std::to_string(candidates) + " such recipe" + (candidates == 1 ? "" : "s");
+        }
+        // The form the canonical recipe writes its own arch in at each sink.
+        for (size_t i : members) {
+            const RecipeFacts& recipe = *recipes[i];
+            if (recipe.fileName != profile.canonical)
+                continue;
+            const std::string own = catalog.describeGpuArch(recipe.variant->gpuArch).number;
+            for (const ArchSinkFact& entry : recipe.archSinks) {
+                const ArchReading reading = ArchNotation::read(entry.sink, entry.value);
+                if (std::find(reading.numbers.begin(), reading.numbers.end(), own) !=
+                    reading.numbers.end())
+                    profile.archSuffixes.emplace(std::string(archSinkName(entry.sink)),
+                                                 ArchNotation::suffixOf(entry.sink, entry.value));
+            }
         }
     }
 }

@@ -426,7 +426,11 @@ private:
         for (size_t i = 0; i < f.archSinks.size(); ++i) {
             const ArchSinkFact& entry = f.archSinks[i];
             const ArchReading reading = ArchNotation::read(entry.sink, entry.value);
-            const std::string right = ArchNotation::write(entry.sink, e->archNumber);
+            // In the sink's notation and the form the group's canonical recipe writes there.
+            const auto form = e->archSuffixes.find(std::string(archSinkName(entry.sink)));
+            const std::string right =
+                ArchNotation::write(entry.sink, e->archNumber) +
+                (form == e->archSuffixes.end() ? std::string() : form->second);
             if (!reading.accepted) {
                 note(rule::gpuArchNotation, entry,
                      origin(entry) + ", which it rejects: it takes " +

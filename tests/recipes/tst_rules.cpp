@@ -2,6 +2,7 @@
 // rule of RuleSet::rules() went untriggered, so a new rule cannot land without its test.
 
 #include "recipes/analyzer.h"
+#include "recipes/archnotation.h"
 #include "recipes/recipemodules.h"
 #include "recipes/ruleset.h"
 #include "testrepository.h"
@@ -397,6 +398,33 @@ private slots:
         }
         list.archList = "8.6;9.0"; // builds sm90, and more
         ONLY(check(list), "gpu-arch-extra");
+    }
+
+    // A fix is written in the sink's notation and in the form the group's canonical recipe
+    // uses there: its "+PTX" comes along.
+    void fixesFollowTheCanonicalForm()
+    {
+        TestRepository repo;
+        auto recipe = [](const char* target) {
+            return QByteArray("{ python3Packages }:\n(python3Packages.torch.override {\n"
+                              "  cudaSupport = true;\n  gpuTargets = [ \"") +
+                   target + "\" ];\n})\n";
+        };
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm86-avx2.nix", recipe("8.6+PTX"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm89-avx2.nix", recipe("8.9+PTX"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx2.nix", recipe("8.0+PTX"));
+        const Analysis analysis = analyze(repo);
+        std::string message;
+        for (const MatrixEntry& entry : analysis.entries)
+            if (entry.recipe &&
+                entry.recipe->fileName == "pytorch-python313-cuda12_8-sm90-avx2.nix")
+                if (const Finding* finding = find(entry.findings, "gpu-arch-mismatch"))
+                    message = finding->message;
+        QVERIFY2(message.find("write \"9.0+PTX\"") != std::string::npos, message.c_str());
+        QCOMPARE(ArchNotation::suffixOf(ArchSink::GpuTargets, "9.0a+PTX"), std::string("a+PTX"));
+        QCOMPARE(ArchNotation::suffixOf(ArchSink::CmakeCudaArchitectures, "90-real"),
+                 std::string("-real"));
+        QCOMPARE(ArchNotation::suffixOf(ArchSink::GpuTargets, "sm_90"), std::string());
     }
 
     void gpuArchNotation()
