@@ -127,7 +127,8 @@ std::string ArchNotation::write(ArchSink sink, std::string_view number)
 
 std::string ArchNotation::suffixOf(ArchSink sink, std::string_view entry)
 {
-    if (!read(sink, entry).accepted || read(sink, entry).denotesAny)
+    const ArchReading reading = read(sink, entry);
+    if (!reading.accepted || reading.denotesAny)
         return {};
     size_t at = 0;
     while (at < entry.size() && entry[at] >= '0' && entry[at] <= '9')

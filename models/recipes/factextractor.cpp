@@ -1645,18 +1645,7 @@ private:
         if (!m_facts.cpuFlags) {
             // Recipes without a cpuFlags list put the flags straight into CXXFLAGS.
             for (const ShellSetting& setting : shellSettings("CXXFLAGS")) {
-                std::vector<std::string> flags;
-                size_t at = 0;
-                const std::string& value = setting.value;
-                while (at < value.size()) {
-                    size_t end = value.find(' ', at);
-                    if (end == std::string::npos)
-                        end = value.size();
-                    std::string token = value.substr(at, end - at);
-                    if (startsWith(token, "-m"))
-                        flags.push_back(token);
-                    at = end + 1;
-                }
+                std::vector<std::string> flags = machineFlags(setting.value);
                 if (!flags.empty()) {
                     m_facts.cpuFlags = Fact<std::vector<std::string>>{flags, setting.range};
                     break;
