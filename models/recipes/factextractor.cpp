@@ -731,10 +731,9 @@ private:
                 }
         if (!origin.file.empty() && origin.file != m_facts.path)
             if (const nix::SyntaxTree* module = m_modules->load(origin.file)) {
-                const std::string_view source = module->source();
-                const auto line =
-                    1 + std::count(source.begin(), source.begin() + origin.range.begin, '\n');
-                result.elsewhere = std::string(origin.file) + ":" + std::to_string(line);
+                const nix::TextPosition at =
+                    nix::LineIndex(module->source()).position(origin.range.begin);
+                result.elsewhere = std::string(origin.file) + ":" + std::to_string(at.line);
             }
         return result;
     }
