@@ -154,7 +154,8 @@ void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& r
     static const std::set<std::string_view> inherited = {
         rule::pinMismatch,          rule::pinDiffersFromGroup,     rule::pinMissing,
         rule::missingOverlay,       rule::overlayDiffersFromGroup, rule::cudaVersionMismatch,
-        rule::torchVersionMismatch, rule::pythonVersionMismatch,   rule::cpuRecipeCudaInputs};
+        rule::torchVersionMismatch, rule::pythonVersionMismatch,   rule::cpuRecipeCudaInputs,
+        rule::cpuRecipeEnablesCuda};
     for (size_t i = 0; i < recipes.size(); ++i) {
         if (bases[i] < 0 || !recipes[i]->variant)
             continue;

@@ -85,8 +85,10 @@ const std::vector<RuleInfo> allRules = {
      "build it there."},
     {rule::platformsWider, S::Warning, F::EditValue, "platforms wider than the ISA",
      "meta.platforms lists systems the file's ISA cannot run on."},
-    {rule::cpuRecipeCudaInputs, S::Error, F::Regenerate, "CUDA in a CPU-only recipe",
-     "A CPU-only recipe enables CUDA (an error) or names CUDA packages (a warning)."},
+    {rule::cpuRecipeEnablesCuda, S::Error, F::Regenerate, "CUDA in a CPU-only recipe",
+     "A CPU-only or Darwin recipe enables CUDA, so it builds another variant."},
+    {rule::cpuRecipeCudaInputs, S::Warning, F::Regenerate, "CUDA packages in a CPU-only recipe",
+     "A CPU-only or Darwin recipe names CUDA packages without enabling CUDA."},
     {rule::pythonVersionMismatch, S::Error, F::EditValue, "Python set differs",
      "The Python package set is not the file's Python version."},
     {rule::torchVersionMismatch, S::Error, F::Regenerate, "torch version differs",
@@ -584,14 +586,13 @@ private:
         }
         if (evidence.empty())
             return;
-        add(rule::cpuRecipeCudaInputs,
+        // Enabling CUDA builds another variant; CUDA packages that are only named (taken as
+        // inputs, or filtered out of them) are a risk, not a different build.
+        add(f.cudaSupport && f.cudaSupport->value ? rule::cpuRecipeEnablesCuda
+                                                  : rule::cpuRecipeCudaInputs,
             std::string(v.accelerator == Accelerator::Cpu ? "CPU-only" : "Darwin") + " recipe " +
                 evidence,
             range);
-        // Enabling CUDA builds another variant (an error); CUDA packages that are only named
-        // (taken as inputs, or filtered out of the inputs) are a risk, not a different build.
-        if (!(f.cudaSupport && f.cudaSupport->value))
-            out.back().severity = Severity::Warning;
     }
 
     void packageLimits()

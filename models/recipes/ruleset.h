@@ -7,9 +7,9 @@
 
 #include "matrix/catalog.h"
 #include "matrix/matrixspec.h"
+#include "matrix/variantexpectation.h"
 #include "recipes/finding.h"
 #include "recipes/recipefacts.h"
-#include "matrix/variantexpectation.h"
 
 #include <string_view>
 #include <vector>
@@ -50,6 +50,7 @@ inline constexpr std::string_view cpuFlagsMismatch = "cpu-flags-mismatch";
 inline constexpr std::string_view cpuFlagsWeaker = "cpu-flags-weaker";
 inline constexpr std::string_view platformsMismatch = "platforms-mismatch";
 inline constexpr std::string_view platformsWider = "platforms-wider";
+inline constexpr std::string_view cpuRecipeEnablesCuda = "cpu-recipe-enables-cuda";
 inline constexpr std::string_view cpuRecipeCudaInputs = "cpu-recipe-cuda-inputs";
 inline constexpr std::string_view pythonVersionMismatch = "python-version-mismatch";
 inline constexpr std::string_view torchVersionMismatch = "torch-version-mismatch";

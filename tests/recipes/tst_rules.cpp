@@ -791,7 +791,7 @@ in
         Recipe cpu = cpuRecipe();
         cpu.extraShell = "export USE_CUDA=1";
         const auto enabled = check(cpu, "pytorch-python313-cpu-avx2.nix");
-        ONLY(enabled, "cpu-recipe-cuda-inputs");
+        ONLY(enabled, "cpu-recipe-enables-cuda");
         QCOMPARE(enabled[0].severity, Severity::Error); // builds another variant
         const QByteArray inputs =
             "{ python3Packages, cudaPackages }: python3Packages.torch.overrideAttrs (o: { pname = "
