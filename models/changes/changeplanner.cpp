@@ -1,0 +1,325 @@
+#include "changes/changeplanner.h"
+
+#include "changes/overlaysource.h"
+#include "changes/readmematrix.h"
+#include "changes/variantgenerator.h"
+#include "recipes/analyzer.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rg {
+
+namespace {
+
+constexpr uint64_t maxRecipeSize = 4 * 1024 * 1024;
+constexpr const char* readmePath = "README.md";
+
+std::string rulesOf(const MatrixEntry& entry)
+{
+    std::string out;
+    std::set<std::string> seen;
+    for (const Finding& finding : entry.findings)
+        if (finding.severity != Severity::Info && seen.insert(finding.ruleId).second)
+            out += (out.empty() ? "" : ", ") + finding.ruleId;
+    return out;
+}
+
+bool contains(const std::vector<const MatrixEntry*>& list, const MatrixEntry* entry)
+{
+    return std::find(list.begin(), list.end(), entry) != list.end();
+}
+
+} // namespace
+
+class PlanBuilder
+{
+public:
+    PlanBuilder(std::shared_ptr<const RepositorySource> source, const Analysis& analysis)
+        : m_source(std::move(source)), m_analysis(analysis), m_generator(*m_source, analysis)
+    {}
+
+    ChangeSet build(const ChangeRequest& request)
+    {
+        m_changes.title = titleOf(request);
+        for (const MatrixEntry* entry : select(request))
+            plan(request.action, *entry, !request.cells.empty());
+        verify(request.updateReadme);
+        std::sort(m_changes.operations.begin(), m_changes.operations.end(),
+                  [](const FileOperation& a, const FileOperation& b) { return a.path < b.path; });
+        return std::move(m_changes);
+    }
+
+private:
+    std::string packageOf(const ChangeRequest& request) const
+    {
+        return request.package.empty() ? m_analysis.spec.package : request.package;
+    }
+
+    std::string titleOf(const ChangeRequest& request) const
+    {
+        static const char* verbs[] = {"Create", "Fix", "Delete", "Complete"};
+        const std::string verb = verbs[static_cast<int>(request.action)];
+        if (request.cells.size() == 1)
+            return verb + " " + request.cells.front();
+        if (request.cells.empty())
+            return verb + " " + packageOf(request);
+        return verb + " " + std::to_string(request.cells.size()) + " cells";
+    }
+
+    std::vector<const MatrixEntry*> select(const ChangeRequest& request)
+    {
+        std::vector<const MatrixEntry*> selected;
+        if (request.cells.empty()) {
+            const std::string package = packageOf(request);
+            for (const MatrixEntry& entry : m_analysis.entries)
+                if (entry.package == package)
+                    selected.push_back(&entry);
+            return selected;
+        }
+        for (const std::string& cell : request.cells) {
+            bool found = false;
+            for (const MatrixEntry& entry : m_analysis.entries) {
+                const bool byPath = entry.recipe && entry.recipe->path == cell;
+                const bool byKey = entry.cellKey == cell || entry.variant.toString() == cell ||
+                                   entry.variant.cellKey() == cell;
+                if (!byPath && !byKey)
+                    continue;
+                found = true;
+                if (!contains(selected, &entry))
+                    selected.push_back(&entry);
+                if (byPath)
+                    break;
+            }
+            if (!found)
+                m_changes.skipped.push_back({cell, "no such cell or recipe in the grid"});
+        }
+        return selected;
+    }
+
+    void plan(ChangeAction action, const MatrixEntry& entry, bool named)
+    {
+        const std::string name = entry.variant.toString();
+        switch (action) {
+        case ChangeAction::Create:
+            if (entry.recipe)
+                m_changes.skipped.push_back({name, "already has a recipe: " + entry.recipe->path});
+            else
+                create(entry);
+            return;
+        case ChangeAction::Fix:
+            if (!entry.recipe)
+                m_changes.skipped.push_back({name, "has no recipe to fix"});
+            else if (entry.count(Severity::Error) + entry.count(Severity::Warning) == 0)
+                m_changes.skipped.push_back({name, "has nothing to fix"});
+            else
+                fix(entry);
+            return;
+        case ChangeAction::Delete:
+            if (entry.recipe)
+                remove(entry, "deleted on request");
+            else
+                m_changes.skipped.push_back({name, "has no recipe to delete"});
+            return;
+        case ChangeAction::Complete:
+            complete(entry, named);
+            return;
+        }
+    }
+
+    // What completing the matrix does with one cell.
+    void complete(const MatrixEntry& entry, bool named)
+    {
+        switch (entry.status) {
+        case CellStatus::Missing:
+            create(entry);
+            return;
+        case CellStatus::Gap:
+            if (named) // inference only suggests gaps: created when a user names them
+                create(entry);
+            return;
+        case CellStatus::Redundant:
+            remove(entry, "redundant: " + entry.reason);
+            return;
+        case CellStatus::Unexpected:
+            remove(entry, "not in the spec");
+            return;
+        case CellStatus::Impossible:
+            if (!entry.expected)
+                remove(entry, "impossible: " + entry.reason);
+            return;
+        case CellStatus::Broken:
+            // A broken file under another name than its variant's ("…-nightly") or outside
+            // the spec is removed; the spec's cell is created from the canonical recipe.
+            if (!entry.variant.suffixes.empty() ||
+                (!entry.expected && !m_analysis.specPath.empty()))
+                remove(entry, "broken, not the variant's recipe (" + rulesOf(entry) + ")");
+            else
+                fix(entry);
+            return;
+        case CellStatus::Ok:
+            return;
+        }
+    }
+
+    void remove(const MatrixEntry& entry, std::string reason)
+    {
+        SourceFile file = m_source->read(entry.recipe->path, maxRecipeSize);
+        if (!file.error.empty()) {
+            m_changes.skipped.push_back({entry.recipe->path, file.error});
+            return;
+        }
+        FileOperation op;
+        op.kind = FileOperationKind::Delete;
+        op.path = entry.recipe->path;
+        op.before = std::move(file.bytes);
+        op.plannedHash = contentHash(op.before);
+        op.reason = std::move(reason);
+        op.subject = entry.variant.toString();
+        m_changes.operations.push_back(std::move(op));
+    }
+
+    void create(const MatrixEntry& entry)
+    {
+        VariantName name = entry.variant;
+        name.suffixes.clear();
+        const std::string& dir = m_analysis.recipeDir;
+        const std::string path =
+            (dir.empty() ? std::string() : dir + "/") + name.toString() + ".nix";
+        if (m_source->exists(path)) {
+            m_changes.skipped.push_back({name.toString(), path + " exists already"});
+            return;
+        }
+        GeneratedRecipe recipe = m_generator.create(name);
+        if (recipe.text.empty()) {
+            m_changes.skipped.push_back({name.toString(), recipe.error});
+            return;
+        }
+        FileOperation op;
+        op.kind = FileOperationKind::Create;
+        op.path = path;
+        op.after = std::move(recipe.text);
+        op.reason = (entry.status == CellStatus::Gap ? "gap; " : "missing; ") + recipe.how;
+        op.subject = name.toString();
+        m_changes.operations.push_back(std::move(op));
+    }
+
+    void fix(const MatrixEntry& entry)
+    {
+        SourceFile file = m_source->read(entry.recipe->path, maxRecipeSize);
+        if (!file.error.empty()) {
+            m_changes.skipped.push_back({entry.recipe->path, file.error});
+            return;
+        }
+        GeneratedRecipe recipe = m_generator.fix(entry, file.bytes);
+        if (recipe.text.empty() || recipe.text == file.bytes) {
+            m_changes.skipped.push_back(
+                {entry.recipe->path, recipe.text.empty() ? recipe.error : "no fix changes it"});
+            return;
+        }
+        FileOperation op;
+        op.kind = FileOperationKind::Modify;
+        op.path = entry.recipe->path;
+        op.before = std::move(file.bytes);
+        op.after = std::move(recipe.text);
+        op.plannedHash = contentHash(op.before);
+        op.reason = rulesOf(entry) + "; " + recipe.how;
+        op.subject = entry.variant.toString();
+        m_changes.operations.push_back(std::move(op));
+    }
+
+    // Analyses the repository as the change set leaves it; a written recipe that does not
+    // parse or still has an error is dropped and its cell reported instead.
+    void verify(bool updateReadme)
+    {
+        if (m_changes.operations.empty() && !updateReadme)
+            return;
+        Analysis after = analyzePlanned();
+        std::set<std::string> dropped;
+        for (const MatrixEntry& entry : after.entries) {
+            if (!entry.recipe)
+                continue;
+            auto op =
+                std::find_if(m_changes.operations.begin(), m_changes.operations.end(),
+                             [&](const FileOperation& o) { return o.path == entry.recipe->path; });
+            if (op == m_changes.operations.end() || op->kind == FileOperationKind::Delete)
+                continue;
+            const Finding* error = nullptr;
+            for (const Finding& finding : entry.findings)
+                if (finding.severity == Severity::Error && !error)
+                    error = &finding;
+            if (!error)
+                continue;
+            m_changes.skipped.push_back({op->subject, "the written recipe would still be wrong (" +
+                                                          error->ruleId + "): " + error->message});
+            dropped.insert(op->path);
+        }
+        std::erase_if(m_changes.operations,
+                      [&](const FileOperation& op) { return dropped.count(op.path) > 0; });
+        if (!dropped.empty())
+            after = analyzePlanned();
+        if (updateReadme)
+            planReadme(after);
+    }
+
+    Analysis analyzePlanned() const
+    {
+        auto planned = std::make_shared<OverlaySource>(m_source);
+        for (const FileOperation& op : m_changes.operations) {
+            if (op.kind == FileOperationKind::Delete)
+                planned->remove(op.path);
+            else
+                planned->write(op.path, op.after);
+        }
+        AnalyzerOptions options;
+        options.specPath = m_analysis.specPath;
+        options.recipeDir = m_analysis.recipeDir;
+        return Analyzer(Catalog::builtin()).analyze(*planned, options);
+    }
+
+    void planReadme(const Analysis& after)
+    {
+        if (!m_source->exists(readmePath))
+            return;
+        SourceFile readme = m_source->read(readmePath, maxRecipeSize);
+        if (!readme.error.empty()) {
+            m_changes.skipped.push_back({readmePath, readme.error});
+            return;
+        }
+        std::vector<VariantName> variants;
+        const std::string package = m_analysis.spec.package;
+        for (const MatrixEntry& entry : after.entries)
+            if (entry.recipe && entry.package == package && entry.recipe->variant &&
+                entry.recipe->variant->suffixes.empty())
+                variants.push_back(*entry.recipe->variant);
+        const std::string text =
+            ReadmeMatrix::updated(readme.bytes, ReadmeMatrix::section(variants));
+        if (text == readme.bytes)
+            return;
+        FileOperation op;
+        op.kind = FileOperationKind::Modify;
+        op.path = readmePath;
+        op.before = std::move(readme.bytes);
+        op.after = text;
+        op.plannedHash = contentHash(op.before);
+        op.reason = "the variant matrix section, regenerated";
+        m_changes.operations.push_back(std::move(op));
+    }
+
+    std::shared_ptr<const RepositorySource> m_source;
+    const Analysis& m_analysis;
+    VariantGenerator m_generator;
+    ChangeSet m_changes;
+};
+
+ChangePlanner::ChangePlanner(std::shared_ptr<const RepositorySource> source,
+                             std::shared_ptr<const Analysis> analysis)
+    : m_source(std::move(source)), m_analysis(std::move(analysis))
+{}
+
+ChangeSet ChangePlanner::plan(const ChangeRequest& request) const
+{
+    return PlanBuilder(m_source, *m_analysis).build(request);
+}
+
+} // namespace rg

@@ -1,0 +1,31 @@
+#pragma once
+
+// One file a change set creates, modifies or deletes: its text before and after, the content
+// hash the plan was made against (so an apply can refuse a file changed since), and why.
+
+#include <string>
+#include <string_view>
+
+namespace rg {
+
+enum class FileOperationKind { Create, Modify, Delete };
+
+std::string_view fileOperationKindId(FileOperationKind kind); // "create" / "modify" / "delete"
+
+struct FileOperation
+{
+    FileOperationKind kind = FileOperationKind::Modify;
+    std::string path;   // relative to the repository root, '/' separated
+    std::string before; // the text as planned against; empty for Create
+    std::string after;  // empty for Delete
+    // contentHash(before) for Modify and Delete; empty for Create, whose target must not exist.
+    std::string plannedHash;
+    std::string reason;  // one line: "missing cell", "pin-mismatch, missing-overlay", …
+    std::string subject; // the variant it serves ("pytorch-python313-cpu-avx2"), "" otherwise
+    bool selected = true;
+};
+
+// SHA-256 of the bytes, lowercase hex.
+std::string contentHash(std::string_view bytes);
+
+} // namespace rg

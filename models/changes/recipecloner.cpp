@@ -1,0 +1,567 @@
+#include "changes/recipecloner.h"
+
+#include "nix/syntaxtree.h"
+#include "recipes/archnotation.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace rg {
+
+namespace {
+
+using nix::Node;
+using nix::NodeKind;
+using nix::SourceRange;
+
+struct Replacement
+{
+    std::string from;
+    std::string to;
+};
+
+bool isAlnum(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
+
+// Bindings whose strings name sources, not the variant: never rewritten.
+bool isSourceBinding(std::string_view name)
+{
+    static const std::string_view names[] = {"url", "urls",  "hash", "sha256",
+                                             "rev", "owner", "repo", "outputHash"};
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+bool mentionsVersion(std::string_view name)
+{
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower.find("version") != std::string::npos || lower.find("cuda") != std::string::npos;
+}
+
+// What a parse of the source offers the edits: every node by kind, with the name of the
+// binding each string sits in.
+struct Inventory
+{
+    struct StringNode
+    {
+        const Node* node;
+        std::string binding; // innermost binding's last attribute name, "" outside any
+    };
+    std::vector<StringNode> strings; // String and IndentedString
+    std::vector<const Node*> names;  // Identifier, AttrName in select paths, Formal
+    std::vector<const Node*> selects;
+    std::vector<SourceRange> opaque; // strings, paths, URIs: where comments cannot start
+};
+
+void collect(const Node& node, const std::string& binding, Inventory& out)
+{
+    std::string inner = binding;
+    switch (node.kind) {
+    case NodeKind::Binding:
+        if (const Node* path = node.bindingPath(); path && !path->children.empty())
+            inner = std::string(path->children.back()->text);
+        break;
+    case NodeKind::String:
+    case NodeKind::IndentedString:
+        out.strings.push_back({&node, binding});
+        out.opaque.push_back(node.range);
+        break;
+    case NodeKind::Path:
+    case NodeKind::SearchPath:
+    case NodeKind::Uri:
+        out.opaque.push_back(node.range);
+        break;
+    case NodeKind::Identifier:
+    case NodeKind::Formal:
+        out.names.push_back(&node);
+        break;
+    case NodeKind::Select:
+        out.selects.push_back(&node);
+        if (const Node* path = node.attrPath())
+            for (const Node* segment : path->segments())
+                if (segment && segment->kind == NodeKind::AttrName)
+                    out.names.push_back(segment);
+        break;
+    default:
+        break;
+    }
+    for (const Node* child : node.children)
+        if (child)
+            collect(*child, inner, out);
+}
+
+const Node* nodeAt(const Node& root, SourceRange range)
+{
+    const Node* found = nullptr;
+    nix::forEachNode(root, [&](const Node& node) {
+        if (found)
+            return false;
+        if (node.range == range) {
+            found = &node;
+            return false;
+        }
+        return node.range.begin <= range.begin && node.range.end >= range.end;
+    });
+    return found;
+}
+
+// Comments: `#` to the end of the line and `/* … */`, outside strings and paths.
+std::vector<SourceRange> commentRanges(std::string_view source, std::vector<SourceRange> opaque)
+{
+    std::sort(opaque.begin(), opaque.end(),
+              [](SourceRange a, SourceRange b) { return a.begin < b.begin; });
+    std::vector<SourceRange> comments;
+    size_t next = 0;
+    for (uint32_t i = 0; i < source.size(); ++i) {
+        while (next < opaque.size() && opaque[next].end <= i)
+            ++next;
+        if (next < opaque.size() && opaque[next].contains(i)) {
+            i = opaque[next].end - 1;
+            continue;
+        }
+        if (source[i] == '#') {
+            size_t end = source.find('\n', i);
+            end = end == std::string_view::npos ? source.size() : end;
+            comments.push_back({i, static_cast<uint32_t>(end)});
+            i = static_cast<uint32_t>(end);
+        } else if (source.compare(i, 2, "/*") == 0) {
+            size_t end = source.find("*/", i + 2);
+            end = end == std::string_view::npos ? source.size() : end + 2;
+            comments.push_back({i, static_cast<uint32_t>(end)});
+            i = static_cast<uint32_t>(end) - 1;
+        }
+    }
+    return comments;
+}
+
+// Replaces whole words of `pairs` (longest first) inside `span`.
+void replaceWords(std::string_view source, SourceRange span, const std::vector<Replacement>& pairs,
+                  TextEdits& edits)
+{
+    for (uint32_t at = span.begin; at < span.end;) {
+        bool matched = false;
+        for (const Replacement& pair : pairs) {
+            const auto length = static_cast<uint32_t>(pair.from.size());
+            if (at + length > span.end || source.compare(at, length, pair.from) != 0)
+                continue;
+            if (isAlnum(pair.from.front()) && at > 0 && isAlnum(source[at - 1]))
+                continue;
+            if (isAlnum(pair.from.back()) && at + length < source.size() &&
+                isAlnum(source[at + length]))
+                continue;
+            edits.replace({at, at + length}, pair.to);
+            at += length;
+            matched = true;
+            break;
+        }
+        if (!matched)
+            ++at;
+    }
+}
+
+// A literal that denotes the arch `number` in any notation ("120", "12.0", "sm_120",
+// "compute_120", "12.0+PTX", "120-real", "9.0a"), rewritten for `target` in the same one.
+std::optional<std::string> rewriteArch(std::string_view text, const std::string& number,
+                                       const std::string& target)
+{
+    const std::string dotted = ArchNotation::dotted(number);
+    const std::string targetDotted = ArchNotation::dotted(target);
+    for (std::string_view prefix : {"compute_", "sm_", "sm", ""}) {
+        for (int form = 0; form < 2; ++form) {
+            const std::string& core = form == 0 ? number : dotted;
+            if (core.empty() || text.substr(0, prefix.size()) != prefix ||
+                text.substr(prefix.size(), core.size()) != core)
+                continue;
+            const std::string_view suffix = text.substr(prefix.size() + core.size());
+            static const std::string_view suffixes[] = {"",      "+PTX",     "a",     "f",
+                                                        "-real", "-virtual", "a-real"};
+            if (std::find(std::begin(suffixes), std::end(suffixes), suffix) == std::end(suffixes))
+                continue;
+            return std::string(prefix) + (form == 0 ? target : targetDotted) + std::string(suffix);
+        }
+    }
+    return std::nullopt;
+}
+
+std::string lineIndentBefore(std::string_view source, uint32_t offset)
+{
+    size_t lineStart = source.rfind('\n', offset == 0 ? 0 : offset - 1);
+    lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
+    size_t end = lineStart;
+    while (end < offset && (source[end] == ' ' || source[end] == '\t'))
+        ++end;
+    return std::string(source.substr(lineStart, end - lineStart));
+}
+
+std::string quoted(const std::string& text)
+{
+    return "\"" + text + "\"";
+}
+
+// A list of strings in the layout of `list`: one per line when it spans lines.
+std::string listLike(std::string_view source, const Node& list,
+                     const std::vector<std::string>& items)
+{
+    const std::string_view text = source.substr(list.range.begin, list.range.length());
+    if (text.find('\n') == std::string_view::npos || list.children.empty()) {
+        std::string out = "[";
+        for (const std::string& item : items)
+            out += " " + quoted(item);
+        return out + " ]";
+    }
+    const std::string indent = lineIndentBefore(source, list.children.front()->range.begin);
+    const std::string closing = lineIndentBefore(source, list.range.end - 1);
+    std::string out = "[\n";
+    for (const std::string& item : items)
+        out += indent + quoted(item) + "\n";
+    return out + closing + "]";
+}
+
+bool isPlainStringList(const Node& node)
+{
+    return node.kind == NodeKind::List &&
+           std::all_of(node.children.begin(), node.children.end(), [](const Node* element) {
+               return element && element->kind == NodeKind::String && nix::literalString(*element);
+           });
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string out;
+    for (const std::string& word : words)
+        out += (out.empty() ? "" : " ") + word;
+    return out;
+}
+
+} // namespace
+
+class CloneJob
+{
+public:
+    CloneJob(const Catalog& catalog, std::string_view source, const nix::SyntaxTree& tree,
+             const RecipeFacts& facts, const VariantName& from, const VariantExpectation& to)
+        : m_catalog(catalog), m_source(source), m_tree(tree), m_facts(facts), m_from(from), m_to(to)
+    {
+        collect(*tree.root(), "", m_inventory);
+    }
+
+    std::string run(std::string* error)
+    {
+        if (m_from.accelerator != m_to.name.accelerator) {
+            *error = "a " + std::string(acceleratorId(m_from.accelerator)) +
+                     " recipe cannot be cloned into a " +
+                     std::string(acceleratorId(m_to.name.accelerator)) + " one";
+            return {};
+        }
+        editPname();
+        editArchs();
+        if (!editFlags(error))
+            return {};
+        editPlatforms();
+        editPythonSet();
+        editText();
+        return m_edits.applyTo(m_source);
+    }
+
+private:
+    std::string_view textOf(SourceRange range) const
+    {
+        return m_source.substr(range.begin, range.length());
+    }
+
+    // The content bytes of a string literal without interpolation (inside the quotes).
+    static std::optional<SourceRange> contentOf(const Node& node)
+    {
+        if (node.kind != NodeKind::String || node.children.size() > 1)
+            return std::nullopt;
+        if (node.children.empty())
+            return SourceRange{node.range.begin + 1, node.range.begin + 1};
+        const Node* part = node.children.front();
+        if (part->kind != NodeKind::StringText)
+            return std::nullopt;
+        return part->range;
+    }
+
+    void editPname()
+    {
+        if (!m_facts.pname || m_to.pname.empty())
+            return;
+        if (const Node* node = nodeAt(*m_tree.root(), m_facts.pname->range))
+            if (auto content = contentOf(*node))
+                m_edits.replace(*content, m_to.pname);
+    }
+
+    void editArchs()
+    {
+        if (m_from.accelerator != Accelerator::Cuda)
+            return;
+        const std::string from = ArchNotation::numberOf(m_from.gpuArch);
+        const std::string to = m_to.archNumber;
+        if (from.empty() || to.empty())
+            return;
+        // Values at sinks, wherever written in this file (a literal or a shell setting).
+        for (const ArchSinkFact& sink : m_facts.archSinks)
+            if (sink.writtenIn.empty())
+                editSink(sink, from, to);
+        if (from == to)
+            return;
+        // Literals that denote the arch without reaching a sink the facts know (passthru).
+        const CudaVersion cuda = m_catalog.describeCuda(m_from.cuda);
+        for (const auto& [node, binding] : m_inventory.strings) {
+            if (isSourceBinding(binding) || mentionsVersion(binding))
+                continue;
+            auto content = contentOf(*node);
+            if (!content)
+                continue;
+            const std::string_view text = textOf(*content);
+            if (text == cuda.dotted)
+                continue;
+            if (auto rewritten = rewriteArch(text, from, to))
+                m_edits.replace(*content, *rewritten);
+        }
+        renameSelected(m_from.gpuArch, m_to.name.gpuArch);
+    }
+
+    // A clone keeps the notation written at the sink; a value the sink rejects or that
+    // denotes another arch is written the way the sink accepts, in the group's form.
+    void editSink(const ArchSinkFact& sink, const std::string& from, const std::string& to)
+    {
+        SourceRange range = sink.range;
+        std::string_view text = textOf(range);
+        if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+            range = {range.begin + 1, range.end - 1};
+            text = textOf(range);
+        }
+        if (from != to)
+            if (auto rewritten = rewriteArch(text, from, to)) {
+                m_edits.replace(range, *rewritten);
+                return;
+            }
+        const ArchReading reading = ArchNotation::read(sink.sink, sink.value);
+        if (reading.denotesAny || text != sink.value)
+            return;
+        if (reading.accepted && reading.numbers == std::vector<std::string>{to})
+            return;
+        std::string suffix = reading.accepted ? ArchNotation::suffixOf(sink.sink, sink.value) : "";
+        if (auto form = m_to.archSuffixes.find(std::string(archSinkName(sink.sink)));
+            form != m_to.archSuffixes.end())
+            suffix = form->second;
+        m_edits.replace(range, ArchNotation::write(sink.sink, to) + suffix);
+    }
+
+    // `(import ./lib/archs.nix).sm120`, `isas.avx512.flags`: the attribute that selects the
+    // variant's value from a module.
+    bool renameSelected(const std::string& from, const std::string& to)
+    {
+        if (from.empty() || to.empty() || from == to)
+            return false;
+        bool renamed = false;
+        for (const Node* select : m_inventory.selects)
+            if (const Node* path = select->attrPath())
+                for (const Node* segment : path->segments())
+                    if (segment && segment->kind == NodeKind::AttrName && segment->text == from)
+                        renamed = m_edits.replace(segment->range, to) || renamed;
+        return renamed;
+    }
+
+    bool editFlags(std::string* error)
+    {
+        if (!m_to.isa || m_from.isa == m_to.name.isa)
+            return true;
+        std::vector<const CpuFlagsFact*> sinks;
+        if (m_facts.compilerFlags)
+            sinks.push_back(&*m_facts.compilerFlags);
+        for (const CpuFlagsFact& more : m_facts.moreCompilerFlags)
+            sinks.push_back(&more);
+        bool fromModule = false;
+        for (const CpuFlagsFact* sink : sinks) {
+            if (!sink->writtenIn.empty()) {
+                fromModule = true;
+                continue;
+            }
+            if (!writeFlags(sink->range)) {
+                *error = "cannot rewrite the compiler flags at line " +
+                         std::to_string(m_facts.position(sink->range.begin).line) +
+                         " (not a list of strings or a flag string)";
+                return false;
+            }
+        }
+        if (sinks.empty() && m_facts.cpuFlags && !writeFlags(m_facts.cpuFlags->range)) {
+            *error = "cannot rewrite the cpuFlags list";
+            return false;
+        }
+        if (fromModule && !renameSelected(m_from.isa, m_to.name.isa)) {
+            *error = "the flags come from a module (" + m_facts.compilerFlags->writtenIn +
+                     ") and no attribute selecting ISA '" + m_from.isa + "' was found";
+            return false;
+        }
+        return true;
+    }
+
+    bool writeFlags(SourceRange range)
+    {
+        const std::vector<std::string>& flags = m_to.isa->flags;
+        if (const Node* node = nodeAt(*m_tree.root(), range)) {
+            if (isPlainStringList(*node))
+                return m_edits.replace(node->range, listLike(m_source, *node, flags)) ||
+                       m_edits.touches(node->range);
+            if (auto content = contentOf(*node))
+                return m_edits.replace(*content, joined(flags));
+        }
+        // Flags written straight into a shell setting: the run of -m… words is the ISA's.
+        const std::string_view text = textOf(range);
+        size_t first = std::string_view::npos, last = 0;
+        for (size_t at = 0; at < text.size();) {
+            size_t end = text.find_first_of(" \t\n\"'", at);
+            end = end == std::string_view::npos ? text.size() : end;
+            if (text.substr(at, 2) == "-m") {
+                first = std::min(first, at);
+                last = end;
+            }
+            at = end + 1;
+        }
+        if (first == std::string_view::npos)
+            return false;
+        return m_edits.replace(
+            {range.begin + static_cast<uint32_t>(first), range.begin + static_cast<uint32_t>(last)},
+            joined(flags));
+    }
+
+    void editPlatforms()
+    {
+        const auto& fact = m_facts.platformsValue;
+        if (!fact || fact->origin != ValueOrigin::Known || m_to.platform.empty())
+            return;
+        const auto& have = fact->platforms;
+        const bool holdsTarget = std::find(have.begin(), have.end(), m_to.platform) != have.end();
+        const bool exact = have.size() == 1 && holdsTarget;
+        if (exact || (m_to.name.accelerator != Accelerator::Cuda && holdsTarget))
+            return;
+        const Node* node = nodeAt(*m_tree.root(), fact->range);
+        if (!node)
+            return;
+        if (isPlainStringList(*node)) {
+            m_edits.replace(node->range, listLike(m_source, *node, {m_to.platform}));
+            return;
+        }
+        // `lib.platforms.x86_64` → `lib.platforms.aarch64`
+        if (node->kind == NodeKind::Select && node->attrPath() &&
+            !node->attrPath()->children.empty()) {
+            const Node* last = node->attrPath()->children.back();
+            const std::string family = m_to.platform.substr(0, m_to.platform.find('-'));
+            if (last->text == "x86_64" || last->text == "aarch64")
+                m_edits.replace(last->range, family);
+        }
+    }
+
+    void editPythonSet()
+    {
+        if (m_from.python == m_to.name.python || !m_facts.pythonPackageSet)
+            return;
+        const std::string& from = m_facts.pythonPackageSet->value;
+        const std::string to = m_catalog.describePython(m_to.name.python).packageSet;
+        if (to.empty() || from == to)
+            return;
+        for (const Node* name : m_inventory.names)
+            if (name->text == from) {
+                // A Formal's range may cover its default; the name is its first bytes.
+                const SourceRange range{name->range.begin,
+                                        name->range.begin + static_cast<uint32_t>(from.size())};
+                if (textOf(range) == from)
+                    m_edits.replace(range, to);
+            }
+    }
+
+    std::vector<Replacement> identityPairs() const
+    {
+        std::vector<Replacement> pairs;
+        auto add = [&](std::string from, std::string to) {
+            if (!from.empty() && !to.empty() && from != to)
+                pairs.push_back({std::move(from), std::move(to)});
+        };
+        VariantName plainFrom = m_from;
+        plainFrom.suffixes.clear();
+        if (m_facts.pname)
+            add(m_facts.pname->value, m_to.pname);
+        add(plainFrom.toString(), m_to.name.toString());
+        add(plainFrom.cellKey(), m_to.name.cellKey());
+        if (m_from.accelerator == Accelerator::Cuda) {
+            const GpuArch fromArch = m_catalog.describeGpuArch(m_from.gpuArch);
+            const GpuArch toArch = m_catalog.describeGpuArch(m_to.name.gpuArch);
+            if (fromArch.known && toArch.known)
+                add(fromArch.description, toArch.description);
+            add("SM" + fromArch.number, "SM" + toArch.number);
+            add("sm" + fromArch.number, "sm" + toArch.number);
+            add("sm_" + fromArch.number, "sm_" + toArch.number);
+            add("SM " + fromArch.dotted, "SM " + toArch.dotted);
+        }
+        const CpuIsa* fromIsa = m_catalog.isa(m_from.isa);
+        if (fromIsa && m_to.isa) {
+            add(fromIsa->description, m_to.isa->description);
+            std::string upper = fromIsa->id, upperTo = m_to.isa->id;
+            std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+            std::transform(upperTo.begin(), upperTo.end(), upperTo.begin(), ::toupper);
+            add(upper, upperTo);
+        }
+        add(m_from.isa, m_to.name.isa);
+        const PythonVersion fromPython = m_catalog.describePython(m_from.python);
+        const PythonVersion toPython = m_catalog.describePython(m_to.name.python);
+        add("python" + m_from.python, "python" + m_to.name.python);
+        add("Python " + fromPython.dotted, "Python " + toPython.dotted);
+        add("Python: " + fromPython.dotted, "Python: " + toPython.dotted);
+        std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+            return a.from.size() > b.from.size();
+        });
+        return pairs;
+    }
+
+    // The variant's identity where people write it in prose: comments, descriptions, echo
+    // lines, bindings holding the name. Sources (URLs, hashes) are left alone.
+    void editText()
+    {
+        const std::vector<Replacement> pairs = identityPairs();
+        if (pairs.empty())
+            return;
+        for (const SourceRange& comment : commentRanges(m_source, m_inventory.opaque))
+            replaceWords(m_source, comment, pairs, m_edits);
+        for (const auto& [node, binding] : m_inventory.strings) {
+            if (isSourceBinding(binding))
+                continue;
+            for (const Node* part : node->children) {
+                if (!part || part->kind != NodeKind::StringText)
+                    continue;
+                const std::string_view text = textOf(part->range);
+                if (text.find("://") != std::string_view::npos)
+                    continue;
+                replaceWords(m_source, part->range, pairs, m_edits);
+            }
+        }
+    }
+
+    const Catalog& m_catalog;
+    std::string_view m_source;
+    const nix::SyntaxTree& m_tree;
+    const RecipeFacts& m_facts;
+    const VariantName& m_from;
+    const VariantExpectation& m_to;
+    Inventory m_inventory;
+    TextEdits m_edits;
+};
+
+std::string RecipeCloner::clone(std::string_view source, const RecipeFacts& facts,
+                                const VariantName& from, const VariantExpectation& to,
+                                std::string* error) const
+{
+    const nix::SyntaxTree tree = nix::SyntaxTree::parse(std::string(source));
+    if (!tree.root()) {
+        *error = "does not parse: " + (tree.error() ? tree.error()->message : std::string());
+        return {};
+    }
+    CloneJob job(m_catalog, tree.source(), tree, facts, from, to);
+    return job.run(error);
+}
+
+} // namespace rg

@@ -1,0 +1,328 @@
+#include "changes/variantgenerator.h"
+
+#include "changes/textedits.h"
+#include "recipes/analyzer.h"
+#include "recipes/recipegrouping.h"
+#include "recipes/recipemodules.h"
+
+#include <algorithm>
+#include <regex>
+
+namespace rg {
+
+namespace {
+
+constexpr uint64_t maxRecipeSize = 4 * 1024 * 1024;
+
+const Finding* firstError(const MatrixEntry& entry)
+{
+    for (const Finding& finding : entry.findings)
+        if (finding.severity == Severity::Error)
+            return &finding;
+    return nullptr;
+}
+
+// Whether a finding (of any severity) says a value of this kind is wrong: then the
+// variant's own value is not worth keeping.
+bool implicates(const MatrixEntry& entry, std::string_view rulePrefix)
+{
+    return std::any_of(entry.findings.begin(), entry.findings.end(), [&](const Finding& f) {
+        return f.ruleId.compare(0, rulePrefix.size(), rulePrefix) == 0;
+    });
+}
+
+// Every error and warning is a value written wrong: a clone of the recipe onto itself, plus
+// the pin and torch attribute, repairs it without touching anything else.
+bool editableInPlace(const MatrixEntry& entry)
+{
+    return std::all_of(entry.findings.begin(), entry.findings.end(), [](const Finding& f) {
+        return f.severity == Severity::Info || f.fix == FixKind::EditValue ||
+               f.fix == FixKind::ReplacePin;
+    });
+}
+
+// The content range of the sha256 / hash string next to a pin (in the same fetcher call).
+std::optional<nix::SourceRange> hashNear(const std::string& text, nix::SourceRange pin)
+{
+    static const std::regex hash(R"re((sha256|hash)\s*=\s*"([^"]*)")re");
+    const size_t from = pin.begin > 400 ? pin.begin - 400 : 0;
+    const size_t to = std::min(text.size(), static_cast<size_t>(pin.end) + 400);
+    std::optional<nix::SourceRange> best;
+    uint32_t bestDistance = UINT32_MAX;
+    for (auto it = std::sregex_iterator(text.begin() + from, text.begin() + to, hash);
+         it != std::sregex_iterator(); ++it) {
+        const auto begin = static_cast<uint32_t>(from + it->position(2));
+        const nix::SourceRange range{begin, begin + static_cast<uint32_t>(it->length(2))};
+        const uint32_t distance = begin > pin.begin ? begin - pin.begin : pin.begin - begin;
+        if (distance < bestDistance) {
+            best = range;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+std::string textAt(const std::string& text, nix::SourceRange range)
+{
+    return text.substr(range.begin, range.length());
+}
+
+// Indents an overlay copied from a recipe for the template's overlay list.
+std::string reindented(const std::string& source, nix::SourceRange range)
+{
+    size_t lineStart = source.rfind('\n', range.begin == 0 ? 0 : range.begin - 1);
+    lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
+    size_t indent = 0;
+    while (lineStart + indent < range.begin && source[lineStart + indent] == ' ')
+        ++indent;
+    std::string out;
+    const std::string text = textAt(source, range);
+    size_t at = 0;
+    while (at <= text.size()) {
+        size_t end = text.find('\n', at);
+        end = end == std::string::npos ? text.size() : end;
+        std::string line = text.substr(at, end - at);
+        if (at > 0) {
+            size_t strip = 0;
+            while (strip < indent && strip < line.size() && line[strip] == ' ')
+                ++strip;
+            line = line.substr(strip);
+            out += "\n";
+        }
+        out += line;
+        at = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+VariantGenerator::VariantGenerator(const RepositorySource& source, const Analysis& analysis)
+    : m_source(source), m_analysis(analysis), m_cloner(analysis.catalog),
+      m_templates(source, analysis.catalog)
+{}
+
+std::string VariantGenerator::pathOf(const std::string& fileName) const
+{
+    const std::string& dir = m_analysis.recipeDir;
+    return (dir.empty() ? std::string() : dir + "/") + fileName;
+}
+
+const MatrixEntry* VariantGenerator::entryOfPath(const std::string& path) const
+{
+    for (const MatrixEntry& entry : m_analysis.entries)
+        if (entry.recipe && entry.recipe->path == path)
+            return &entry;
+    return nullptr;
+}
+
+RecipeFacts VariantGenerator::factsOf(const std::string& path, const std::string& bytes) const
+{
+    RecipeModules modules(m_source, maxRecipeSize);
+    return Analyzer(m_analysis.catalog).extract(path, bytes, &modules);
+}
+
+// The group whose canonical recipe a variant is cloned from: same package, accelerator and
+// CUDA version; on the variant's expected pin when a group is, else the largest.
+const RecipeGroup* VariantGenerator::cloneSource(const VariantName& name) const
+{
+    const VariantExpectation expectation =
+        VariantExpectation::of(name, m_analysis.spec, m_analysis.catalog);
+    const std::string package =
+        RecipeGrouping::packageOf(name.package, m_analysis.spec, m_analysis.catalog);
+    const RecipeGroup* best = nullptr;
+    for (const RecipeGroup& group : m_analysis.groups) {
+        const std::string& file = group.profile.canonical;
+        if (!file.ends_with(".nix"))
+            continue;
+        const auto canonical = VariantName::parse(file.substr(0, file.size() - 4));
+        if (!canonical || canonical->accelerator != name.accelerator ||
+            canonical->cuda != name.cuda ||
+            RecipeGrouping::packageOf(canonical->package, m_analysis.spec, m_analysis.catalog) !=
+                package)
+            continue;
+        const bool onPin = expectation.pin && group.profile.pin == *expectation.pin;
+        const bool bestOnPin = best && expectation.pin && best->profile.pin == *expectation.pin;
+        if (!best || (onPin && !bestOnPin) ||
+            (onPin == bestOnPin && group.profile.members > best->profile.members))
+            best = &group;
+    }
+    return best;
+}
+
+GeneratedRecipe VariantGenerator::create(const VariantName& name) const
+{
+    return generate(name, nullptr);
+}
+
+GeneratedRecipe VariantGenerator::generate(const VariantName& name,
+                                           const MatrixEntry* replacing) const
+{
+    const RecipeGroup* group = cloneSource(name);
+    const VariantExpectation expectation = VariantExpectation::of(
+        name, m_analysis.spec, m_analysis.catalog, group ? &group->profile : nullptr);
+    if (!group)
+        return fromTemplate(expectation);
+    GeneratedRecipe out;
+    const std::string canonicalPath = pathOf(group->profile.canonical);
+    const MatrixEntry* canonical = entryOfPath(canonicalPath);
+    if (!canonical || !canonical->recipe || !canonical->recipe->variant) {
+        out.error = "the canonical recipe " + canonicalPath + " is not in the repository";
+        return out;
+    }
+    if (canonical == replacing) {
+        out.error = "it is its group's canonical recipe, and it is broken: no sound recipe of "
+                    "its group to regenerate it from";
+        return out;
+    }
+    if (const Finding* error = firstError(*canonical)) {
+        out.error = "the canonical recipe " + canonicalPath + " is itself broken (" +
+                    error->ruleId + "): " + error->message;
+        return out;
+    }
+    SourceFile file = m_source.read(canonicalPath, maxRecipeSize);
+    if (!file.error.empty()) {
+        out.error = canonicalPath + ": " + file.error;
+        return out;
+    }
+    const RecipeFacts facts = factsOf(canonicalPath, file.bytes);
+    out.text =
+        m_cloner.clone(file.bytes, facts, *canonical->recipe->variant, expectation, &out.error);
+    if (out.text.empty())
+        out.error = "cloning " + canonicalPath + ": " + out.error;
+    out.how = "cloned from " + group->profile.canonical;
+    return out;
+}
+
+GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expectation) const
+{
+    GeneratedRecipe out;
+    TemplateInputs inputs;
+    // Overlays and the tarball hash come from the repository's own sound recipes.
+    const std::vector<OverlayKind> wanted =
+        expectation.pattern ? expectation.pattern->overlays : std::vector<OverlayKind>{};
+    for (OverlayKind kind : wanted) {
+        std::string found;
+        for (const MatrixEntry& entry : m_analysis.entries) {
+            if (!entry.recipe || firstError(entry) || entry.package != expectation.name.package)
+                continue;
+            for (const OverlayFact& overlay : entry.recipe->overlays)
+                if (overlay.kind == kind && found.empty()) {
+                    SourceFile file = m_source.read(entry.recipe->path, maxRecipeSize);
+                    if (file.error.empty() && overlay.range.end <= file.bytes.size())
+                        found = reindented(file.bytes, overlay.range);
+                }
+            if (!found.empty())
+                break;
+        }
+        if (found.empty()) {
+            out.error = "the pattern needs a " + std::string(overlayKindId(kind)) +
+                        " overlay and no sound recipe of " + expectation.name.package +
+                        " has one to copy";
+            return out;
+        }
+        inputs.overlays.push_back(found);
+    }
+    if (expectation.pin)
+        for (const MatrixEntry& entry : m_analysis.entries) {
+            if (!entry.recipe || entry.recipe->pins.empty() ||
+                entry.recipe->pins.front().revision != *expectation.pin ||
+                !entry.recipe->pins.front().hasHash)
+                continue;
+            SourceFile file = m_source.read(entry.recipe->path, maxRecipeSize);
+            if (auto hash = hashNear(file.bytes, entry.recipe->pins.front().range)) {
+                inputs.pinHash = textAt(file.bytes, *hash);
+                break;
+            }
+        }
+    out.text = m_templates.render(expectation, inputs, &out.error);
+    out.how = "template " + m_templates.originOf(expectation.name);
+    return out;
+}
+
+GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::string& bytes) const
+{
+    if (editableInPlace(entry)) {
+        GeneratedRecipe inPlace = fixInPlace(entry, bytes);
+        if (!inPlace.text.empty())
+            return inPlace;
+    }
+    GeneratedRecipe out = generate(entry.variant, &entry);
+    if (!out.text.empty()) {
+        out.text = keepOwnValues(entry, bytes, out.text);
+        out.how = "regenerated (" + out.how + "), keeping its own values";
+    }
+    return out;
+}
+
+GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
+                                             const std::string& bytes) const
+{
+    GeneratedRecipe out;
+    const RecipeFacts facts = factsOf(entry.recipe->path, bytes);
+    if (!facts.variant)
+        return out;
+    const VariantExpectation expectation = VariantExpectation::of(
+        entry.variant, m_analysis.spec, m_analysis.catalog,
+        cloneSource(entry.variant) ? &cloneSource(entry.variant)->profile : nullptr);
+    std::string text = m_cloner.clone(bytes, facts, *facts.variant, expectation, &out.error);
+    if (text.empty())
+        return out;
+    // The pin (with its hash, which must change with it) and the deprecated attribute.
+    const RecipeFacts now = factsOf(entry.recipe->path, text);
+    TextEdits edits;
+    if (expectation.pin && !now.pins.empty() && now.pins.front().revision != *expectation.pin) {
+        const PinFact& pin = now.pins.front();
+        if (pin.hasHash) {
+            std::string hash;
+            for (const MatrixEntry& other : m_analysis.entries)
+                if (other.recipe && !other.recipe->pins.empty() &&
+                    other.recipe->pins.front().revision == *expectation.pin && hash.empty()) {
+                    SourceFile file = m_source.read(other.recipe->path, maxRecipeSize);
+                    if (auto at = hashNear(file.bytes, other.recipe->pins.front().range))
+                        hash = textAt(file.bytes, *at);
+                }
+            auto at = hashNear(text, pin.range);
+            if (hash.empty() || !at) {
+                out.error = "the new pin needs a new tarball hash and no recipe on it has one";
+                return out;
+            }
+            edits.replace(*at, hash);
+        }
+        edits.replace(pin.range, *expectation.pin);
+    }
+    if (now.torchAttribute && now.torchAttribute->value == "pytorch" &&
+        textAt(text, now.torchAttribute->range) == "pytorch")
+        edits.replace(now.torchAttribute->range, "torch");
+    out.text = edits.applyTo(text);
+    out.how = "values written in place";
+    return out;
+}
+
+// Seed-style regeneration keeps what makes the variant its own: its descriptions and, unless
+// a finding says they are wrong, its flags.
+std::string VariantGenerator::keepOwnValues(const MatrixEntry& entry, const std::string& old,
+                                            const std::string& generated) const
+{
+    const RecipeFacts before = factsOf(entry.recipe->path, old);
+    const RecipeFacts after = factsOf(entry.recipe->path, generated);
+    TextEdits edits;
+    auto keep = [&](const auto& was, const auto& now) {
+        if (!was || !now)
+            return;
+        const std::string text = textAt(old, was->range);
+        const std::string current = textAt(generated, now->range);
+        if (!text.empty() && !current.empty() && text.front() == current.front())
+            edits.replace(now->range, text);
+    };
+    keep(before.description, after.description);
+    keep(before.longDescription, after.longDescription);
+    // Flags are kept only as a list for a list: a shell setting's bytes mean other things too.
+    if (!implicates(entry, "cpu-flags") && before.compilerFlags && after.compilerFlags &&
+        textAt(old, before.compilerFlags->range).starts_with('[') &&
+        textAt(generated, after.compilerFlags->range).starts_with('['))
+        keep(before.compilerFlags, after.compilerFlags);
+    return edits.applyTo(generated);
+}
+
+} // namespace rg

@@ -1,0 +1,51 @@
+#pragma once
+
+// Writes the recipe of one variant from the same facts the rules check against: a clone of
+// its group's canonical recipe (RecipeCloner) when the repository has one, the templates
+// otherwise; and fixes a broken recipe, in place when every finding is a wrong value, or by
+// regenerating it while keeping the variant's own values that no finding implicates
+// (meta.description, meta.longDescription, its flags, its pname).
+
+#include "changes/recipecloner.h"
+#include "changes/recipetemplates.h"
+#include "recipes/analysis.h"
+#include "recipes/repositorysource.h"
+
+#include <string>
+
+namespace rg {
+
+struct GeneratedRecipe
+{
+    std::string text;  // "" when nothing could be written
+    std::string how;   // "cloned from …-sm120-avx512.nix", "built-in template cpu", …
+    std::string error; // why nothing was written
+};
+
+class VariantGenerator
+{
+public:
+    VariantGenerator(const RepositorySource& source, const Analysis& analysis);
+
+    GeneratedRecipe create(const VariantName& name) const;
+    // `bytes` is the broken recipe's text as read now.
+    GeneratedRecipe fix(const MatrixEntry& entry, const std::string& bytes) const;
+
+private:
+    GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
+    GeneratedRecipe fromTemplate(const VariantExpectation& expectation) const;
+    GeneratedRecipe fixInPlace(const MatrixEntry& entry, const std::string& bytes) const;
+    std::string keepOwnValues(const MatrixEntry& entry, const std::string& old,
+                              const std::string& generated) const;
+    const RecipeGroup* cloneSource(const VariantName& name) const;
+    const MatrixEntry* entryOfPath(const std::string& path) const;
+    RecipeFacts factsOf(const std::string& path, const std::string& bytes) const;
+    std::string pathOf(const std::string& fileName) const;
+
+    const RepositorySource& m_source;
+    const Analysis& m_analysis;
+    RecipeCloner m_cloner;
+    RecipeTemplates m_templates;
+};
+
+} // namespace rg
