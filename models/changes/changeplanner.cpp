@@ -91,10 +91,27 @@ private:
                 if (byPath)
                     break;
             }
-            if (!found)
+            if (!found && !synthesize(request.action, cell))
                 m_changes.skipped.push_back({cell, "no such cell or recipe in the grid"});
         }
         return selected;
+    }
+
+    // A variant named in full that the grid does not show (no spec asks for it, no
+    // inference suggests it) can still be created.
+    bool synthesize(ChangeAction action, const std::string& cell)
+    {
+        if (action != ChangeAction::Create && action != ChangeAction::Complete)
+            return false;
+        auto name = VariantName::parse(cell);
+        if (!name || name->isa.empty() || !name->suffixes.empty())
+            return false;
+        MatrixEntry entry;
+        entry.variant = *name;
+        entry.package = name->package;
+        entry.status = CellStatus::Missing;
+        create(entry);
+        return true;
     }
 
     void plan(ChangeAction action, const MatrixEntry& entry, bool named)

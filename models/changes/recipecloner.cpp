@@ -53,6 +53,7 @@ struct Inventory
     std::vector<StringNode> strings; // String and IndentedString
     std::vector<const Node*> names;  // Identifier, AttrName in select paths, Formal
     std::vector<const Node*> selects;
+    std::vector<const Node*> paths;  // a companion's `./pytorch-…-sm120-avx512.nix`
     std::vector<SourceRange> opaque; // strings, paths, URIs: where comments cannot start
 };
 
@@ -70,6 +71,9 @@ void collect(const Node& node, const std::string& binding, Inventory& out)
         out.opaque.push_back(node.range);
         break;
     case NodeKind::Path:
+        out.paths.push_back(&node);
+        out.opaque.push_back(node.range);
+        break;
     case NodeKind::SearchPath:
     case NodeKind::Uri:
         out.opaque.push_back(node.range);
@@ -527,6 +531,12 @@ private:
             return;
         for (const SourceRange& comment : commentRanges(m_source, m_inventory.opaque))
             replaceWords(m_source, comment, pairs, m_edits);
+        for (const Node* path : m_inventory.paths)
+            if (textOf(path->range).starts_with("./") &&
+                std::none_of(path->children.begin(), path->children.end(), [](const Node* part) {
+                    return part->kind == NodeKind::Interpolation;
+                }))
+                replaceWords(m_source, path->range, pairs, m_edits);
         for (const auto& [node, binding] : m_inventory.strings) {
             if (isSourceBinding(binding))
                 continue;

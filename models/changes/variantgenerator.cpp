@@ -95,6 +95,21 @@ std::string reindented(const std::string& source, nix::SourceRange range)
     return out;
 }
 
+// What the source recipe states and its clone no longer does (an ISA module without the
+// target's entry, an arch whose new value a module lacks): such a clone would not build.
+std::string lostValues(const RecipeFacts& source, const RecipeFacts& clone)
+{
+    if (source.compilerFlags && !clone.compilerFlags)
+        return "the compiler flags";
+    if (source.archSinks.size() > clone.archSinks.size())
+        return "the GPU arch at " +
+               std::to_string(source.archSinks.size() - clone.archSinks.size()) + " sink(s)";
+    if (source.platformsValue && source.platformsValue->origin == ValueOrigin::Known &&
+        (!clone.platformsValue || clone.platformsValue->origin != ValueOrigin::Known))
+        return "meta.platforms";
+    return {};
+}
+
 } // namespace
 
 VariantGenerator::VariantGenerator(const RepositorySource& source, const Analysis& analysis)
@@ -152,6 +167,15 @@ const RecipeGroup* VariantGenerator::cloneSource(const VariantName& name) const
 
 GeneratedRecipe VariantGenerator::create(const VariantName& name) const
 {
+    // The flags and platform of an ISA come from the catalog (the built-in one or the spec's
+    // own "catalog" entries); a word it does not know has nothing to write.
+    if (!name.isa.empty() && !m_analysis.catalog.isa(name.isa)) {
+        GeneratedRecipe out;
+        out.error = "ISA '" + name.isa +
+                    "' is unknown to the catalog, so its compiler flags and platform are "
+                    "unknown; declare it in the spec's \"catalog\" to generate it";
+        return out;
+    }
     return generate(name, nullptr);
 }
 
@@ -188,9 +212,16 @@ GeneratedRecipe VariantGenerator::generate(const VariantName& name,
     const RecipeFacts facts = factsOf(canonicalPath, file.bytes);
     out.text =
         m_cloner.clone(file.bytes, facts, *canonical->recipe->variant, expectation, &out.error);
-    if (out.text.empty())
+    if (out.text.empty()) {
         out.error = "cloning " + canonicalPath + ": " + out.error;
+        return out;
+    }
     out.how = "cloned from " + group->profile.canonical;
+    if (std::string lost = lostValues(facts, factsOf(pathOf(name.toString() + ".nix"), out.text));
+        !lost.empty()) {
+        out.error = "cloning " + canonicalPath + " leaves " + lost + " unknown";
+        out.text.clear();
+    }
     return out;
 }
 

@@ -132,14 +132,18 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
                 profile.canonicalWhy = "the spec names it";
             }
         }
-        if (profile.canonical.empty()) {
+        // A group of companions (torchvision wrapping the pytorch recipe of its cell) has only
+        // wrappers; one of them is then the recipe its missing variants are cloned from.
+        for (bool wrappers : {false, true}) {
+            if (!profile.canonical.empty())
+                break;
             int candidates = 0;
             for (size_t i : members) {
                 const RecipeFacts& recipe = *recipes[i];
-                if (!recipe.variant->suffixes.empty() || bases[i] >= 0 ||
-                    recipe.pattern == PatternKind::Wrapper ||
+                const bool wrapper = bases[i] >= 0 || recipe.pattern == PatternKind::Wrapper;
+                if (!recipe.variant->suffixes.empty() || (wrapper && !wrappers) ||
                     recipe.pattern == PatternKind::FromScratch ||
-                    overlaySet(recipe) != profile.overlays)
+                    overlaySet(sourceOf(i)) != profile.overlays)
                     continue;
                 ++candidates;
                 if (profile.canonical.empty() || recipe.fileName < profile.canonical)
@@ -147,6 +151,7 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
             }
             if (!profile.canonical.empty())
                 profile.canonicalWhy =
+                    std::string(wrappers ? "wraps its cell's base recipe and " : "") +
                     "carries the group's overlay set (" + std::to_string(profile.overlaysCount) +
                     " of " + std::to_string(profile.members) + " recipes); first by name of " +
                     std::to_string(candidates) + " such recipe" + (candidates == 1 ? "" : "s");

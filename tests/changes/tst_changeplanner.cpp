@@ -3,6 +3,7 @@
 // `nix-instantiate --parse` and re-analysed.
 
 #include "changes/changeplanner.h"
+#include "changes/overlaysource.h"
 #include "recipes/analyzer.h"
 
 #include <QDir>
@@ -86,6 +87,7 @@ private slots:
     void unknownCellIsSkipped();
     void generatesInRealWorldStyles_data();
     void generatesInRealWorldStyles();
+    void regeneratesTheTargetsValues();
 };
 
 void TestChangePlanner::completesSeed001()
@@ -256,15 +258,155 @@ void TestChangePlanner::unknownCellIsSkipped()
         openWorkTree(fixture("seed001-start").toStdString()));
     ChangeRequest request;
     request.action = ChangeAction::Create;
-    request.cells = {"pytorch-python313-cuda13_0-sm999-avx2x"};
+    request.cells = {"not-a-variant"};
     const ChangeSet changes = ChangePlanner(source, analyse(source)).plan(request);
     QCOMPARE(changes.skipped.size(), size_t(1));
     QCOMPARE(changes.skipped.front().why, std::string("no such cell or recipe in the grid"));
 }
 
-void TestChangePlanner::generatesInRealWorldStyles_data() {}
+void TestChangePlanner::generatesInRealWorldStyles_data()
+{
+    QTest::addColumn<QString>("repository");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QStringList>("present"); // in the written recipe
+    QTest::addColumn<QStringList>("absent");  // nowhere in it
+    QTest::addColumn<QString>("refusal");     // non-empty: nothing is written, and why
 
-void TestChangePlanner::generatesInRealWorldStyles() {}
+    QTest::newRow("isa module: the ISA selected by attribute")
+        << "realworld/isa-module"
+        << "pytorch-python313-cuda13_0-sm89-avx512bf16"
+        << QStringList{"pname = \"pytorch-python313-cuda13_0-sm89-avx512bf16\";",
+                       "(import ./lib/cpu-isa.nix).avx512bf16;", "gpuArch = \"8.9\";",
+                       "platforms = [ isa.platform ];"}
+        << QStringList{".avx512;", "\"10.0\""} << QString();
+    QTest::newRow("ISA unknown to the catalog")
+        << "realworld/open-vocabulary"
+        << "pytorch-python313-cuda12_8-sm89-neoversev3" << QStringList() << QStringList()
+        << "unknown to the catalog";
+    QTest::newRow("isa module without the ISA")
+        << "realworld/isa-module"
+        << "pytorch-python313-cuda13_0-sm89-armv8_2" << QStringList() << QStringList()
+        << "leaves the compiler flags unknown";
+    QTest::newRow("companion imports its own cell's pytorch")
+        << "realworld/companion"
+        << "torchvision-python313-cuda12_8-sm89-avx2"
+        << QStringList{"import ./pytorch-python313-cuda12_8-sm89-avx2.nix",
+                       "python3Packages.torchvision.override"}
+        << QStringList{"sm120", "avx512"} << QString();
+    QTest::newRow("dotted values through other binding names, another Python")
+        << "realworld/dotted-bindings"
+        << "pytorch-python312-cuda12_8-sm90-avx2"
+        << QStringList{"pname = \"pytorch-python312-cuda12_8-sm90-avx2\";",
+                       "targetCapability = \"9.0\";",
+                       "smNumber = \"90\";",
+                       "pkgs.python312Packages.torch",
+                       "-mavx2",
+                       "platforms = [ \"x86_64-linux\" ]"}
+        << QStringList{"python313", "12.0", "\"120\"", "avx512"} << QString();
+    QTest::newRow("CUDA 13.1 group: its own pin and overlays")
+        << "realworld/pins-per-group"
+        << "pytorch-python313-cuda13_1-sm90-avx512"
+        << QStringList{"pname = \"pytorch-python313-cuda13_1-sm90-avx512\";",
+                       "9f3c1d2b7e5a4c8d0b6e2f1a3c5d7e9b1f0a2c4e", "cudaPackages_13_1",
+                       "gpuTargets = [ \"9.0\" ];"}
+        << QStringList{"clockrate", "6a030d5"} << QString();
+    QTest::newRow("CUDA 13.0 group: MAGMA patch and torch upgrade")
+        << "realworld/pins-per-group"
+        << "pytorch-python313-cuda13_0-sm80-avx512"
+        << QStringList{"pname = \"pytorch-python313-cuda13_0-sm80-avx512\";",
+                       "6a030d535719c5190187c4cec156f335e95e3211", "clockrate"}
+        << QStringList{"9f3c1d2"} << QString();
+    QTest::newRow("AVX with FMA and AVX2 switched off")
+        << "realworld/mno-flags"
+        << "pytorch-python312-cuda12_8-sm89-avx"
+        << QStringList{"pname = \"pytorch-python312-cuda12_8-sm89-avx\";", "\"-mavx\" \"-mno-fma\"",
+                       "gpuTargets = [ \"8.9\" ];"}
+        << QStringList{"\"7.5\""} << QString();
+    QTest::newRow("x86 to ARM: flags and platform follow")
+        << "realworld/sm-notation"
+        << "pytorch-python313-cuda13_0-sm90-armv9"
+        << QStringList{"pname = \"pytorch-python313-cuda13_0-sm90-armv9\";",
+                       "\"-march=armv9-a+sve2\"", "platforms = [ \"aarch64-linux\" ];",
+                       "gpuArchSM = \"9.0\";"}
+        << QStringList{"x86_64-linux", "-mavx"} << QString();
+}
+
+void TestChangePlanner::generatesInRealWorldStyles()
+{
+    QFETCH(QString, repository);
+    QFETCH(QString, variant);
+    QFETCH(QStringList, present);
+    QFETCH(QStringList, absent);
+    QFETCH(QString, refusal);
+    auto source = std::shared_ptr<const RepositorySource>(
+        openWorkTree(fixture(repository.toUtf8().constData()).toStdString()));
+    ChangeRequest request;
+    request.action = ChangeAction::Create;
+    request.cells = {variant.toStdString()};
+    request.updateReadme = false;
+    const ChangeSet changes = ChangePlanner(source, analyse(source)).plan(request);
+    if (!refusal.isEmpty()) {
+        QVERIFY(changes.operations.empty());
+        QCOMPARE(changes.skipped.size(), size_t(1));
+        QVERIFY2(changes.skipped.front().why.find(refusal.toStdString()) != std::string::npos,
+                 changes.skipped.front().why.c_str());
+        return;
+    }
+    for (const SkippedCell& skipped : changes.skipped)
+        qWarning("skipped %s: %s", skipped.subject.c_str(), skipped.why.c_str());
+    QCOMPARE(changes.operations.size(), size_t(1));
+    const std::string& text = changes.operations.front().after;
+    QVERIFY2(nixParse(text).empty(), nixParse(text).c_str());
+    for (const QString& piece : present)
+        QVERIFY2(text.find(piece.toStdString()) != std::string::npos, qPrintable(piece));
+    for (const QString& piece : absent)
+        QVERIFY2(text.find(piece.toStdString()) == std::string::npos, qPrintable(piece));
+}
+
+// Each recipe of the seed-001 target, removed and generated again from its group's canonical
+// recipe, comes back with the values the hand-made recipe has: pname, the arch at every sink,
+// the flags, the platforms, the pin and overlays, and no finding at all.
+void TestChangePlanner::regeneratesTheTargetsValues()
+{
+    const QString root = fixture("seed001-target");
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(root.toStdString()));
+    auto analysis = analyse(source);
+    const Analyzer analyzer;
+    int cloned = 0;
+    for (const MatrixEntry& entry : analysis->entries) {
+        const RecipeFacts& original = *entry.recipe;
+        auto without = std::make_shared<OverlaySource>(source);
+        without->remove(original.path);
+        std::shared_ptr<const RepositorySource> planned = without;
+        ChangeRequest request;
+        request.action = ChangeAction::Create;
+        request.cells = {entry.variant.toString()};
+        request.updateReadme = false;
+        const ChangeSet changes = ChangePlanner(planned, analyse(planned)).plan(request);
+        QCOMPARE(changes.operations.size(), size_t(1));
+        const FileOperation& op = changes.operations.front();
+        cloned += op.reason.find("cloned from") != std::string::npos;
+        const RecipeFacts facts = analyzer.extract(op.path, op.after);
+        QCOMPARE(facts.pname->value, original.pname->value);
+        auto sinks = [](const RecipeFacts& f) {
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const ArchSinkFact& sink : f.archSinks)
+                out.emplace_back(archSinkName(sink.sink), sink.value);
+            return out;
+        };
+        QCOMPARE(sinks(facts), sinks(original));
+        QCOMPARE(facts.compilerFlags->flags, original.compilerFlags->flags);
+        QCOMPARE(facts.platformsValue->platforms, original.platformsValue->platforms);
+        QCOMPARE(facts.pins.front().revision, original.pins.front().revision);
+        QCOMPARE(facts.overlays.size(), original.overlays.size());
+        without->write(op.path, op.after);
+        auto after = analyse(planned);
+        QCOMPARE(after->findingCount(), 0);
+        QCOMPARE(after->summary(), std::string("44 expected · 44 ok"));
+    }
+    // With the spec's canonical recipe removed, the group's next recipe stands in for it.
+    QCOMPARE(cloned, 44);
+}
 
 QTEST_GUILESS_MAIN(TestChangePlanner)
 #include "tst_changeplanner.moc"
