@@ -1,8 +1,11 @@
 #pragma once
 
-// Commits an applied change set through libgit2: stages exactly the paths of its selected
-// operations (additions, modifications, removals) and commits them on HEAD with the user's
-// git identity (user.name / user.email from the repository's and the user's git config).
+// Commits an applied change set through libgit2 as `git commit -- <its paths>` would: stages
+// exactly the paths of its selected operations (additions, modifications, removals) and commits
+// HEAD's tree with just those paths updated, so files the user modified or staged meanwhile stay
+// out of the commit (and staged). The identity is user.name / user.email from the repository's
+// and the user's git config. Root may be a directory below the work tree's top. Refuses an empty
+// message and a commit that would change nothing; the index is written only once the commit is.
 
 #include "changes/changeset.h"
 
