@@ -104,7 +104,7 @@ private:
         if (action != ChangeAction::Create && action != ChangeAction::Complete)
             return false;
         auto name = VariantName::parse(cell);
-        if (!name || name->isa.empty() || !name->suffixes.empty())
+        if (!name || !name->suffixes.empty())
             return false;
         MatrixEntry entry;
         entry.variant = *name;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace rg {
 
@@ -55,6 +56,7 @@ struct Inventory
     std::vector<const Node*> selects;
     std::vector<const Node*> paths;  // a companion's `./pytorch-…-sm120-avx512.nix`
     std::vector<SourceRange> opaque; // strings, paths, URIs: where comments cannot start
+    std::map<const Node*, const Node*> parent;
 };
 
 void collect(const Node& node, const std::string& binding, Inventory& out)
@@ -93,8 +95,10 @@ void collect(const Node& node, const std::string& binding, Inventory& out)
         break;
     }
     for (const Node* child : node.children)
-        if (child)
+        if (child) {
+            out.parent[child] = &node;
             collect(*child, inner, out);
+        }
 }
 
 const Node* nodeAt(const Node& root, SourceRange range)
@@ -373,6 +377,11 @@ private:
 
     bool editFlags(std::string* error)
     {
+        if (m_to.name.isa.empty() && !m_from.isa.empty()) {
+            *error = "a generic variant (no ISA) cannot be written from a recipe with " +
+                     m_from.isa + " flags";
+            return false;
+        }
         if (!m_to.isa || m_from.isa == m_to.name.isa)
             return true;
         std::vector<const CpuFlagsFact*> sinks;
@@ -409,6 +418,23 @@ private:
     {
         const std::vector<std::string>& flags = m_to.isa->flags;
         if (const Node* node = nodeAt(*m_tree.root(), range)) {
+            // `[ "-mavx" ] ++ noNewerThanAvx`: the whole concatenation is the ISA's flags.
+            const Node* whole = node;
+            for (auto up = m_inventory.parent.find(whole);
+                 up != m_inventory.parent.end() && up->second->kind == NodeKind::Binary &&
+                 up->second->op == nix::BinaryOp::Concat;
+                 up = m_inventory.parent.find(whole))
+                whole = up->second;
+            if (whole != node && node->kind == NodeKind::List)
+                return m_edits.replace(whole->range, listLike(m_source, *node, flags));
+            if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Concat) {
+                const Node* first = node;
+                while (first->kind == NodeKind::Binary && first->left())
+                    first = first->left();
+                return m_edits.replace(node->range, first->kind == NodeKind::List
+                                                        ? listLike(m_source, *first, flags)
+                                                        : listLike(m_source, *node, flags));
+            }
             if (isPlainStringList(*node))
                 return m_edits.replace(node->range, listLike(m_source, *node, flags)) ||
                        m_edits.touches(node->range);
