@@ -1,6 +1,7 @@
 // recipegrid: with a subcommand it runs headless; without one it opens the window.
 
 #include "buildcommand.h"
+#include "changecommand.h"
 #include "checkcommand.h"
 #include "exportcicommand.h"
 #include "guilauncher.h"
@@ -22,6 +23,11 @@ const Command commands[] = {
     {"check", "Analyse a recipe repository and report findings", rg::CheckCommand::run},
     {"build", "Build variants with flox or nix, streaming their logs", rg::BuildCommand::run},
     {"export-ci", "Write a GitHub Actions workflow that builds variants", rg::ExportCiCommand::run},
+    {"complete", "Create, fix and delete recipes until the matrix is complete",
+     rg::ChangeCommand::complete},
+    {"create", "Create the recipes of missing cells", rg::ChangeCommand::create},
+    {"fix", "Fix broken recipes", rg::ChangeCommand::fix},
+    {"delete", "Delete recipes of cells or recipe files", rg::ChangeCommand::remove},
 };
 
 } // namespace

@@ -1,0 +1,547 @@
+// Runs the real `recipegrid complete|create|fix|delete` on copies of the seed001-start fixture
+// and checks what they print, what they write (and do not write) and their exit codes:
+// 0 done or nothing to do, 1 apply or commit failed, 2 usage or repository error.
+
+#include "../recipes/testrepository.h"
+
+#include <QDirIterator>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+using nlohmann::json;
+using rg::test::TestRepository;
+
+namespace {
+
+const QString fixtures = QStringLiteral(RG_FIXTURES_DIR);
+const QString pkgs = QStringLiteral(".flox/pkgs/");
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run recipegrid(const QStringList& arguments,
+               const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"), arguments);
+    Run run;
+    if (!process.waitForFinished(120000)) {
+        // A hang is a failure: no exit code a test could take for a result.
+        process.kill();
+        process.waitForFinished(5000);
+        run.err = "recipegrid did not finish within 120 s";
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+void copyTree(const QString& from, const TestRepository& repo)
+{
+    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        repo.write(QDir(from).relativeFilePath(path), file.readAll());
+    }
+}
+
+// Every file (with its bytes) and directory under the root, .git left out: two equal
+// snapshots mean nothing was written, not even a temporary file.
+std::map<QString, QByteArray> snapshot(const TestRepository& repo)
+{
+    std::map<QString, QByteArray> tree;
+    QDirIterator it(repo.root(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString relative = QDir(repo.root()).relativeFilePath(path);
+        if (relative == QLatin1String(".git") || relative.startsWith(QLatin1String(".git/")))
+            continue;
+        QFile file(path);
+        if (QFileInfo(path).isDir())
+            tree[relative + QLatin1Char('/')] = QByteArray();
+        else if (file.open(QIODevice::ReadOnly))
+            tree[relative] = file.readAll();
+        else
+            tree[relative] = "<unreadable>";
+    }
+    return tree;
+}
+
+QStringList lines(const QByteArray& out, const char* prefix)
+{
+    QStringList matching;
+    for (const QByteArray& line : out.split('\n'))
+        if (line.startsWith(prefix))
+            matching << QString::fromUtf8(line);
+    return matching;
+}
+
+QString recipe(const char* variant)
+{
+    return pkgs + QLatin1String(variant) + QLatin1String(".nix");
+}
+
+const char* const deletedByComplete[] = {
+    "pytorch-python313-cuda13_0-sm120-avx",
+    "pytorch-python313-cuda13_0-sm120-avx512-magma",
+    "pytorch-python313-cuda13_0-sm121-armv9-nightly",
+};
+
+} // namespace
+
+class TestChangeCommand : public QObject
+{
+    Q_OBJECT
+
+private:
+    // A fresh copy of seed001-start (hidden .flox included) for each test.
+    void start(TestRepository& repo)
+    {
+        copyTree(fixtures + "/seed001-start", repo);
+        QVERIFY(QFile::exists(repo.root() + "/.flox/recipegrid.json"));
+        QVERIFY(QFile::exists(repo.root() + "/README.md"));
+    }
+
+private slots:
+    // The help of each command answers without a display, as the other commands do.
+    void helpWithoutDisplay()
+    {
+        for (const char* command : {"complete", "create", "fix", "delete"}) {
+            QProcess process;
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+                environment.remove(QString::fromLatin1(name));
+            process.setProcessEnvironment(environment);
+            process.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
+                          {QString::fromLatin1(command), QStringLiteral("--help")});
+            QVERIFY(process.waitForFinished(30000));
+            QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(process.exitCode(), 0);
+            const QByteArray out = process.readAllStandardOutput();
+            QVERIFY2(out.startsWith("Usage: recipegrid " + QByteArray(command) + " [options] REPO"),
+                     out.constData());
+            for (const char* option : {"--dry-run", "--diff", "--commit", "--message", "--format",
+                                       "--no-readme", "--package", "Exit status"})
+                QVERIFY2(out.contains(option), option);
+            QCOMPARE(out.contains("--cell"), qstrcmp(command, "complete") == 0);
+        }
+        const Run help = recipegrid({"help"});
+        for (const char* command : {"complete", "create", "fix", "delete"})
+            QVERIFY2(help.out.contains(QByteArray("  ") + command), command);
+    }
+
+    void completeDryRunWritesNothing()
+    {
+        TestRepository repo;
+        start(repo);
+        const auto before = snapshot(repo);
+        const Run run = recipegrid({"complete", "--dry-run", repo.root()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err.constData());
+        QVERIFY(snapshot(repo) == before);
+
+        const QStringList deletes = lines(run.out, "delete  ");
+        QCOMPARE(deletes.size(), 3);
+        for (const char* variant : deletedByComplete)
+            QVERIFY2(run.out.contains("delete  " + recipe(variant).toUtf8() + "  ("), variant);
+        const QStringList modifies = lines(run.out, "modify  ");
+        QCOMPARE(modifies.size(), 3);
+        QVERIFY(modifies[0].startsWith("modify  " +
+                                       recipe("pytorch-python313-cuda13_0-sm110-armv8_2")));
+        QVERIFY(
+            modifies[1].startsWith("modify  " + recipe("pytorch-python313-cuda13_0-sm110-armv9")));
+        QVERIFY(modifies[2].startsWith("modify  README.md  ("));
+        const QStringList creates = lines(run.out, "create  ");
+        QCOMPARE(creates.size(), 41);
+        QVERIFY(run.out.contains("create  " + recipe("pytorch-python313-cpu-avx2").toUtf8() +
+                                 "  (missing"));
+        QVERIFY2(QString::fromUtf8(run.out).contains(
+                     QString::fromUtf8("41 create \u00b7 3 modify \u00b7 3 delete\n")),
+                 run.out.constData());
+        QVERIFY(run.out.contains("Dry run: nothing was written."));
+        QVERIFY(!run.out.contains("Skipped"));
+        QVERIFY(!run.out.contains("\n--- ")); // no diffs unless asked
+
+        const Run noReadme = recipegrid({"complete", "--dry-run", "--no-readme", repo.root()});
+        QCOMPARE(noReadme.exitCode, 0);
+        QCOMPARE(lines(noReadme.out, "modify  ").size(), 2);
+        QVERIFY(!noReadme.out.contains("README.md"));
+    }
+
+    void dryRunDiff()
+    {
+        TestRepository repo;
+        start(repo);
+        const auto before = snapshot(repo);
+        const Run run =
+            recipegrid({"create", "--dry-run", "--diff", repo.root(), "python313-cpu-avx2"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(snapshot(repo) == before);
+        QVERIFY2(
+            run.out.contains("--- /dev/null\n+++ b/.flox/pkgs/pytorch-python313-cpu-avx2.nix\n"),
+            run.out.constData());
+        QVERIFY(run.out.contains("+# PyTorch"));
+        QVERIFY(run.out.contains("--- a/README.md\n+++ b/README.md\n"));
+        QVERIFY(run.out.contains("+<!-- recipegrid:matrix -->"));
+    }
+
+    void completeThenCheckIsClean()
+    {
+        TestRepository repo;
+        start(repo);
+        const Run run = recipegrid({"complete", repo.root()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err.constData());
+        QVERIFY2(QString::fromUtf8(run.out).contains(
+                     QString::fromUtf8("Applied: 41 create \u00b7 3 modify \u00b7 3 delete\n")),
+                 run.out.constData());
+        QVERIFY2(QString::fromUtf8(run.out).contains(
+                     QString::fromUtf8("Now: 44 expected \u00b7 44 ok\n")),
+                 run.out.constData());
+        for (const char* variant : deletedByComplete)
+            QVERIFY2(!QFile::exists(repo.root() + "/" + recipe(variant)), variant);
+        QCOMPARE(QDir(repo.root() + "/" + pkgs).entryList(QDir::Files).size(), 44);
+
+        const Run check = recipegrid({"check", "--format", "json", repo.root()});
+        QCOMPARE(check.exitCode, 0);
+        const json doc = json::parse(check.out.toStdString());
+        QCOMPARE(doc["summary"]["expected"].get<int>(), 44);
+        QCOMPARE(doc["summary"]["ok"].get<int>(), 44);
+        QCOMPARE(doc["summary"]["findings"].get<int>(), 0);
+
+        QFile readme(repo.root() + "/README.md");
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QByteArray text = readme.readAll();
+        QVERIFY(text.startsWith("# build-pytorch")); // the hand-written part is kept
+        QVERIFY2(text.contains("**44 variants** for Python 3.13: 40 CUDA 13.0 (36 x86-64, 4 ARM)"),
+                 text.constData());
+
+        // Complete again: nothing left to do, and the README section is stable.
+        const auto after = snapshot(repo);
+        const Run again = recipegrid({"complete", repo.root()});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY2(again.out.contains("Nothing to do."), again.out.constData());
+        QVERIFY(snapshot(repo) == after);
+    }
+
+    void jsonOutput()
+    {
+        TestRepository repo;
+        start(repo);
+        const Run run = recipegrid({"complete", "--dry-run", "--format", "json", repo.root()});
+        QCOMPARE(run.exitCode, 0);
+        const json doc = json::parse(run.out.toStdString());
+        QCOMPARE(doc["command"].get<std::string>(), std::string("complete"));
+        QCOMPARE(doc["dryRun"].get<bool>(), true);
+        QCOMPARE(doc["counts"]["create"].get<int>(), 41);
+        QCOMPARE(doc["counts"]["modify"].get<int>(), 3);
+        QCOMPARE(doc["counts"]["delete"].get<int>(), 3);
+        QCOMPARE(doc["operations"].size(), size_t(47));
+        QVERIFY(doc["skipped"].is_array() && doc["skipped"].empty());
+        QCOMPARE(doc["applied"].get<bool>(), false);
+        QVERIFY(doc["commit"].is_null());
+        for (const json& op : doc["operations"]) {
+            const std::string kind = op["kind"].get<std::string>();
+            QVERIFY(!op["path"].get<std::string>().empty());
+            QVERIFY(!op["reason"].get<std::string>().empty());
+            if (kind == "create") {
+                QVERIFY(op["added"].get<int>() > 10);
+                QCOMPARE(op["removed"].get<int>(), 0);
+                QVERIFY(op["subject"].get<std::string>().starts_with("pytorch-python313-"));
+            } else if (kind == "delete") {
+                QCOMPARE(op["added"].get<int>(), 0);
+                QVERIFY(op["removed"].get<int>() > 10);
+            } else {
+                QCOMPARE(kind, std::string("modify"));
+                QVERIFY(op["added"].get<int>() > 0);
+            }
+        }
+        // Sorted by path: the recipes under .flox first, README.md last.
+        QCOMPARE(doc["operations"].back()["path"].get<std::string>(),
+                 std::string("README.md")); // sorted by path
+
+        const Run applied = recipegrid({"complete", "--format", "json", repo.root()});
+        QCOMPARE(applied.exitCode, 0);
+        const json result = json::parse(applied.out.toStdString());
+        QCOMPARE(result["applied"].get<bool>(), true);
+        QVERIFY(result["commit"].is_null());
+        QVERIFY(result["error"].is_null());
+    }
+
+    void createOneCell()
+    {
+        TestRepository repo;
+        start(repo);
+        auto expected = snapshot(repo);
+        const Run run = recipegrid({"create", "--no-readme", repo.root(), "python313-cpu-avx2"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith("Create pytorch-python313-cpu-avx2\n"), run.out.constData());
+        auto after = snapshot(repo);
+        const QString created = recipe("pytorch-python313-cpu-avx2");
+        QVERIFY(after.count(created));
+        QVERIFY(after[created].contains("-mavx2"));
+        after.erase(created);
+        QVERIFY2(after == expected, "create wrote something else than the one recipe");
+    }
+
+    // Every spelling of a cell or recipe the help promises reaches the same cell.
+    void cellSpellings_data()
+    {
+        QTest::addColumn<QString>("cell");
+        QTest::newRow("cell") << "python313-cpu-avx512";
+        QTest::newRow("package:cell") << "pytorch:python313-cpu-avx512";
+        QTest::newRow("variant") << "pytorch-python313-cpu-avx512";
+        QTest::newRow("file name") << "pytorch-python313-cpu-avx512.nix";
+        QTest::newRow("path") << ".flox/pkgs/pytorch-python313-cpu-avx512.nix";
+    }
+    void cellSpellings()
+    {
+        QFETCH(QString, cell);
+        TestRepository repo;
+        start(repo);
+        const Run run = recipegrid({"create", "--dry-run", "--no-readme", repo.root(), cell});
+        QCOMPARE(run.exitCode, 0);
+        const QStringList creates = lines(run.out, "create  ");
+        QCOMPARE(creates.size(), 1);
+        QVERIFY2(creates[0].startsWith("create  .flox/pkgs/pytorch-python313-cpu-avx512.nix  ("),
+                 run.out.constData());
+    }
+
+    void deleteRedundantRecipe_data()
+    {
+        QTest::addColumn<QString>("argument");
+        QTest::newRow("path") << ".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512-magma.nix";
+        QTest::newRow("file name") << "pytorch-python313-cuda13_0-sm120-avx512-magma.nix";
+        QTest::newRow("name") << "pytorch-python313-cuda13_0-sm120-avx512-magma";
+    }
+    void deleteRedundantRecipe()
+    {
+        QFETCH(QString, argument);
+        TestRepository repo;
+        start(repo);
+        auto expected = snapshot(repo);
+        const QString magma = recipe("pytorch-python313-cuda13_0-sm120-avx512-magma");
+        const Run run = recipegrid({"delete", "--no-readme", repo.root(), argument});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out, "delete  ").size(), 1);
+        QVERIFY(run.out.contains("delete  " + magma.toUtf8()));
+        expected.erase(magma);
+        QVERIFY2(snapshot(repo) == expected, "delete touched another file than the -magma one");
+    }
+
+    void unknownCell()
+    {
+        TestRepository repo;
+        start(repo);
+        const auto before = snapshot(repo);
+        for (const char* command : {"create", "fix", "delete"}) {
+            const Run run = recipegrid({command, repo.root(), "python313-cpu-avx3"});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY(run.out.isEmpty());
+            QVERIFY2(run.err.contains("unknown cell or recipe 'python313-cpu-avx3'"),
+                     run.err.constData());
+        }
+        const Run complete = recipegrid({"complete", "--cell", "sm999", repo.root()});
+        QCOMPARE(complete.exitCode, 2);
+        QVERIFY2(complete.err.contains("'sm999'"), complete.err.constData());
+        QVERIFY(snapshot(repo) == before);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no repository") << QStringList{"complete"} << "missing REPO";
+        QTest::newRow("no cell") << QStringList{"create", "REPO"} << "missing CELL";
+        QTest::newRow("complete with positional cell")
+            << QStringList{"complete", "REPO", "python313-cpu-avx2"} << "--cell";
+        QTest::newRow("unknown format")
+            << QStringList{"complete", "--format", "sarif", "REPO"} << "unknown format 'sarif'";
+        QTest::newRow("message without commit")
+            << QStringList{"complete", "--message", "x", "REPO"} << "--message needs --commit";
+        QTest::newRow("dry run and commit")
+            << QStringList{"complete", "--dry-run", "--commit", "REPO"} << "--dry-run";
+        QTest::newRow("unknown option") << QStringList{"fix", "--colour", "REPO", "x"} << "colour";
+        QTest::newRow("no such repository")
+            << QStringList{"complete", "/nonexistent/repo"} << "no such repository";
+        QTest::newRow("no such spec")
+            << QStringList{"complete", "--spec", "/nonexistent/spec.json", "REPO"}
+            << "no such spec file";
+        QTest::newRow("commit outside git")
+            << QStringList{"complete", "--commit", "REPO"} << "not a git repository";
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        TestRepository repo;
+        start(repo);
+        const auto before = snapshot(repo);
+        arguments.replaceInStrings(QRegularExpression("^REPO$"), repo.root());
+        const Run run = recipegrid(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+        QVERIFY(snapshot(repo) == before);
+    }
+
+    void repositoryWithoutRecipeDirectory()
+    {
+        TestRepository repo;
+        repo.write("README.md", "no recipes here");
+        const Run run = recipegrid({"complete", repo.root()});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(".flox/pkgs"), run.err.constData());
+    }
+
+    // A directory where the recipe would go is something the user put there: the cell is
+    // skipped with the reason, nothing is written, and that is not a failure.
+    void directoryWhereRecipeGoesIsSkipped()
+    {
+        TestRepository repo;
+        start(repo);
+        QVERIFY(QDir(repo.root()).mkpath(recipe("pytorch-python313-cpu-avx2")));
+        const auto before = snapshot(repo);
+        const Run run = recipegrid({"create", "--no-readme", repo.root(), "python313-cpu-avx2"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("Skipped (1):\n  pytorch-python313-cpu-avx2: "),
+                 run.out.constData());
+        QVERIFY(run.out.contains("exists"));
+        QVERIFY(run.out.contains("Nothing to do."));
+        QVERIFY(snapshot(repo) == before);
+    }
+
+    // A target that cannot be written fails the apply after earlier files were written: they
+    // are rolled back, the error names the file, the exit status is 1. As root, permissions
+    // do not stop a write, so the file is made immutable instead (chattr +i).
+    void unwritableTargetChangesNothing()
+    {
+        TestRepository repo;
+        start(repo);
+        const QString armv9 = repo.root() + "/" + recipe("pytorch-python313-cuda13_0-sm110-armv9");
+        const QString dir = repo.root() + "/" + pkgs;
+        const bool root = ::geteuid() == 0;
+        if (root) {
+            QCOMPARE(QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), armv9}), 0);
+        } else {
+            QVERIFY(QFile::setPermissions(dir, QFile::ReadOwner | QFile::ExeOwner));
+        }
+        const auto before = snapshot(repo);
+        const Run run = recipegrid({"complete", repo.root()});
+        const auto after = snapshot(repo);
+        if (root)
+            QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), armv9});
+        else
+            QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+        QCOMPARE(run.exitCode, 1);
+        // As root the immutable file fails; otherwise whichever file the applier writes or
+        // removes first in the read-only directory.
+        const QByteArray named =
+            root ? recipe("pytorch-python313-cuda13_0-sm110-armv9").toUtf8() : pkgs.toUtf8();
+        QVERIFY2(run.err.contains("cannot apply: " + named), run.err.constData());
+        QVERIFY2(!run.err.contains(".nix: .flox/"), "the file is named once, not per layer");
+        QVERIFY(run.err.contains("nothing was changed"));
+        QVERIFY2(after == before, "a failed apply left files changed");
+        QVERIFY(!run.out.contains("Applied"));
+    }
+
+    void completeAndCommit()
+    {
+        TestRepository repo;
+        repo.git({"init", "-q"});
+        start(repo);
+        repo.git({"config", "user.name", "Recipe Tester"});
+        repo.git({"config", "user.email", "tester@example.invalid"});
+        repo.commitAll("start");
+        const QByteArray startCommit = repo.git({"rev-parse", "HEAD"});
+
+        const Run run = recipegrid({"complete", "--commit", "--format", "json", repo.root()});
+        QCOMPARE(run.exitCode, 0);
+        const json doc = json::parse(run.out.toStdString());
+        QCOMPARE(doc["applied"].get<bool>(), true);
+        const QByteArray head = repo.git({"rev-parse", "HEAD"});
+        QCOMPARE(QByteArray::fromStdString(doc["commit"].get<std::string>()), head);
+        QCOMPARE(repo.git({"rev-parse", "HEAD~1"}), startCommit);
+        QVERIFY2(repo.git({"status", "--porcelain"}).isEmpty(), "files left uncommitted");
+
+        const QByteArray message = repo.git({"log", "-1", "--format=%B"});
+        QVERIFY2(message.contains("Created (41):"), message.constData());
+        QVERIFY(message.contains("- pytorch-python313-cpu-avx2\n"));
+        QVERIFY(message.contains("- pytorch-python313-cuda13_0-sm121-armv9\n"));
+        QVERIFY(message.contains("Deleted (3):"));
+        QCOMPARE(repo.git({"log", "-1", "--format=%an"}), QByteArray("Recipe Tester"));
+        // --no-renames: a deleted recipe and a created one alike are not a rename here.
+        const QList<QByteArray> statuses =
+            repo.git({"show", "--no-renames", "--name-status", "--format=", "HEAD"}).split('\n');
+        QCOMPARE(statuses.size(), 47);
+        int added = 0, deleted = 0, modified = 0;
+        for (const QByteArray& line : statuses) {
+            added += line.startsWith("A\t");
+            deleted += line.startsWith("D\t");
+            modified += line.startsWith("M\t");
+        }
+        QCOMPARE(added, 41);
+        QCOMPARE(deleted, 3);
+        QCOMPARE(modified, 3);
+    }
+
+    // Without a git identity the commit cannot be made: refused before anything is written,
+    // rather than leaving the work tree changed and uncommitted.
+    void commitWithoutIdentityWritesNothing()
+    {
+        TestRepository repo;
+        repo.git({"init", "-q"});
+        start(repo);
+        repo.commitAll("start"); // TestRepository::git passes its identity with -c
+        QTemporaryDir home;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("HOME", home.path());
+        environment.insert("XDG_CONFIG_HOME", home.path());
+        environment.insert("GIT_CONFIG_NOSYSTEM", "1");
+        for (const char* name : {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                                 "GIT_COMMITTER_EMAIL", "EMAIL"})
+            environment.remove(QString::fromLatin1(name));
+        const auto before = snapshot(repo);
+        const Run run = recipegrid({"complete", "--commit", repo.root()}, environment);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("no git identity"), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(snapshot(repo) == before);
+    }
+
+    void commitWithOwnMessage()
+    {
+        TestRepository repo;
+        repo.git({"init", "-q"});
+        start(repo);
+        repo.git({"config", "user.name", "Recipe Tester"});
+        repo.git({"config", "user.email", "tester@example.invalid"});
+        repo.commitAll("start");
+        const Run run =
+            recipegrid({"delete", "--commit", "--message", "Drop the MAGMA copy", "--no-readme",
+                        repo.root(), "pytorch-python313-cuda13_0-sm120-avx512-magma.nix"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("Committed "), run.out.constData());
+        QCOMPARE(repo.git({"log", "-1", "--format=%B"}), QByteArray("Drop the MAGMA copy"));
+        QCOMPARE(repo.git({"show", "--name-only", "--format=", "HEAD"}),
+                 QByteArray(".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512-magma.nix"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChangeCommand)
+#include "tst_changecommand.moc"
