@@ -7,6 +7,7 @@
 #include "build/buildsession.h"
 #include "buildjobsview.h"
 #include "buildsettingsdialog.h"
+#include "changeactions.h"
 #include "demorepository.h"
 #include "detailspanel.h"
 #include "emptystatepage.h"
@@ -115,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_buildInfo);
 
     createActions();
+    m_changes = new ChangeActions(this);
     createBuilds();
     createDocks();
     createMenus();
@@ -304,6 +306,8 @@ void MainWindow::createMenus()
     recipe->addAction(m_publishAction);
     recipe->addSeparator();
     recipe->addAction(m_buildSettingsAction);
+
+    m_changes->addToMenu(menuBar()->addMenu(tr("&Changes")));
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));

@@ -25,6 +25,7 @@ struct BuildSettings;
 class BranchOverviewModel;
 class BuildJobsView;
 class BuildSession;
+class ChangeActions;
 class LogPane;
 class BranchOverviewView;
 class DetailsPanel;
@@ -66,6 +67,8 @@ public:
     QTabWidget* logTabs() const { return m_logTabs; }
     QAction* buildAction() const { return m_buildAction; }
     QAction* publishAction() const { return m_publishAction; }
+    // Create / fix / delete recipes and complete the matrix through reviewed change sets.
+    ChangeActions* changeActions() const { return m_changes; }
     // Publishes the selected variants whose last build succeeded; returns how many were queued.
     int publishSelection();
     // Applies and persists build settings (what the Build Settings dialog returns).
@@ -147,6 +150,7 @@ private:
     QLabel* m_buildInfo;
     QLabel* m_chipOrder;
     BuildSession* m_builds = nullptr;
+    ChangeActions* m_changes = nullptr;
     BuildJobsView* m_jobs = nullptr;
     QTabWidget* m_logTabs = nullptr;
     std::function<bool(int)> m_confirmQuit;

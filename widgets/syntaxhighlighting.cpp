@@ -1,5 +1,6 @@
 #include "syntaxhighlighting.h"
 
+#include "diffhighlighter.h"
 #include "nixhighlighter.h"
 
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
@@ -33,10 +34,20 @@ KSyntaxHighlighting::Theme themeFor(const QPalette& palette)
 namespace {
 
 const QString builtinName = QStringLiteral("built-in Nix highlighter");
+const QString builtinDiffName = QStringLiteral("built-in diff highlighter");
 
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
-const QString ksyntaxName = QStringLiteral("KSyntaxHighlighting %1 (Nix definition)")
-                                .arg(QStringLiteral(RG_KSYNTAXHIGHLIGHTING_VERSION));
+// Which definition a KSyntaxHighlighting highlighter was given, for nameOf: kept on the object
+// so naming it needs nothing beyond the API attach() already uses.
+const char* const definitionProperty = "rgDefinition";
+
+QString ksyntaxNameFor(const QString& definition)
+{
+    return QStringLiteral("KSyntaxHighlighting %1 (%2 definition)")
+        .arg(QStringLiteral(RG_KSYNTAXHIGHLIGHTING_VERSION), definition);
+}
+
+const QString ksyntaxName = ksyntaxNameFor(QStringLiteral("Nix"));
 
 // The library's Nix definition; invalid when the library was built without its bundled
 // definitions. The fallback is said once, not per preview.
@@ -52,6 +63,21 @@ KSyntaxHighlighting::Definition nixDefinition()
     }();
     (void)logged;
     return nix;
+}
+
+// The library's Diff definition, with the same fallback (said once) as Nix.
+KSyntaxHighlighting::Definition diffDefinition()
+{
+    const KSyntaxHighlighting::Definition diff =
+        repository().definitionForName(QStringLiteral("Diff"));
+    static const bool logged = [&] {
+        if (!diff.isValid())
+            qWarning("recipegrid: KSyntaxHighlighting has no Diff definition; the change review "
+                     "uses the built-in diff highlighter");
+        return true;
+    }();
+    (void)logged;
+    return diff;
 }
 #endif
 
@@ -78,9 +104,13 @@ bool SyntaxHighlighting::usesKSyntaxHighlighting()
 QString SyntaxHighlighting::nameOf(const QSyntaxHighlighter* highlighter)
 {
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
-    if (qobject_cast<const KSyntaxHighlighting::SyntaxHighlighter*>(highlighter))
-        return ksyntaxName;
+    if (qobject_cast<const KSyntaxHighlighting::SyntaxHighlighter*>(highlighter)) {
+        const QString definition = highlighter->property(definitionProperty).toString();
+        return definition.isEmpty() ? ksyntaxName : ksyntaxNameFor(definition);
+    }
 #endif
+    if (qobject_cast<const DiffHighlighter*>(highlighter))
+        return builtinDiffName;
     return qobject_cast<const NixHighlighter*>(highlighter) ? builtinName : QString();
 }
 
@@ -92,16 +122,36 @@ QSyntaxHighlighter* SyntaxHighlighting::attach(QTextDocument* document, const QP
         auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
         highlighter->setDefinition(nix);
         highlighter->setTheme(themeFor(palette));
+        highlighter->setProperty(definitionProperty, QStringLiteral("Nix"));
         return highlighter;
     }
 #endif
     return new NixHighlighter(document, palette);
 }
 
+QSyntaxHighlighter* SyntaxHighlighting::attachDiff(QTextDocument* document, const QPalette& palette)
+{
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+    const KSyntaxHighlighting::Definition diff = diffDefinition();
+    if (diff.isValid()) {
+        auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
+        highlighter->setDefinition(diff);
+        highlighter->setTheme(themeFor(palette));
+        highlighter->setProperty(definitionProperty, QStringLiteral("Diff"));
+        return highlighter;
+    }
+#endif
+    return new DiffHighlighter(document, palette);
+}
+
 void SyntaxHighlighting::setPalette(QSyntaxHighlighter* highlighter, const QPalette& palette)
 {
     if (auto* builtin = qobject_cast<NixHighlighter*>(highlighter)) {
         builtin->setPalette(palette);
+        return;
+    }
+    if (auto* diff = qobject_cast<DiffHighlighter*>(highlighter)) {
+        diff->setPalette(palette);
         return;
     }
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING

@@ -1,8 +1,9 @@
 #pragma once
 
-// One interface for Nix highlighting in the preview, whatever the backend: KSyntaxHighlighting
-// with its Nix definition when a Qt 6 build was found at configure time
-// (RG_HAVE_KSYNTAXHIGHLIGHTING), otherwise the built-in NixHighlighter.
+// One interface for highlighting, whatever the backend: Nix in the preview and unified diffs
+// in the change set review. KSyntaxHighlighting with its Nix (Diff) definition when a Qt 6
+// build was found at configure time (RG_HAVE_KSYNTAXHIGHLIGHTING), otherwise the built-in
+// NixHighlighter (DiffHighlighter).
 
 #include <QPalette>
 #include <QString>
@@ -20,10 +21,13 @@ public:
     // without its Nix definition falls back to the built-in one. For About and logs.
     static QString backendName();
     static bool usesKSyntaxHighlighting();
-    // The name of a highlighter attach() returned.
+    // The name of a highlighter attach() or attachDiff() returned: "built-in diff
+    // highlighter", "KSyntaxHighlighting 5.103.0 (Diff definition)", …
     static QString nameOf(const QSyntaxHighlighter* highlighter);
-    // A highlighter for `document` (owned by it) with colours following `palette`.
+    // A Nix highlighter for `document` (owned by it) with colours following `palette`.
     static QSyntaxHighlighter* attach(QTextDocument* document, const QPalette& palette);
+    // A unified diff highlighter for `document` (owned by it), colours following `palette`.
+    static QSyntaxHighlighter* attachDiff(QTextDocument* document, const QPalette& palette);
     // After a light/dark switch.
     static void setPalette(QSyntaxHighlighter* highlighter, const QPalette& palette);
 };

@@ -1,0 +1,231 @@
+#include "changeactions.h"
+
+#include "changes/changesession.h"
+#include "changesetreviewdialog.h"
+#include "mainwindow.h"
+#include "matrixview.h"
+#include "messagebanner.h"
+#include "recipes/matrixmodel.h"
+#include "recipes/repositorysession.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <optional>
+
+namespace rg {
+
+namespace {
+
+const char* const nothingFor[] = {
+    QT_TRANSLATE_NOOP("rg::ChangeActions", "Nothing to create: no missing cell is selected"),
+    QT_TRANSLATE_NOOP("rg::ChangeActions", "Nothing to fix: no broken recipe is selected"),
+    QT_TRANSLATE_NOOP("rg::ChangeActions",
+                      "Nothing to delete: no redundant, unexpected or impossible recipe is "
+                      "selected"),
+};
+
+} // namespace
+
+ChangeActions::ChangeActions(MainWindow* window)
+    : QObject(window), m_window(window), m_session(new ChangeSession(window->session(), this))
+{
+    createActions();
+    connectSession();
+    connect(window, &MainWindow::cellMenuAboutToShow, this, &ChangeActions::addToCellMenu);
+    connect(window->matrixView(), &MatrixView::selectedCellsChanged, this,
+            &ChangeActions::updateActions);
+    connect(window->session(), &RepositorySession::analysisChanged, this,
+            &ChangeActions::updateActions);
+    updateActions();
+}
+
+void ChangeActions::createActions()
+{
+    m_create = new QAction(tr("&Create Recipe"), this);
+    m_create->setObjectName(QStringLiteral("createRecipeAction"));
+    m_create->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
+    m_create->setToolTip(tr("Generate the recipes of the selected missing cells, for review"));
+    connect(m_create, &QAction::triggered, this, [this] { request(ChangeAction::Create); });
+
+    m_fix = new QAction(tr("&Fix Recipe"), this);
+    m_fix->setObjectName(QStringLiteral("fixRecipeAction"));
+    m_fix->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_fix->setToolTip(tr("Fix the selected broken recipes, for review"));
+    connect(m_fix, &QAction::triggered, this, [this] { request(ChangeAction::Fix); });
+
+    // Delete only while the grid has the focus: the key belongs to text fields elsewhere.
+    m_delete = new QAction(tr("&Delete Recipe\u2026"), this);
+    m_delete->setObjectName(QStringLiteral("deleteRecipeAction"));
+    m_delete->setShortcut(QKeySequence::Delete);
+    m_delete->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_delete->setToolTip(
+        tr("Delete the selected redundant, unexpected or impossible recipes, after review"));
+    connect(m_delete, &QAction::triggered, this, [this] { request(ChangeAction::Delete); });
+    m_window->matrixView()->addAction(m_delete);
+
+    m_complete = new QAction(tr("Complete &Matrix\u2026"), this);
+    m_complete->setObjectName(QStringLiteral("completeMatrixAction"));
+    m_complete->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    m_complete->setToolTip(tr("Create, fix and delete what the shown slices need (the whole "
+                              "package when no cell is selected), for review"));
+    connect(m_complete, &QAction::triggered, this, [this] { request(ChangeAction::Complete); });
+
+    m_undo = new QAction(tr("&Undo Last Change"), this);
+    m_undo->setObjectName(QStringLiteral("undoChangeAction"));
+    m_undo->setShortcut(QKeySequence::Undo);
+    m_undo->setToolTip(tr("Put the files of the last applied change set back as they were"));
+    connect(m_undo, &QAction::triggered, m_session, &ChangeSession::undo);
+}
+
+void ChangeActions::connectSession()
+{
+    connect(m_session, &ChangeSession::planned, this, &ChangeActions::showReview);
+    connect(m_session, &ChangeSession::planFailed, this, &ChangeActions::showError);
+    // A message box, not the banner: the next re-scan (a file watched changing, the one after
+    // applying) redraws the banner, and a refused apply or undo must not go unseen.
+    connect(m_session, &ChangeSession::applyFailed, this,
+            [this](const QString& message) { showWarning(tr("Nothing was changed"), message); });
+    connect(m_session, &ChangeSession::applied, this, &ChangeActions::showStatus);
+    connect(m_session, &ChangeSession::committed, this,
+            [this](const QString& id) { showStatus(tr("Committed %1").arg(id.left(12))); });
+    connect(m_session, &ChangeSession::commitFailed, this,
+            [this](const QString& message) { showWarning(tr("Commit failed"), message); });
+    connect(m_session, &ChangeSession::busyChanged, this, &ChangeActions::updateActions);
+    connect(m_session, &ChangeSession::undoAvailableChanged, this, &ChangeActions::updateActions);
+}
+
+ChangeSetReviewDialog* ChangeActions::reviewDialog() const
+{
+    return m_review;
+}
+
+void ChangeActions::addToMenu(QMenu* menu)
+{
+    menu->addAction(m_create);
+    menu->addAction(m_fix);
+    menu->addAction(m_delete);
+    menu->addSeparator();
+    menu->addAction(m_complete);
+    menu->addSeparator();
+    menu->addAction(m_undo);
+}
+
+void ChangeActions::addToCellMenu(QMenu* menu, const QModelIndexList& cells)
+{
+    const std::vector<const MatrixEntry*> entries = entriesOf(cells);
+    const bool writable = m_window->session()->isOpen() && !m_window->session()->isReadOnly();
+    bool separated = false;
+    for (auto [action, kind] : {std::pair{m_create, ChangeAction::Create},
+                                {m_fix, ChangeAction::Fix},
+                                {m_delete, ChangeAction::Delete}}) {
+        if (!writable || ChangeSession::targetsOf(kind, entries).empty())
+            continue;
+        if (!separated)
+            menu->addSeparator();
+        separated = true;
+        action->setEnabled(!m_session->isBusy());
+        menu->addAction(action);
+    }
+}
+
+void ChangeActions::request(ChangeAction action)
+{
+    if (m_session->isBusy()) {
+        showStatus(tr("A change set is still being planned or applied"));
+        return;
+    }
+    ChangeRequest request;
+    if (action == ChangeAction::Complete) {
+        const std::shared_ptr<const Analysis> analysis = m_window->session()->analysis();
+        const bool wholePackage = m_window->matrixView()->selectedCells().isEmpty();
+        const std::optional<ChangeRequest> complete = ChangeSession::completeRequest(
+            analysis.get(), m_window->matrixModel()->slices(), wholePackage);
+        if (!complete) {
+            showStatus(tr("Nothing to complete: every cell of the shown slices is ok"));
+            return;
+        }
+        request = *complete;
+    } else {
+        request.action = action;
+        request.cells = ChangeSession::targetsOf(action, selectedEntries());
+        if (request.cells.empty()) {
+            showStatus(tr(nothingFor[static_cast<int>(action)]));
+            return;
+        }
+    }
+    if (m_session->plan(request))
+        showStatus(tr("Planning the change set\u2026"));
+}
+
+void ChangeActions::showReview(const ChangeSet& changes, const std::vector<std::string>& diffs,
+                               const std::vector<DiffStat>& stats)
+{
+    if (changes.operations.empty() && changes.skipped.empty()) {
+        showStatus(tr("Nothing to change: the recipes already are what was asked"));
+        return;
+    }
+    m_window->statusBar()->clearMessage();
+    auto* dialog = new ChangeSetReviewDialog(changes, diffs, stats, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setCommitAvailable(m_session->canCommit());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_session->apply(dialog->changeSet(), dialog->commitRequested(), dialog->commitMessage());
+    });
+    m_review = dialog;
+    dialog->open();
+}
+
+void ChangeActions::updateActions()
+{
+    RepositorySession* repository = m_window->session();
+    const bool ready = repository->isOpen() && !repository->isReadOnly() &&
+                       repository->analysis() != nullptr && !m_session->isBusy();
+    const std::vector<const MatrixEntry*> entries = selectedEntries();
+    m_create->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Create, entries).empty());
+    m_fix->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Fix, entries).empty());
+    m_delete->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Delete, entries).empty());
+    m_complete->setEnabled(ready);
+    m_undo->setEnabled(m_session->canUndo());
+    m_undo->setText(m_session->canUndo() ? tr("&Undo \u201c%1\u201d").arg(m_session->undoTitle())
+                                         : tr("&Undo Last Change"));
+}
+
+std::vector<const MatrixEntry*> ChangeActions::entriesOf(const QModelIndexList& cells) const
+{
+    std::vector<const MatrixEntry*> entries;
+    for (const QModelIndex& cell : cells)
+        for (const MatrixEntry* entry : m_window->matrixModel()->entriesAt(cell))
+            entries.push_back(entry);
+    return entries;
+}
+
+std::vector<const MatrixEntry*> ChangeActions::selectedEntries() const
+{
+    QModelIndexList cells = m_window->matrixView()->selectedCells();
+    if (cells.isEmpty() && m_window->matrixView()->currentIndex().isValid())
+        cells << m_window->matrixView()->currentIndex();
+    return entriesOf(cells);
+}
+
+void ChangeActions::showError(const QString& message)
+{
+    m_window->banner()->showMessage(MessageBanner::Kind::Error, message);
+    m_window->statusBar()->showMessage(message, 8000);
+}
+
+void ChangeActions::showWarning(const QString& title, const QString& message)
+{
+    m_window->statusBar()->showMessage(message, 8000);
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void ChangeActions::showStatus(const QString& message)
+{
+    m_window->statusBar()->showMessage(message, 8000);
+}
+
+} // namespace rg

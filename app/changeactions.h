@@ -1,0 +1,70 @@
+#pragma once
+
+// The window's change set actions, wired: Create / Fix / Delete Recipe for the selected cells
+// (menu, shortcuts and the grid's context menu), Complete Matrix for the shown slices (the
+// whole package when nothing is selected) and Undo Last Change. Each plans through the
+// ChangeSession, opens the review dialog when the plan arrives and applies what the user left
+// selected. Nothing here waits: planning and applying run on workers.
+
+#include "changes/changeplanner.h"
+#include "recipes/analysis.h"
+
+#include <QModelIndexList>
+#include <QObject>
+#include <QPointer>
+#include <string>
+#include <vector>
+
+class QAction;
+class QMenu;
+
+namespace rg {
+
+class ChangeSession;
+class ChangeSetReviewDialog;
+class MainWindow;
+struct DiffStat;
+
+class ChangeActions : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ChangeActions(MainWindow* window);
+
+    ChangeSession* session() const { return m_session; }
+    QAction* createAction() const { return m_create; }
+    QAction* fixAction() const { return m_fix; }
+    QAction* deleteAction() const { return m_delete; }
+    QAction* completeAction() const { return m_complete; }
+    QAction* undoAction() const { return m_undo; }
+    // The review dialog while it is open, else null.
+    ChangeSetReviewDialog* reviewDialog() const;
+
+    void addToMenu(QMenu* menu);
+    // The grid's context menu: the actions that apply to the cells under it.
+    void addToCellMenu(QMenu* menu, const QModelIndexList& cells);
+
+private:
+    void createActions();
+    void connectSession();
+    void request(ChangeAction action);
+    void showReview(const ChangeSet& changes, const std::vector<std::string>& diffs,
+                    const std::vector<DiffStat>& stats);
+    void updateActions();
+    std::vector<const MatrixEntry*> entriesOf(const QModelIndexList& cells) const;
+    std::vector<const MatrixEntry*> selectedEntries() const;
+    void showError(const QString& message);
+    void showWarning(const QString& title, const QString& message);
+    void showStatus(const QString& message);
+
+    MainWindow* m_window;
+    ChangeSession* m_session;
+    QAction* m_create = nullptr;
+    QAction* m_fix = nullptr;
+    QAction* m_delete = nullptr;
+    QAction* m_complete = nullptr;
+    QAction* m_undo = nullptr;
+    QPointer<ChangeSetReviewDialog> m_review;
+};
+
+} // namespace rg

@@ -1,0 +1,376 @@
+// Change sets from the window, as a user makes them: click a missing cell, Create Recipe from
+// its context menu, review, Apply, see the cell turn ok; Undo; delete a redundant recipe with
+// the Delete key; complete the whole matrix; undo refused when a file changed since; commit
+// after applying in a git work tree. Real files in a temporary copy of seed001-start.
+
+#include "changeactions.h"
+#include "changes/changesession.h"
+#include "changesetreviewdialog.h"
+#include "diffview.h"
+#include "guitestsupport.h"
+#include "mainwindow.h"
+#include "matrixview.h"
+#include "messagebanner.h"
+#include "recipes/matrixmodel.h"
+#include "recipes/repositorysession.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTimer>
+#include <QTreeWidget>
+
+using namespace rg;
+using namespace rg::test;
+
+namespace {
+
+const char* const sm90avx512 = "pytorch-python313-cuda13_0-sm90-avx512";
+const char* const magma = "pytorch-python313-cuda13_0-sm120-avx512-magma";
+constexpr int slowly = 30000; // planning, applying and re-scanning on a loaded CI machine
+
+QModelIndex cellOf(MainWindow& window, const char* row, const char* column)
+{
+    MatrixModel* model = window.matrixModel();
+    for (int r = 0; r < model->rowCount(); ++r)
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->rowId(r) == row && model->columnId(c) == column)
+                return model->index(r, c);
+    return {};
+}
+
+// The status of the cell's first slice (seed001-start has one), NoStatus when it is empty.
+int statusOf(MainWindow& window, const char* row, const char* column)
+{
+    const QVariantList statuses =
+        cellOf(window, row, column).data(MatrixModel::StatusesRole).toList();
+    return statuses.isEmpty() ? MatrixModel::NoStatus : statuses.front().toInt();
+}
+
+void click(MainWindow& window, const QModelIndex& index)
+{
+    MatrixView* view = window.matrixView();
+    view->scrollTo(index);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+}
+
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+    window.openRepository(path);
+    return changed.wait(10000);
+}
+
+bool activate(QWidget& window)
+{
+    window.activateWindow();
+    return QTest::qWaitForWindowActive(&window);
+}
+
+ChangeSetReviewDialog* waitForReview()
+{
+    ChangeSetReviewDialog* dialog = nullptr;
+    const bool shown = QTest::qWaitFor(
+        [&] {
+            dialog = qobject_cast<ChangeSetReviewDialog*>(QApplication::activeModalWidget());
+            return dialog != nullptr;
+        },
+        slowly);
+    return shown ? dialog : nullptr;
+}
+
+// Opens the cell's context menu with a right click and chooses the action named `objectName`
+// with the keyboard; false when the menu does not offer it. `offered` gets the menu's actions.
+bool chooseFromCellMenu(MainWindow& window, const QModelIndex& cell, const QString& objectName,
+                        QStringList* offered = nullptr)
+{
+    bool found = false;
+    const QMetaObject::Connection connection =
+        QObject::connect(&window, &MainWindow::cellMenuAboutToShow, &window,
+                         [&](QMenu* menu, const QModelIndexList&) {
+                             QAction* chosen = nullptr;
+                             for (QAction* action : menu->actions()) {
+                                 if (offered && !action->isSeparator())
+                                     offered->append(action->objectName());
+                                 if (action->objectName() == objectName && action->isEnabled())
+                                     chosen = action;
+                             }
+                             found = chosen != nullptr;
+                             QTimer::singleShot(0, menu, [menu, chosen] {
+                                 if (chosen)
+                                     menu->setActiveAction(chosen);
+                                 QTest::keyClick(menu, chosen ? Qt::Key_Return : Qt::Key_Escape);
+                             });
+                         });
+    MatrixView* view = window.matrixView();
+    const QPoint at = view->visualRect(cell).center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
+    QApplication::sendEvent(view->viewport(), &event);
+    QObject::disconnect(connection);
+    return found;
+}
+
+bool git(const QString& directory, const QStringList& arguments, QByteArray* output = nullptr)
+{
+    QProcess process;
+    process.setWorkingDirectory(directory);
+    process.start(QStringLiteral("git"), arguments);
+    if (!process.waitForFinished(30000) || process.exitCode() != 0) {
+        qWarning("git %s: %s", qPrintable(arguments.join(QLatin1Char(' '))),
+                 process.readAllStandardError().constData());
+        return false;
+    }
+    if (output)
+        *output = process.readAllStandardOutput();
+    return true;
+}
+
+} // namespace
+
+class TestChanges : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { isolateSettings(); }
+
+    void createFromTheCellMenuThenUndo()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QString file = dir.filePath(recipe(sm90avx512));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        QCOMPARE(statusOf(window, "sm90", "avx512"), int(CellStatus::Missing));
+
+        click(window, cellOf(window, "sm90", "avx512"));
+        QStringList offered;
+        QVERIFY(chooseFromCellMenu(window, cellOf(window, "sm90", "avx512"),
+                                   QStringLiteral("createRecipeAction"), &offered));
+        // A missing cell has nothing to fix or delete.
+        QVERIFY(!offered.contains(QStringLiteral("fixRecipeAction")));
+        QVERIFY(!offered.contains(QStringLiteral("deleteRecipeAction")));
+
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        const ChangeSet& changes = review->changeSet();
+        const auto created =
+            std::find_if(changes.operations.begin(), changes.operations.end(),
+                         [](const FileOperation& op) { return op.path == recipe(sm90avx512); });
+        QVERIFY(created != changes.operations.end());
+        QCOMPARE(created->kind, FileOperationKind::Create);
+        review->setCurrentOperation(int(created - changes.operations.begin()));
+        QVERIFY(review->diffView()->diff().contains(QStringLiteral("+++ b/") + recipe(sm90avx512)));
+        QVERIFY(!QFileInfo::exists(file)); // nothing is written before Apply
+
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QVERIFY2(applied.wait(slowly), qPrintable(window.banner()->text()));
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(window, "sm90", "avx512"), int(CellStatus::Ok), slowly);
+        QVERIFY(QFileInfo::exists(file));
+        QVERIFY(window.changeActions()->undoAction()->isEnabled());
+
+        QVERIFY(activate(window));
+        window.matrixView()->setFocus();
+        QTest::keyClick(window.matrixView(), Qt::Key_Z, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(file), slowly);
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(window, "sm90", "avx512"), int(CellStatus::Missing),
+                                  slowly);
+        QVERIFY(!window.changeActions()->undoAction()->isEnabled()); // one level of undo
+    }
+
+    void deleteKeyRemovesARedundantRecipe()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QString file = dir.filePath(recipe(magma));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        click(window, cellOf(window, "sm120", "avx512"));
+        QVERIFY(window.changeActions()->deleteAction()->isEnabled());
+        QVERIFY(!window.changeActions()->createAction()->isEnabled());
+        window.matrixView()->setFocus();
+        QTest::keyClick(window.matrixView(), Qt::Key_Delete);
+
+        // The review is the confirmation: nothing is gone before Apply, Cancel keeps the file.
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QVERIFY2(review->countsText().endsWith(QStringLiteral("1 delete")),
+                 qPrintable(review->countsText()));
+        for (const FileOperation& op : review->changeSet().operations)
+            QVERIFY2(op.kind == FileOperationKind::Delete ? op.path == recipe(magma)
+                                                          : op.path == "README.md",
+                     op.path.c_str()); // the README's matrix section may follow
+        QTest::keyClick(review, Qt::Key_Escape);
+        QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
+        QVERIFY(QFileInfo::exists(file));
+
+        QVERIFY(activate(window));
+        window.matrixView()->setFocus();
+        QTest::keyClick(window.matrixView(), Qt::Key_Delete);
+        review = waitForReview();
+        QVERIFY(review);
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QVERIFY2(applied.wait(slowly), qPrintable(window.banner()->text()));
+        QVERIFY(!QFileInfo::exists(file));
+        QTRY_VERIFY2_WITH_TIMEOUT(!window.summaryText().contains(QStringLiteral("redundant")),
+                                  qPrintable(window.summaryText()), slowly);
+    }
+
+    void completeMatrixThenUndo()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QByteArray readme = readAll(dir.filePath(QStringLiteral("README.md")));
+        const QByteArray armv9 =
+            readAll(dir.filePath(recipe("pytorch-python313-cuda13_0-sm110-armv9")));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        const QString before = window.summaryText();
+
+        QAction* complete = nullptr;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (QAction* action : menu->menu()->actions())
+                    if (action->objectName() == QStringLiteral("completeMatrixAction"))
+                        complete = action;
+        QVERIFY(complete);
+        QVERIFY(complete->isEnabled());
+        // A selected cell: the slices shown (seed001-start has one, so the same 41 files).
+        click(window, cellOf(window, "sm90", "avx2"));
+        complete->trigger();
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QVERIFY2(review->countsText().startsWith(QStringLiteral("41 create")),
+                 qPrintable(review->countsText()));
+        review->reject();
+        QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
+        QCOMPARE(window.summaryText(), before); // cancelled: nothing written
+
+        window.matrixView()->clearSelection(); // nothing selected: the whole package
+        complete->trigger();
+        review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QVERIFY2(review->countsText().startsWith(QStringLiteral("41 create")),
+                 qPrintable(review->countsText()));
+        // A fix shows a real diff; the picture is for people reviewing the review.
+        for (size_t i = 0; i < review->changeSet().operations.size(); ++i)
+            if (review->changeSet().operations[i].path ==
+                recipe("pytorch-python313-cuda13_0-sm110-armv9"))
+                review->setCurrentOperation(int(i));
+        QVERIFY(review->diffView()->diff().contains(QStringLiteral("@@")));
+        const QString png = QStringLiteral(RG_BINARY_DIR "/screenshots/change-review.png");
+        QDir().mkpath(QFileInfo(png).absolutePath());
+        QTest::qWait(50); // the layout follows the new file's header
+        QVERIFY(review->grab().toImage().save(png));
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QVERIFY2(applied.wait(slowly), qPrintable(window.banner()->text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(window.summaryText().contains(QStringLiteral("44 ok")),
+                                  qPrintable(window.summaryText()), slowly);
+        QVERIFY2(!window.summaryText().contains(QStringLiteral("missing")),
+                 qPrintable(window.summaryText()));
+
+        // Undo puts every file back byte for byte.
+        QVERIFY(window.changeActions()->undoAction()->isEnabled());
+        window.changeActions()->undoAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.summaryText(), before, slowly);
+        QCOMPARE(readAll(dir.filePath(QStringLiteral("README.md"))), readme);
+        QCOMPARE(readAll(dir.filePath(recipe("pytorch-python313-cuda13_0-sm110-armv9"))), armv9);
+        QVERIFY(!QFileInfo::exists(dir.filePath(recipe(sm90avx512))));
+    }
+
+    void undoRefusedWhenTheFileChangedSince()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QString file = dir.filePath(recipe(sm90avx512));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        click(window, cellOf(window, "sm90", "avx512"));
+        QTest::keyClick(window.matrixView(), Qt::Key_N, Qt::ControlModifier);
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QVERIFY2(applied.wait(slowly), qPrintable(window.banner()->text()));
+        QVERIFY(QFileInfo::exists(file));
+
+        const QByteArray edited = readAll(file) + "\n# edited by hand\n";
+        QVERIFY(writeAll(file, edited));
+        QSignalSpy failed(window.changeActions()->session(), &ChangeSession::applyFailed);
+        window.changeActions()->undoAction()->trigger();
+        QVERIFY(failed.wait(slowly));
+        const QString message = failed.front().front().toString();
+        QVERIFY2(message.contains(QString::fromLatin1(recipe(sm90avx512))), qPrintable(message));
+        // Said in a message box: a re-scan (the edit is watched) would redraw a banner.
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())));
+        QCOMPARE(box->text(), message);
+        box->accept();
+        QCOMPARE(readAll(file), edited); // the user's edit is kept
+        QVERIFY(QFileInfo::exists(file));
+    }
+
+    void commitAfterApplying()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QString root = dir.path();
+        QVERIFY(git(root, {QStringLiteral("init"), QStringLiteral("-q")}));
+        QVERIFY(git(root, {QStringLiteral("config"), QStringLiteral("user.name"),
+                           QStringLiteral("Release Engineer")}));
+        QVERIFY(git(root, {QStringLiteral("config"), QStringLiteral("user.email"),
+                           QStringLiteral("re@example.org")}));
+        QVERIFY(git(root, {QStringLiteral("add"), QStringLiteral("-A")}));
+        QVERIFY(git(root, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
+                           QStringLiteral("seed")}));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, root));
+        click(window, cellOf(window, "sm90", "avx512"));
+        window.changeActions()->createAction()->trigger();
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QVERIFY(review->commitBox()->isVisibleTo(review));
+        review->commitBox()->setChecked(true);
+        QVERIFY(review->messageEdit()->toPlainText().contains(QString::fromLatin1(sm90avx512)));
+
+        QSignalSpy committed(window.changeActions()->session(), &ChangeSession::committed);
+        QSignalSpy commitFailed(window.changeActions()->session(), &ChangeSession::commitFailed);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(committed.count() + commitFailed.count() > 0, slowly);
+        QVERIFY2(commitFailed.isEmpty(),
+                 qPrintable(commitFailed.isEmpty() ? QString()
+                                                   : commitFailed.front().front().toString()));
+        QByteArray log;
+        QVERIFY(git(root,
+                    {QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--name-only"),
+                     QStringLiteral("--format=%H%n%B")},
+                    &log));
+        QVERIFY2(log.startsWith(committed.front().front().toString().toLatin1()), log.constData());
+        QVERIFY2(log.contains(recipe(sm90avx512)), log.constData());
+        QByteArray status;
+        QVERIFY(git(root, {QStringLiteral("status"), QStringLiteral("--porcelain")}, &status));
+        QVERIFY2(status.trimmed().isEmpty(), status.constData()); // everything it wrote is in
+    }
+};
+
+QTEST_MAIN(TestChanges)
+#include "tst_changes.moc"

@@ -1,0 +1,423 @@
+#include "changesetreviewdialog.h"
+
+#include "diffview.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHash>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace rg {
+
+namespace {
+
+constexpr int indexRole = Qt::UserRole + 1;
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString fileName(const std::string& path)
+{
+    const QString text = qs(path);
+    return text.mid(text.lastIndexOf(QLatin1Char('/')) + 1);
+}
+
+QString kindLabel(FileOperationKind kind)
+{
+    const std::string_view id = fileOperationKindId(kind);
+    return QString::fromLatin1(id.data(), static_cast<qsizetype>(id.size()));
+}
+
+QColor kindColor(FileOperationKind kind, const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    switch (kind) {
+    case FileOperationKind::Create:
+        return dark ? QColor(0x66, 0xbb, 0x6a) : QColor(0x2e, 0x7d, 0x32);
+    case FileOperationKind::Modify:
+        return dark ? QColor(0x64, 0xb5, 0xf6) : QColor(0x15, 0x65, 0xc0);
+    case FileOperationKind::Delete:
+        return dark ? QColor(0xef, 0x53, 0x50) : QColor(0xc6, 0x28, 0x28);
+    }
+    return palette.color(QPalette::Text);
+}
+
+// A plus, a dot or a minus on the kind's colour: the kind reads without its colour too.
+QIcon kindIcon(FileOperationKind kind, const QPalette& palette)
+{
+    const int size = 16;
+    QPixmap pixmap(size * 2, size * 2);
+    pixmap.setDevicePixelRatio(2);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(kindColor(kind, palette));
+    painter.drawRoundedRect(QRectF(1.5, 1.5, size - 3, size - 3), 3, 3);
+    painter.setPen(QPen(Qt::white, 2, Qt::SolidLine, Qt::RoundCap));
+    const qreal mid = size / 2.0;
+    if (kind != FileOperationKind::Modify)
+        painter.drawLine(QPointF(4.5, mid), QPointF(size - 4.5, mid));
+    if (kind == FileOperationKind::Create)
+        painter.drawLine(QPointF(mid, 4.5), QPointF(mid, size - 4.5));
+    if (kind == FileOperationKind::Modify) {
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(Qt::white);
+        painter.drawEllipse(QPointF(mid, mid), 2.6, 2.6);
+    }
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+ChangeSetReviewDialog::ChangeSetReviewDialog(ChangeSet changes, std::vector<std::string> diffs,
+                                             std::vector<DiffStat> stats, QWidget* parent)
+    : QDialog(parent), m_changes(std::move(changes)), m_diffs(std::move(diffs)),
+      m_stats(std::move(stats))
+{
+    setWindowTitle(tr("Review Changes"));
+    auto* title = new QLabel(qs(m_changes.title), this);
+    QFont titleFont = title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
+    title->setFont(titleFont);
+    title->setAccessibleName(tr("Change set"));
+    auto* hint = new QLabel(tr("Nothing is written until you apply. Uncheck a file to leave it "
+                               "out; Up/Down, or n/p in the diff, go from file to file."),
+                            this);
+    hint->setWordWrap(true);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(createOperationsPane());
+    split->addWidget(createDiffPane());
+    split->setChildrenCollapsible(false);
+    split->setSizes({560, 680});
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_apply = buttons->button(QDialogButtonBox::Ok);
+    m_apply->setText(tr("&Apply"));
+    m_apply->setDefault(true);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addWidget(hint);
+    layout->addWidget(split, 1);
+    layout->addWidget(createCommitPane());
+    layout->addWidget(buttons);
+
+    // From anywhere in the dialog, so the list and the diff agree on what "next" is.
+    auto* next = new QShortcut(QKeySequence(Qt::ALT | Qt::Key_Down), this);
+    connect(next, &QShortcut::activated, this, [this] { moveCurrent(1); });
+    auto* previous = new QShortcut(QKeySequence(Qt::ALT | Qt::Key_Up), this);
+    connect(previous, &QShortcut::activated, this, [this] { moveCurrent(-1); });
+
+    fillOperations();
+    fillSkipped();
+    updateCounts();
+    resize(1240, 780);
+    m_operations->setFocus();
+}
+
+QWidget* ChangeSetReviewDialog::createOperationsPane()
+{
+    auto* pane = new QWidget(this);
+    m_operations = new QTreeWidget(pane);
+    m_operations->setAccessibleName(tr("Files"));
+    m_operations->setRootIsDecorated(false);
+    m_operations->setUniformRowHeights(true);
+    m_operations->setAlternatingRowColors(true);
+    m_operations->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_operations->setHeaderLabels(
+        {tr("File"), tr("Change"), QStringLiteral("+"), QStringLiteral("\u2212"), tr("Reason")});
+    m_operations->header()->setStretchLastSection(true);
+    m_operations->header()->setSectionResizeMode(QHeaderView::Interactive);
+    connect(m_operations, &QTreeWidget::itemChanged, this, &ChangeSetReviewDialog::itemChanged);
+    connect(m_operations, &QTreeWidget::currentItemChanged, this,
+            &ChangeSetReviewDialog::currentChanged);
+
+    m_counts = new QLabel(pane);
+    m_counts->setAccessibleName(tr("Selected changes"));
+    auto* all = new QToolButton(pane);
+    all->setText(tr("Select all"));
+    connect(all, &QToolButton::clicked, this, [this] { selectAll(true); });
+    auto* none = new QToolButton(pane);
+    none->setText(tr("Select none"));
+    connect(none, &QToolButton::clicked, this, [this] { selectAll(false); });
+    auto* countsRow = new QHBoxLayout;
+    countsRow->addWidget(m_counts, 1);
+    countsRow->addWidget(all);
+    countsRow->addWidget(none);
+
+    m_skippedTitle = new QLabel(pane);
+    m_skipped = new QTreeWidget(pane);
+    m_skipped->setAccessibleName(tr("Skipped cells"));
+    m_skipped->setRootIsDecorated(false);
+    m_skipped->setHeaderLabels({tr("Cell"), tr("Why it was skipped")});
+    m_skipped->setMaximumHeight(140);
+
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_operations, 1);
+    layout->addLayout(countsRow);
+    layout->addWidget(m_skippedTitle);
+    layout->addWidget(m_skipped);
+    return pane;
+}
+
+QWidget* ChangeSetReviewDialog::createDiffPane()
+{
+    auto* pane = new QWidget(this);
+    // The path on a line of its own, clipped rather than widening the pane; the reason below
+    // it may take lines (fix reasons list every rule they answer).
+    m_fileTitle = new QLabel(pane);
+    m_fileTitle->setTextFormat(Qt::PlainText);
+    m_fileTitle->setAccessibleName(tr("Current file"));
+    m_fileTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QFont bold = m_fileTitle->font();
+    bold.setBold(true);
+    m_fileTitle->setFont(bold);
+    m_fileReason = new QLabel(pane);
+    m_fileReason->setTextFormat(Qt::PlainText);
+    m_fileReason->setWordWrap(true);
+    m_fileReason->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    QSizePolicy wrapping(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    wrapping.setHeightForWidth(true); // else the box layout gives it one line
+    m_fileReason->setSizePolicy(wrapping);
+    m_fileReason->setAccessibleName(tr("Why"));
+    m_diff = new DiffView(pane);
+    connect(m_diff, &DiffView::nextFileRequested, this, [this] { moveCurrent(1); });
+    connect(m_diff, &DiffView::previousFileRequested, this, [this] { moveCurrent(-1); });
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_fileTitle);
+    layout->addWidget(m_fileReason);
+    layout->addWidget(m_diff, 1);
+    return pane;
+}
+
+QWidget* ChangeSetReviewDialog::createCommitPane()
+{
+    auto* pane = new QWidget(this);
+    m_commit = new QCheckBox(tr("&Commit after applying"), pane);
+    m_message = new QPlainTextEdit(pane);
+    m_message->setAccessibleName(tr("Commit message"));
+    m_message->setTabChangesFocus(true);
+    m_message->setFixedHeight(m_message->fontMetrics().lineSpacing() * 5 + 12);
+    m_message->setEnabled(false);
+    connect(m_commit, &QCheckBox::toggled, m_message, &QWidget::setEnabled);
+    connect(m_message, &QPlainTextEdit::textChanged, this, [this] {
+        if (!m_settingMessage)
+            m_messageEdited = true;
+    });
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_commit);
+    layout->addWidget(m_message);
+    pane->setVisible(false); // until setCommitAvailable(true)
+    return pane;
+}
+
+void ChangeSetReviewDialog::fillOperations()
+{
+    const QSignalBlocker blocker(m_operations);
+    const QIcon icons[] = {kindIcon(FileOperationKind::Create, palette()),
+                           kindIcon(FileOperationKind::Modify, palette()),
+                           kindIcon(FileOperationKind::Delete, palette())};
+    // File names, not paths: the list stays narrow enough to show kind, size and reason. A
+    // name two operations share is shown with its path.
+    QHash<QString, int> nameCount;
+    for (const FileOperation& op : m_changes.operations)
+        ++nameCount[fileName(op.path)];
+    QList<QTreeWidgetItem*> items;
+    items.reserve(static_cast<qsizetype>(m_changes.operations.size()));
+    for (size_t i = 0; i < m_changes.operations.size(); ++i) {
+        const FileOperation& op = m_changes.operations[i];
+        const DiffStat stat = i < m_stats.size() ? m_stats[i] : DiffStat{};
+        auto* item = new QTreeWidgetItem;
+        item->setData(PathColumn, indexRole, static_cast<int>(i));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+        item->setCheckState(PathColumn, op.selected ? Qt::Checked : Qt::Unchecked);
+        const QString name = fileName(op.path);
+        item->setText(PathColumn, nameCount.value(name) > 1 ? qs(op.path) : name);
+        item->setToolTip(PathColumn,
+                         op.subject.empty() ? qs(op.path) : qs(op.subject + "\n" + op.path));
+        item->setIcon(KindColumn, icons[static_cast<int>(op.kind)]);
+        item->setText(KindColumn, kindLabel(op.kind));
+        // Zeros in grey, so the eye finds the files that add or remove much.
+        const QColor none = palette().color(QPalette::PlaceholderText);
+        item->setText(AddedColumn, QStringLiteral("+%1").arg(stat.added));
+        item->setForeground(
+            AddedColumn, stat.added > 0 ? kindColor(FileOperationKind::Create, palette()) : none);
+        item->setText(RemovedColumn, QStringLiteral("\u2212%1").arg(stat.removed));
+        item->setForeground(RemovedColumn, stat.removed > 0
+                                               ? kindColor(FileOperationKind::Delete, palette())
+                                               : none);
+        item->setTextAlignment(AddedColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(RemovedColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setText(ReasonColumn, qs(op.reason));
+        item->setToolTip(ReasonColumn, qs(op.reason));
+        items << item;
+    }
+    m_operations->addTopLevelItems(items);
+    for (int column = PathColumn; column < ReasonColumn; ++column)
+        m_operations->resizeColumnToContents(column);
+    if (!items.isEmpty())
+        m_operations->setCurrentItem(items.front());
+    else
+        m_diff->showMessage(tr("This change set has no files to write."));
+    currentChanged();
+}
+
+void ChangeSetReviewDialog::fillSkipped()
+{
+    for (const SkippedCell& cell : m_changes.skipped) {
+        auto* item = new QTreeWidgetItem(m_skipped, {qs(cell.subject), qs(cell.why)});
+        item->setToolTip(1, qs(cell.why));
+    }
+    m_skipped->resizeColumnToContents(0);
+    const int count = static_cast<int>(m_changes.skipped.size());
+    m_skippedTitle->setText(
+        tr("%n cell(s) skipped \u2014 the plan could not serve them:", nullptr, count));
+    m_skippedTitle->setVisible(count > 0);
+    m_skipped->setVisible(count > 0);
+}
+
+void ChangeSetReviewDialog::itemChanged(QTreeWidgetItem* item, int column)
+{
+    if (column != PathColumn)
+        return;
+    const int index = item->data(PathColumn, indexRole).toInt();
+    m_changes.operations[static_cast<size_t>(index)].selected =
+        item->checkState(PathColumn) == Qt::Checked;
+    updateCounts();
+}
+
+void ChangeSetReviewDialog::currentChanged()
+{
+    const int index = currentOperation();
+    if (index < 0) {
+        m_fileTitle->clear();
+        m_fileReason->clear();
+        return;
+    }
+    const FileOperation& op = m_changes.operations[static_cast<size_t>(index)];
+    const DiffStat stat = static_cast<size_t>(index) < m_stats.size() ? m_stats[index] : DiffStat{};
+    m_fileTitle->setText(QStringLiteral("%1 \u2014 %2, +%3 \u2212%4")
+                             .arg(qs(op.path), kindLabel(op.kind))
+                             .arg(stat.added)
+                             .arg(stat.removed));
+    m_fileTitle->setToolTip(m_fileTitle->text());
+    m_fileReason->setText(qs(op.reason));
+    m_fileReason->setVisible(!op.reason.empty());
+    const size_t at = static_cast<size_t>(index);
+    if (at < m_diffs.size() && !m_diffs[at].empty())
+        m_diff->setDiff(qs(m_diffs[at]));
+    else
+        m_diff->showMessage(tr("No textual difference for %1.").arg(qs(op.path)));
+}
+
+int ChangeSetReviewDialog::currentOperation() const
+{
+    const QTreeWidgetItem* item = m_operations->currentItem();
+    return item ? item->data(PathColumn, indexRole).toInt() : -1;
+}
+
+void ChangeSetReviewDialog::setCurrentOperation(int index)
+{
+    if (QTreeWidgetItem* item = m_operations->topLevelItem(index))
+        m_operations->setCurrentItem(item);
+}
+
+void ChangeSetReviewDialog::setOperationSelected(int index, bool selected)
+{
+    if (QTreeWidgetItem* item = m_operations->topLevelItem(index))
+        item->setCheckState(PathColumn, selected ? Qt::Checked : Qt::Unchecked);
+}
+
+void ChangeSetReviewDialog::moveCurrent(int step)
+{
+    const int count = m_operations->topLevelItemCount();
+    const int row = m_operations->indexOfTopLevelItem(m_operations->currentItem());
+    const int target = std::clamp(row + step, 0, count - 1);
+    if (count > 0 && target != row)
+        setCurrentOperation(target);
+}
+
+void ChangeSetReviewDialog::selectAll(bool selected)
+{
+    {
+        const QSignalBlocker blocker(m_operations);
+        for (int i = 0; i < m_operations->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* item = m_operations->topLevelItem(i);
+            item->setCheckState(PathColumn, selected ? Qt::Checked : Qt::Unchecked);
+            m_changes.operations[static_cast<size_t>(item->data(PathColumn, indexRole).toInt())]
+                .selected = selected;
+        }
+    }
+    m_operations->viewport()->update();
+    updateCounts();
+}
+
+QString ChangeSetReviewDialog::countsText() const
+{
+    return m_counts->text();
+}
+
+void ChangeSetReviewDialog::updateCounts()
+{
+    QStringList parts;
+    for (FileOperationKind kind :
+         {FileOperationKind::Create, FileOperationKind::Modify, FileOperationKind::Delete}) {
+        if (const int n = m_changes.count(kind))
+            parts << QStringLiteral("%1 %2").arg(n).arg(kindLabel(kind));
+    }
+    const int total = static_cast<int>(m_changes.operations.size());
+    int selected = 0;
+    for (const FileOperation& op : m_changes.operations)
+        selected += op.selected ? 1 : 0;
+    QString text =
+        parts.isEmpty() ? tr("nothing selected") : parts.join(QStringLiteral(" \u00b7 "));
+    if (selected < total)
+        text += tr(" \u2014 %1 of %2 left out").arg(total - selected).arg(total);
+    m_counts->setText(text);
+    m_apply->setEnabled(selected > 0);
+    if (!m_messageEdited) {
+        m_settingMessage = true;
+        m_message->setPlainText(qs(m_changes.commitMessage()));
+        m_settingMessage = false;
+    }
+}
+
+void ChangeSetReviewDialog::setCommitAvailable(bool available)
+{
+    m_commit->parentWidget()->setVisible(available);
+    if (!available)
+        m_commit->setChecked(false);
+}
+
+bool ChangeSetReviewDialog::commitRequested() const
+{
+    return m_commit->isChecked() && !m_message->toPlainText().trimmed().isEmpty();
+}
+
+QString ChangeSetReviewDialog::commitMessage() const
+{
+    return m_message->toPlainText();
+}
+
+} // namespace rg

@@ -1,0 +1,90 @@
+#pragma once
+
+// Where a change set is reviewed before anything is written: every file it creates, modifies
+// or deletes with its reason and size, a check box to leave it out, the counts of what is
+// left, the cells it could not serve and why, and the diff of the current file. Up/Down in
+// the list, n/p or Alt+Down/Alt+Up from the diff move file to file. For a deletion this is
+// the confirmation. The dialog applies nothing: it gives back the change set with the
+// `selected` flags the user left, and whether (and with which message) to commit.
+
+#include "changes/changeset.h"
+#include "changes/unifieddiff.h"
+
+#include <QDialog>
+#include <string>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace rg {
+
+class DiffView;
+
+class ChangeSetReviewDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    enum Column { PathColumn, KindColumn, AddedColumn, RemovedColumn, ReasonColumn };
+
+    // `diffs` and `stats` are per operation of `changes`, in its order.
+    ChangeSetReviewDialog(ChangeSet changes, std::vector<std::string> diffs,
+                          std::vector<DiffStat> stats, QWidget* parent = nullptr);
+
+    // The change set with the selection the user left.
+    const ChangeSet& changeSet() const { return m_changes; }
+
+    // The "Commit after applying" option, shown only when a commit is possible (a git work
+    // tree); the message starts as the change set's commitMessage() and follows the
+    // selection until the user edits it.
+    void setCommitAvailable(bool available);
+    bool commitRequested() const;
+    QString commitMessage() const;
+
+    int currentOperation() const; // index into changeSet().operations; -1 when none
+    void setCurrentOperation(int index);
+    void setOperationSelected(int index, bool selected);
+    QString countsText() const; // "41 create · 2 modify · 3 delete"
+
+    QTreeWidget* operationsView() const { return m_operations; }
+    QTreeWidget* skippedView() const { return m_skipped; }
+    DiffView* diffView() const { return m_diff; }
+    QPushButton* applyButton() const { return m_apply; }
+    QCheckBox* commitBox() const { return m_commit; }
+    QPlainTextEdit* messageEdit() const { return m_message; }
+
+private:
+    QWidget* createOperationsPane();
+    QWidget* createDiffPane();
+    QWidget* createCommitPane();
+    void fillOperations();
+    void fillSkipped();
+    void itemChanged(QTreeWidgetItem* item, int column);
+    void currentChanged();
+    void moveCurrent(int step);
+    void selectAll(bool selected);
+    void updateCounts();
+
+    ChangeSet m_changes;
+    std::vector<std::string> m_diffs;
+    std::vector<DiffStat> m_stats;
+
+    QTreeWidget* m_operations = nullptr;
+    QLabel* m_counts = nullptr;
+    QLabel* m_skippedTitle = nullptr;
+    QTreeWidget* m_skipped = nullptr;
+    QLabel* m_fileTitle = nullptr;
+    QLabel* m_fileReason = nullptr;
+    DiffView* m_diff = nullptr;
+    QCheckBox* m_commit = nullptr;
+    QPlainTextEdit* m_message = nullptr;
+    QPushButton* m_apply = nullptr;
+    bool m_messageEdited = false;
+    bool m_settingMessage = false;
+};
+
+} // namespace rg
