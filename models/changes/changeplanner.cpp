@@ -44,7 +44,9 @@ public:
         m_changes.title = titleOf(request);
         for (const MatrixEntry* entry : select(request))
             plan(request.action, *entry, !request.cells.empty());
-        verify(request.updateReadme);
+        // The README follows the recipes; alone it is offered only when completing.
+        verify(request.updateReadme &&
+               (!m_changes.operations.empty() || request.action == ChangeAction::Complete));
         std::sort(m_changes.operations.begin(), m_changes.operations.end(),
                   [](const FileOperation& a, const FileOperation& b) { return a.path < b.path; });
         return std::move(m_changes);
@@ -291,7 +293,7 @@ private:
         AnalyzerOptions options;
         options.specPath = m_analysis.specPath;
         options.recipeDir = m_analysis.recipeDir;
-        return Analyzer(Catalog::builtin()).analyze(*planned, options);
+        return Analyzer(m_analysis.catalog).analyze(*planned, options);
     }
 
     void planReadme(const Analysis& after)

@@ -1,5 +1,6 @@
 #include "changes/recipecloner.h"
 
+#include "matrix/cpufeatureset.h"
 #include "nix/syntaxtree.h"
 #include "recipes/archnotation.h"
 
@@ -349,9 +350,17 @@ private:
                 return;
             }
         const ArchReading reading = ArchNotation::read(sink.sink, sink.value);
-        if (reading.denotesAny || text != sink.value)
+        if (reading.denotesAny ||
+            (reading.accepted && reading.numbers == std::vector<std::string>{to}))
             return;
-        if (reading.accepted && reading.numbers == std::vector<std::string>{to})
+        // Another arch in an accepted notation, maybe inside a larger entry ("${dotted}+PTX"):
+        // the literal keeps its notation.
+        if (reading.accepted && reading.numbers.size() == 1)
+            if (auto rewritten = rewriteArch(text, reading.numbers.front(), to)) {
+                m_edits.replace(range, *rewritten);
+                return;
+            }
+        if (text != sink.value)
             return;
         std::string suffix = reading.accepted ? ArchNotation::suffixOf(sink.sink, sink.value) : "";
         if (auto form = m_to.archSuffixes.find(std::string(archSinkName(sink.sink)));
@@ -382,13 +391,21 @@ private:
                      m_from.isa + " flags";
             return false;
         }
-        if (!m_to.isa || m_from.isa == m_to.name.isa)
+        if (!m_to.isa)
             return true;
+        // The same ISA: only flags that do not build it (judged by effect) are rewritten.
+        const bool sameIsa = m_from.isa == m_to.name.isa;
         std::vector<const CpuFlagsFact*> sinks;
-        if (m_facts.compilerFlags)
+        auto wrong = [&](const CpuFlagsFact& fact) {
+            return !sameIsa || !CpuFeatureSet(fact.flags).judge(*m_to.isa).acceptable();
+        };
+        if (m_facts.compilerFlags && wrong(*m_facts.compilerFlags))
             sinks.push_back(&*m_facts.compilerFlags);
         for (const CpuFlagsFact& more : m_facts.moreCompilerFlags)
-            sinks.push_back(&more);
+            if (wrong(more))
+                sinks.push_back(&more);
+        if (sameIsa && sinks.empty())
+            return true;
         bool fromModule = false;
         for (const CpuFlagsFact* sink : sinks) {
             if (!sink->writtenIn.empty()) {
@@ -402,7 +419,8 @@ private:
                 return false;
             }
         }
-        if (sinks.empty() && m_facts.cpuFlags && !writeFlags(m_facts.cpuFlags->range)) {
+        if (sinks.empty() && !m_facts.compilerFlags && m_facts.cpuFlags &&
+            !writeFlags(m_facts.cpuFlags->range)) {
             *error = "cannot rewrite the cpuFlags list";
             return false;
         }

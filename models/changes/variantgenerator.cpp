@@ -194,35 +194,51 @@ GeneratedRecipe VariantGenerator::generate(const VariantName& name,
         out.error = "the canonical recipe " + canonicalPath + " is not in the repository";
         return out;
     }
-    if (canonical == replacing) {
-        out.error = "it is its group's canonical recipe, and it is broken: no sound recipe of "
-                    "its group to regenerate it from";
+    // A broken canonical recipe is itself regenerated from a sound sibling of its group.
+    if (canonical == replacing)
+        canonical = soundSibling(*group, replacing);
+    if (!canonical) {
+        out.error = "it is its group's canonical recipe, and no other recipe of its group is "
+                    "sound enough to regenerate it from";
         return out;
     }
+    const std::string sourcePath = canonical->recipe->path;
     if (const Finding* error = firstError(*canonical)) {
-        out.error = "the canonical recipe " + canonicalPath + " is itself broken (" +
-                    error->ruleId + "): " + error->message;
+        out.error = "the canonical recipe " + sourcePath + " is itself broken (" + error->ruleId +
+                    "): " + error->message;
         return out;
     }
-    SourceFile file = m_source.read(canonicalPath, maxRecipeSize);
+    SourceFile file = m_source.read(sourcePath, maxRecipeSize);
     if (!file.error.empty()) {
-        out.error = canonicalPath + ": " + file.error;
+        out.error = sourcePath + ": " + file.error;
         return out;
     }
-    const RecipeFacts facts = factsOf(canonicalPath, file.bytes);
+    const RecipeFacts facts = factsOf(sourcePath, file.bytes);
     out.text =
         m_cloner.clone(file.bytes, facts, *canonical->recipe->variant, expectation, &out.error);
     if (out.text.empty()) {
-        out.error = "cloning " + canonicalPath + ": " + out.error;
+        out.error = "cloning " + sourcePath + ": " + out.error;
         return out;
     }
-    out.how = "cloned from " + group->profile.canonical;
+    out.how = "cloned from " + canonical->recipe->fileName;
     if (std::string lost = lostValues(facts, factsOf(pathOf(name.toString() + ".nix"), out.text));
         !lost.empty()) {
-        out.error = "cloning " + canonicalPath + " leaves " + lost + " unknown";
+        out.error = "cloning " + sourcePath + " leaves " + lost + " unknown";
         out.text.clear();
     }
     return out;
+}
+
+const MatrixEntry* VariantGenerator::soundSibling(const RecipeGroup& group,
+                                                  const MatrixEntry* except) const
+{
+    for (const std::string& file : group.files) {
+        const MatrixEntry* entry = entryOfPath(file);
+        if (entry && entry != except && entry->recipe && entry->recipe->variant &&
+            entry->recipe->variant->suffixes.empty() && !firstError(*entry))
+            return entry;
+    }
+    return nullptr;
 }
 
 GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expectation) const

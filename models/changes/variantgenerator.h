@@ -39,6 +39,7 @@ private:
                               const std::string& generated) const;
     const RecipeGroup* cloneSource(const VariantName& name) const;
     const MatrixEntry* entryOfPath(const std::string& path) const;
+    const MatrixEntry* soundSibling(const RecipeGroup& group, const MatrixEntry* except) const;
     RecipeFacts factsOf(const std::string& path, const std::string& bytes) const;
     std::string pathOf(const std::string& fileName) const;
 

@@ -21,9 +21,14 @@
 //   platforms      "x86_64-linux" ↔ "aarch64-linux" in meta.platforms (never in an `or`
 //                  fallback, which nixpkgs' torch never uses)             → platforms-mismatch
 //   cuda-set       every mention of cudaPackages_X_Y → another version's → cuda-version-mismatch
+// Every caught mutant is then fixed through the change planner (in place or by regenerating
+// the recipe from its group's canonical one): the fixed file must have no finding its
+// original did not have.
 // Only recipes with no error before mutation are mutated; the planted defects of the fixtures
 // and the demo's broken recipes are asserted to be exactly the files with errors.
 
+#include "changes/changeplanner.h"
+#include "changes/overlaysource.h"
 #include "matrix/catalog.h"
 #include "matrix/variantname.h"
 #include "nix/syntaxtree.h"
@@ -646,7 +651,32 @@ struct Tally
 {
     int mutants = 0;
     int caught = 0;
+    int fixed = 0;
 };
+
+// Plans the fix of `path` in the repository as it is on disk now (mutated), and returns the
+// findings on the fixed file, judged together with the rest of the repository; `why` says
+// why there is no fix.
+std::optional<std::map<std::string, int>>
+fixedFindings(const std::shared_ptr<const RepositorySource>& source, const Analysis& mutated,
+              const std::string& path, std::string* why)
+{
+    ChangeRequest request;
+    request.action = ChangeAction::Fix;
+    request.cells = {path};
+    request.updateReadme = false;
+    const ChangeSet changes =
+        ChangePlanner(source, std::make_shared<const Analysis>(mutated)).plan(request);
+    auto op = std::find_if(changes.operations.begin(), changes.operations.end(),
+                           [&](const FileOperation& o) { return o.path == path; });
+    if (op == changes.operations.end()) {
+        *why = changes.skipped.empty() ? "no operation" : changes.skipped.front().why;
+        return std::nullopt;
+    }
+    auto fixed = std::make_shared<OverlaySource>(source);
+    fixed->write(path, op->after);
+    return findingsOn(Analyzer().analyze(*fixed), path);
+}
 
 } // namespace
 
@@ -663,6 +693,7 @@ private slots:
         std::map<std::string, Tally> byKind;
         std::map<std::string, std::map<std::string, int>> byRepo; // repo → kind → mutants
         QStringList missed;
+        QStringList unfixed;
         QStringList invalid;
         QStringList baselineProblems;
         QStringList uncovered; // for the record: where the test's own reading found nothing
@@ -675,7 +706,7 @@ private slots:
                 const QString file = it.next();
                 copy.write(QDir(repo.root).relativeFilePath(file), readFile(file));
             }
-            const auto source = openWorkTree(copy.rootPath());
+            const std::shared_ptr<const RepositorySource> source = openWorkTree(copy.rootPath());
             const Analysis before = Analyzer().analyze(*source);
             const std::string repoName = repo.name.toStdString();
             QVERIFY2(before.sourceError.empty(), repoName.c_str());
@@ -983,7 +1014,6 @@ private slots:
                     ++byRepo[repoName][mutant.kind];
                     QVERIFY(writeFile(absolute, mutant.bytes));
                     const Analysis after = Analyzer().analyze(*source);
-                    QVERIFY(writeFile(absolute, original));
                     const std::map<std::string, int> now = findingsOn(after, path);
                     bool caught = false;
                     for (const std::string& rule : mutant.rules) {
@@ -991,6 +1021,22 @@ private slots:
                         const auto is = now.find(rule);
                         caught = caught || (is != now.end() &&
                                             is->second > (was == baseline.end() ? 0 : was->second));
+                    }
+                    std::string why;
+                    const auto fixed =
+                        caught ? fixedFindings(source, after, path, &why) : std::nullopt;
+                    QVERIFY(writeFile(absolute, original));
+                    if (fixed) {
+                        std::string left;
+                        for (const auto& [rule, count] : *fixed)
+                            if (count > (baseline.count(rule) ? baseline.at(rule) : 0))
+                                left += " " + rule;
+                        if (left.empty())
+                            ++byKind[mutant.kind].fixed;
+                        else
+                            unfixed << QString::fromStdString(label + " — the fix leaves" + left);
+                    } else if (caught) {
+                        unfixed << QString::fromStdString(label + " — no fix: " + why);
                     }
                     if (caught)
                         ++byKind[mutant.kind].caught;
@@ -1011,12 +1057,15 @@ private slots:
         bool belowThreshold = false;
         for (const auto& [kind, tally] : byKind) {
             const double rate = tally.mutants ? 100.0 * tally.caught / tally.mutants : 0.0;
-            qInfo().noquote() << QStringLiteral("%1: %2 of %3 mutants caught (%4%)")
+            const double fixRate = tally.caught ? 100.0 * tally.fixed / tally.caught : 0.0;
+            qInfo().noquote() << QStringLiteral("%1: %2 of %3 mutants caught (%4%), %5 fixed (%6%)")
                                      .arg(QString::fromStdString(kind), -14)
                                      .arg(tally.caught)
                                      .arg(tally.mutants)
-                                     .arg(rate, 0, 'f', 1);
-            belowThreshold = belowThreshold || rate < 95.0;
+                                     .arg(rate, 0, 'f', 1)
+                                     .arg(tally.fixed)
+                                     .arg(fixRate, 0, 'f', 1);
+            belowThreshold = belowThreshold || rate < 95.0 || fixRate < 95.0;
         }
         qInfo() << "mutation run took" << timer.elapsed() << "ms";
 
@@ -1025,6 +1074,8 @@ private slots:
                                      uncovered.join('\n');
         if (!missed.isEmpty())
             qInfo().noquote() << "missed mutants:\n" + missed.join('\n');
+        if (!unfixed.isEmpty())
+            qInfo().noquote() << "mutants the fix did not repair:\n" + unfixed.join('\n');
         QVERIFY2(baselineProblems.isEmpty(), qPrintable(baselineProblems.join('\n')));
         QVERIFY2(invalid.isEmpty(), qPrintable("mutants Nix would reject (a bug of this test):\n" +
                                                invalid.join('\n')));
@@ -1035,8 +1086,8 @@ private slots:
         for (const RepoUnderTest& repo : repositories())
             QVERIFY2(!byRepo[repo.name.toStdString()].empty(), qPrintable(repo.name));
         QVERIFY2(!belowThreshold,
-                 qPrintable(QStringLiteral("a kind caught less than 95%; missed:\n") +
-                            missed.join('\n')));
+                 qPrintable(QStringLiteral("a kind caught or fixed less than 95%; missed:\n") +
+                            missed.join('\n') + "\nunfixed:\n" + unfixed.join('\n')));
     }
 };
 
