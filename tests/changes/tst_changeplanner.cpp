@@ -2,6 +2,7 @@
 // in place and by regeneration, refusals that say why. Every generated file is parsed by
 // `nix-instantiate --parse` and re-analysed.
 
+#include "../recipes/testrepository.h"
 #include "changes/changeplanner.h"
 #include "changes/overlaysource.h"
 #include "recipes/analyzer.h"
@@ -17,19 +18,6 @@
 using namespace rg;
 
 namespace {
-
-// Copies a fixture (hidden .flox included) into `to`.
-void copyTree(const QString& from, const QString& to)
-{
-    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        const QString target = to + "/" + QDir(from).relativeFilePath(path);
-        QDir().mkpath(QFileInfo(target).absolutePath());
-        QVERIFY(QFile::copy(path, target));
-    }
-}
 
 // Writes the planned operations straight to disk (the applier has its own tests).
 void write(const QString& root, const ChangeSet& changes)
@@ -94,9 +82,9 @@ private slots:
 
 void TestChangePlanner::completesSeed001()
 {
-    QTemporaryDir dir;
-    copyTree(fixture("seed001-start"), dir.path());
-    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.path().toStdString()));
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-start"));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
     const ChangeSet changes = ChangePlanner(source, analyse(source)).plan({});
 
     std::map<FileOperationKind, std::vector<std::string>> byKind;
@@ -122,13 +110,13 @@ void TestChangePlanner::completesSeed001()
     QCOMPARE(cpu, 4);
     QCOMPARE(arm, 2);
 
-    write(dir.path(), changes);
+    write(dir.root(), changes);
     auto after = analyse(source);
     QCOMPARE(after->summary(), std::string("44 expected · 44 ok"));
     QCOMPARE(after->findingCount(), 0);
 
     // The rewritten ARM recipes keep their own descriptions and flags.
-    QFile arm82(dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm110-armv8_2.nix");
+    QFile arm82(dir.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm110-armv8_2.nix");
     QVERIFY(arm82.open(QIODevice::ReadOnly));
     const QByteArray rewritten = arm82.readAll();
     QVERIFY(rewritten.contains("description = \"PyTorch for NVIDIA DRIVE Thor with ARMv8.2-A\";"));
@@ -137,7 +125,7 @@ void TestChangePlanner::completesSeed001()
     QVERIFY(!rewritten.contains("fe5e41d7"));
 
     // sm90-avx512: the 9.0 arch at every sink, AVX-512 flags, x86_64-linux.
-    QFile sm90(dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx512.nix");
+    QFile sm90(dir.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx512.nix");
     QVERIFY(sm90.open(QIODevice::ReadOnly));
     const QByteArray text = sm90.readAll();
     QVERIFY(text.contains("gpuArchSM = \"9.0\";"));
@@ -151,18 +139,18 @@ void TestChangePlanner::completesSeed001()
 
     // Seed 001's own verification greps.
     // verify.sh runs from its own directory: a copy of it runs on the completed repository.
-    QVERIFY(QFile::copy(fixture("seed001-target") + "/verify.sh", dir.path() + "/verify.sh"));
+    QVERIFY(QFile::copy(fixture("seed001-target") + "/verify.sh", dir.root() + "/verify.sh"));
     QProcess greps;
-    greps.start("bash", {dir.path() + "/verify.sh"});
+    greps.start("bash", {dir.root() + "/verify.sh"});
     QVERIFY(greps.waitForFinished(60000));
     QVERIFY2(greps.exitCode() == 0, greps.readAllStandardOutput().constData());
 }
 
 void TestChangePlanner::everyGeneratedFileParses()
 {
-    QTemporaryDir dir;
-    copyTree(fixture("seed001-start"), dir.path());
-    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.path().toStdString()));
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-start"));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
     const ChangeSet changes = ChangePlanner(source, analyse(source)).plan({});
     QVERIFY(changes.operations.size() > 40);
     for (const FileOperation& op : changes.operations)
@@ -172,9 +160,9 @@ void TestChangePlanner::everyGeneratedFileParses()
 
 void TestChangePlanner::createsOneCell()
 {
-    QTemporaryDir dir;
-    copyTree(fixture("seed001-start"), dir.path());
-    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.path().toStdString()));
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-start"));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
     ChangeRequest request;
     request.action = ChangeAction::Create;
     request.cells = {"pytorch-python313-cuda13_0-sm86-avx2"};
@@ -187,7 +175,7 @@ void TestChangePlanner::createsOneCell()
     QVERIFY(op.reason.find("cloned from pytorch-python313-cuda13_0-sm120-avx512.nix") !=
             std::string::npos);
     // Only what belongs to the variant differs from the canonical recipe.
-    QFile canonicalFile(dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix");
+    QFile canonicalFile(dir.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix");
     QVERIFY(canonicalFile.open(QIODevice::ReadOnly));
     const QStringList before = QString::fromUtf8(canonicalFile.readAll()).split('\n');
     const QStringList after = QString::fromStdString(op.after).split('\n');
@@ -201,11 +189,11 @@ void TestChangePlanner::createsOneCell()
 
 void TestChangePlanner::refusesWhenCanonicalIsBroken()
 {
-    QTemporaryDir dir;
-    copyTree(fixture("seed001-start"), dir.path());
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-start"));
     // Break the canonical recipe: its pin is no longer the spec's.
     const QString canonical =
-        dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix";
+        dir.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix";
     QFile file(canonical);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QByteArray text = file.readAll();
@@ -215,7 +203,7 @@ void TestChangePlanner::refusesWhenCanonicalIsBroken()
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write(text);
     file.close();
-    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.path().toStdString()));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
     ChangeRequest request;
     request.action = ChangeAction::Create;
     request.cells = {"pytorch-python313-cuda13_0-sm86-avx2"};
@@ -229,10 +217,10 @@ void TestChangePlanner::refusesWhenCanonicalIsBroken()
 
 void TestChangePlanner::fixesValuesInPlace()
 {
-    QTemporaryDir dir;
-    copyTree(fixture("seed001-target"), dir.path());
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-target"));
     // A wrong arch value at its sink and a deprecated attribute: both value edits.
-    const QString path = dir.path() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx2.nix";
+    const QString path = dir.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx2.nix";
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QByteArray original = file.readAll();
@@ -243,7 +231,7 @@ void TestChangePlanner::fixesValuesInPlace()
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write(broken);
     file.close();
-    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.path().toStdString()));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
     ChangeRequest request;
     request.action = ChangeAction::Fix;
     request.cells = {".flox/pkgs/pytorch-python313-cuda13_0-sm90-avx2.nix"};

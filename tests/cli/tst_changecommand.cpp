@@ -3,6 +3,7 @@
 // 0 done or nothing to do, 1 apply or commit failed, 2 usage or repository error.
 
 #include "../recipes/testrepository.h"
+#include "recipegridrun.h"
 
 #include <QDirIterator>
 #include <QProcess>
@@ -13,50 +14,21 @@
 #include <unistd.h>
 
 using nlohmann::json;
+using rg::test::Run;
 using rg::test::TestRepository;
+
+namespace {
+Run recipegrid(const QStringList& arguments,
+               const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
+{
+    return rg::test::runRecipegrid(arguments, environment);
+}
+} // namespace
 
 namespace {
 
 const QString fixtures = QStringLiteral(RG_FIXTURES_DIR);
 const QString pkgs = QStringLiteral(".flox/pkgs/");
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run recipegrid(const QStringList& arguments,
-               const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
-{
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"), arguments);
-    Run run;
-    if (!process.waitForFinished(120000)) {
-        // A hang is a failure: no exit code a test could take for a result.
-        process.kill();
-        process.waitForFinished(5000);
-        run.err = "recipegrid did not finish within 120 s";
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
-
-void copyTree(const QString& from, const TestRepository& repo)
-{
-    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        repo.write(QDir(from).relativeFilePath(path), file.readAll());
-    }
-}
 
 // Every file (with its bytes) and directory under the root, .git left out: two equal
 // snapshots mean nothing was written, not even a temporary file.
@@ -111,7 +83,7 @@ private:
     // A fresh copy of seed001-start (hidden .flox included) for each test.
     void start(TestRepository& repo)
     {
-        copyTree(fixtures + "/seed001-start", repo);
+        repo.copyFrom(fixtures + "/seed001-start");
         QVERIFY(QFile::exists(repo.root() + "/.flox/recipegrid.json"));
         QVERIFY(QFile::exists(repo.root() + "/README.md"));
     }

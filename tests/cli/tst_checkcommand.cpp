@@ -2,6 +2,7 @@
 // codes: 0 clean, 1 findings, 2 usage or I/O error.
 
 #include "../recipes/testrepository.h"
+#include "recipegridrun.h"
 #include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
 #include "recipes/ruleset.h"
@@ -13,54 +14,23 @@
 #include <set>
 
 using nlohmann::json;
+using rg::test::Run;
 using rg::test::TestRepository;
 
 namespace {
 
 const QString fixtures = QStringLiteral(RG_FIXTURES_DIR);
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
 Run check(const QStringList& arguments, const QString& workingDirectory = QString())
 {
-    QProcess process;
-    if (!workingDirectory.isEmpty())
-        process.setWorkingDirectory(workingDirectory);
-    process.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
-                  QStringList{QStringLiteral("check")} + arguments);
-    Run run;
-    if (!process.waitForFinished(60000)) {
-        // A hang is a failure: no exit code a test could take for a result.
-        process.kill();
-        process.waitForFinished(5000);
-        run.err = "recipegrid check did not finish within 60 s";
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return rg::test::runRecipegrid(QStringList{QStringLiteral("check")} + arguments,
+                                   QProcessEnvironment::systemEnvironment(), workingDirectory,
+                                   60000);
 }
 
 QString fixture(const char* name)
 {
     return fixtures + "/" + name;
-}
-
-void copyTree(const QString& from, const TestRepository& repo)
-{
-    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        repo.write(QDir(from).relativeFilePath(path), file.readAll());
-    }
 }
 
 } // namespace
@@ -313,11 +283,11 @@ private slots:
     {
         TestRepository repo;
         repo.git({"init", "-q"});
-        copyTree(fixture("seed001-start"), repo);
+        repo.copyFrom(fixture("seed001-start"));
         repo.commitAll("start");
         repo.git({"checkout", "-q", "-b", "cuda-13_0-target"});
         repo.git({"rm", "-q", "-r", ".flox/pkgs"});
-        copyTree(fixture("seed001-target"), repo);
+        repo.copyFrom(fixture("seed001-target"));
         repo.commitAll("target");
         repo.git({"checkout", "-q", "main"});
 
@@ -336,7 +306,7 @@ private slots:
     void explicitSpecRelativeToWorkingDirectory()
     {
         TestRepository repo;
-        copyTree(fixture("seed001-target"), repo);
+        repo.copyFrom(fixture("seed001-target"));
         QFile::remove(repo.root() + "/.flox/recipegrid.json");
         const Run inferred = check({"--format", "json", repo.root()});
         // An inferred spec is only a note, but it cannot vouch for sm110/sm121 with x86 ISAs.
@@ -361,7 +331,7 @@ private slots:
     void invalidSpecIsReportedNotFatal()
     {
         TestRepository repo;
-        copyTree(fixture("seed001-target"), repo);
+        repo.copyFrom(fixture("seed001-target"));
         repo.write(".flox/recipegrid.json", "{ \"schema\": 1,\n  \"pins\": [ }\n");
         const Run run = check({"--format", "json", repo.root()});
         QCOMPARE(run.exitCode, 1);

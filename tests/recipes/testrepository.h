@@ -4,6 +4,7 @@
 // commands for setting them up (tests read git only through libgit2; the CLI is setup only).
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -27,6 +28,17 @@ public:
         QFile file(path);
         QVERIFY2(file.open(QIODevice::WriteOnly | QIODevice::Truncate), qPrintable(path));
         file.write(bytes);
+    }
+    // Copies a fixture repository (hidden `.flox/` included) into this one.
+    void copyFrom(const QString& fixture) const
+    {
+        QDirIterator it(fixture, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+            write(QDir(fixture).relativeFilePath(path), file.readAll());
+        }
     }
     void writeRecipe(const QString& name, const QByteArray& bytes) const
     {
