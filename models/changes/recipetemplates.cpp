@@ -113,6 +113,7 @@ std::string RecipeTemplates::render(const VariantExpectation& variant, const Tem
     data.set("pythonDotted", python.dotted);
     data.set("isaDesc", variant.isa ? variant.isa->description : "generic " + name.isa);
     data.set("flags", flagList(variant.isa));
+    data.set("hasFlags", boolean(variant.isa && !variant.isa->flags.empty()));
     data.set("platform", variant.platform.empty() ? "x86_64-linux" : variant.platform);
     data.set("pinned", boolean(pinned));
     data.set("scope", pinned ? "nixpkgs_pinned." : "");
@@ -159,6 +160,7 @@ std::string RecipeTemplates::render(const VariantExpectation& variant, const Tem
     } else {
         const bool darwin = name.accelerator == Accelerator::Darwin;
         data.set("acceleratorDesc", darwin ? "for Apple silicon (MPS)" : "CPU-only");
+        data.set("workload", darwin ? "Apple silicon (MPS)" : "CPU-only");
         data.set("gpuNote", darwin ? "Apple silicon (MPS)" : "none (CPU-only)");
         data.set("linux", boolean(!darwin));
     }

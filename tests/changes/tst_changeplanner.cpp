@@ -78,6 +78,8 @@ private slots:
     void regeneratesTheTargetsValues();
     void regeneratesEverySoundRecipe_data();
     void regeneratesEverySoundRecipe();
+    void templatesCoverTheCatalog_data();
+    void templatesCoverTheCatalog();
 };
 
 void TestChangePlanner::completesSeed001()
@@ -464,6 +466,73 @@ void TestChangePlanner::regeneratesEverySoundRecipe()
         qInfo("  refused %s", qPrintable(why));
     QVERIFY(regenerated > 0);
     QCOMPARE(int(refused.size()), refusals);
+}
+
+// Without any recipe to clone from, the templates write every combination a spec can ask for
+// (Python 3.11–3.14, CUDA 12.8–13.0, archs from Turing to Blackwell, every x86 and ARM ISA,
+// CPU-only, Darwin), pinned or callPackage-style; each recipe parses with Nix and is sound.
+void TestChangePlanner::templatesCoverTheCatalog_data()
+{
+    QTest::addColumn<QString>("cudaPattern");
+    QTest::addColumn<QString>("otherPattern");
+    QTest::newRow("pinned") << "pinned-plain"
+                            << "pinned-plain";
+    QTest::newRow("callPackage") << "call-package"
+                                 << "call-package";
+}
+
+void TestChangePlanner::templatesCoverTheCatalog()
+{
+    QFETCH(QString, cudaPattern);
+    QFETCH(QString, otherPattern);
+    const QString pin = "0182a361324364ae3f436a63005877674cf45efb";
+    const bool pinned = cudaPattern.startsWith("pinned");
+    const QString pins = pinned ? QString(R"("pins": { "12.8": "%1", "12.9": "%1", "13.0": "%1",
+        "cpu": "%1", "darwin": "%1" },)")
+                                      .arg(pin)
+                                : QString();
+    const QString spec = QString(R"({ "schema": 1, "package": "pytorch", %1
+      "matrix": [
+        { "python": ["3.11", "3.12", "3.13", "3.14"], "accelerator": "cuda",
+          "cuda": ["12.8", "12.9", "13.0"],
+          "gpuArchs": ["sm75", "sm80", "sm86", "sm89", "sm90", "sm100", "sm120"],
+          "isas": ["avx", "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9"] },
+        { "python": ["3.11", "3.12", "3.13", "3.14"], "accelerator": "cpu",
+          "isas": ["avx", "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9"] },
+        { "python": ["3.11", "3.12", "3.13", "3.14"], "accelerator": "darwin", "isas": ["mps"] }
+      ],
+      "patterns": { "cuda": { "kind": "%2", "overlays": [] },
+                    "cpu": { "kind": "%3", "overlays": [] },
+                    "darwin": { "kind": "%3", "overlays": [] } } })")
+                             .arg(pins, cudaPattern, otherPattern);
+    test::TestRepository repo;
+    repo.write(".flox/recipegrid.json", spec.toUtf8());
+    QDir().mkpath(repo.root() + "/.flox/pkgs");
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(repo.rootPath()));
+    auto before = analyse(source);
+    QVERIFY2(!before->specError, before->specError ? before->specError->message.c_str() : "");
+    const int expected = 4 * 3 * 7 * 7 + 4 * 7 + 4;
+    QCOMPARE(before->expectedCount(), expected);
+    const ChangeSet changes = ChangePlanner(source, before).plan({});
+    for (const SkippedCell& skipped : changes.skipped)
+        qWarning("skipped %s: %s", skipped.subject.c_str(), skipped.why.c_str());
+    QVERIFY(changes.skipped.empty());
+    QCOMPARE(int(changes.operations.size()), expected);
+    write(repo.root(), changes);
+    auto after = analyse(source);
+    QCOMPARE(after->counts()[int(CellStatus::Ok)], expected);
+    int errors = 0;
+    for (const MatrixEntry& entry : after->entries)
+        errors += entry.count(Severity::Error) + entry.count(Severity::Warning);
+    QCOMPARE(errors, 0);
+    // Nix itself parses every one of them (one process for all).
+    QStringList files;
+    for (const FileOperation& op : changes.operations)
+        files << repo.root() + "/" + QString::fromStdString(op.path);
+    QProcess nix;
+    nix.start("nix-instantiate", QStringList{"--parse"} + files);
+    QVERIFY(nix.waitForFinished(120000));
+    QVERIFY2(nix.exitCode() == 0, nix.readAllStandardError().constData());
 }
 
 QTEST_GUILESS_MAIN(TestChangePlanner)
