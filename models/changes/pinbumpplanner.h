@@ -96,6 +96,9 @@ public:
     // "Bump nixpkgs 6a030d5 → 0182a36", a blank line, both full revisions, then the files.
     static std::string commitMessage(const ChangeSet& changes, const PinBumpRequest& request);
 
+    // Whether `hash` is a SHA-256 in a notation Nix reads: Nix base-32 (52), hex (64), SRI.
+    static bool isSha256(const std::string& hash);
+
     // A pin as the user typed it: 40 hex digits are taken as they are (lower-cased); 7 to 39
     // hex digits must be the prefix of exactly one of `known` (this repository's pins, its
     // branches', compared repositories'). nullopt and `error` ("malformed pin 'xyz': …",

@@ -19,7 +19,8 @@ namespace rg {
 struct AlignmentSource
 {
     std::string repository; // a path inside a clone, bare or not
-    std::string revision;   // branch, tag, commit; "" → HEAD
+    std::string revision;   // branch, tag, commit; "" → the work tree as it is on disk
+                            // (uncommitted edits included), HEAD for a bare repository
     std::string label;      // column title; "" → "name @ revision"
 
     // "PATH@REV" → {PATH, REV}; a path without '@' (or whose '@' is part of a directory

@@ -1,0 +1,706 @@
+#include "changes/pinbumpplanner.h"
+
+#include "changes/textedits.h"
+#include "nix/syntaxtree.h"
+#include "recipes/pininventory.h"
+
+#include <QtConcurrent/QtConcurrentMap>
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <set>
+
+namespace rg {
+
+namespace {
+
+constexpr uint64_t maxRecipeSize = 4 * 1024 * 1024;
+constexpr uint64_t maxDocumentSize = 1024 * 1024;
+constexpr const char* readmePath = "README.md";
+constexpr const char* arrow = " \xe2\x86\x92 "; // " → "
+constexpr std::string_view nixBase32Alphabet = "0123456789abcdfghijklmnpqrsvwxyz";
+
+bool isHex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+bool isAlnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool allHex(std::string_view text)
+{
+    return std::all_of(text.begin(), text.end(), isHex);
+}
+
+std::string lower(std::string text)
+{
+    for (char& c : text)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return text;
+}
+
+std::string shortOf(const std::string& pin)
+{
+    return pin.substr(0, 7);
+}
+
+// ---- hashes: the notations Nix accepts for a SHA-256 --------------------------------------
+
+enum class HashNotation { NixBase32, Hex, Sri };
+
+std::optional<HashNotation> notationOf(std::string_view hash)
+{
+    if (hash.starts_with("sha256-"))
+        return HashNotation::Sri;
+    if (hash.size() == 52 && std::all_of(hash.begin(), hash.end(), [](char c) {
+            return nixBase32Alphabet.find(c) != std::string_view::npos;
+        }))
+        return HashNotation::NixBase32;
+    if (hash.size() == 64 && allHex(hash))
+        return HashNotation::Hex;
+    return std::nullopt;
+}
+
+using Digest = std::array<unsigned char, 32>;
+
+// Nix's base-32 writes the digest's bits from the last byte down (libutil/hash.cc).
+std::optional<Digest> fromNixBase32(std::string_view text)
+{
+    Digest digest{};
+    for (size_t n = 0; n < text.size(); ++n) {
+        const size_t digit = nixBase32Alphabet.find(text[text.size() - n - 1]);
+        if (digit == std::string_view::npos)
+            return std::nullopt;
+        const size_t bit = n * 5, i = bit / 8, j = bit % 8;
+        digest[i] |= static_cast<unsigned char>(digit << j);
+        if (i + 1 < digest.size())
+            digest[i + 1] |= static_cast<unsigned char>(digit >> (8 - j));
+        else if (digit >> (8 - j))
+            return std::nullopt;
+    }
+    return digest;
+}
+
+std::string toNixBase32(const Digest& digest)
+{
+    std::string out;
+    for (int n = 51; n >= 0; --n) {
+        const size_t bit = static_cast<size_t>(n) * 5, i = bit / 8, j = bit % 8;
+        unsigned c = digest[i] >> j;
+        if (i + 1 < digest.size())
+            c |= static_cast<unsigned>(digest[i + 1]) << (8 - j);
+        out += nixBase32Alphabet[c & 0x1f];
+    }
+    return out;
+}
+
+std::optional<Digest> decode(std::string_view hash)
+{
+    const auto notation = notationOf(hash);
+    if (!notation)
+        return std::nullopt;
+    Digest digest{};
+    if (*notation == HashNotation::NixBase32)
+        return fromNixBase32(hash);
+    if (*notation == HashNotation::Hex) {
+        for (size_t i = 0; i < digest.size(); ++i)
+            digest[i] = static_cast<unsigned char>(
+                std::stoi(std::string(hash.substr(2 * i, 2)), nullptr, 16));
+        return digest;
+    }
+    const QByteArray bytes =
+        QByteArray::fromBase64(QByteArray::fromStdString(std::string(hash.substr(7))));
+    if (bytes.size() != static_cast<qsizetype>(digest.size()))
+        return std::nullopt;
+    std::copy(bytes.begin(), bytes.end(), digest.begin());
+    return digest;
+}
+
+std::string encode(const Digest& digest, HashNotation notation)
+{
+    if (notation == HashNotation::NixBase32)
+        return toNixBase32(digest);
+    if (notation == HashNotation::Hex) {
+        static const char digits[] = "0123456789abcdef";
+        std::string out;
+        for (unsigned char b : digest)
+            out += {digits[b >> 4], digits[b & 0xf]};
+        return out;
+    }
+    const QByteArray raw(reinterpret_cast<const char*>(digest.data()),
+                         static_cast<qsizetype>(digest.size()));
+    return "sha256-" + raw.toBase64().toStdString();
+}
+
+// ---- where the fetcher's hash and URL are --------------------------------------------------
+
+struct Fetcher
+{
+    std::string callee;         // "fetchTarball", "fetchFromGitHub", …
+    nix::SourceRange hashRange; // the hash string's contents; empty when none found
+    std::string hashAttribute;  // "sha256" / "hash" / "narHash"
+    std::string hash;           // as written
+    std::string url;            // literal url, "" when computed or absent
+    nix::SourceRange urlRange;  // its contents
+    std::string owner, repo;    // fetchFromGitHub
+};
+
+// The nodes from the root down to the innermost one containing `offset`.
+std::vector<const nix::Node*> ancestry(const nix::Node* root, uint32_t offset)
+{
+    std::vector<const nix::Node*> chain;
+    for (const nix::Node* node = root; node;) {
+        chain.push_back(node);
+        const nix::Node* next = nullptr;
+        for (const nix::Node* child : node->children)
+            if (child && child->range.contains(offset)) {
+                next = child;
+                break;
+            }
+        node = next;
+    }
+    return chain;
+}
+
+const nix::Node* literalBinding(const nix::Node& set, std::string_view name)
+{
+    for (const nix::Node* binding : set.bindings()) {
+        if (binding->kind != nix::NodeKind::Binding)
+            continue;
+        const auto path = nix::attrPathString(*binding->bindingPath());
+        const nix::Node* value = binding->bindingValue();
+        if (path && *path == name && value && value->kind == nix::NodeKind::String &&
+            nix::literalString(*value))
+            return value;
+    }
+    return nullptr;
+}
+
+std::string calleeOf(const nix::Node* function)
+{
+    while (function && function->kind == nix::NodeKind::Apply)
+        function = function->function();
+    if (!function)
+        return {};
+    if (function->kind == nix::NodeKind::Identifier)
+        return std::string(function->text);
+    if (function->kind == nix::NodeKind::Select)
+        if (const auto path = nix::attrPathString(*function->attrPath()))
+            return path->substr(path->rfind('.') == std::string::npos ? 0 : path->rfind('.') + 1);
+    return {};
+}
+
+// The attribute set the revision is written in, when it is a fetcher's argument.
+std::optional<Fetcher> fetcherAround(const nix::SyntaxTree& tree, nix::SourceRange pin)
+{
+    const auto chain = ancestry(tree.root(), pin.begin);
+    for (size_t i = chain.size(); i-- > 1;) {
+        const nix::Node* set = chain[i];
+        const nix::Node* apply = chain[i - 1];
+        if (set->kind != nix::NodeKind::AttrSet || apply->kind != nix::NodeKind::Apply ||
+            apply->argument() != set)
+            continue;
+        Fetcher fetcher;
+        fetcher.callee = calleeOf(apply->function());
+        if (!fetcher.callee.starts_with("fetch"))
+            return std::nullopt;
+        for (const char* name : {"sha256", "hash", "narHash"})
+            if (const nix::Node* value = literalBinding(*set, name)) {
+                fetcher.hashAttribute = name;
+                fetcher.hashRange = {value->range.begin + 1, value->range.end - 1};
+                fetcher.hash = std::string(tree.text(fetcher.hashRange));
+                break;
+            }
+        if (const nix::Node* url = literalBinding(*set, "url")) {
+            fetcher.urlRange = {url->range.begin + 1, url->range.end - 1};
+            fetcher.url = std::string(tree.text(fetcher.urlRange));
+        }
+        for (auto [name, out] : {std::pair{"owner", &fetcher.owner}, {"repo", &fetcher.repo}})
+            if (const nix::Node* value = literalBinding(*set, name))
+                *out = *nix::literalString(*value);
+        return fetcher;
+    }
+    return std::nullopt;
+}
+
+// The URL the fetcher downloads once the revision is `to`; "" when it cannot be known.
+std::string urlAfter(const Fetcher& fetcher, nix::SourceRange pin, const std::string& to)
+{
+    if (!fetcher.url.empty()) {
+        if (pin.begin < fetcher.urlRange.begin || pin.end > fetcher.urlRange.end)
+            return {};
+        std::string url = fetcher.url;
+        url.replace(pin.begin - fetcher.urlRange.begin, pin.length(), to);
+        return url;
+    }
+    if (fetcher.callee == "fetchFromGitHub" && !fetcher.owner.empty() && !fetcher.repo.empty())
+        return "https://github.com/" + fetcher.owner + "/" + fetcher.repo + "/archive/" + to +
+               ".tar.gz";
+    return {};
+}
+
+bool unpacks(const std::string& callee)
+{
+    return callee != "fetchurl";
+}
+
+// ---- Markdown quotes -----------------------------------------------------------------------
+
+// Replaces every hex token that abbreviates `from` (7+ characters, standing alone) by the
+// same-length prefix of `to`; `tablesOnly` limits it to Markdown table rows.
+std::string replaceQuotes(const std::string& text, const std::string& from, const std::string& to,
+                          bool tablesOnly, int* count)
+{
+    std::string out;
+    out.reserve(text.size());
+    size_t lineStart = 0;
+    bool inTable = false;
+    for (size_t i = 0; i < text.size();) {
+        if (i == lineStart) {
+            const size_t first = text.find_first_not_of(" \t", i);
+            inTable = first != std::string::npos && text[first] == '|';
+        }
+        const bool starts = isHex(text[i]) && (i == 0 || !isAlnum(text[i - 1]));
+        if (!starts || (tablesOnly && !inTable)) {
+            if (text[i] == '\n')
+                lineStart = i + 1;
+            out += text[i++];
+            continue;
+        }
+        size_t end = i;
+        while (end < text.size() && isAlnum(text[end]))
+            ++end;
+        const std::string_view token(text.data() + i, end - i);
+        if (token.size() >= 7 && token.size() <= from.size() && allHex(token) &&
+            std::string_view(from).starts_with(token)) {
+            out += token.size() == from.size() ? to : to.substr(0, token.size());
+            ++*count;
+        } else {
+            out.append(token);
+        }
+        i = end;
+    }
+    return out;
+}
+
+// Markdown files of a work tree other than its top README, by relative path. Hidden
+// directories (.git, .flox) and symbolic links are not followed; the walk is bounded so a
+// stray build tree cannot stall planning.
+std::vector<std::string> markdownFiles(const std::string& root)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    std::error_code error;
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
+    int visited = 0;
+    for (; !error && it != fs::recursive_directory_iterator() && ++visited < 20000;
+         it.increment(error)) {
+        const fs::directory_entry& entry = *it;
+        const std::string name = entry.path().filename().string();
+        if (entry.is_symlink(error)) {
+            continue;
+        } else if (entry.is_directory(error)) {
+            if (name.starts_with(".") || name == "node_modules" || it.depth() >= 6)
+                it.disable_recursion_pending();
+        } else if (entry.is_regular_file(error) && name.ends_with(".md")) {
+            const std::string relative = fs::relative(entry.path(), root, error).generic_string();
+            if (relative != readmePath)
+                out.push_back(relative);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+// ---- planning ------------------------------------------------------------------------------
+
+namespace {
+
+struct Candidate
+{
+    const RecipeFacts* recipe = nullptr;
+    const MatrixEntry* entry = nullptr;
+};
+
+struct RecipeOutcome
+{
+    std::optional<FileOperation> operation;
+    std::optional<SkippedCell> skipped;
+    bool needsHash = false;
+    std::vector<std::pair<std::string, bool>> downloads; // URL after the bump, unpacked
+};
+
+std::string pythonOf(const VariantName& name)
+{
+    return name.python.empty() ? std::string()
+                               : name.python.substr(0, 1) + "." + name.python.substr(1);
+}
+
+bool inScope(const PinBumpScope& scope, const Candidate& c)
+{
+    if (scope.isAll())
+        return true;
+    if (!scope.cells.empty()) {
+        const auto named = [&](const std::string& cell) {
+            if (cell == c.recipe->path || cell == c.recipe->fileName)
+                return true;
+            if (!c.entry)
+                return false;
+            const std::string& key = c.entry->cellKey;
+            const auto colon = key.find(':');
+            return cell == key || (colon != std::string::npos && cell == key.substr(colon + 1)) ||
+                   cell == c.entry->variant.toString();
+        };
+        if (std::none_of(scope.cells.begin(), scope.cells.end(), named))
+            return false;
+    }
+    if (!c.entry)
+        return scope.package.empty() && scope.accelerator.empty() && scope.python.empty();
+    return (scope.package.empty() || scope.package == c.entry->package) &&
+           (scope.accelerator.empty() ||
+            scope.accelerator == PinInventory::acceleratorIdOf(c.entry->variant)) &&
+           (scope.python.empty() || scope.python == pythonOf(c.entry->variant));
+}
+
+// Renames the python3Packages the torch comes from; "" or why it was left alone.
+std::string renamePythonSet(const RecipeFacts& facts, const Candidate& c, const std::string& bytes,
+                            TextEdits* edits)
+{
+    const auto& set = facts.pythonPackageSet;
+    if (!set || set->value != "python3Packages")
+        return {};
+    if (!c.entry || c.entry->variant.python.empty())
+        return "python3Packages kept: the file name names no Python version";
+    const std::string_view written(bytes.data() + set->range.begin, set->range.length());
+    int mentions = 0;
+    for (size_t at = bytes.find("python3Packages"); at != std::string::npos;
+         at = bytes.find("python3Packages", at + 1))
+        if ((at == 0 || !isAlnum(bytes[at - 1])) &&
+            (at + 15 >= bytes.size() || !isAlnum(bytes[at + 15])))
+            ++mentions;
+    if (written != "python3Packages" || mentions != 1)
+        return "python3Packages kept: it is named " + std::to_string(mentions) +
+               " times, and renaming only the torch's set would bypass overlays of the others";
+    edits->replace(set->range, "python" + c.entry->variant.python + "Packages");
+    return {};
+}
+
+class PinBumpBuilder
+{
+public:
+    PinBumpBuilder(const RepositorySource& source, const PinBumpRequest& request)
+        : m_source(source), m_request(request)
+    {}
+
+    RecipeOutcome bump(const Candidate& c) const
+    {
+        RecipeOutcome outcome;
+        const RecipeFacts& facts = *c.recipe;
+        const std::string subject = c.entry ? c.entry->variant.toString() : facts.path;
+        auto skip = [&](const std::string& why) {
+            outcome.skipped = SkippedCell{subject, facts.path + ": " + why};
+            return outcome;
+        };
+        SourceFile file = m_source.read(facts.path, maxRecipeSize);
+        if (!file.error.empty())
+            return skip(file.error);
+        nix::SyntaxTree tree = nix::SyntaxTree::parse(file.bytes);
+        if (!tree.root())
+            return skip("does not parse: " + tree.error()->message);
+        TextEdits edits;
+        std::vector<std::string> notes;
+        for (const PinFact& pin : facts.pins) {
+            if (pin.revision != m_request.from)
+                continue;
+            if (tree.text(pin.range) != m_request.from)
+                return skip("changed since it was analysed (the pin is not where it was)");
+            edits.replace(pin.range, m_request.to);
+            if (!pin.hasHash)
+                continue;
+            const auto fetcher = fetcherAround(tree, pin.range);
+            if (!fetcher || fetcher->hashRange.length() == 0)
+                return skip("its fetcher's hash is not written next to the pin; bump it by "
+                            "hand so the hash changes with it");
+            if (const std::string note = newHash(*fetcher, pin, &edits, &outcome); !note.empty())
+                notes.push_back(note);
+        }
+        if (edits.empty())
+            return outcome;
+        if (m_request.renamePythonSet)
+            if (const std::string note = renamePythonSet(facts, c, file.bytes, &edits);
+                !note.empty())
+                notes.push_back(note);
+        FileOperation op;
+        op.kind = FileOperationKind::Modify;
+        op.path = facts.path;
+        op.before = std::move(file.bytes);
+        op.after = edits.applyTo(op.before);
+        op.plannedHash = contentHash(op.before);
+        op.subject = c.entry ? subject : std::string();
+        op.reason = "pin " + shortOf(m_request.from) + arrow + shortOf(m_request.to);
+        for (const std::string& note : notes)
+            op.reason += "; " + note;
+        outcome.operation = std::move(op);
+        return outcome;
+    }
+
+private:
+    // Writes the new hash (given, or the fake one); returns what the reason must say.
+    std::string newHash(const Fetcher& fetcher, const PinFact& pin, TextEdits* edits,
+                        RecipeOutcome* outcome) const
+    {
+        const std::string url = urlAfter(fetcher, pin.range, m_request.to);
+        const HashNotation notation =
+            notationOf(fetcher.hash)
+                .value_or(fetcher.hashAttribute == "sha256" ? HashNotation::NixBase32
+                                                            : HashNotation::Sri);
+        auto given = m_request.newHashes.find(url);
+        if (url.empty() || given == m_request.newHashes.end())
+            given = m_request.newHashes.find(m_request.to);
+        if (given != m_request.newHashes.end())
+            if (const auto digest = decode(given->second)) {
+                edits->replace(fetcher.hashRange, encode(*digest, notation));
+                return {};
+            }
+        edits->replace(fetcher.hashRange, encode(Digest{}, notation));
+        outcome->needsHash = true;
+        if (!url.empty())
+            outcome->downloads.emplace_back(url, unpacks(fetcher.callee));
+        return "needs a new hash: " + fetcher.hashAttribute + " set to the all-zero fake hash " +
+               "(prefetch " + (url.empty() ? "the new source" : url) +
+               ", or build once: Nix reports the right one)";
+    }
+
+    const RepositorySource& m_source;
+    const PinBumpRequest& m_request;
+};
+
+std::string checkPins(const PinBumpRequest& request)
+{
+    if (request.from.empty() || request.to.empty())
+        return "a pin bump needs both a from-pin and a to-pin";
+    if (!isFullRevision(request.to))
+        return "malformed pin '" + request.to +
+               "': the new pin must be a full nixpkgs revision, 40 lower-case hex digits" +
+               (request.to.size() >= 7 && allHex(request.to) ? " (resolve the abbreviation first)"
+                                                             : "");
+    if (!std::all_of(request.from.begin(), request.from.end(), isAlnum))
+        return "malformed pin '" + request.from + "': a revision is hex digits";
+    if (request.from == request.to)
+        return "the recipes are already on " + request.to + ": from and to are the same pin";
+    return {};
+}
+
+// README table rows, or a whole Markdown document, quoting `from`.
+std::optional<FileOperation> quoteUpdate(const RepositorySource& source, const std::string& path,
+                                         const PinBumpRequest& request, bool tablesOnly)
+{
+    SourceFile file = source.read(path, maxDocumentSize);
+    if (!file.error.empty())
+        return std::nullopt;
+    int count = 0;
+    std::string after = replaceQuotes(file.bytes, request.from, request.to, tablesOnly, &count);
+    if (count == 0)
+        return std::nullopt;
+    FileOperation op;
+    op.kind = FileOperationKind::Modify;
+    op.path = path;
+    op.before = std::move(file.bytes);
+    op.after = std::move(after);
+    op.plannedHash = contentHash(op.before);
+    op.reason = std::string(tablesOnly ? "version matrix" : "document") + " quotes pin " +
+                shortOf(request.from) + " (" + std::to_string(count) +
+                (count == 1 ? " mention" : " mentions") + ")" + arrow + shortOf(request.to);
+    return op;
+}
+
+void addQuotes(const RepositorySource& source, const PinBumpRequest& request, ChangeSet* changes);
+void collect(const PinBumpRequest& request, const std::vector<Candidate>& chosen,
+             std::vector<RecipeOutcome> outcomes, PinBumpPlan* result,
+             std::vector<PrefetchTarget>* targets, const RepositorySource& source);
+
+PinBumpPlan planWith(const RepositorySource& source, const Analysis& analysis,
+                     const PinBumpRequest& request, std::vector<PrefetchTarget>* targets)
+{
+    PinBumpPlan result;
+    if (result.error = checkPins(request); !result.error.empty())
+        return result;
+    std::vector<Candidate> all;
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.recipe)
+            all.push_back({entry.recipe.get(), &entry});
+    for (const RecipeFacts& facts : analysis.unnamed)
+        all.push_back({&facts, nullptr});
+    const auto usesFrom = [&](const Candidate& c) {
+        return std::any_of(c.recipe->pins.begin(), c.recipe->pins.end(),
+                           [&](const PinFact& pin) { return pin.revision == request.from; });
+    };
+    std::vector<Candidate> chosen;
+    int outside = 0;
+    for (const Candidate& c : all)
+        if (usesFrom(c))
+            (inScope(request.scope, c) ? chosen.push_back(c) : void(++outside));
+    if (chosen.empty()) {
+        result.error = "no recipe " + std::string(outside ? "in the scope " : "") + "uses pin " +
+                       request.from +
+                       (outside ? " (" + std::to_string(outside) + " outside it do)" : "") +
+                       "; nothing to change";
+        return result;
+    }
+    std::vector<RecipeOutcome> outcomes(chosen.size());
+    std::vector<size_t> indices(chosen.size());
+    for (size_t i = 0; i < indices.size(); ++i)
+        indices[i] = i;
+    const PinBumpBuilder builder(source, request);
+    // Reading and parsing dominate; recipes are independent, so they are bumped in parallel.
+    QtConcurrent::blockingMap(indices, [&](size_t i) { outcomes[i] = builder.bump(chosen[i]); });
+    collect(request, chosen, std::move(outcomes), &result, targets, source);
+    return result;
+}
+
+void collect(const PinBumpRequest& request, const std::vector<Candidate>& chosen,
+             std::vector<RecipeOutcome> outcomes, PinBumpPlan* result,
+             std::vector<PrefetchTarget>* targets, const RepositorySource& source)
+{
+    ChangeSet& changes = result->changes;
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+        RecipeOutcome& outcome = outcomes[i];
+        if (outcome.skipped)
+            changes.skipped.push_back(std::move(*outcome.skipped));
+        if (!outcome.operation)
+            continue;
+        if (outcome.needsHash)
+            result->needsHash.push_back(outcome.operation->path);
+        for (const auto& [url, unpack] : outcome.downloads) {
+            if (!targets)
+                break;
+            auto found = std::find_if(targets->begin(), targets->end(),
+                                      [&](const PrefetchTarget& t) { return t.url == url; });
+            if (found == targets->end())
+                found = targets->insert(targets->end(), PrefetchTarget{url, unpack, url, {}});
+            found->recipes.push_back(chosen[i].recipe->path);
+        }
+        changes.operations.push_back(std::move(*outcome.operation));
+    }
+    result->recipes = static_cast<int>(changes.operations.size());
+    changes.title = "Bump nixpkgs " + shortOf(request.from) + arrow + shortOf(request.to) + " (" +
+                    std::to_string(result->recipes) +
+                    (result->recipes == 1 ? " recipe)" : " recipes)");
+    if (result->recipes > 0)
+        addQuotes(source, request, &changes);
+    std::sort(changes.operations.begin(), changes.operations.end(),
+              [](const FileOperation& a, const FileOperation& b) { return a.path < b.path; });
+}
+
+void addQuotes(const RepositorySource& source, const PinBumpRequest& request, ChangeSet* changes)
+{
+    if (request.readme) {
+        if (auto op = quoteUpdate(source, readmePath, request, true))
+            changes->operations.push_back(std::move(*op));
+        else
+            changes->skipped.push_back(
+                {readmePath, "no table row of README.md quotes pin " + shortOf(request.from)});
+    }
+    if (!request.docs || !source.isWritable())
+        return;
+    for (const std::string& path : markdownFiles(source.rootPath()))
+        if (auto op = quoteUpdate(source, path, request, false))
+            changes->operations.push_back(std::move(*op));
+}
+
+} // namespace
+
+PinBumpPlanner::PinBumpPlanner(std::shared_ptr<const RepositorySource> source,
+                               std::shared_ptr<const Analysis> analysis)
+    : m_source(std::move(source)), m_analysis(std::move(analysis))
+{}
+
+PinBumpPlan PinBumpPlanner::plan(const PinBumpRequest& request) const
+{
+    return planWith(*m_source, *m_analysis, request, nullptr);
+}
+
+std::vector<PrefetchTarget> PinBumpPlanner::prefetchTargets(const PinBumpRequest& request) const
+{
+    PinBumpRequest withoutHashes = request;
+    withoutHashes.newHashes.clear();
+    std::vector<PrefetchTarget> targets;
+    planWith(*m_source, *m_analysis, withoutHashes, &targets);
+    return targets;
+}
+
+std::string PinBumpPlanner::commitMessage(const ChangeSet& changes, const PinBumpRequest& request)
+{
+    std::vector<std::string> recipes, hashes, others;
+    for (const FileOperation& op : changes.operations) {
+        if (!op.selected)
+            continue;
+        const bool recipe = op.path.ends_with(".nix");
+        (recipe ? recipes : others).push_back(op.subject.empty() ? op.path : op.subject);
+        if (recipe && op.reason.find("needs a new hash") != std::string::npos)
+            hashes.push_back(op.subject.empty() ? op.path : op.subject);
+    }
+    std::string message = "Bump nixpkgs " + shortOf(request.from) + arrow + shortOf(request.to) +
+                          "\n\nnixpkgs " + request.from + arrow + request.to + "\n";
+    const auto list = [&](const std::string& heading, const std::vector<std::string>& names) {
+        if (names.empty())
+            return;
+        message += "\n" + heading + " (" + std::to_string(names.size()) + "):\n";
+        for (const std::string& name : names)
+            message += "- " + name + "\n";
+    };
+    list("Recipes", recipes);
+    list("Still need the new hash (fake all-zero hash written)", hashes);
+    list("Also updated", others);
+    return message;
+}
+
+bool PinBumpPlanner::isSha256(const std::string& hash)
+{
+    return decode(hash).has_value();
+}
+
+std::optional<std::string> PinBumpPlanner::resolvePin(const std::string& typed,
+                                                      const std::vector<std::string>& known,
+                                                      std::string* error)
+{
+    const std::string pin = lower(typed);
+    const auto fail = [&](const std::string& why) -> std::optional<std::string> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    if (pin.empty())
+        return fail("no pin given");
+    if (!allHex(pin) || pin.size() > 40)
+        return fail("malformed pin '" + typed +
+                    "': a nixpkgs revision is 40 hex digits (7 or more abbreviate a known one)");
+    if (pin.size() == 40 || std::find(known.begin(), known.end(), pin) != known.end())
+        return pin;
+    if (pin.size() < 7)
+        return fail("malformed pin '" + typed +
+                    "': too short to name a revision (7 hex digits at least)");
+    std::set<std::string> matches;
+    for (const std::string& candidate : known)
+        if (isFullRevision(candidate) && candidate.starts_with(pin))
+            matches.insert(candidate);
+    if (matches.empty())
+        return fail("unknown pin '" + typed +
+                    "': no pin of this repository, its branches or the compared repositories "
+                    "starts with it; give all 40 hex digits");
+    if (matches.size() > 1) {
+        std::string list;
+        for (const std::string& m : matches)
+            list += (list.empty() ? "" : ", ") + m;
+        return fail("ambiguous pin '" + typed + "': " + list);
+    }
+    return *matches.begin();
+}
+
+} // namespace rg
