@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed fixture repositories under tests/fixtures/ (seed001-start, seed001-target,
-seed000) from the seeds' own recipe shapes and the built-in catalog (resources/catalog.json).
+seed000, seed000-vllm) from the seeds' own recipe shapes and the built-in catalog
+(resources/catalog.json).
 
 The output is committed; rerun after changing this script and commit both. Deterministic:
 the same script and catalog always give the same bytes.
@@ -24,6 +25,7 @@ ISAS = {i["id"]: i for i in CATALOG["isas"]}
 
 PIN_CANONICAL = "6a030d535719c5190187c4cec156f335e95e3211"  # seed 001 / seed 000 today
 PIN_OLD = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"        # seed 001's broken recipes
+PIN_VLLM = "0182a361324364ae3f436a63005877674cf45efb"       # build-vllm/main, seed 000's target
 
 X86 = ["avx2", "avx512", "avx512bf16", "avx512vnni"]
 ARM = ["armv8_2", "armv9"]
@@ -404,9 +406,13 @@ python3Packages.buildPythonPackage rec {{
 
 # --- seed 000: CUDA 12.9, torch 2.9.1 from nixpkgs, one overlay -----------------------------
 
-def seed000_gpu(arch: str, isa: str, style: int) -> str:
+def seed000_gpu(arch: str, isa: str, style: int, python: str = "313", pin: str = PIN_CANONICAL,
+                python_set: str = "python3Packages") -> str:
+    """Seed 000's GPU recipe; build-vllm's pytorch recipes are the same shape on its own pin,
+    per Python, with the package set named explicitly."""
     a, i = ARCHS[arch], ISAS[isa]
-    name = f"pytorch-python313-cuda12_9-{arch}-{isa}"
+    name = f"pytorch-python{python}-cuda12_9-{arch}-{isa}"
+    dotted = f"{python[0]}.{python[1:]}"
     let_order = [
         f"  gpuArchNum = \"{a['number']}\";\n  gpuArchSM = \"{a['dotted']}\";\n",
         f"  cpuFlags = [\n{flags_list(isa, '    ')}\n  ];\n",
@@ -417,7 +423,7 @@ def seed000_gpu(arch: str, isa: str, style: int) -> str:
             f"# Package name: {name}\n"
             f"\n"
             f"let\n"
-            f"  nixpkgs_pinned = {fetch_pin(PIN_CANONICAL, '  ')} {{\n"
+            f"  nixpkgs_pinned = {fetch_pin(pin, '  ')} {{\n"
             f"    config = {{\n"
             f"      allowUnfree = true;\n"
             f"      cudaSupport = true;\n"
@@ -430,7 +436,7 @@ def seed000_gpu(arch: str, isa: str, style: int) -> str:
             + "\n".join(let_order) +
             f"\n"
             f"in\n"
-            f"(nixpkgs_pinned.python3Packages.torch.override {{\n"
+            f"(nixpkgs_pinned.{python_set}.torch.override {{\n"
             f"  cudaSupport = true;\n"
             f"  gpuTargets = [ gpuArchSM ];\n"
             f"}}).overrideAttrs (oldAttrs: {{\n"
@@ -452,8 +458,48 @@ def seed000_gpu(arch: str, isa: str, style: int) -> str:
             f"      - GPU: {a['description']} (SM {a['dotted']})\n"
             f"      - CPU: {i['description']}\n"
             f"      - CUDA: 12.9\n"
-            f"      - Python: 3.13\n"
+            f"      - Python: {dotted}\n"
             f"    '';\n"
+            f"    platforms = [ \"{i['platform']}\" ];\n"
+            f"  }};\n"
+            f"}})\n")
+
+
+def vllm_gpu(arch: str, isa: str, python: str) -> str:
+    """build-vllm's recipe: nixpkgs' vLLM 0.15.1 (torch 2.9.1 from the wheel) on the same pin and
+    CUDA 12.9 package set, kernels compiled for one capability."""
+    a, i = ARCHS[arch], ISAS[isa]
+    name = f"vllm-python{python}-cuda12_9-{arch}-{isa}"
+    return (f"# vLLM 0.15.1 for {a['description']} + {i['description']} (CUDA 12.9)\n"
+            f"# Package name: {name}\n"
+            f"\n"
+            f"let\n"
+            f"  nixpkgs_pinned = {fetch_pin(PIN_VLLM, '  ')} {{\n"
+            f"    config = {{\n"
+            f"      allowUnfree = true;\n"
+            f"      cudaSupport = true;\n"
+            f"      cudaCapabilities = [ gpuArchSM ];\n"
+            f"    }};\n"
+            f"    overlays = [\n"
+            f"      (final: prev: {{ cudaPackages = final.cudaPackages_12_9; }})\n"
+            f"    ];\n"
+            f"  }};\n"
+            f"\n"
+            f"  gpuArchNum = \"{a['number']}\";\n"
+            f"  gpuArchSM = \"{a['dotted']}\";\n"
+            f"\n"
+            f"  cpuFlags = [\n{flags_list(isa, '    ')}\n  ];\n"
+            f"in\n"
+            f"nixpkgs_pinned.python{python}Packages.vllm.overrideAttrs (oldAttrs: {{\n"
+            f"  pname = \"{name}\";\n"
+            f"\n"
+            f"  env = (oldAttrs.env or {{ }}) // {{\n"
+            f"    TORCH_CUDA_ARCH_LIST = gpuArchSM;\n"
+            f"    NIX_CFLAGS_COMPILE = toString cpuFlags;\n"
+            f"  }};\n"
+            f"\n"
+            f"  meta = oldAttrs.meta // {{\n"
+            f"    description = \"vLLM 0.15.1 for {a['description']} with {i['description']}\";\n"
             f"    platforms = [ \"{i['platform']}\" ];\n"
             f"  }};\n"
             f"}})\n")
@@ -637,7 +683,7 @@ pin `0182a36`, so every recipe has exactly one finding: its pin.
 
 | Component | Version |
 | --- | --- |
-| Nixpkgs pin | `6a030d5` (`6a030d535719c5190187c4cec156f335e95e3211`) |
+| Nixpkgs pin | [**`6a030d5`**](https://github.com/NixOS/nixpkgs/tree/6a030d535719c5190187c4cec156f335e95e3211) |
 | PyTorch | 2.9.1 |
 | CUDA | 12.9 (`cudaPackages_12_9` overlay) |
 | Python | 3.13 |
@@ -655,6 +701,71 @@ Generated by `tests/tools/make_fixtures.py`.
 """
 
 
+# Seed 000's plan, as its authors keep it next to the recipes: it quotes the full pin in a code
+# block and the short one in tables, which is what a pin bump's --docs updates.
+PLAN_000 = f"""\
+# PyTorch Build Recipes: Align to vLLM Nixpkgs Pin
+
+## Goal
+
+Update the `pytorch-2.9` branch to use the **same nixpkgs pin** as `build-vllm/main`, so that a
+custom-built PyTorch can be substituted into vLLM builds (Phase 3).
+
+## Current State
+
+| Repo | Branch | Nixpkgs Pin | PyTorch | CUDA | Python |
+|------|--------|-------------|---------|------|--------|
+| `build-vllm` | `main` | **`{PIN_VLLM[:7]}`** | 2.9.1 (wheel) | 12.9 | 3.12, 3.13 |
+| `build-pytorch` | `pytorch-2.9` | `{PIN_CANONICAL[:7]}` | 2.9.1 | 12.9 | 3.13 |
+
+## Pin in use
+
+Every `.nix` file in `.flox/pkgs/` imports nixpkgs at:
+
+```
+{PIN_CANONICAL}
+```
+
+## Changes Required
+
+1. Update the nixpkgs pin in every `.nix` file to `{PIN_VLLM}`.
+2. Optionally rename `python3Packages` to `python313Packages`.
+3. Update the version matrix in README.md.
+"""
+
+README_VLLM = f"""\
+# build-vllm — main (seed 000's other side)
+
+Fixture for RecipeGrid: vLLM 0.15.1 and PyTorch 2.9.1 from nixpkgs with CUDA 12.9, for Python
+3.12 and 3.13. Seed 000 moves build-pytorch onto this repository's pin.
+
+## Version matrix
+
+| Component | Version |
+| --- | --- |
+| Nixpkgs pin | [**`{PIN_VLLM[:7]}`**](https://github.com/NixOS/nixpkgs/tree/{PIN_VLLM}) |
+| vLLM | 0.15.1 |
+| PyTorch | 2.9.1 |
+| CUDA | 12.9 (`cudaPackages_12_9` overlay) |
+| Python | 3.12, 3.13 |
+
+Generated by `tests/tools/make_fixtures.py`.
+"""
+
+VLLM_ARCHS = ["sm80", "sm90"]
+
+
+def seed000_vllm() -> dict:
+    files = {}
+    for python in ["312", "313"]:
+        for n, arch in enumerate(VLLM_ARCHS):
+            files[f"pytorch-python{python}-cuda12_9-{arch}-avx512"] = seed000_gpu(
+                arch, "avx512", n % 3, python, PIN_VLLM, f"python{python}Packages")
+            files[f"vllm-python{python}-cuda12_9-{arch}-avx512"] = vllm_gpu(arch, "avx512", python)
+    assert len(files) == 8, len(files)
+    return files
+
+
 def repositories() -> dict:
     """{repository directory: {relative path: text}} for every generated file."""
     out = {}
@@ -662,10 +773,12 @@ def repositories() -> dict:
         ("seed001-start", seed001_start(), README_001_START),
         ("seed001-target", seed001_target(), README_001_TARGET),
         ("seed000", seed000(), None),
+        ("seed000-vllm", seed000_vllm(), README_VLLM),
     ]:
         entries = {f".flox/pkgs/{stem}.nix": text for stem, text in files.items()}
         entries["README.md"] = readme if readme else readme_000(files)
         out[repo] = entries
+    out["seed000"]["docs/align-to-vllm.md"] = PLAN_000
     return out
 
 
