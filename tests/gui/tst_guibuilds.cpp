@@ -6,6 +6,7 @@
 #include "build/buildjobsmodel.h"
 #include "build/buildqueue.h"
 #include "build/buildsession.h"
+#include "buildsettingsdialog.h"
 #include "guitestsupport.h"
 #include "logpane.h"
 #include "mainwindow.h"
@@ -14,10 +15,15 @@
 #include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
 
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -114,13 +120,35 @@ private slots:
 
         // Publishing from the cell: only a variant whose last build succeeded, and only with an
         // organisation in the settings; then `flox publish -o ORG PNAME` runs as a job.
-        QCOMPARE(window.publishSelection(), 0); // the failed one
+        QAction* publish = window.publishAction();
+        publish->trigger(); // the failed one
+        QCOMPARE(started.count(), 2);
         QVERIFY(select(window, QStringLiteral("pytorch-python313-cpu-avx2")).isValid());
-        QCOMPARE(window.publishSelection(), 0); // no organisation yet
+        publish->trigger(); // no organisation yet
+        QCOMPARE(started.count(), 2);
         QVERIFY(window.banner()->text().contains(QStringLiteral("organisation")));
-        BuildSettings withOrg = window.builds()->settings();
-        withOrg.publishOrg = QStringLiteral("acme");
-        window.applyBuildSettings(withOrg);
+        // The organisation is typed into the Build Settings dialog and confirmed with OK.
+        QAction* settingsAction = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->text() == QStringLiteral("Build &Settings\u2026"))
+                settingsAction = action;
+        QVERIFY(settingsAction);
+        bool typed = false;
+        QTimer::singleShot(0, this, [&] {
+            auto* dialog = qobject_cast<BuildSettingsDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            for (QLineEdit* edit : dialog->findChildren<QLineEdit*>())
+                if (edit->placeholderText().contains(QStringLiteral("flox publish"))) {
+                    edit->setText(QStringLiteral("acme"));
+                    typed = true;
+                }
+            QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
+                              Qt::LeftButton);
+        });
+        settingsAction->trigger();
+        QVERIFY(typed);
+        QCOMPARE(window.builds()->settings().publishOrg, QStringLiteral("acme"));
         QSettings stored;
         QCOMPARE(BuildSettings::load(stored).publishOrg, QStringLiteral("acme")); // persisted
         const QByteArray savedPath = qgetenv("PATH");
@@ -129,7 +157,8 @@ private slots:
         QString publishLog;
         connect(window.builds()->queue(), &BuildQueue::jobLogAppended, this,
                 [&](quint64, const QString& text) { publishLog += text; });
-        QCOMPARE(window.publishSelection(), 1);
+        publish->trigger();
+        QCOMPARE(started.count(), 3);
         QVERIFY(finished.wait(60000));
         QVERIFY2(publishLog.contains("fake flox: publish -o acme pytorch-python313-cpu-avx2"),
                  qPrintable(publishLog));
@@ -142,9 +171,10 @@ private slots:
                 if (model->index(r, c).data(MatrixModel::PathsRole).toStringList().isEmpty())
                     empty = model->index(r, c);
         QVERIFY(empty.isValid());
-        window.matrixView()->selectionModel()->setCurrentIndex(
-            empty, QItemSelectionModel::ClearAndSelect);
-        QCOMPARE(window.buildSelection(), 0);
+        window.matrixView()->selectionModel()->setCurrentIndex(empty,
+                                                               QItemSelectionModel::ClearAndSelect);
+        window.buildAction()->trigger();
+        QCOMPARE(started.count(), 3);
     }
 
     void quittingWithRunningBuildsAsks()
