@@ -5,6 +5,7 @@
 #include "checkcommand.h"
 #include "exportcicommand.h"
 #include "guilauncher.h"
+#include "pincommand.h"
 
 #include <QCoreApplication>
 #include <cstring>
@@ -28,6 +29,9 @@ const Command commands[] = {
     {"create", "Create the recipes of missing cells", rg::ChangeCommand::create},
     {"fix", "Fix broken recipes", rg::ChangeCommand::fix},
     {"delete", "Delete recipes of cells or recipe files", rg::ChangeCommand::remove},
+    {"bump-pin", "Move recipes from one nixpkgs pin to another", rg::PinCommand::bumpPin},
+    {"pins", "List nixpkgs pins; compare them across branches and repositories",
+     rg::PinCommand::pins},
 };
 
 } // namespace

@@ -194,6 +194,36 @@ std::string calleeOf(const nix::Node* function)
     return {};
 }
 
+// What a fetcher's attribute set says; ranges are shifted by `offset`, where the parsed text
+// starts in the file.
+Fetcher fetcherOf(const nix::Node& set, std::string_view source, uint32_t offset,
+                  std::string callee)
+{
+    Fetcher fetcher;
+    fetcher.callee = std::move(callee);
+    const auto inner = [&](const nix::Node& value) {
+        return nix::SourceRange{value.range.begin + 1 + offset, value.range.end - 1 + offset};
+    };
+    const auto text = [&](nix::SourceRange range) {
+        return std::string(source.substr(range.begin - offset, range.length()));
+    };
+    for (const char* name : {"sha256", "hash", "narHash"})
+        if (const nix::Node* value = literalBinding(set, name)) {
+            fetcher.hashAttribute = name;
+            fetcher.hashRange = inner(*value);
+            fetcher.hash = text(fetcher.hashRange);
+            break;
+        }
+    if (const nix::Node* url = literalBinding(set, "url")) {
+        fetcher.urlRange = inner(*url);
+        fetcher.url = text(fetcher.urlRange);
+    }
+    for (auto [name, out] : {std::pair{"owner", &fetcher.owner}, {"repo", &fetcher.repo}})
+        if (const nix::Node* value = literalBinding(set, name))
+            *out = *nix::literalString(*value);
+    return fetcher;
+}
+
 // The attribute set the revision is written in, when it is a fetcher's argument.
 std::optional<Fetcher> fetcherAround(const nix::SyntaxTree& tree, nix::SourceRange pin)
 {
@@ -204,27 +234,65 @@ std::optional<Fetcher> fetcherAround(const nix::SyntaxTree& tree, nix::SourceRan
         if (set->kind != nix::NodeKind::AttrSet || apply->kind != nix::NodeKind::Apply ||
             apply->argument() != set)
             continue;
-        Fetcher fetcher;
-        fetcher.callee = calleeOf(apply->function());
-        if (!fetcher.callee.starts_with("fetch"))
+        std::string callee = calleeOf(apply->function());
+        if (!callee.starts_with("fetch"))
             return std::nullopt;
-        for (const char* name : {"sha256", "hash", "narHash"})
-            if (const nix::Node* value = literalBinding(*set, name)) {
-                fetcher.hashAttribute = name;
-                fetcher.hashRange = {value->range.begin + 1, value->range.end - 1};
-                fetcher.hash = std::string(tree.text(fetcher.hashRange));
-                break;
-            }
-        if (const nix::Node* url = literalBinding(*set, "url")) {
-            fetcher.urlRange = {url->range.begin + 1, url->range.end - 1};
-            fetcher.url = std::string(tree.text(fetcher.urlRange));
-        }
-        for (auto [name, out] : {std::pair{"owner", &fetcher.owner}, {"repo", &fetcher.repo}})
-            if (const nix::Node* value = literalBinding(*set, name))
-                *out = *nix::literalString(*value);
-        return fetcher;
+        return fetcherOf(*set, tree.source(), 0, std::move(callee));
     }
     return std::nullopt;
+}
+
+// The innermost `{ … }` around `at` by counting braces, within a few KB; nullopt when there
+// is none or it opens an interpolation.
+std::optional<nix::SourceRange> bracesAround(std::string_view bytes, uint32_t at)
+{
+    constexpr uint32_t reach = 8192;
+    std::optional<uint32_t> open;
+    for (uint32_t i = at, depth = 0; i-- > 0 && at - i < reach;) {
+        if (bytes[i] == '}')
+            ++depth;
+        else if (bytes[i] == '{' && depth-- == 0) {
+            open = i;
+            break;
+        }
+    }
+    if (!open || (*open > 0 && bytes[*open - 1] == '$'))
+        return std::nullopt;
+    for (uint32_t i = *open + 1, depth = 0; i < bytes.size() && i - *open < reach; ++i) {
+        if (bytes[i] == '{')
+            ++depth;
+        else if (bytes[i] == '}' && depth-- == 0)
+            return nix::SourceRange{*open, i + 1};
+    }
+    return std::nullopt;
+}
+
+// Parsing a whole recipe for one attribute set dominates a large bump, so the set around the
+// revision is found by its braces and only it is parsed. The result is trusted only when
+// those bytes parse as an attribute set on their own, the revision lies inside it, and a
+// fetcher's name is applied to it; anything else (a brace in a string, an interpolated URL)
+// returns nullopt and the caller parses the file.
+std::optional<Fetcher> fetcherNear(std::string_view bytes, nix::SourceRange pin)
+{
+    const auto braces = bracesAround(bytes, pin.begin);
+    if (!braces || pin.end > braces->end)
+        return std::nullopt;
+    uint32_t end = braces->begin;
+    while (end > 0 && (bytes[end - 1] == ' ' || bytes[end - 1] == '\n' || bytes[end - 1] == '\t'))
+        --end;
+    uint32_t begin = end;
+    while (begin > 0 && (isAlnum(bytes[begin - 1]) || bytes[begin - 1] == '_' ||
+                         bytes[begin - 1] == '.' || bytes[begin - 1] == '-'))
+        --begin;
+    std::string callee(bytes.substr(begin, end - begin));
+    callee = callee.substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
+    if (!callee.starts_with("fetch"))
+        return std::nullopt;
+    const nix::SyntaxTree tree =
+        nix::SyntaxTree::parse(std::string(bytes.substr(braces->begin, braces->length())));
+    if (!tree.root() || tree.root()->kind != nix::NodeKind::AttrSet)
+        return std::nullopt;
+    return fetcherOf(*tree.root(), bytes.substr(braces->begin), braces->begin, std::move(callee));
 }
 
 // The URL the fetcher downloads once the revision is `to`; "" when it cannot be known.
@@ -410,20 +478,26 @@ public:
         SourceFile file = m_source.read(facts.path, maxRecipeSize);
         if (!file.error.empty())
             return skip(file.error);
-        nix::SyntaxTree tree = nix::SyntaxTree::parse(file.bytes);
-        if (!tree.root())
-            return skip("does not parse: " + tree.error()->message);
+        std::optional<nix::SyntaxTree> tree; // parsed only when the fast path cannot tell
         TextEdits edits;
         std::vector<std::string> notes;
         for (const PinFact& pin : facts.pins) {
             if (pin.revision != m_request.from)
                 continue;
-            if (tree.text(pin.range) != m_request.from)
+            if (pin.range.end > file.bytes.size() ||
+                file.bytes.compare(pin.range.begin, pin.range.length(), m_request.from) != 0)
                 return skip("changed since it was analysed (the pin is not where it was)");
             edits.replace(pin.range, m_request.to);
             if (!pin.hasHash)
                 continue;
-            const auto fetcher = fetcherAround(tree, pin.range);
+            auto fetcher = fetcherNear(file.bytes, pin.range);
+            if (!fetcher || fetcher->hashRange.length() == 0) {
+                if (!tree)
+                    tree = nix::SyntaxTree::parse(file.bytes);
+                if (!tree->root())
+                    return skip("does not parse: " + tree->error()->message);
+                fetcher = fetcherAround(*tree, pin.range);
+            }
             if (!fetcher || fetcher->hashRange.length() == 0)
                 return skip("its fetcher's hash is not written next to the pin; bump it by "
                             "hand so the hash changes with it");

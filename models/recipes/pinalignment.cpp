@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace rg {
@@ -62,7 +63,78 @@ std::unique_ptr<RepositorySource> open(const AlignmentSource& source, AlignmentC
     return opened;
 }
 
-ReadColumn read(const AlignmentSource& source)
+// Blob id → the first pin the recipe writes ("" for none). Branches share most recipe files,
+// so a file read on one branch is not parsed again for the next; only git blob ids are keys,
+// since a work tree's stamp (mtime and size) does not name the content.
+class BlobPins
+{
+public:
+    std::optional<std::string> find(const std::string& blob) const
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_pins.find(blob);
+        return it == m_pins.end() ? std::nullopt : std::optional(it->second);
+    }
+    void store(const std::string& blob, const std::string& pin)
+    {
+        std::lock_guard lock(m_mutex);
+        m_pins.emplace(blob, pin);
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::map<std::string, std::string> m_pins;
+};
+
+// The spec's recipe directory and package words, as far as a column needs them; the
+// defaults when the revision has no readable spec.
+MatrixSpec specOf(const RepositorySource& source)
+{
+    const SourceFile file = source.read(std::string(MatrixSpec::defaultPath), 1024 * 1024);
+    SpecError error;
+    if (file.error.empty())
+        if (auto spec = MatrixSpec::fromJson(file.bytes, file.path, Catalog::builtin(), &error))
+            return *spec;
+    return MatrixSpec();
+}
+
+// Only what a row needs is read: each recipe's name and first pin (parser and fact
+// extraction, no rules), not a whole analysis per branch.
+void readPins(const RepositorySource& repository, bool gitBlobs, BlobPins* cache, ReadColumn* out)
+{
+    const MatrixSpec spec = specOf(repository);
+    const Catalog catalog = spec.effectiveCatalog(Catalog::builtin());
+    std::string error;
+    const std::vector<SourceEntry> entries = repository.list(spec.recipeDir, &error);
+    if (!error.empty()) {
+        out->column.error = error;
+        return;
+    }
+    const Analyzer analyzer(catalog);
+    for (const SourceEntry& entry : entries) {
+        const std::string fileName = entry.path.substr(entry.path.rfind('/') + 1);
+        const auto name = VariantName::parse(fileName.substr(0, fileName.size() - 4));
+        if (!name || entry.symlink)
+            continue;
+        std::optional<std::string> pin = gitBlobs ? cache->find(entry.stamp) : std::nullopt;
+        if (!pin) {
+            SourceFile file = repository.read(entry.path, 4 * 1024 * 1024);
+            const RecipeFacts facts = analyzer.extract(entry.path, std::move(file.bytes));
+            pin = facts.pins.empty() ? std::string() : facts.pins.front().revision;
+            if (gitBlobs)
+                cache->store(entry.stamp, *pin);
+        }
+        if (pin->empty())
+            continue;
+        const AlignmentRowKey key{RecipeGrouping::packageOf(name->package, spec, catalog),
+                                  pythonOf(*name), RecipeGrouping::acceleratorLabel(*name),
+                                  PinInventory::acceleratorIdOf(*name)};
+        ++out->pins[key][*pin];
+        ++out->column.recipes;
+    }
+}
+
+ReadColumn read(const AlignmentSource& source, BlobPins* cache)
 {
     ReadColumn out;
     out.column.source = source;
@@ -71,24 +143,9 @@ ReadColumn read(const AlignmentSource& source)
                            ? baseName(source.repository) + " (work tree)"
                            : baseName(source.repository) + " @ " + source.revision;
     const std::unique_ptr<RepositorySource> repository = open(source, &out.column);
-    if (!repository)
-        return out;
-    AnalyzerOptions options;
-    options.threads = 1; // columns are read in parallel already
-    const Analysis analysis = Analyzer().analyze(*repository, options);
-    if (!analysis.sourceError.empty()) {
-        out.column.error = analysis.sourceError;
-        return out;
-    }
-    for (const MatrixEntry& entry : analysis.entries) {
-        if (!entry.recipe || entry.recipe->pins.empty())
-            continue;
-        const AlignmentRowKey key{entry.package, pythonOf(entry.variant),
-                                  RecipeGrouping::acceleratorLabel(entry.variant),
-                                  PinInventory::acceleratorIdOf(entry.variant)};
-        ++out.pins[key][entry.recipe->pins.front().revision];
-        ++out.column.recipes;
-    }
+    if (repository)
+        readPins(*repository, dynamic_cast<const GitRevisionSource*>(repository.get()) != nullptr,
+                 cache, &out);
     return out;
 }
 
@@ -136,7 +193,8 @@ PinAlignment PinAlignment::compute(const std::vector<AlignmentSource>& sources)
     for (size_t i = 0; i < indices.size(); ++i)
         indices[i] = i;
     // Each column opens its own libgit2 handles, so columns are independent.
-    QtConcurrent::blockingMap(indices, [&](size_t i) { read[i] = rg::read(sources[i]); });
+    BlobPins cache;
+    QtConcurrent::blockingMap(indices, [&](size_t i) { read[i] = rg::read(sources[i], &cache); });
 
     PinAlignment alignment;
     std::set<AlignmentRowKey> keys;

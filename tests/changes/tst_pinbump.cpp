@@ -167,6 +167,7 @@ private slots:
     void withoutAHashTheOldOneIsNeverKept();
     void givenHashIsWrittenInTheRecipesNotation();
     void hashThatCannotBeLocatedSkipsTheRecipe();
+    void braceInAStringFallsBackToTheParser();
     void pythonSetWithOverlaysIsNotRenamed();
     void scopes_data();
     void scopes();
@@ -387,6 +388,36 @@ void TestPinBump::hashThatCannotBeLocatedSkipsTheRecipe()
     QVERIFY2(planned.plan.changes.skipped[0].why.find("hash is not written next to the pin") !=
                  std::string::npos,
              planned.plan.changes.skipped[0].why.c_str());
+}
+
+void TestPinBump::braceInAStringFallsBackToTheParser()
+{
+    // Counting braces cannot see through the "}" in `name`; the whole file is parsed instead,
+    // and the bump is the same as for a plain fetcher.
+    const std::string url =
+        "    url = \"https://github.com/NixOS/nixpkgs/archive/" + oldPin + ".tar.gz\";\n";
+    const std::string rest = "    sha256 = \"" + std::string(52, '1') +
+                             "\";\n  }) { };\nin\nnixpkgs_pinned.python3Packages.torch\n";
+    TestRepository repo;
+    repo.writeRecipe(
+        "pytorch-python313-cpu-avx2.nix",
+        QByteArray::fromStdString("let\n  nixpkgs_pinned = import (builtins.fetchTarball {\n"
+                                  "    name = \"source-}\";\n" +
+                                  url + rest));
+    repo.writeRecipe(
+        "pytorch-python313-cpu-avx512.nix",
+        QByteArray::fromStdString("let\n  nixpkgs_pinned = import (builtins.fetchTarball {\n" +
+                                  url + "    name = \"{source\";\n" + rest));
+    PinBumpRequest request = seedRequest();
+    request.newHashes[newPin] = newHash;
+    const Planned planned = planOn(repo.root(), request);
+    QCOMPARE(planned.plan.recipes, 2);
+    QVERIFY(planned.plan.changes.skipped.empty());
+    for (const FileOperation& op : planned.plan.changes.operations) {
+        QCOMPARE(changedLines(op).size(), size_t(2));
+        QVERIFY2(op.after.find("sha256 = \"" + newHash + "\";") != std::string::npos,
+                 op.after.c_str());
+    }
 }
 
 void TestPinBump::pythonSetWithOverlaysIsNotRenamed()

@@ -1,0 +1,802 @@
+#include "pincommand.h"
+
+#include "build/pinprefetcher.h"
+#include "changes/changesetapplier.h"
+#include "changes/gitcommitter.h"
+#include "changes/pinbumpplanner.h"
+#include "changes/unifieddiff.h"
+#include "recipes/analyzer.h"
+#include "recipes/gitrepositoryinfo.h"
+#include "recipes/pinalignment.h"
+#include "recipes/pininventory.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <algorithm>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+namespace rg {
+
+namespace {
+
+const char* const dot = " \xc2\xb7 "; // " · "
+
+int usageError(const char* command, const QString& message)
+{
+    std::cerr << "recipegrid " << command << ": " << message.toStdString() << "\n"
+              << "Try 'recipegrid " << command << " --help'.\n";
+    return 2;
+}
+
+int repositoryError(const char* command, const std::string& message)
+{
+    std::cerr << "recipegrid " << command << ": " << message << "\n";
+    return 2;
+}
+
+// Paths, pins and messages come from repositories and are not to be trusted on a terminal.
+std::string printable(const std::string& text)
+{
+    std::string out;
+    for (unsigned char c : text) {
+        if (c < 0x20 || c == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xf];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+std::string shortPin(const std::string& pin)
+{
+    return pin.substr(0, 7);
+}
+
+// The parser names the binary only; the subcommand belongs in the usage line too.
+int printHelp(const QCommandLineParser& parser, const QString& usage)
+{
+    QString help = parser.helpText();
+    help.replace(0, help.indexOf(QLatin1Char('\n')), QStringLiteral("Usage: ") + usage);
+    std::cout << help.toStdString();
+    return 0;
+}
+
+// A repository directory as given: it must exist; the absolute, clean path is returned.
+std::optional<int> checkRepository(const char* command, const QString& repo, bool writable,
+                                   std::string* root)
+{
+    const QFileInfo info(repo);
+    if (!info.exists())
+        return repositoryError(command, repo.toStdString() + ": no such repository");
+    if (!info.isDir())
+        return repositoryError(command, repo.toStdString() + ": not a directory");
+    if (writable && !info.isWritable())
+        return repositoryError(command, repo.toStdString() + ": not writable");
+    *root = QDir::cleanPath(info.absoluteFilePath()).toStdString();
+    return std::nullopt;
+}
+
+std::optional<int> readSpecOptions(const char* command, const QCommandLineParser& parser,
+                                   const QCommandLineOption& spec,
+                                   const QCommandLineOption& recipeDir, AnalyzerOptions* options)
+{
+    if (parser.isSet(spec)) {
+        const QFileInfo file(parser.value(spec));
+        if (!file.isFile())
+            return repositoryError(command,
+                                   parser.value(spec).toStdString() + ": no such spec file");
+        options->specPath = file.absoluteFilePath().toStdString();
+    }
+    if (parser.isSet(recipeDir))
+        options->recipeDir = parser.value(recipeDir).toStdString();
+    return std::nullopt;
+}
+
+std::optional<int> readFormat(const char* command, const QString& format, bool* json)
+{
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return usageError(command,
+                          QStringLiteral("unknown format '%1' (text or json)").arg(format));
+    *json = format == QLatin1String("json");
+    return std::nullopt;
+}
+
+// ---- bump-pin --------------------------------------------------------------------------------
+
+constexpr const char* bumpName = "bump-pin";
+
+struct BumpInvocation
+{
+    std::string root;
+    std::string from, to; // as typed
+    PinBumpRequest request;
+    std::vector<AlignmentSource> compare;
+    bool prefetch = false;
+    int prefetchTimeout = 600;
+    bool dryRun = false;
+    bool diff = false;
+    bool commit = false;
+    std::string message;
+    bool json = false;
+    AnalyzerOptions analyzer;
+};
+
+struct BumpOptions
+{
+    QCommandLineOption from{QStringLiteral("from"),
+                            QStringLiteral("The pin the recipes move from (full, or 7+ hex digits "
+                                           "of one they use)."),
+                            QStringLiteral("OLD")};
+    QCommandLineOption to{QStringLiteral("to"),
+                          QStringLiteral("The new pin: 40 hex digits, or 7+ of a pin known from "
+                                         "this repository's branches or --compare."),
+                          QStringLiteral("NEW")};
+    QCommandLineOption scope{
+        QStringLiteral("scope"),
+        QStringLiteral("Which recipes (repeatable, all must match): all, package:P, "
+                       "accelerator:cuda12.9|cpu|darwin, python:3.13, cell:KEY (cells or recipe "
+                       "paths; repeat for several). Default: all."),
+        QStringLiteral("SCOPE")};
+    QCommandLineOption renamePythonSet{
+        QStringLiteral("rename-python-set"),
+        QStringLiteral("Also rename python3Packages to the file's python3XXPackages.")};
+    QCommandLineOption readme{
+        QStringLiteral("readme"),
+        QStringLiteral("Also update README.md's table rows quoting the pin.")};
+    QCommandLineOption docs{QStringLiteral("docs"),
+                            QStringLiteral("Also update other Markdown files quoting the pin.")};
+    QCommandLineOption hash{
+        QStringLiteral("hash"),
+        QStringLiteral("The new pin's source hash (Nix base-32, hex or SRI), or URL=HASH "
+                       "(repeatable). Without it (or --prefetch) hashes become a fake all-zero "
+                       "hash and the recipes are listed as needing a new one."),
+        QStringLiteral("HASH")};
+    QCommandLineOption prefetch{
+        QStringLiteral("prefetch"),
+        QStringLiteral("Learn the new hashes with nix-prefetch-url --unpack (needs network).")};
+    QCommandLineOption prefetchTimeout{
+        QStringLiteral("prefetch-timeout"),
+        QStringLiteral("Seconds to wait for each download (default 600)."),
+        QStringLiteral("SECONDS"), QStringLiteral("600")};
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QStringLiteral("A repository (PATH[@REV]) whose pins abbreviated pins may name."),
+        QStringLiteral("REPO")};
+    QCommandLineOption dryRun{QStringLiteral("dry-run"),
+                              QStringLiteral("Print the plan; write nothing.")};
+    QCommandLineOption diff{QStringLiteral("diff"),
+                            QStringLiteral("Print the unified diff of each file.")};
+    QCommandLineOption commit{QStringLiteral("commit"),
+                              QStringLiteral("Commit the changed files on HEAD.")};
+    QCommandLineOption message{QStringLiteral("message"),
+                               QStringLiteral("Commit message (default: the bump's)."),
+                               QStringLiteral("TEXT")};
+    QCommandLineOption format{QStringLiteral("format"),
+                              QStringLiteral("Output format: text or json."),
+                              QStringLiteral("FORMAT"), QStringLiteral("text")};
+    QCommandLineOption spec{QStringLiteral("spec"),
+                            QStringLiteral("Matrix spec file (default: .flox/recipegrid.json)."),
+                            QStringLiteral("FILE")};
+    QCommandLineOption recipeDir{QStringLiteral("recipe-dir"),
+                                 QStringLiteral("Recipe directory relative to the repository."),
+                                 QStringLiteral("DIR")};
+
+    void addTo(QCommandLineParser* parser) const
+    {
+        parser->setApplicationDescription(QStringLiteral(
+            "Move recipes from one nixpkgs pin to another. Only the revision strings change, "
+            "and the fetcher's hash with them (never kept: the given or prefetched hash, else "
+            "a fake all-zero one the first build replaces); optionally the Python package set, "
+            "the README's version matrix and Markdown documents, each file of the change set "
+            "its own. Applied all or nothing.\n\nExit status: 0 done, 1 prefetching, applying "
+            "or committing failed, 2 usage, pin or repository error."));
+        parser->addHelpOption();
+        parser->addOptions({from, to, scope, renamePythonSet, readme, docs, hash, prefetch,
+                            prefetchTimeout, compare, dryRun, diff, commit, message, format, spec,
+                            recipeDir});
+        parser->addPositionalArgument(QStringLiteral("REPO"),
+                                      QStringLiteral("The recipe repository (a work tree)."));
+    }
+};
+
+std::string parseScope(const QStringList& values, PinBumpScope* scope)
+{
+    for (const QString& value : values) {
+        const std::string text = value.toStdString();
+        const auto colon = text.find(':');
+        const std::string kind = text.substr(0, colon);
+        const std::string what = colon == std::string::npos ? "" : text.substr(colon + 1);
+        if (text == "all")
+            continue;
+        if (what.empty())
+            return "unknown scope '" + text +
+                   "' (all, package:P, accelerator:A, python:3.13, cell:KEY)";
+        if (kind == "package")
+            scope->package = what;
+        else if (kind == "accelerator") {
+            std::string id = what;
+            std::replace(id.begin(), id.end(), '_', '.'); // cuda12_9 as file names write it
+            scope->accelerator = id;
+        } else if (kind == "python")
+            scope->python = what;
+        else if (kind == "cell")
+            scope->cells.push_back(what);
+        else
+            return "unknown scope '" + text +
+                   "' (all, package:P, accelerator:A, python:3.13, cell:KEY)";
+    }
+    return {};
+}
+
+std::optional<int> readBumpValues(const QCommandLineParser& parser, const BumpOptions& options,
+                                  BumpInvocation* inv)
+{
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usageError(bumpName, positional.isEmpty()
+                                        ? QStringLiteral("missing REPO argument")
+                                        : QStringLiteral("expected one REPO argument"));
+    if (!parser.isSet(options.from) || !parser.isSet(options.to))
+        return usageError(bumpName, QStringLiteral("--from and --to are required"));
+    inv->from = parser.value(options.from).trimmed().toStdString();
+    inv->to = parser.value(options.to).trimmed().toStdString();
+    if (const std::string error = parseScope(parser.values(options.scope), &inv->request.scope);
+        !error.empty())
+        return usageError(bumpName, QString::fromStdString(error));
+    if (const auto stop = readFormat(bumpName, parser.value(options.format), &inv->json))
+        return stop;
+    inv->request.renamePythonSet = parser.isSet(options.renamePythonSet);
+    inv->request.readme = parser.isSet(options.readme);
+    inv->request.docs = parser.isSet(options.docs);
+    inv->prefetch = parser.isSet(options.prefetch);
+    bool number = false;
+    inv->prefetchTimeout = parser.value(options.prefetchTimeout).toInt(&number);
+    if (!number || inv->prefetchTimeout <= 0)
+        return usageError(bumpName, QStringLiteral("--prefetch-timeout takes seconds (> 0)"));
+    for (const QString& other : parser.values(options.compare))
+        inv->compare.push_back(AlignmentSource::parse(other.toStdString()));
+    inv->dryRun = parser.isSet(options.dryRun);
+    inv->diff = parser.isSet(options.diff);
+    inv->commit = parser.isSet(options.commit);
+    inv->message = parser.value(options.message).toStdString();
+    if (parser.isSet(options.message) && !inv->commit)
+        return usageError(bumpName, QStringLiteral("--message needs --commit"));
+    if (inv->commit && inv->dryRun)
+        return usageError(bumpName,
+                          QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
+    if (const auto stop = checkRepository(bumpName, positional.front(), !inv->dryRun, &inv->root))
+        return stop;
+    return readSpecOptions(bumpName, parser, options.spec, options.recipeDir, &inv->analyzer);
+}
+
+std::optional<int> parseBump(const QStringList& arguments, BumpInvocation* inv, QStringList* hashes)
+{
+    const BumpOptions options;
+    QCommandLineParser parser;
+    options.addTo(&parser);
+    if (!parser.parse(arguments))
+        return usageError(bumpName, parser.errorText());
+    if (parser.isSet(QStringLiteral("help")))
+        return printHelp(parser, QStringLiteral("recipegrid bump-pin [options] REPO --from OLD "
+                                                "--to NEW"));
+    *hashes = parser.values(options.hash);
+    return readBumpValues(parser, options, inv);
+}
+
+// Every pin the user may abbreviate: this repository's, its branches', the compared ones'.
+std::vector<std::string> knownPins(const BumpInvocation& inv, const PinInventory& inventory)
+{
+    std::vector<std::string> known = inventory.revisions();
+    std::string ignored;
+    std::vector<AlignmentSource> sources = PinAlignment::localBranches(inv.root, &ignored);
+    sources.insert(sources.end(), inv.compare.begin(), inv.compare.end());
+    const std::vector<std::string> more = PinAlignment::compute(sources).knownPins();
+    known.insert(known.end(), more.begin(), more.end());
+    return known;
+}
+
+std::optional<int> resolvePins(BumpInvocation* inv, const PinInventory& inventory)
+{
+    std::string error;
+    // The from-pin is one the recipes write (possibly abbreviated as written).
+    const auto from = PinBumpPlanner::resolvePin(inv->from, inventory.revisions(), &error);
+    if (!from)
+        return repositoryError(bumpName, printable(error));
+    inv->request.from = *from;
+    std::optional<std::string> to;
+    if (isFullRevision(inv->to))
+        to = inv->to;
+    else
+        to = PinBumpPlanner::resolvePin(inv->to, knownPins(*inv, inventory), &error);
+    if (!to)
+        return repositoryError(bumpName, printable(error));
+    inv->request.to = *to;
+    return std::nullopt;
+}
+
+std::optional<int> readHashes(const QStringList& hashes, BumpInvocation* inv)
+{
+    for (const QString& given : hashes) {
+        std::string text = given.trimmed().toStdString();
+        std::string key = inv->request.to;
+        // URL=HASH: a URL holds no '=' before its query, a hash none but SRI padding at its end.
+        if (const auto eq = text.find('='); eq != std::string::npos && text.find("://") < eq) {
+            key = text.substr(0, eq);
+            text = text.substr(eq + 1);
+        }
+        if (!PinBumpPlanner::isSha256(text))
+            return usageError(bumpName, QStringLiteral("--hash '%1' is not a SHA-256 (Nix base-32, "
+                                                       "64 hex digits or sha256-…)")
+                                            .arg(QString::fromStdString(printable(text))));
+        inv->request.newHashes[key] = text;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> prefetch(const PinBumpPlanner& planner, BumpInvocation* inv,
+                            nlohmann::json* prefetched)
+{
+    for (const PrefetchTarget& target : planner.prefetchTargets(inv->request)) {
+        if (!inv->json)
+            std::cerr << "Prefetching " << printable(target.url) << " (" << target.recipes.size()
+                      << " recipes)…\n";
+        const PrefetchResult result =
+            PinPrefetcher::fetch(target.url, target.unpack, inv->prefetchTimeout * 1000);
+        prefetched->push_back({{"url", result.url},
+                               {"hash", result.ok() ? nlohmann::json(result.hash) : nullptr},
+                               {"error", result.ok() ? nullptr : nlohmann::json(result.error)}});
+        if (!result.ok()) {
+            std::cerr << "recipegrid bump-pin: cannot prefetch " << printable(result.error)
+                      << "\nNothing was written. Give the hash with --hash, or leave out "
+                         "--prefetch to write a fake hash the first build replaces.\n";
+            return 1;
+        }
+        inv->request.newHashes[target.key] = result.hash;
+    }
+    return std::nullopt;
+}
+
+std::string countsLine(const ChangeSet& changes)
+{
+    return std::to_string(changes.count(FileOperationKind::Modify)) + " modify";
+}
+
+void printBumpPlan(const PinBumpPlan& plan, const BumpInvocation& inv)
+{
+    const ChangeSet& changes = plan.changes;
+    std::string out = printable(changes.title) + "\n" + "  from " + inv.request.from + "\n" +
+                      "  to   " + inv.request.to + "\n";
+    for (const FileOperation& op : changes.operations)
+        out += std::string(fileOperationKindId(op.kind)) + "  " + printable(op.path) + "  (" +
+               printable(op.reason) + ")\n";
+    out += countsLine(changes) + "\n";
+    if (!plan.needsHash.empty())
+        out += "Needs a new hash (" + std::to_string(plan.needsHash.size()) +
+               " recipes): their hash becomes the fake all-zero one; give the real one "
+               "(--prefetch, --hash) or build once and take the hash Nix reports\n";
+    if (!changes.skipped.empty()) {
+        out += "Skipped (" + std::to_string(changes.skipped.size()) + "):\n";
+        for (const SkippedCell& cell : changes.skipped)
+            out += "  " + printable(cell.subject) + ": " + printable(cell.why) + "\n";
+    }
+    if (inv.diff)
+        for (const FileOperation& op : changes.operations)
+            out += "\n" + UnifiedDiff::of(op);
+    std::cout << out << std::flush;
+}
+
+nlohmann::json bumpJson(const PinBumpPlan& plan, const BumpInvocation& inv)
+{
+    nlohmann::json doc;
+    doc["schema"] = 1;
+    doc["command"] = bumpName;
+    doc["repository"] = inv.root;
+    doc["from"] = inv.request.from;
+    doc["to"] = inv.request.to;
+    doc["title"] = plan.changes.title;
+    doc["dryRun"] = inv.dryRun;
+    nlohmann::json operations = nlohmann::json::array();
+    for (const FileOperation& op : plan.changes.operations) {
+        const DiffStat stat = UnifiedDiff::statOf(op);
+        nlohmann::json entry = {
+            {"kind", fileOperationKindId(op.kind)},
+            {"path", op.path},
+            {"reason", op.reason},
+            {"subject", op.subject.empty() ? nlohmann::json() : nlohmann::json(op.subject)},
+            {"added", stat.added},
+            {"removed", stat.removed}};
+        if (inv.diff)
+            entry["diff"] = UnifiedDiff::of(op);
+        operations.push_back(std::move(entry));
+    }
+    doc["operations"] = std::move(operations);
+    doc["recipes"] = plan.recipes;
+    doc["needsHash"] = plan.needsHash;
+    nlohmann::json skipped = nlohmann::json::array();
+    for (const SkippedCell& cell : plan.changes.skipped)
+        skipped.push_back({{"subject", cell.subject}, {"why", cell.why}});
+    doc["skipped"] = std::move(skipped);
+    doc["applied"] = false;
+    doc["commit"] = nullptr;
+    doc["error"] = nullptr;
+    return doc;
+}
+
+std::string commitPrecondition(const std::string& root)
+{
+    std::string error;
+    const auto info = GitRepositoryInfo::open(root, &error);
+    if (!info)
+        return error;
+    if (info->workTree().empty())
+        return root + ": a bare git repository has no work tree";
+    return {};
+}
+
+int applyAndCommit(const PinBumpPlan& plan, const BumpInvocation& inv, nlohmann::json* doc,
+                   std::string* text)
+{
+    const ApplyResult applied = ChangeSetApplier(inv.root).apply(plan.changes);
+    if (!applied.applied) {
+        const bool named = applied.file.empty() || applied.error.starts_with(applied.file);
+        (*doc)["error"] = {{"file", applied.file}, {"message", applied.error}};
+        std::cerr << "recipegrid bump-pin: cannot apply: "
+                  << printable((named ? "" : applied.file + ": ") + applied.error)
+                  << "; nothing was changed\n";
+        return 1;
+    }
+    (*doc)["applied"] = true;
+    *text = "Applied: " + countsLine(plan.changes) + "\n";
+    if (inv.commit) {
+        const std::string message = inv.message.empty()
+                                        ? PinBumpPlanner::commitMessage(plan.changes, inv.request)
+                                        : inv.message;
+        const CommitResult committed = GitCommitter::commit(inv.root, plan.changes, message);
+        if (!committed.committed) {
+            (*doc)["error"] = {{"file", nullptr}, {"message", committed.error}};
+            std::cerr << "recipegrid bump-pin: applied but not committed: "
+                      << printable(committed.error) << "\n";
+            return 1;
+        }
+        (*doc)["commit"] = committed.id;
+        *text += "Committed " + committed.id.substr(0, 12) + ": " +
+                 printable(message.substr(0, message.find('\n'))) + "\n";
+    }
+    const Analysis after = Analyzer().analyze(*openWorkTree(inv.root), inv.analyzer);
+    (*doc)["summaryAfter"] = after.summary();
+    *text += "Now: " + after.summary() + "\n";
+    return 0;
+}
+
+// ---- pins ------------------------------------------------------------------------------------
+
+constexpr const char* pinsName = "pins";
+
+struct PinsInvocation
+{
+    std::string root;
+    std::string revision;
+    std::vector<AlignmentSource> compare;
+    bool branches = false;
+    bool json = false;
+    AnalyzerOptions analyzer;
+};
+
+std::optional<int> parsePins(const QStringList& arguments, PinsInvocation* inv)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "List the nixpkgs pins of a branch by package and accelerator, marking pins that differ "
+        "from the spec or from their group, abbreviated revisions and fetchers without a hash; "
+        "with --compare or --branches, the pins of each package × Python × accelerator side by "
+        "side, read through git without checkout.\n\nExit status: 0, 1 when compared pins "
+        "mismatch, 2 usage or repository error."));
+    parser.addHelpOption();
+    const QCommandLineOption rev(QStringLiteral("rev"),
+                                 QStringLiteral("Read this git revision instead of the work tree."),
+                                 QStringLiteral("REV"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare with this repository (a local clone, bare or not), at REV "
+                       "when given (repeatable)."),
+        QStringLiteral("OTHER_REPO[@REV]"));
+    const QCommandLineOption branches(QStringLiteral("branches"),
+                                      QStringLiteral("Compare every local branch of REPO too."));
+    const QCommandLineOption format(QStringLiteral("format"),
+                                    QStringLiteral("Output format: text or json."),
+                                    QStringLiteral("FORMAT"), QStringLiteral("text"));
+    const QCommandLineOption spec(QStringLiteral("spec"), QStringLiteral("Matrix spec file."),
+                                  QStringLiteral("FILE"));
+    const QCommandLineOption recipeDir(QStringLiteral("recipe-dir"),
+                                       QStringLiteral("Recipe directory relative to REPO."),
+                                       QStringLiteral("DIR"));
+    parser.addOptions({rev, compare, branches, format, spec, recipeDir});
+    parser.addPositionalArgument(QStringLiteral("REPO"), QStringLiteral("The recipe repository."));
+    if (!parser.parse(arguments))
+        return usageError(pinsName, parser.errorText());
+    if (parser.isSet(QStringLiteral("help")))
+        return printHelp(parser, QStringLiteral("recipegrid pins [options] REPO"));
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usageError(pinsName, positional.isEmpty()
+                                        ? QStringLiteral("missing REPO argument")
+                                        : QStringLiteral("expected one REPO argument"));
+    if (const auto stop = readFormat(pinsName, parser.value(format), &inv->json))
+        return stop;
+    inv->revision = parser.value(rev).toStdString();
+    for (const QString& other : parser.values(compare))
+        inv->compare.push_back(AlignmentSource::parse(other.toStdString()));
+    inv->branches = parser.isSet(branches);
+    if (const auto stop = checkRepository(pinsName, positional.front(), false, &inv->root))
+        return stop;
+    return readSpecOptions(pinsName, parser, spec, recipeDir, &inv->analyzer);
+}
+
+std::string marksOf(const PinEntry& pin, const PinGroup& group)
+{
+    std::vector<std::string> marks;
+    if (pin.differsFromSpec)
+        marks.push_back("differs from the spec's " + shortPin(group.specPin));
+    if (pin.differsFromGroup)
+        marks.push_back("not the group's dominant " + shortPin(group.dominantPin));
+    if (pin.notFullRevision)
+        marks.push_back("not a full revision");
+    if (pin.withoutHash > 0)
+        marks.push_back(std::to_string(pin.withoutHash) + " without a hash");
+    std::string out;
+    for (const std::string& mark : marks)
+        out += (out.empty() ? "  [" : ", ") + mark;
+    return out.empty() ? out : out + "]";
+}
+
+std::string inventoryText(const PinInventory& inventory)
+{
+    std::string out;
+    for (const PinGroup& group : inventory.groups()) {
+        out += "\n" + printable(group.package) + dot + group.accelerator;
+        if (!group.specPin.empty())
+            out += " (spec: " + shortPin(group.specPin) + ")";
+        out += "\n";
+        for (const PinEntry& pin : group.pins)
+            out += "  " + printable(pin.shortForm) + "  " + printable(pin.revision) + "  " +
+                   std::to_string(pin.count) + (pin.count == 1 ? " recipe" : " recipes") +
+                   marksOf(pin, group) + "\n";
+    }
+    out += "\nLegend:";
+    for (const PinLegendEntry& entry : inventory.legend())
+        out += "  " + printable(entry.shortForm) + " (" + std::to_string(entry.count) + ")";
+    return out + "\n";
+}
+
+nlohmann::json inventoryJson(const PinInventory& inventory)
+{
+    nlohmann::json groups = nlohmann::json::array();
+    for (const PinGroup& group : inventory.groups()) {
+        nlohmann::json pins = nlohmann::json::array();
+        for (const PinEntry& pin : group.pins) {
+            nlohmann::json recipes = nlohmann::json::array();
+            for (const PinUse& use : pin.recipes)
+                recipes.push_back({{"path", use.path},
+                                   {"variant", use.variant},
+                                   {"line", use.line},
+                                   {"hasHash", use.hasHash}});
+            pins.push_back({{"revision", pin.revision},
+                            {"short", pin.shortForm},
+                            {"count", pin.count},
+                            {"differsFromSpec", pin.differsFromSpec},
+                            {"differsFromGroup", pin.differsFromGroup},
+                            {"notFullRevision", pin.notFullRevision},
+                            {"withoutHash", pin.withoutHash},
+                            {"recipes", std::move(recipes)}});
+        }
+        groups.push_back(
+            {{"package", group.package},
+             {"accelerator", group.accelerator},
+             {"acceleratorId", group.acceleratorId},
+             {"specPin", group.specPin.empty() ? nlohmann::json() : nlohmann::json(group.specPin)},
+             {"dominantPin", group.dominantPin},
+             {"pins", std::move(pins)}});
+    }
+    nlohmann::json legend = nlohmann::json::array();
+    for (const PinLegendEntry& entry : inventory.legend())
+        legend.push_back(
+            {{"revision", entry.revision}, {"short", entry.shortForm}, {"count", entry.count}});
+    return {{"groups", std::move(groups)}, {"legend", std::move(legend)}};
+}
+
+std::string cellText(const AlignmentCell& cell)
+{
+    if (cell.pins.empty())
+        return "-";
+    std::string out;
+    for (const auto& [pin, count] : cell.pins)
+        out += (out.empty() ? "" : " + ") + printable(shortPin(pin)) + " (" +
+               std::to_string(count) + ")";
+    return out;
+}
+
+std::string alignmentText(const PinAlignment& alignment)
+{
+    std::vector<std::vector<std::string>> table{{"package", "python", "accelerator"}};
+    for (const AlignmentColumn& column : alignment.columns())
+        table.front().push_back(printable(column.label));
+    for (const AlignmentRow& row : alignment.rows()) {
+        std::vector<std::string> line{printable(row.key.package), row.key.python,
+                                      row.key.accelerator};
+        for (const AlignmentCell& cell : row.cells)
+            line.push_back(cellText(cell));
+        line.push_back(row.mismatch ? "MISMATCH" : "");
+        table.push_back(std::move(line));
+    }
+    std::vector<size_t> widths;
+    for (const auto& line : table)
+        for (size_t i = 0; i < line.size(); ++i) {
+            widths.resize(std::max(widths.size(), i + 1));
+            widths[i] = std::max(widths[i], line[i].size());
+        }
+    std::string out = "\nALIGNMENT\n";
+    for (const auto& line : table) {
+        std::string text;
+        for (size_t i = 0; i < line.size(); ++i)
+            text += line[i] + std::string(widths[i] - line[i].size() + 2, ' ');
+        out += text.substr(0, text.find_last_not_of(' ') + 1) + "\n";
+    }
+    for (const AlignmentColumn& column : alignment.columns())
+        if (!column.error.empty())
+            out += printable(column.label) + ": " + printable(column.error) + "\n";
+    return out;
+}
+
+nlohmann::json alignmentJson(const PinAlignment& alignment)
+{
+    nlohmann::json columns = nlohmann::json::array();
+    for (const AlignmentColumn& column : alignment.columns())
+        columns.push_back(
+            {{"label", column.label},
+             {"repository", column.source.repository},
+             {"revision", column.source.revision},
+             {"commit",
+              column.commitId.empty() ? nlohmann::json() : nlohmann::json(column.commitId)},
+             {"recipes", column.recipes},
+             {"error", column.error.empty() ? nlohmann::json() : nlohmann::json(column.error)}});
+    nlohmann::json rows = nlohmann::json::array();
+    for (const AlignmentRow& row : alignment.rows()) {
+        nlohmann::json cells = nlohmann::json::array();
+        for (const AlignmentCell& cell : row.cells) {
+            nlohmann::json pins = nlohmann::json::object();
+            for (const auto& [pin, count] : cell.pins)
+                pins[pin] = count;
+            cells.push_back(
+                {{"pin", cell.pins.empty() ? nlohmann::json() : nlohmann::json(cell.pin())},
+                 {"pins", std::move(pins)}});
+        }
+        rows.push_back({{"package", row.key.package},
+                        {"python", row.key.python},
+                        {"accelerator", row.key.accelerator},
+                        {"acceleratorId", row.key.acceleratorId},
+                        {"cells", std::move(cells)},
+                        {"mismatch", row.mismatch}});
+    }
+    return {{"columns", std::move(columns)}, {"rows", std::move(rows)}};
+}
+
+std::optional<PinAlignment> alignmentOf(const PinsInvocation& inv)
+{
+    if (inv.compare.empty() && !inv.branches)
+        return std::nullopt;
+    std::vector<AlignmentSource> sources{{inv.root, inv.revision, {}}};
+    if (inv.branches) {
+        std::string ignored; // REPO itself failing is reported by its own column
+        for (const AlignmentSource& branch : PinAlignment::localBranches(inv.root, &ignored))
+            if (branch.revision != inv.revision)
+                sources.push_back(branch);
+    }
+    sources.insert(sources.end(), inv.compare.begin(), inv.compare.end());
+    return PinAlignment::compute(sources);
+}
+
+} // namespace
+
+int PinCommand::bumpPin(const QStringList& arguments)
+{
+    BumpInvocation inv;
+    QStringList hashes;
+    if (const auto stop = parseBump(arguments, &inv, &hashes))
+        return *stop;
+    const std::shared_ptr<const RepositorySource> source = openWorkTree(inv.root);
+    const auto analysis =
+        std::make_shared<const Analysis>(Analyzer().analyze(*source, inv.analyzer));
+    if (!analysis->sourceError.empty())
+        return repositoryError(bumpName, analysis->sourceError);
+    if (const auto stop = resolvePins(&inv, PinInventory::of(*analysis)))
+        return *stop;
+    if (const auto stop = readHashes(hashes, &inv))
+        return *stop;
+    if (inv.commit)
+        if (const std::string error = commitPrecondition(inv.root); !error.empty())
+            return repositoryError(bumpName, printable(error));
+
+    const PinBumpPlanner planner(source, analysis);
+    nlohmann::json prefetched = nlohmann::json::array();
+    if (inv.prefetch)
+        if (const auto stop = prefetch(planner, &inv, &prefetched))
+            return *stop;
+    const PinBumpPlan plan = planner.plan(inv.request);
+    if (!plan.error.empty())
+        return repositoryError(bumpName, printable(plan.error));
+    nlohmann::json doc = bumpJson(plan, inv);
+    doc["prefetched"] = std::move(prefetched);
+    if (!inv.json)
+        printBumpPlan(plan, inv);
+    std::string text;
+    int status = 0;
+    if (!plan.changes.hasSelected())
+        text = "Nothing to do.\n";
+    else if (inv.dryRun)
+        text = "Dry run: nothing was written.\n";
+    else
+        status = applyAndCommit(plan, inv, &doc, &text);
+    if (inv.json)
+        std::cout << doc.dump(2) << "\n";
+    else
+        std::cout << text;
+    std::cout.flush();
+    return status;
+}
+
+int PinCommand::pins(const QStringList& arguments)
+{
+    PinsInvocation inv;
+    if (const auto stop = parsePins(arguments, &inv))
+        return *stop;
+    std::unique_ptr<RepositorySource> source;
+    if (!inv.revision.empty()) {
+        std::string error;
+        source = openGitRevision(inv.root, inv.revision, &error);
+        if (!source)
+            return repositoryError(pinsName, printable(error));
+    } else {
+        source = openWorkTree(inv.root);
+    }
+    const Analysis analysis = Analyzer().analyze(*source, inv.analyzer);
+    if (!analysis.sourceError.empty())
+        return repositoryError(pinsName, printable(analysis.sourceError));
+    const PinInventory inventory = PinInventory::of(analysis);
+    const std::optional<PinAlignment> alignment = alignmentOf(inv);
+    const bool mismatch =
+        alignment && std::any_of(alignment->rows().begin(), alignment->rows().end(),
+                                 [](const AlignmentRow& row) { return row.mismatch; });
+    if (inv.json) {
+        nlohmann::json doc = {
+            {"schema", 1},
+            {"command", pinsName},
+            {"repository", inv.root},
+            {"revision", inv.revision.empty() ? nlohmann::json() : nlohmann::json(inv.revision)},
+            {"specInferred", analysis.spec.isInferred()}};
+        doc.update(inventoryJson(inventory));
+        doc["alignment"] = alignment ? alignmentJson(*alignment) : nlohmann::json();
+        std::cout << doc.dump(2) << "\n";
+    } else {
+        std::cout << "Pins of " << printable(source->displayName())
+                  << (inv.revision.empty() ? " (work tree)" : "") << dot
+                  << (analysis.spec.isInferred() ? "no spec" : "spec " + analysis.specPath) << "\n"
+                  << inventoryText(inventory) << (alignment ? alignmentText(*alignment) : "");
+    }
+    if (alignment && inv.json) // the text output lists them under the table
+        for (const AlignmentColumn& column : alignment->columns())
+            if (!column.error.empty())
+                std::cerr << "recipegrid pins: " << printable(column.label) << ": "
+                          << printable(column.error) << "\n";
+    std::cout.flush();
+    return mismatch ? 1 : 0;
+}
+
+} // namespace rg
