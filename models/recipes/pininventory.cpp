@@ -32,6 +32,45 @@ PinUse useOf(const RecipeFacts& recipe, const MatrixEntry* entry, const PinFact&
     return use;
 }
 
+using Groups = std::map<std::pair<std::string, std::string>, PinGroup>;
+
+PinGroup& groupFor(const Analysis& analysis, const Sighting& s, Groups* groups)
+{
+    const VariantName* name = s.entry ? &s.entry->variant : nullptr;
+    const std::string package = s.entry ? s.entry->package : unnamedPackage;
+    const std::string accelerator = name ? RecipeGrouping::acceleratorLabel(*name) : "";
+    PinGroup& group = (*groups)[{package, accelerator}];
+    if (group.package.empty()) {
+        group.package = package;
+        group.accelerator = accelerator;
+        group.acceleratorId = name ? PinInventory::acceleratorIdOf(*name) : "";
+        if (name && !analysis.spec.isInferred())
+            group.specPin = analysis.spec.expectedPin(*name).value_or("");
+    }
+    return group;
+}
+
+// False when the recipe was already counted on this pin (it writes the revision twice).
+bool addUse(const Sighting& s, const PinFact& pin, PinGroup* group)
+{
+    auto found = std::find_if(group->pins.begin(), group->pins.end(),
+                              [&](const PinEntry& e) { return e.revision == pin.revision; });
+    if (found == group->pins.end()) {
+        PinEntry entry;
+        entry.revision = pin.revision;
+        entry.shortForm = pin.revision.substr(0, 7);
+        entry.notFullRevision = !isFullRevision(pin.revision);
+        group->pins.push_back(std::move(entry));
+        found = group->pins.end() - 1;
+    } else if (found->recipes.back().path == s.recipe->path) {
+        return false;
+    }
+    ++found->count;
+    found->withoutHash += pin.hasHash ? 0 : 1;
+    found->recipes.push_back(useOf(*s.recipe, s.entry, pin));
+    return true;
+}
+
 bool mostUsedFirst(const PinEntry& a, const PinEntry& b)
 {
     return a.count != b.count ? a.count > b.count : a.revision < b.revision;
@@ -62,38 +101,14 @@ PinInventory PinInventory::of(const Analysis& analysis)
         sightings.push_back({&facts, nullptr});
 
     PinInventory inventory;
-    std::map<std::pair<std::string, std::string>, PinGroup> groups;
+    Groups groups;
     std::map<std::string, int> totals;
     std::map<std::string, std::string> cellPins; // cell key → its first recipe's first pin
     for (const Sighting& s : sightings) {
-        const VariantName* name = s.entry ? &s.entry->variant : nullptr;
-        const std::string package = s.entry ? s.entry->package : unnamedPackage;
-        const std::string accelerator = name ? RecipeGrouping::acceleratorLabel(*name) : "";
-        PinGroup& group = groups[{package, accelerator}];
-        if (group.package.empty()) {
-            group.package = package;
-            group.accelerator = accelerator;
-            group.acceleratorId = name ? acceleratorIdOf(*name) : "";
-            if (name && !analysis.spec.isInferred())
-                group.specPin = analysis.spec.expectedPin(*name).value_or("");
-        }
-        for (const PinFact& pin : s.recipe->pins) {
-            auto found = std::find_if(group.pins.begin(), group.pins.end(), [&](const PinEntry& e) {
-                return e.revision == pin.revision;
-            });
-            if (found == group.pins.end()) {
-                PinEntry entry;
-                entry.revision = pin.revision;
-                entry.shortForm = pin.revision.substr(0, 7);
-                entry.notFullRevision = !isFullRevision(pin.revision);
-                group.pins.push_back(std::move(entry));
-                found = group.pins.end() - 1;
-            }
-            ++found->count;
-            found->withoutHash += pin.hasHash ? 0 : 1;
-            found->recipes.push_back(useOf(*s.recipe, s.entry, pin));
-            ++totals[pin.revision];
-        }
+        PinGroup& group = groupFor(analysis, s, &groups);
+        for (const PinFact& pin : s.recipe->pins)
+            if (addUse(s, pin, &group))
+                ++totals[pin.revision];
         if (s.entry && !s.recipe->pins.empty())
             cellPins.emplace(s.entry->cellKey, s.recipe->pins.front().revision);
     }

@@ -7,6 +7,7 @@
 #include "recipegridrun.h"
 
 #include <QDirIterator>
+#include <QProcess>
 #include <QTest>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -107,6 +108,7 @@ private slots:
     void badInput_data();
     void badInput();
     void prefetchOfflineFailsAndWritesNothing();
+    void prefetchWritesTheHashNixAccepts();
     void pinsCompareReportsTheMismatchPerGroup();
     void pinsCompareWithAPathThatIsNoRepository();
     void pinsJson();
@@ -278,6 +280,45 @@ void TestPinCommand::prefetchOfflineFailsAndWritesNothing()
              run.err.constData());
     QVERIFY(run.err.contains("Nothing was written."));
     QVERIFY(snapshot(repo) == before);
+}
+
+void TestPinCommand::prefetchWritesTheHashNixAccepts()
+{
+    // The pins' tarballs served from file:// URLs, so that no network is needed: after the
+    // bump, Nix itself must accept the recipe's fetcher with the hash that was written.
+    TestRepository repo;
+    repo.write("mirror/src/nixpkgs/default.nix", "{ }: { answer = 42; }\n");
+    QVERIFY(QDir().mkpath(repo.root() + "/mirror/nixpkgs/archive"));
+    QProcess tar;
+    tar.start("tar", {"-C", repo.root() + "/mirror/src", "-czf",
+                      repo.root() + "/mirror/nixpkgs/archive/" + newPin + ".tar.gz", "nixpkgs"});
+    QVERIFY(tar.waitForFinished(30000) && tar.exitCode() == 0);
+    const QString fetcher = "builtins.fetchTarball {\n    url = \"file://" + repo.root() +
+                            "/mirror/nixpkgs/archive/%1.tar.gz\";\n    sha256 = \"" + oldHash + "\";\n  }";
+    repo.writeRecipe("pytorch-python313-cpu-avx2.nix",
+                     ("let\n  nixpkgs_pinned = import (" + fetcher.arg(oldPin) +
+                      ") { };\nin\nnixpkgs_pinned.python3Packages.torch\n")
+                         .toUtf8());
+    const Run run = recipegrid({"bump-pin", repo.root(), "--from", oldPin, "--to", newPin,
+                                "--prefetch", "--format", "json"},
+                               nixEnvironment());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const json doc = json::parse(run.out.toStdString());
+    QCOMPARE(doc["prefetched"].size(), size_t(1));
+    QVERIFY(doc["needsHash"].empty());
+    QFile recipe(repo.root() + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix");
+    QVERIFY(recipe.open(QIODevice::ReadOnly));
+    const QByteArray text = recipe.readAll();
+    QVERIFY(!text.contains(oldHash.toUtf8()));
+    QVERIFY(text.contains(doc["prefetched"][0]["hash"].get<std::string>().c_str()));
+
+    const QString fetched = QString::fromUtf8(text).section("import (", 1).section(") { }", 0, 0);
+    QProcess nix;
+    nix.setProcessEnvironment(nixEnvironment());
+    nix.start("nix-instantiate", {"--eval", "-E", "(import (" + fetched + ") { }).answer"});
+    QVERIFY(nix.waitForFinished(60000));
+    QVERIFY2(nix.exitCode() == 0, nix.readAllStandardError().constData());
+    QCOMPARE(nix.readAllStandardOutput().trimmed(), QByteArray("42"));
 }
 
 void TestPinCommand::pinsCompareReportsTheMismatchPerGroup()
