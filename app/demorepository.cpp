@@ -1,9 +1,10 @@
 #include "demorepository.h"
 
+#include "recipes/atomicfile.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
-#include <QSaveFile>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <git2.h>
@@ -42,9 +43,8 @@ bool writeFile(const QString& root, const QString& relative, QString* error)
     }
     const QString target = QDir(root).absoluteFilePath(relative);
     QDir().mkpath(QFileInfo(target).absolutePath());
-    QSaveFile file(target);
-    if (!file.open(QIODevice::WriteOnly) || file.write(source.readAll()) < 0 || !file.commit()) {
-        *error = QStringLiteral("%1: %2").arg(target, file.errorString());
+    if (const QString failed = AtomicFile::write(target, source.readAll()); !failed.isEmpty()) {
+        *error = QStringLiteral("%1: %2").arg(target, failed);
         return false;
     }
     return true;

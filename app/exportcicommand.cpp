@@ -2,11 +2,11 @@
 
 #include "build/buildtarget.h"
 #include "build/ciworkflow.h"
+#include "recipes/atomicfile.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <iostream>
 
 namespace rg {
@@ -103,11 +103,11 @@ int ExportCiCommand::run(const QStringList& arguments)
                   << ": cannot create its directory\n";
         return 1;
     }
-    QSaveFile file(target);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(yaml.data(), qint64(yaml.size())) != qint64(yaml.size()) || !file.commit()) {
+    if (const QString failed = AtomicFile::write(
+            target, QByteArrayView(yaml.data(), static_cast<qsizetype>(yaml.size())));
+        !failed.isEmpty()) {
         std::cerr << "recipegrid export-ci: " << target.toStdString() << ": "
-                  << file.errorString().toStdString() << '\n';
+                  << failed.toStdString() << '\n';
         return 1;
     }
     std::cout << "wrote " << target.toStdString() << " (" << variants.size() << " variant(s))\n";

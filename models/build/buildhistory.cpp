@@ -1,9 +1,10 @@
 #include "build/buildhistory.h"
 
+#include "recipes/atomicfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -224,11 +225,11 @@ bool BuildHistory::save()
         m_saveError = QStringLiteral("%1: cannot create its directory").arg(m_filePath);
         return false;
     }
-    QSaveFile file(m_filePath);
     const std::string text = toJson(m_records);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
-        m_saveError = QStringLiteral("%1: %2").arg(m_filePath, file.errorString());
+    if (const QString failed = AtomicFile::write(
+            m_filePath, QByteArrayView(text.data(), static_cast<qsizetype>(text.size())));
+        !failed.isEmpty()) {
+        m_saveError = QStringLiteral("%1: %2").arg(m_filePath, failed);
         return false;
     }
     m_saveError.clear();

@@ -1,8 +1,9 @@
 #include "build/logstore.h"
 
+#include "recipes/atomicfile.h"
+
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace rg {
@@ -90,18 +91,17 @@ bool LogStore::exportTo(const QString& logPath, const QString& destination, QStr
             *error = QStringLiteral("%1: %2").arg(logPath, in.errorString());
         return false;
     }
-    QSaveFile out(destination);
-    if (!out.open(QIODevice::WriteOnly)) {
+    AtomicFile out(destination);
+    if (!out.open()) {
         if (error)
             *error = QStringLiteral("%1: %2").arg(destination, out.errorString());
         return false;
     }
     while (!in.atEnd()) {
         const QByteArray chunk = in.read(1 << 20);
-        if (out.write(chunk) != chunk.size()) {
+        if (!out.append(chunk)) {
             if (error)
                 *error = QStringLiteral("%1: %2").arg(destination, out.errorString());
-            out.cancelWriting();
             return false;
         }
     }

@@ -1,7 +1,8 @@
 #include "changes/changesetapplier.h"
 
+#include "recipes/atomicfile.h"
+
 #include <QFile>
-#include <QSaveFile>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
@@ -31,18 +32,9 @@ std::string_view view(const QByteArray& bytes)
 // either the old bytes or the new ones, never a mixture. Returns the OS error text, "" if written.
 std::string writeAtomically(const fs::path& path, std::string_view bytes)
 {
-    QSaveFile file(qPath(path));
-    if (!file.open(QIODevice::WriteOnly))
-        return file.errorString().toStdString();
-    const qint64 size = static_cast<qint64>(bytes.size());
-    if (file.write(bytes.data(), size) != size) {
-        const std::string error = file.errorString().toStdString();
-        file.cancelWriting();
-        return error;
-    }
-    if (!file.commit())
-        return file.errorString().toStdString();
-    return {};
+    return AtomicFile::write(qPath(path),
+                             QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())))
+        .toStdString();
 }
 
 // Only relative, normalised paths below the root: anything else would let a change set (which

@@ -8,6 +8,8 @@
 #include <QDirIterator>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
+#include <QTemporaryDir>
 #include <QTest>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -32,14 +34,14 @@ const QString pkgs = QStringLiteral(".flox/pkgs/");
 
 // Every file (with its bytes) and directory under the root, .git left out: two equal
 // snapshots mean nothing was written, not even a temporary file.
-std::map<QString, QByteArray> snapshot(const TestRepository& repo)
+std::map<QString, QByteArray> snapshot(const QString& root)
 {
     std::map<QString, QByteArray> tree;
-    QDirIterator it(repo.root(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        const QString relative = QDir(repo.root()).relativeFilePath(path);
+        const QString relative = QDir(root).relativeFilePath(path);
         if (relative == QLatin1String(".git") || relative.startsWith(QLatin1String(".git/")))
             continue;
         QFile file(path);
@@ -120,11 +122,11 @@ private slots:
     {
         TestRepository repo;
         start(repo);
-        const auto before = snapshot(repo);
+        const auto before = snapshot(repo.root());
         const Run run = recipegrid({"complete", "--dry-run", repo.root()});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.isEmpty(), run.err.constData());
-        QVERIFY(snapshot(repo) == before);
+        QVERIFY(snapshot(repo.root()) == before);
 
         const QStringList deletes = lines(run.out, "delete  ");
         QCOMPARE(deletes.size(), 3);
@@ -158,11 +160,11 @@ private slots:
     {
         TestRepository repo;
         start(repo);
-        const auto before = snapshot(repo);
+        const auto before = snapshot(repo.root());
         const Run run =
             recipegrid({"create", "--dry-run", "--diff", repo.root(), "python313-cpu-avx2"});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY(snapshot(repo) == before);
+        QVERIFY(snapshot(repo.root()) == before);
         QVERIFY2(
             run.out.contains("--- /dev/null\n+++ b/.flox/pkgs/pytorch-python313-cpu-avx2.nix\n"),
             run.out.constData());
@@ -203,11 +205,11 @@ private slots:
                  text.constData());
 
         // Complete again: nothing left to do, and the README section is stable.
-        const auto after = snapshot(repo);
+        const auto after = snapshot(repo.root());
         const Run again = recipegrid({"complete", repo.root()});
         QCOMPARE(again.exitCode, 0);
         QVERIFY2(again.out.contains("Nothing to do."), again.out.constData());
-        QVERIFY(snapshot(repo) == after);
+        QVERIFY(snapshot(repo.root()) == after);
     }
 
     void jsonOutput()
@@ -258,11 +260,11 @@ private slots:
     {
         TestRepository repo;
         start(repo);
-        auto expected = snapshot(repo);
+        auto expected = snapshot(repo.root());
         const Run run = recipegrid({"create", "--no-readme", repo.root(), "python313-cpu-avx2"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.startsWith("Create pytorch-python313-cpu-avx2\n"), run.out.constData());
-        auto after = snapshot(repo);
+        auto after = snapshot(repo.root());
         const QString created = recipe("pytorch-python313-cpu-avx2");
         QVERIFY(after.count(created));
         QVERIFY(after[created].contains("-mavx2"));
@@ -305,21 +307,22 @@ private slots:
         QFETCH(QString, argument);
         TestRepository repo;
         start(repo);
-        auto expected = snapshot(repo);
+        auto expected = snapshot(repo.root());
         const QString magma = recipe("pytorch-python313-cuda13_0-sm120-avx512-magma");
         const Run run = recipegrid({"delete", "--no-readme", repo.root(), argument});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(lines(run.out, "delete  ").size(), 1);
         QVERIFY(run.out.contains("delete  " + magma.toUtf8()));
         expected.erase(magma);
-        QVERIFY2(snapshot(repo) == expected, "delete touched another file than the -magma one");
+        QVERIFY2(snapshot(repo.root()) == expected,
+                 "delete touched another file than the -magma one");
     }
 
     void unknownCell()
     {
         TestRepository repo;
         start(repo);
-        const auto before = snapshot(repo);
+        const auto before = snapshot(repo.root());
         for (const char* command : {"create", "fix", "delete"}) {
             const Run run = recipegrid({command, repo.root(), "python313-cpu-avx3"});
             QCOMPARE(run.exitCode, 2);
@@ -330,7 +333,7 @@ private slots:
         const Run complete = recipegrid({"complete", "--cell", "sm999", repo.root()});
         QCOMPARE(complete.exitCode, 2);
         QVERIFY2(complete.err.contains("'sm999'"), complete.err.constData());
-        QVERIFY(snapshot(repo) == before);
+        QVERIFY(snapshot(repo.root()) == before);
     }
 
     void usageErrors_data()
@@ -362,13 +365,13 @@ private slots:
         QFETCH(QString, message);
         TestRepository repo;
         start(repo);
-        const auto before = snapshot(repo);
+        const auto before = snapshot(repo.root());
         arguments.replaceInStrings(QRegularExpression("^REPO$"), repo.root());
         const Run run = recipegrid(arguments);
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.out.isEmpty());
         QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
-        QVERIFY(snapshot(repo) == before);
+        QVERIFY(snapshot(repo.root()) == before);
     }
 
     void repositoryWithoutRecipeDirectory()
@@ -387,14 +390,14 @@ private slots:
         TestRepository repo;
         start(repo);
         QVERIFY(QDir(repo.root()).mkpath(recipe("pytorch-python313-cpu-avx2")));
-        const auto before = snapshot(repo);
+        const auto before = snapshot(repo.root());
         const Run run = recipegrid({"create", "--no-readme", repo.root(), "python313-cpu-avx2"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains("Skipped (1):\n  pytorch-python313-cpu-avx2: "),
                  run.out.constData());
         QVERIFY(run.out.contains("exists"));
         QVERIFY(run.out.contains("Nothing to do."));
-        QVERIFY(snapshot(repo) == before);
+        QVERIFY(snapshot(repo.root()) == before);
     }
 
     // A target that cannot be written fails the apply after earlier files were written: they
@@ -412,9 +415,9 @@ private slots:
         } else {
             QVERIFY(QFile::setPermissions(dir, QFile::ReadOwner | QFile::ExeOwner));
         }
-        const auto before = snapshot(repo);
+        const auto before = snapshot(repo.root());
         const Run run = recipegrid({"complete", repo.root()});
-        const auto after = snapshot(repo);
+        const auto after = snapshot(repo.root());
         if (root)
             QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), armv9});
         else
@@ -430,6 +433,37 @@ private slots:
         QVERIFY(run.err.contains("nothing was changed"));
         QVERIFY2(after == before, "a failed apply left files changed");
         QVERIFY(!run.out.contains("Applied"));
+    }
+
+    // A full disk half-way through: exit 1, the message names the file and the OS error,
+    // and every file is as it was. Needs root (mounting a small tmpfs); fails without it.
+    void fullDiskLosesNothing()
+    {
+        QTemporaryDir mountPoint;
+        QProcess mount;
+        mount.start(QStringLiteral("mount"),
+                    {"-t", "tmpfs", "-o", "size=100k", "tmpfs", mountPoint.path()});
+        QVERIFY(mount.waitForFinished(10000));
+        QVERIFY2(mount.exitStatus() == QProcess::NormalExit && mount.exitCode() == 0,
+                 qPrintable("mounting a 100 KB tmpfs (needs root): " +
+                            QString::fromUtf8(mount.readAllStandardError())));
+        auto unmount =
+            qScopeGuard([&] { QProcess::execute(QStringLiteral("umount"), {mountPoint.path()}); });
+        const QString root = mountPoint.path() + "/repo";
+        const QString from = fixtures + "/seed001-start";
+        QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            const QString target = root + "/" + QDir(from).relativeFilePath(path);
+            QVERIFY(QDir().mkpath(QFileInfo(target).absolutePath()));
+            QVERIFY(QFile::copy(path, target));
+        }
+        const auto before = snapshot(root);
+        const Run run = recipegrid({"complete", root});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("No space left on device"), run.err.constData());
+        QVERIFY2(run.err.contains(".flox/pkgs/pytorch-python313-"), run.err.constData());
+        QVERIFY2(snapshot(root) == before, "a failed apply left files changed");
     }
 
     void completeAndCommit()
@@ -488,12 +522,12 @@ private slots:
         for (const char* name : {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
                                  "GIT_COMMITTER_EMAIL", "EMAIL"})
             environment.remove(QString::fromLatin1(name));
-        const auto before = snapshot(repo);
+        const auto before = snapshot(repo.root());
         const Run run = recipegrid({"complete", "--commit", repo.root()}, environment);
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("no git identity"), run.err.constData());
         QVERIFY(run.out.isEmpty());
-        QVERIFY(snapshot(repo) == before);
+        QVERIFY(snapshot(repo.root()) == before);
     }
 
     void commitWithOwnMessage()
