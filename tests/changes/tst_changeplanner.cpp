@@ -80,6 +80,7 @@ private slots:
     void regeneratesEverySoundRecipe();
     void templatesCoverTheCatalog_data();
     void templatesCoverTheCatalog();
+    void repositoryTemplateTakesPrecedence();
 };
 
 void TestChangePlanner::completesSeed001()
@@ -543,6 +544,42 @@ void TestChangePlanner::templatesCoverTheCatalog()
     nix.start("nix-instantiate", QStringList{"--parse"} + files);
     QVERIFY(nix.waitForFinished(120000));
     QVERIFY2(nix.exitCode() == 0, nix.readAllStandardError().constData());
+}
+
+// A repository's own template wins over the built-in one.
+void TestChangePlanner::repositoryTemplateTakesPrecedence()
+{
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-start"));
+    dir.write(".flox/templates/cpu.nix.mustache",
+              "# Our own CPU template for {{pname}}\n{ {{pythonSet}} }:\n"
+              "{{pythonSet}}.torch.overrideAttrs (old: {\n  pname = \"{{pname}}\";\n"
+              "  env.NIX_CFLAGS_COMPILE = \"{{#flags}}{{flag}} {{/flags}}\";\n"
+              "  meta = old.meta // { platforms = [ \"{{platform}}\" ]; };\n})\n");
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    ChangeRequest request;
+    request.action = ChangeAction::Create;
+    request.cells = {"pytorch-python313-cpu-avx2"};
+    request.updateReadme = false;
+    const ChangeSet changes = ChangePlanner(source, analyse(source)).plan(request);
+    // The spec's CPU pattern wants the torch-upgrade overlay, which this template leaves out:
+    // the written recipe is re-analysed and refused with why.
+    QVERIFY(changes.operations.empty());
+    QCOMPARE(changes.skipped.size(), size_t(1));
+    QVERIFY2(changes.skipped.front().why.find("missing-overlay") != std::string::npos,
+             changes.skipped.front().why.c_str());
+    // Without a pattern to honour, the same template is used as written.
+    dir.write(".flox/recipegrid.json",
+              R"({ "schema": 1, "package": "pytorch",
+                   "matrix": [ { "python": ["3.13"], "accelerator": "cpu", "isas": ["avx2"] } ] })");
+    auto plain = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    const ChangeSet own = ChangePlanner(plain, analyse(plain)).plan(request);
+    QCOMPARE(own.operations.size(), size_t(1));
+    QVERIFY(own.operations.front().reason.find(".flox/templates/cpu.nix.mustache") !=
+            std::string::npos);
+    QVERIFY(own.operations.front().after.starts_with(
+        "# Our own CPU template for pytorch-python313-cpu-avx2\n"));
+    QVERIFY(own.operations.front().after.find("-mavx2 -mfma -mf16c ") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestChangePlanner)
