@@ -67,7 +67,9 @@ PinPrefetcher::PinPrefetcher(QObject* parent) : QObject(parent) {}
 
 PinPrefetcher::~PinPrefetcher()
 {
-    if (m_process && m_process->state() != QProcess::NotRunning) {
+    // Nothing may be reported, let alone started, from an object being destroyed.
+    if (m_process) {
+        m_process->disconnect(this);
         m_process->kill();
         m_process->waitForFinished(5000);
     }

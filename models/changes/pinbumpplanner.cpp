@@ -564,8 +564,12 @@ std::string checkPins(const PinBumpRequest& request)
                "': the new pin must be a full nixpkgs revision, 40 lower-case hex digits" +
                (request.to.size() >= 7 && allHex(request.to) ? " (resolve the abbreviation first)"
                                                              : "");
-    if (!std::all_of(request.from.begin(), request.from.end(), isAlnum))
-        return "malformed pin '" + request.from + "': a revision is hex digits";
+    // A recipe may pin a branch or tag ("nixos-24.05"): any revision a URL or `rev` can hold.
+    const auto revisionCharacter = [](char c) {
+        return isAlnum(c) || c == '.' || c == '-' || c == '_' || c == '/' || c == '+';
+    };
+    if (!std::all_of(request.from.begin(), request.from.end(), revisionCharacter))
+        return "malformed pin '" + request.from + "': not a revision a recipe can write";
     if (request.from == request.to)
         return "the recipes are already on " + request.to + ": from and to are the same pin";
     return {};
@@ -752,6 +756,9 @@ std::optional<std::string> PinBumpPlanner::resolvePin(const std::string& typed,
     };
     if (pin.empty())
         return fail("no pin given");
+    // A revision written as it is (a branch name, an abbreviation) names itself.
+    if (std::find(known.begin(), known.end(), typed) != known.end())
+        return typed;
     if (!allHex(pin) || pin.size() > 40)
         return fail("malformed pin '" + typed +
                     "': a nixpkgs revision is 40 hex digits (7 or more abbreviate a known one)");

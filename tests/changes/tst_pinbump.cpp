@@ -168,6 +168,7 @@ private slots:
     void givenHashIsWrittenInTheRecipesNotation();
     void hashThatCannotBeLocatedSkipsTheRecipe();
     void braceInAStringFallsBackToTheParser();
+    void abbreviatedAndBranchPinsBecomeFullOnes();
     void pythonSetWithOverlaysIsNotRenamed();
     void scopes_data();
     void scopes();
@@ -420,6 +421,34 @@ void TestPinBump::braceInAStringFallsBackToTheParser()
     }
 }
 
+void TestPinBump::abbreviatedAndBranchPinsBecomeFullOnes()
+{
+    // What pin-not-full asks for: a recipe on `6a030d5` or on the branch `nixos-24.05` moved to
+    // a full revision; the whole revision string is replaced.
+    TestRepository repo;
+    const auto recipe = [](const std::string& revision) {
+        return QByteArray::fromStdString(
+            "let\n  nixpkgs_pinned = import (builtins.fetchTarball {\n"
+            "    url = \"https://github.com/NixOS/nixpkgs/archive/" +
+            revision + ".tar.gz\";\n    sha256 = \"" + std::string(52, '1') +
+            "\";\n  }) { };\nin\nnixpkgs_pinned.python3Packages.torch\n");
+    };
+    repo.writeRecipe("pytorch-python313-cpu-avx2.nix", recipe("6a030d5"));
+    repo.writeRecipe("pytorch-python313-cpu-avx512.nix", recipe("nixos-24.05"));
+    for (const std::string from : {"6a030d5", "nixos-24.05"}) {
+        PinBumpRequest request;
+        request.from = from;
+        request.to = newPin;
+        const Planned planned = planOn(repo.root(), request);
+        QVERIFY2(planned.plan.error.empty(), planned.plan.error.c_str());
+        QCOMPARE(planned.plan.recipes, 1);
+        const FileOperation& op = planned.plan.changes.operations.front();
+        QVERIFY(op.after.find("archive/" + newPin + ".tar.gz") != std::string::npos);
+        QVERIFY(op.after.find(from + ".tar.gz") == std::string::npos);
+        QVERIFY(op.after.find("sha256 = \"" + fakeBase32 + "\";") != std::string::npos);
+    }
+}
+
 void TestPinBump::pythonSetWithOverlaysIsNotRenamed()
 {
     // seed001-target's recipes override python3Packages in an overlay: renaming only the set
@@ -520,6 +549,7 @@ void TestPinBump::badInput_data()
                                     << "resolve the abbreviation first";
     QTest::newRow("upper-case to") << from << to.toUpper() << "malformed pin";
     QTest::newRow("malformed from") << "6a03;rm" << to << "malformed pin '6a03;rm'";
+    QTest::newRow("unused branch") << "nixos-24.05" << to << "no recipe uses pin nixos-24.05";
     QTest::newRow("unused from") << "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3" << to
                                  << "no recipe uses pin fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3; "
                                     "nothing to change";
@@ -675,6 +705,12 @@ void TestPinBump::resolvePin_data()
     QTest::newRow("as written") << "abc1234"
                                 << "abc1234"
                                 << "";
+    QTest::newRow("branch as written") << "nixos-24.05"
+                                       << "nixos-24.05"
+                                       << "";
+    QTest::newRow("unknown branch") << "nixos-23.11"
+                                    << ""
+                                    << "malformed pin 'nixos-23.11'";
     QTest::newRow("ambiguous") << "6a030d5"
                                << ""
                                << "ambiguous pin '6a030d5'";
@@ -701,7 +737,7 @@ void TestPinBump::resolvePin()
     QFETCH(QString, resolved);
     QFETCH(QString, error);
     const std::vector<std::string> known = {newPin, oldPin, "6a030d5" + std::string(33, 'a'),
-                                            "abc1234"};
+                                            "abc1234", "nixos-24.05"};
     std::string why;
     const auto pin = PinBumpPlanner::resolvePin(typed.toStdString(), known, &why);
     QCOMPARE(QString::fromStdString(pin.value_or("")), resolved);
