@@ -53,7 +53,7 @@ struct PinBumpScope
 
 struct PinBumpRequest
 {
-    std::string from; // a pin the recipes write (full, or as written when they abbreviate it)
+    std::string from; // a revision the recipes write, as written: full, abbreviated, a branch
     std::string to;   // 40 lower-case hex digits
     PinBumpScope scope;
     bool renamePythonSet = false;

@@ -294,7 +294,8 @@ void TestPinCommand::prefetchWritesTheHashNixAccepts()
                       repo.root() + "/mirror/nixpkgs/archive/" + newPin + ".tar.gz", "nixpkgs"});
     QVERIFY(tar.waitForFinished(30000) && tar.exitCode() == 0);
     const QString fetcher = "builtins.fetchTarball {\n    url = \"file://" + repo.root() +
-                            "/mirror/nixpkgs/archive/%1.tar.gz\";\n    sha256 = \"" + oldHash + "\";\n  }";
+                            "/mirror/nixpkgs/archive/%1.tar.gz\";\n    sha256 = \"" + oldHash +
+                            "\";\n  }";
     repo.writeRecipe("pytorch-python313-cpu-avx2.nix",
                      ("let\n  nixpkgs_pinned = import (" + fetcher.arg(oldPin) +
                       ") { };\nin\nnixpkgs_pinned.python3Packages.torch\n")
