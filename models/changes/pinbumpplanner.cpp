@@ -436,7 +436,7 @@ bool inScope(const PinBumpScope& scope, const Candidate& c)
            (scope.python.empty() || scope.python == pythonOf(c.entry->variant));
 }
 
-// Renames the python3Packages the torch comes from; "" or why it was left alone.
+// Renames the python3Packages the torch comes from; says what it did, or why it did not.
 std::string renamePythonSet(const RecipeFacts& facts, const Candidate& c, const std::string& bytes,
                             TextEdits* edits)
 {
@@ -455,8 +455,9 @@ std::string renamePythonSet(const RecipeFacts& facts, const Candidate& c, const 
     if (written != "python3Packages" || mentions != 1)
         return "python3Packages kept: it is named " + std::to_string(mentions) +
                " times, and renaming only the torch's set would bypass overlays of the others";
-    edits->replace(set->range, "python" + c.entry->variant.python + "Packages");
-    return {};
+    const std::string explicitSet = "python" + c.entry->variant.python + "Packages";
+    edits->replace(set->range, explicitSet);
+    return "python3Packages \xe2\x86\x92 " + explicitSet;
 }
 
 class PinBumpBuilder

@@ -298,6 +298,8 @@ void TestPinBump::renamePythonSetChangesThatLineToo()
                           "nixpkgs_pinned.python313Packages.torch"));
         QVERIFY(changed[2].first != changed[2].second);
         QVERIFY(op.reason.find("kept") == std::string::npos);
+        QVERIFY2(op.reason.ends_with("; python3Packages \xe2\x86\x92 python313Packages"),
+                 op.reason.c_str());
     }
     const ApplyResult applied = ChangeSetApplier(repo.rootPath()).apply(planned.plan.changes);
     QVERIFY(applied.applied);
