@@ -15,6 +15,7 @@
 #include "logpane.h"
 #include "matrixview.h"
 #include "messagebanner.h"
+#include "pinactions.h"
 #include "recipepreview.h"
 #include "recipes/branchoverviewmodel.h"
 #include "recipes/matrixmodel.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_view->setModel(m_model);
     layout->addWidget(m_view, 1);
     layout->addWidget(new StatusLegend(gridPage));
+    m_gridLayout = layout;
     m_stack->addWidget(m_empty);
     m_stack->addWidget(gridPage);
     // The banner stands above both pages: an error (a folder that does not exist) must be seen
@@ -119,6 +121,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_changes = new ChangeActions(this);
     createBuilds();
     createDocks();
+    m_pins = new PinActions(this); // its docks join the View menu createMenus() fills
     createMenus();
 
     connect(m_session, &RepositorySession::analysisChanged, this, &MainWindow::analysisChanged);
@@ -277,6 +280,7 @@ void MainWindow::createMenus()
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(m_showAllAction);
+    m_viewMenu->addAction(m_pins->colourAction());
     m_viewMenu->addSeparator();
     QAction* focusGrid =
         m_viewMenu->addAction(tr("Focus &Grid"), this, [this] { m_view->setFocus(); });
@@ -308,6 +312,7 @@ void MainWindow::createMenus()
     recipe->addAction(m_buildSettingsAction);
 
     m_changes->addToMenu(menuBar()->addMenu(tr("&Changes")));
+    m_pins->addToMenu(menuBar()->addMenu(tr("&Pins")));
 
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
@@ -316,9 +321,16 @@ void MainWindow::createMenus()
     toolbar->addSeparator();
     toolbar->addAction(m_buildAction);
     toolbar->addAction(m_editAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_pins->colourAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
+}
+
+void MainWindow::addGridFooter(QWidget* widget)
+{
+    m_gridLayout->addWidget(widget);
 }
 
 void MainWindow::restoreSettings()

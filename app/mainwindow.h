@@ -17,6 +17,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QStackedWidget;
+class QVBoxLayout;
 
 namespace rg {
 
@@ -34,6 +35,7 @@ class FilterBar;
 class MatrixModel;
 class MatrixView;
 class MessageBanner;
+class PinActions;
 class RecipePreview;
 class RepositorySession;
 class SliceChooser;
@@ -69,6 +71,10 @@ public:
     QAction* publishAction() const { return m_publishAction; }
     // Create / fix / delete recipes and complete the matrix through reviewed change sets.
     ChangeActions* changeActions() const { return m_changes; }
+    // Pins: the pins and alignment docks, colour by pin, pin bumps (issue #9).
+    PinActions* pinActions() const { return m_pins; }
+    // Adds a line under the grid, below the status legend (the pin legend).
+    void addGridFooter(QWidget* widget);
     // Publishes the selected variants whose last build succeeded; returns how many were queued.
     int publishSelection();
     // Applies and persists build settings (what the Build Settings dialog returns).
@@ -151,6 +157,8 @@ private:
     QLabel* m_chipOrder;
     BuildSession* m_builds = nullptr;
     ChangeActions* m_changes = nullptr;
+    PinActions* m_pins = nullptr;
+    QVBoxLayout* m_gridLayout = nullptr;
     BuildJobsView* m_jobs = nullptr;
     QTabWidget* m_logTabs = nullptr;
     std::function<bool(int)> m_confirmQuit;

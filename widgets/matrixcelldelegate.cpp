@@ -1,5 +1,6 @@
 #include "matrixcelldelegate.h"
 
+#include "pinlegend.h"
 #include "recipes/matrixmodel.h"
 #include "statusstyle.h"
 
@@ -84,12 +85,15 @@ QRectF warningMarkRect(const QRectF& chip)
     return {chip.right() - side - 3, chip.bottom() - side - 5, side, side};
 }
 
+// `pinColor`, when valid, stands in for the status' colour: the grid is coloured by pin, and
+// the status still shows as the icon's shape.
 void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool hasRecipe,
                int warnings, const QString& text, const QStringList& extraLabels,
-               const QVariantList& extraStatuses, const QStyleOptionViewItem& option)
+               const QVariantList& extraStatuses, const QStyleOptionViewItem& option,
+               const QColor& pinColor = {})
 {
     const QPalette& palette = option.palette;
-    const QColor own = StatusStyle::color(status, palette);
+    const QColor own = pinColor.isValid() ? pinColor : StatusStyle::color(status, palette);
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     QPen border(own, 1.2);
@@ -105,6 +109,7 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
             border.setWidthF(1.8);
         painter->setPen(border);
         painter->setBrush(status == CellStatus::Impossible ? palette.color(QPalette::Base)
+                          : pinColor.isValid()             ? PinLegend::fill(pinColor, palette)
                                                            : StatusStyle::fill(status, palette));
         painter->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
     }
@@ -162,6 +167,19 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
     painter->restore();
 }
 
+// By pin, a recipe file wears its pin's colour and short form; an empty cell keeps its
+// status' look, having no pin to show. Invalid when the grid is not coloured by pin.
+QColor pinLook(const QVariantList& pins, int slice, const QPalette& palette, QString* text)
+{
+    if (pins.isEmpty())
+        return {};
+    const QVariantMap pin = pins.value(slice).toMap();
+    const int index = pin.value(QStringLiteral("index"), -1).toInt();
+    *text = index < 0 ? MatrixCellDelegate::tr("no pin")
+                      : pin.value(QStringLiteral("label")).toString();
+    return PinLegend::color(index, palette);
+}
+
 } // namespace
 
 void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
@@ -192,6 +210,7 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     const QVariantList hasRecipe = index.data(MatrixModel::HasRecipeRole).toList();
     const QVariantList builds = index.data(MatrixModel::BuildStateRole).toList();
     const QVariantList warnings = index.data(MatrixModel::WarningCountsRole).toList();
+    const QVariantList pins = index.data(MatrixModel::PinsRole).toList();
     const int count = static_cast<int>(statuses.size());
     if (count > 0) {
         const QRectF area = QRectF(rect).adjusted(4, 4, -4, -4);
@@ -211,9 +230,12 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
                 continue;
             }
             const auto cellStatus = static_cast<CellStatus>(status);
-            paintChip(painter, chip, cellStatus, hasRecipe.value(s).toBool(),
-                      warnings.value(s).toInt(), StatusStyle::label(cellStatus),
-                      extraLabels.value(s).toStringList(), extraStatuses.value(s).toList(), opt);
+            const bool recipe = hasRecipe.value(s).toBool();
+            QString text = StatusStyle::label(cellStatus);
+            const QColor pinColor = recipe ? pinLook(pins, s, palette, &text) : QColor();
+            paintChip(painter, chip, cellStatus, recipe, warnings.value(s).toInt(), text,
+                      extraLabels.value(s).toStringList(), extraStatuses.value(s).toList(), opt,
+                      pinColor);
             paintBuildState(painter, chip, builds.value(s).toMap(), palette);
         }
     }

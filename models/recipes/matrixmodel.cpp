@@ -158,6 +158,13 @@ void MatrixModel::setBuildStateProvider(BuildStateProvider provider)
         emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {BuildStateRole});
 }
 
+void MatrixModel::setPinProvider(PinProvider provider)
+{
+    m_pins = std::move(provider);
+    if (rowCount() > 0 && columnCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {PinsRole});
+}
+
 void MatrixModel::buildStateChanged(const std::string& variantName)
 {
     const QModelIndex cell = indexOfVariant(variantName);
@@ -574,6 +581,18 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
         }
         return counts;
     }
+    case PinsRole: {
+        QVariantList perSlice;
+        for (int s = 0; m_pins && s < sliceCount; ++s) {
+            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
+            const CellPin pin = cell.primary >= 0
+                                    ? m_pins(m_analysis->entries[static_cast<size_t>(cell.primary)])
+                                    : CellPin{};
+            perSlice << QVariantMap{{QStringLiteral("index"), pin.index},
+                                    {QStringLiteral("label"), pin.label}};
+        }
+        return perSlice;
+    }
     case HasRecipeRole: {
         QVariantList present;
         for (int s = 0; s < sliceCount; ++s) {
@@ -727,6 +746,7 @@ QHash<int, QByteArray> MatrixModel::roleNames() const
     names.insert(HasRecipeRole, "hasRecipe");
     names.insert(BuildStateRole, "buildState");
     names.insert(WarningCountsRole, "warningCounts");
+    names.insert(PinsRole, "pins");
     return names;
 }
 

@@ -39,6 +39,14 @@ struct CellBuildState
     QString summary; // one line for tooltips: "succeeded in 1h 02m, verified"
 };
 
+// A recipe's nixpkgs pin for colouring the grid by pin; the window supplies it (the pins are
+// listed by PinInventory, which the grid's model does not build).
+struct CellPin
+{
+    int index = -1; // stable position in the window's pin legend; -1 when the recipe pins none
+    QString label;  // short form, "6a030d5"
+};
+
 class MatrixModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -67,11 +75,15 @@ public:
         // QVariantList of int per slice: the warnings of the slice's primary recipe (see
         // warningCount); 0 when the slice has no recipe file.
         WarningCountsRole,
+        // QVariantList per slice of QVariantMap {index (int), label (QString)}: the CellPin
+        // of the slice's recipe ({-1, ""} when it has none). Empty while not colouring by pin.
+        PinsRole,
     };
     static constexpr int NoStatus = -1;
 
     enum class RowKind { Gpu, Cpu, Darwin };
     using BuildStateProvider = std::function<CellBuildState(const std::string& variantName)>;
+    using PinProvider = std::function<CellPin(const MatrixEntry& entry)>;
 
     explicit MatrixModel(QObject* parent = nullptr, const Catalog& catalog = Catalog::builtin());
 
@@ -98,6 +110,10 @@ public:
     void setBuildStateProvider(BuildStateProvider provider);
     // The provider's answer for `variantName` changed: repaint its cell.
     void buildStateChanged(const std::string& variantName);
+
+    // Colour by pin: with a provider, PinsRole answers; null turns it off.
+    void setPinProvider(PinProvider provider);
+    bool coloursByPin() const { return static_cast<bool>(m_pins); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -154,6 +170,7 @@ private:
 
     const Catalog& m_catalog;
     BuildStateProvider m_buildState;
+    PinProvider m_pins;
     std::shared_ptr<const Analysis> m_analysis;
     std::vector<MatrixSlice> m_slices;
     bool m_showAll = false;
