@@ -27,6 +27,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 
 namespace rg {
 
@@ -100,8 +101,6 @@ PinActions::PinActions(MainWindow* window)
     m_window->addGridFooter(m_legend);
     connect(&m_inventoryWatcher, &QFutureWatcher<Inventoried>::finished, this,
             &PinActions::inventoryFinished);
-    connect(&m_planWatcher, &QFutureWatcher<PlannedBump>::finished, this,
-            &PinActions::planFinished);
     connect(&m_alignmentWatcher, &QFutureWatcher<PinAlignment>::finished, this,
             &PinActions::alignmentFinished);
     connect(&m_targetsWatcher, &QFutureWatcher<std::vector<PrefetchTarget>>::finished, this,
@@ -121,7 +120,6 @@ PinActions::PinActions(MainWindow* window)
 PinActions::~PinActions()
 {
     m_inventoryWatcher.waitForFinished();
-    m_planWatcher.waitForFinished();
     m_alignmentWatcher.waitForFinished();
     m_targetsWatcher.waitForFinished();
 }
@@ -463,39 +461,18 @@ bool PinActions::planBump(const PinBumpRequest& request)
                      "opened from git)"));
         return false;
     }
-    const std::shared_ptr<const RepositorySource> source = repository->source();
-    const std::shared_ptr<const Analysis> analysis = repository->analysis();
-    m_planWatcher.setFuture(QtConcurrent::run([source, analysis, request] {
-        PlannedBump out;
-        // An exception escaping the worker would be rethrown by result() on the GUI thread.
-        try {
-            PinBumpPlan plan = PinBumpPlanner(source, analysis).plan(request);
-            out.error = plan.error;
-            out.changes = std::move(plan.changes);
-            for (const FileOperation& operation : out.changes.operations) {
-                out.diffs.push_back(UnifiedDiff::of(operation));
-                out.stats.push_back(UnifiedDiff::statOf(operation));
-            }
-        } catch (const std::exception& error) {
-            out.error = error.what();
-        }
-        return out;
-    }));
-    updateActions();
-    showStatus(tr("Planning the pin bump\u2026"));
-    return true;
-}
-
-void PinActions::planFinished()
-{
-    const PlannedBump out = m_planWatcher.result();
-    updateActions();
-    if (!out.error.empty()) {
-        showError(tr("Cannot bump the pin: %1").arg(qs(out.error)));
-        return;
-    }
-    // The window's change set path from here: the same review, apply, undo and commit.
-    emit m_window->changeActions()->session()->planned(out.changes, out.diffs, out.stats);
+    // The window's change-set path from here: the same review, apply, undo and commit.
+    const bool started = m_window->changeActions()->session()->plan(
+        [request](std::shared_ptr<const RepositorySource> source,
+                  std::shared_ptr<const Analysis> analysis) {
+            PinBumpPlan plan = PinBumpPlanner(std::move(source), std::move(analysis)).plan(request);
+            if (!plan.error.empty())
+                throw std::runtime_error("cannot bump the pin: " + plan.error);
+            return std::move(plan.changes);
+        });
+    if (started)
+        showStatus(tr("Planning the pin bump\u2026"));
+    return started;
 }
 
 void PinActions::reloadAlignment()
@@ -622,7 +599,7 @@ void PinActions::selectRecipes(const QString& revision)
 
 bool PinActions::isBusy() const
 {
-    return m_planWatcher.isRunning() || m_window->changeActions()->session()->isBusy();
+    return m_window->changeActions()->session()->isBusy();
 }
 
 void PinActions::setPrefetchProgram(const QString& program)

@@ -82,13 +82,6 @@ private:
         std::shared_ptr<const PinInventory> inventory;
         bool prefetchAvailable = false;
     };
-    struct PlannedBump
-    {
-        ChangeSet changes;
-        std::vector<std::string> diffs;
-        std::vector<DiffStat> stats;
-        std::string error;
-    };
     struct Batch
     {
         bool unpack = true;
@@ -101,7 +94,6 @@ private:
     void analysisChanged();
     void inventoryFinished();
     void setColouring(bool on);
-    void planFinished();
     void alignmentFinished();
     void align(int row, int column, bool wholeBranch);
     void removeCompared(int column);
@@ -153,7 +145,6 @@ private:
     // per thread), so it must not hold one of the global pool's threads while it waits.
     QThreadPool m_alignmentPool;
     QFutureWatcher<Inventoried> m_inventoryWatcher;
-    QFutureWatcher<PlannedBump> m_planWatcher;
     QFutureWatcher<PinAlignment> m_alignmentWatcher;
     QFutureWatcher<std::vector<PrefetchTarget>> m_targetsWatcher;
 };

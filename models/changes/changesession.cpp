@@ -137,16 +137,24 @@ bool ChangeSession::refused(bool planning)
 
 bool ChangeSession::plan(const ChangeRequest& request)
 {
+    return plan([request](std::shared_ptr<const RepositorySource> source,
+                          std::shared_ptr<const Analysis> analysis) {
+        return ChangePlanner(std::move(source), std::move(analysis)).plan(request);
+    });
+}
+
+bool ChangeSession::plan(Planner planner)
+{
     if (refused(true))
         return false;
     setBusy(true);
     const std::shared_ptr<const RepositorySource> source = m_repository->source();
     const std::shared_ptr<const Analysis> analysis = m_repository->analysis();
-    m_plan.setFuture(QtConcurrent::run([source, analysis, request] {
+    m_plan.setFuture(QtConcurrent::run([source, analysis, planner = std::move(planner)] {
         Planned out;
         // An exception escaping the worker would be rethrown by result() on the GUI thread.
         try {
-            out.changes = ChangePlanner(source, analysis).plan(request);
+            out.changes = planner(source, analysis);
             out.diffs.reserve(out.changes.operations.size());
             out.stats.reserve(out.changes.operations.size());
             for (const FileOperation& operation : out.changes.operations) {

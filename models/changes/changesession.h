@@ -14,6 +14,8 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +49,11 @@ public:
     // Starts planning against the repository's current analysis and returns at once: planned()
     // or planFailed() follows. False (and planFailed) when busy or nothing writable is open.
     bool plan(const ChangeRequest& request);
+    // The same for any planner (a pin bump, …): run off the GUI thread with the repository's
+    // source and analysis, diffs included; it may throw std::exception to fail with a message.
+    using Planner = std::function<ChangeSet(std::shared_ptr<const RepositorySource>,
+                                            std::shared_ptr<const Analysis>)>;
+    bool plan(Planner planner);
     // Writes the selected operations; with `commit`, commits them with `message` afterwards.
     // applied() or applyFailed() follows, then committed() or commitFailed() when committing.
     bool apply(const ChangeSet& changes, bool commit = false, const QString& message = {});
