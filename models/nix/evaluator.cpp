@@ -9,6 +9,8 @@
 #include <charconv>
 #include <deque>
 #include <map>
+#include <memory>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -80,6 +82,7 @@ enum class Native : int {
     ToString,
     MajorMinor,
     ReplaceStrings,
+    EscapeShellArg,
     Map,
     Import,
     CallPackage,
@@ -94,13 +97,21 @@ struct NativeInfo
 };
 
 constexpr NativeInfo kNatives[] = {
-    {"optionals", 2, true, false},       {"optional", 2, true, false},
-    {"optionalString", 2, true, false},  {"optionalAttrs", 2, true, false},
-    {"concatStringsSep", 2, true, true}, {"concatMapStringsSep", 3, true, false},
-    {"removePrefix", 2, true, false},    {"removeSuffix", 2, true, false},
-    {"toString", 1, true, true},         {"majorMinor", 1, true, false},
-    {"replaceStrings", 3, true, true},   {"map", 2, true, true},
-    {"import", 1, false, true},          {"callPackage", 2, false, false},
+    {"optionals", 2, true, false},
+    {"optional", 2, true, false},
+    {"optionalString", 2, true, false},
+    {"optionalAttrs", 2, true, false},
+    {"concatStringsSep", 2, true, true},
+    {"concatMapStringsSep", 3, true, false},
+    {"removePrefix", 2, true, false},
+    {"removeSuffix", 2, true, false},
+    {"toString", 1, true, true},
+    {"majorMinor", 1, true, false},
+    {"replaceStrings", 3, true, true},
+    {"escapeShellArg", 1, true, false},
+    {"map", 2, true, true},
+    {"import", 1, false, true},
+    {"callPackage", 2, false, false},
 };
 
 // lib.strings.concatStringsSep is lib.concatStringsSep, and so on.
@@ -335,16 +346,12 @@ void literalPieces(std::string_view raw, std::string_view decoded, bool indented
                 --i;
                 continue;
             }
-            --i;
-            --j;
-            if (!runs.empty() && runs.back().offset == offset + j + 1 &&
-                runs.back().source == source + i + 1) {
-                --runs.back().offset;
-                --runs.back().source;
-                ++runs.back().length;
-            } else {
-                runs.push_back({offset + j, 1, file, static_cast<uint32_t>(source + i)});
-            }
+            size_t length = 0;
+            while (length < i && length < j && raw[i - 1 - length] == decoded[j - 1 - length])
+                ++length;
+            i -= length;
+            j -= length;
+            runs.push_back({offset + j, length, file, static_cast<uint32_t>(source + i)});
         }
         if (j > 0)
             return;
@@ -353,6 +360,40 @@ void literalPieces(std::string_view raw, std::string_view decoded, bool indented
     for (const StringPiece& run : runs)
         out.addPiece(run);
 }
+
+// Stable addresses without one allocation per element (which std::deque makes for an
+// element as large as ValueData): elements are built in chunks and destroyed with the arena.
+template <typename T, size_t Chunk = 32> class Arena
+{
+public:
+    Arena() = default;
+    Arena(const Arena&) = delete;
+    Arena& operator=(const Arena&) = delete;
+    ~Arena()
+    {
+        for (size_t i = 0; i < m_size; ++i)
+            slot(i)->~T();
+    }
+
+    template <typename... Args> T& emplace_back(Args&&... args)
+    {
+        if (m_size == m_chunks.size() * Chunk)
+            m_chunks.emplace_back(new Storage[Chunk]); // left uninitialised: built on use
+        T* made = new (slot(m_size)) T{std::forward<Args>(args)...};
+        ++m_size;
+        return *made;
+    }
+
+private:
+    struct Storage
+    {
+        alignas(T) std::byte bytes[sizeof(T)];
+    };
+    T* slot(size_t i) { return reinterpret_cast<T*>(m_chunks[i / Chunk][i % Chunk].bytes); }
+
+    std::vector<std::unique_ptr<Storage[]>> m_chunks;
+    size_t m_size = 0;
+};
 
 struct Key
 {
@@ -381,8 +422,6 @@ struct Evaluator::Impl
         const SyntaxTree* tree = nullptr;
         Env base;
         Thunk* root = nullptr;
-        std::unordered_map<const Node*, const Node*> parents;
-        bool indexed = false;
     };
 
     // One public call: a fresh step budget.
@@ -427,10 +466,10 @@ struct Evaluator::Impl
     Limits limits;
     std::deque<File> files;
     std::unordered_map<std::string, uint32_t> fileIndex; // UINT32_MAX: could not be loaded
-    std::deque<ValueData> values;
-    std::deque<Thunk> thunks;
-    std::deque<Env> envs;
-    std::deque<ChainLink> links;
+    Arena<ValueData> values;
+    Arena<Thunk> thunks;
+    Arena<Env> envs;
+    Arena<ChainLink> links;
     std::unordered_set<std::string> names;
     std::unordered_map<Key, Thunk*, KeyHash> thunkMemo;
     std::unordered_map<Key, const Env*, KeyHash> envMemo;
@@ -617,8 +656,7 @@ struct Evaluator::Impl
     {
         if (step.name.empty() || (chain && chain->length >= kMaxChain))
             return chain;
-        links.push_back({step, chain, chain ? chain->length + 1 : 1});
-        return &links.back();
+        return &links.emplace_back(step, chain, chain ? chain->length + 1 : 1);
     }
     // `inner`'s bindings, then `outer`'s around them.
     const ChainLink* join(const ChainLink* inner, const ChainLink* outer)
@@ -1938,6 +1976,12 @@ struct Evaluator::Impl
         }
         case Native::ReplaceStrings:
             return replaceStrings(force(args[0]), force(args[1]), force(args[2]), origin, path);
+        case Native::EscapeShellArg: {
+            const Value text = toStringOf(force(args[0]), origin, 0);
+            if (text.isUnknown())
+                return text.cause() == Cause::Error ? text : unknownCall(path, text);
+            return escapeShellArg(text, origin);
+        }
         case Native::Map: {
             const Value function = force(args[0]);
             const Value items = force(args[1]);
@@ -2020,6 +2064,32 @@ struct Evaluator::Impl
         return string(std::move(out), origin);
     }
 
+    // nixpkgs' lib.escapeShellArg: a word of only safe characters stays as it is (and keeps
+    // its pieces); anything else is single-quoted, each ' written as '\''.
+    Value escapeShellArg(const Value& text, Origin origin)
+    {
+        const ValueData& s = data(text);
+        const auto safe = [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   std::string_view(",._+:@%/-").find(c) != std::string_view::npos;
+        };
+        if (!s.text.empty() && std::all_of(s.text.begin(), s.text.end(), safe))
+            return text;
+        Text out;
+        out.text = "'";
+        size_t run = 0;
+        for (size_t i = 0; i <= s.text.size(); ++i) {
+            if (i < s.text.size() && s.text[i] != '\'')
+                continue;
+            out.append(s.text, s.pieces, run, i - run);
+            if (i < s.text.size())
+                out.text += "'\\''";
+            run = i + 1;
+        }
+        out.text += "'";
+        return string(std::move(out), origin);
+    }
+
     // The module a path names, through the loader: its root expression, evaluated once.
     Value import(const Value& target, std::string_view path)
     {
@@ -2058,29 +2128,47 @@ struct Evaluator::Impl
 
     // ---- evaluate() of any node ---------------------------------------------------------
 
-    const Node* parentOf(File& file, const Node* node)
+    // The nodes from the file's root down to `node`, found through the ranges that enclose
+    // it: no index to build, as a caller asks about a few nodes of a file. Empty when `node`
+    // is not in the tree.
+    std::vector<const Node*> ancestorsOf(uint32_t file, const Node& node) const
     {
-        if (!file.indexed) {
-            file.indexed = true;
-            if (const Node* root = file.tree->root())
-                forEachNode(*root, [&](const Node& parent) {
-                    for (const Node* child : parent.children)
-                        if (child)
-                            file.parents.emplace(child, &parent);
-                    return true;
-                });
+        std::vector<const Node*> path;
+        if (const Node* root = files[file].tree->root()) {
+            path.reserve(root->depth);
+            descend(*root, node, path);
         }
-        auto it = file.parents.find(node);
-        return it == file.parents.end() ? nullptr : it->second;
+        return path;
     }
 
-    // The environment a node of file `file` is evaluated in, from the scopes enclosing it.
-    const Env* staticEnv(uint32_t file, const Node* node)
+    // Children are in source order and do not overlap, so only those starting where the
+    // last one starting at or before the target starts can hold it.
+    static bool descend(const Node& from, const Node& target, std::vector<const Node*>& path)
     {
-        std::vector<const Node*> ancestors;
-        for (const Node* n = node; n; n = parentOf(files[file], n))
-            ancestors.push_back(n);
-        std::reverse(ancestors.begin(), ancestors.end());
+        path.push_back(&from);
+        if (&from == &target)
+            return true;
+        const auto children = from.children;
+        auto it = std::upper_bound(
+            children.begin(), children.end(), target.range.begin,
+            [](uint32_t at, const Node* child) { return child && at < child->range.begin; });
+        while (it != children.begin()) {
+            const Node* child = *--it;
+            if (!child)
+                continue;
+            if (target.range.end <= child->range.end && descend(*child, target, path))
+                return true;
+            if (it != children.begin() && *(it - 1) &&
+                (*(it - 1))->range.begin != child->range.begin)
+                break;
+        }
+        path.pop_back();
+        return false;
+    }
+
+    // The environment the last of `ancestors` is evaluated in, from the scopes enclosing it.
+    const Env* staticEnv(uint32_t file, std::span<const Node* const> ancestors)
+    {
         const Env* env = &files[file].base;
         for (size_t i = 0; i + 1 < ancestors.size(); ++i) {
             const Node& scope = *ancestors[i];
@@ -2112,10 +2200,10 @@ struct Evaluator::Impl
 
     Value evaluateIn(uint32_t file, const Node& node)
     {
-        File& f = files[file];
-        const Node* parent = parentOf(f, &node);
-        if (&node != f.tree->root() && !parent)
+        const std::vector<const Node*> ancestors = ancestorsOf(file, node);
+        if (ancestors.empty())
             return unknown(Cause::Unsupported, "not a node of the evaluated tree");
+        const Node* parent = ancestors.size() > 1 ? ancestors[ancestors.size() - 2] : nullptr;
         switch (node.kind) {
         case NodeKind::Binding:
             if (const Node* value = node.bindingValue())
@@ -2126,7 +2214,7 @@ struct Evaluator::Impl
         case NodeKind::Inherit:
             return unknown(Cause::Unsupported, "not an expression");
         case NodeKind::Formal: {
-            const Env* env = staticEnv(file, &node);
+            const Env* env = staticEnv(file, ancestors);
             if (const Slot* slot = findSlot(env->slots, node.text))
                 return force(slot->thunk);
             return external(node.text);
@@ -2135,7 +2223,7 @@ struct Evaluator::Impl
             break;
         }
         if (parent && parent->kind == NodeKind::Inherit && &node != parent->inheritSource())
-            return inherited(file, *parent, node);
+            return inherited(file, ancestors);
         if (node.kind == NodeKind::StringText)
             return literalRun(node, parent && parent->kind == NodeKind::IndentedString, file);
         if (node.kind == NodeKind::AttrName) {
@@ -2144,13 +2232,14 @@ struct Evaluator::Impl
             text.addPiece({0, node.text.size(), fileId(file), node.range.begin});
             return string(std::move(text), originAt(file, node.range));
         }
-        return force(thunkFor(&node, staticEnv(file, &node)));
+        return force(thunkFor(&node, staticEnv(file, ancestors)));
     }
 
-    // The value an inherited name gives the set or `let` it is in.
-    Value inherited(uint32_t file, const Node& inherit, const Node& nameNode)
+    // The value an inherited name (the last of `ancestors`) gives the set or `let` it is in.
+    Value inherited(uint32_t file, std::span<const Node* const> ancestors)
     {
-        const Node* owner = parentOf(files[file], &inherit);
+        const Node& nameNode = *ancestors.back();
+        const Node* owner = ancestors.size() > 2 ? ancestors[ancestors.size() - 3] : nullptr;
         auto name = literalString(nameNode);
         if (nameNode.kind == NodeKind::AttrName)
             name = std::string(nameNode.text);
@@ -2158,7 +2247,7 @@ struct Evaluator::Impl
             name = literalString(*nameNode.interpolated());
         if (!owner || !name)
             return unknown(Cause::Unsupported, "not an inherited name");
-        const Env* outer = staticEnv(file, owner);
+        const Env* outer = staticEnv(file, ancestors.first(ancestors.size() - 2));
         if (owner->kind == NodeKind::Let || owner->kind == NodeKind::LegacyLet ||
             (owner->kind == NodeKind::AttrSet && owner->isRec())) {
             const Env* env =
@@ -2220,6 +2309,14 @@ Value Evaluator::elementOf(const Value& list, size_t index)
 {
     Impl::Entry entry(*d);
     return d->elementValue(list, index);
+}
+
+std::optional<Origin> Evaluator::elementExpressionOf(const Value& list, size_t index) const
+{
+    const detail::Thunk* thunk = Impl::data(list).elements[index];
+    if (thunk->mode != detail::Thunk::Mode::Expr || !thunk->node || !thunk->env)
+        return std::nullopt;
+    return d->originAt(thunk->env->file, thunk->node->range);
 }
 
 } // namespace rg::nix

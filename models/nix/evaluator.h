@@ -3,7 +3,8 @@
 // A bounded, lazy, partial evaluator of Nix for recipes. It evaluates what a file can know on
 // its own — `let`, `rec`, `with`, `inherit`, formals and their defaults, `//`, `++`, `+`,
 // string interpolation, `if`, lambdas written in the file or in files it imports, and a few
-// library functions (lib.optionals, lib.concatStringsSep, builtins.toString, map, …) — and
+// library functions (lib.optionals, lib.concatStringsSep, builtins.toString, lib.escapeShellArg,
+// map, …) — and
 // reports everything else as UNKNOWN with why and, for values from outside (`oldAttrs`,
 // `prev`, `lib`, free variables), the symbolic path they denote. See value.h.
 //
@@ -76,6 +77,7 @@ private:
     // For Value's lazy accessors.
     Value attributeOf(const Value& set, std::string_view name, bool& present);
     Value elementOf(const Value& list, size_t index);
+    std::optional<Origin> elementExpressionOf(const Value& list, size_t index) const;
 
     struct Impl;
     std::unique_ptr<Impl> d;

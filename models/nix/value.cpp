@@ -141,6 +141,13 @@ std::optional<std::vector<Value>> Value::elements() const
     return out;
 }
 
+std::optional<Origin> Value::elementExpression(size_t index) const
+{
+    if (kind() != Kind::List || index >= m_data->elements.size() || !m_owner)
+        return std::nullopt;
+    return m_owner->elementExpressionOf(*this, index);
+}
+
 std::optional<std::vector<StringListItem>> Value::asStringList() const
 {
     auto items = elements();

@@ -126,6 +126,10 @@ public:
     size_t size() const; // elements of a List, known attributes of an AttrSet, else 0
     std::optional<Value> element(size_t index) const;
     std::optional<std::vector<Value>> elements() const;
+    // Where element `index` of a List is written before evaluation: the expression in the list
+    // literal (or lib.optional's argument) it was taken from, so a caller can point at an
+    // element even when its value is unknown. nullopt for a computed element (`map f xs`).
+    std::optional<Origin> elementExpression(size_t index) const;
     // For a List: one item per element, with the text of string elements.
     std::optional<std::vector<StringListItem>> asStringList() const;
 

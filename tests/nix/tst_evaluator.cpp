@@ -198,6 +198,7 @@ private slots:
     void operators();
     void lambdas();
     void libraryFunctions();
+    void escapeShellArg();
     void librarySpellings_data();
     void librarySpellings();
     void everyFunctionTwoWays_data();
@@ -212,6 +213,7 @@ private slots:
     void externalPaths();
     void recipeShapes();
     void anyNode();
+    void elementExpressions();
     void robustness();
 };
 
@@ -582,6 +584,32 @@ void TestEvaluator::libraryFunctions()
     QCOMPARE(set.attribute("squares")->describe(), std::string("[ 4 9 ]"));
 }
 
+void TestEvaluator::escapeShellArg()
+{
+    Eval e(R"({ lib }: {
+      safe = lib.escapeShellArg "sm_86";
+      quoted = lib.escapeShellArg "8.6;9.0";
+      quote = lib.escapeShellArg "it's";
+      empty = lib.escapeShellArg "";
+      number = lib.escapeShellArg 86;
+      unknown = lib.escapeShellArg lib.x;
+    })");
+    const Value set = e.body();
+    // A word of safe characters is left as it is, pieces and all, as nixpkgs' lib does.
+    const Value safe = *set.attribute("safe");
+    QCOMPARE(safe.asString(), std::optional<std::string>("sm_86"));
+    QCOMPARE(safe.sourceOf(0, 5)->range, e.range("sm_86"));
+    const Value quoted = *set.attribute("quoted");
+    QCOMPARE(quoted.asString(), std::optional<std::string>("'8.6;9.0'"));
+    QCOMPARE(quoted.sourceOf(1, 7)->range, e.range("8.6;9.0"));
+    QVERIFY(!quoted.sourceOf(0, 1));
+    QCOMPARE(set.attribute("quote")->asString(), std::optional<std::string>("'it'\\''s'"));
+    QCOMPARE(set.attribute("quote")->sourceOf(7, 1)->range.begin, e.range("s\";").begin);
+    QCOMPARE(set.attribute("empty")->asString(), std::optional<std::string>("''"));
+    QCOMPARE(set.attribute("number")->asString(), std::optional<std::string>("86"));
+    QCOMPARE(set.attribute("unknown")->symbolicPath(), std::string_view("lib.escapeShellArg(...)"));
+}
+
 void TestEvaluator::librarySpellings_data()
 {
     QTest::addColumn<QString>("source");
@@ -635,6 +663,7 @@ void TestEvaluator::everyFunctionTwoWays_data()
         {"F [ \".\" ] [ \"\" ] \"8.6\"",
          "\"86\"",
          {"lib.replaceStrings", "builtins.replaceStrings"}},
+        {"F \"8.6;9.0\"", "\"'8.6;9.0'\"", {"lib.escapeShellArg", "lib.strings.escapeShellArg"}},
         {"F (x: x * 2) [ 1 2 ]", "[ 2 4 ]", {"map", "builtins.map"}},
     };
     for (const Case& c : cases)
@@ -994,6 +1023,33 @@ void TestEvaluator::anyNode()
     QVERIFY(!none.attribute("x"));
     QVERIFY(!none.elements());
     QVERIFY(none.bindingChain().empty());
+}
+
+void TestEvaluator::elementExpressions()
+{
+    Eval e(R"({ lib, inputs }: let
+      overlay = final: prev: { };
+      first = [ overlay inputs.x.overlay ];
+    in {
+      all = first ++ lib.optional lib.cond (import ./o.nix) ++ map (x: x) [ 1 ];
+    })");
+    const Value all = *e.body().attribute("all");
+    QVERIFY(all.isUnknown()); // the optional's condition is unknown
+    const Value known = all.parts().front();
+    QCOMPARE(known.size(), size_t(2));
+    // Where each element is written, whether its value is known or not.
+    QCOMPARE(known.elementExpression(0)->range, e.range("overlay", 1));
+    QCOMPARE(known.elementExpression(1)->file, std::string_view("main.nix"));
+    QCOMPARE(known.elementExpression(1)->range, e.range("inputs.x.overlay"));
+    QVERIFY(known.element(1)->isUnknown());
+    QCOMPARE(known.element(0)->origin().range, e.range("final: prev: { }"));
+    const Value optional = *all.parts()[1].fallback();
+    QCOMPARE(optional.elementExpression(0)->range, e.range("import ./o.nix"));
+    const Value mapped = all.parts().back();
+    QCOMPARE(mapped.size(), size_t(1));
+    QVERIFY(!mapped.elementExpression(0)); // computed by map
+    QVERIFY(!known.elementExpression(2));
+    QVERIFY(!Value().elementExpression(0));
 }
 
 void TestEvaluator::robustness()
