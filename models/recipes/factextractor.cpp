@@ -3,9 +3,9 @@
 #include "nix/evaluator.h"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -17,11 +17,6 @@ using nix::SourceRange;
 
 namespace {
 
-constexpr int maxResolveDepth = 48;
-// Resolution steps one file may take, and the longest value it may build: strings that
-// interpolate each other twice per level grow exponentially, and hostile input must not hang.
-constexpr long resolveBudget = 1000000;
-constexpr size_t maxResolvedLength = 64 * 1024;
 // Stands for an interpolation that could not be evaluated inside a shell value, so the item
 // it is part of is unknown rather than split out of Nix source text.
 constexpr char unknownMark = '\x01';
@@ -74,74 +69,69 @@ bool isCudaInputName(std::string_view name)
            name == "cuda_cudart" || name == "libcublas" || name == "nccl";
 }
 
-// A name binding visible in a scope. `node` is the value expression; when `lookupName` is
-// set the binding came from `inherit name;` and resolves by looking the name up in `scope`;
-// when `selectName` is set it came from `inherit (node) name;`.
-struct Scope;
-struct Value
-{
-    const Node* node = nullptr;
-    const Scope* scope = nullptr;
-    std::string_view lookupName;
-    std::string_view selectName;
-};
-
-struct Scope
-{
-    enum class Kind { Let, Rec, Formals, With };
-    Kind kind = Kind::Let;
-    const Scope* parent = nullptr;
-    const Node* withExpression = nullptr; // With only
-    std::vector<std::pair<std::string_view, Value>> names;
-};
-
+// A binding as written: `path = value;`, an inherited name, or a formal's default. `source`
+// is what the evaluator evaluates for its value: the value expression, or the inherited name.
 struct BindingRecord
 {
-    std::string path;            // full attribute path from the nearest set that is an argument
-    std::string last;            // its last segment
-    const Node* value = nullptr; // null for `inherit`
-    const Node* key = nullptr;   // the AttrPath, or the inherited AttrName
-    Value resolved;              // how to resolve the value (covers inherit)
+    std::string path;             // full attribute path from the nearest set that is an argument
+    std::string last;             // its last segment
+    const Node* value = nullptr;  // null for `inherit`
+    const Node* key = nullptr;    // the AttrPath, or the inherited AttrName
+    const Node* source = nullptr; // the value, or the inherited name
 };
 
-struct NodeRecord
-{
-    const Node* node;
-    const Scope* scope;
-};
-
-// One contiguous run of resolved text that maps byte-for-byte to the source.
-struct Piece
-{
-    size_t offset = 0; // into the resolved text
-    size_t length = 0;
-    uint32_t source = 0;
-};
-
-struct Resolved
+// A string the facts read, with the runs of it that are bytes of this file.
+struct Text
 {
     std::string text;
-    SourceRange range; // the literal the value was found in (or the expression)
-    std::vector<Piece> pieces;
-    std::string elsewhere; // "lib/cpu-isa.nix:3" when written in one of the repository's modules
+    SourceRange range; // the literal it was found in (or the expression computing it)
+    std::vector<nix::StringPiece> pieces;
+    std::string writtenIn; // "lib/cpu-isa.nix:3" when written in one of the repository's modules
 
-    // The source range of text[offset, offset+length) when it lies in one direct piece.
+    // The source range of text[offset, offset+length) when it lies in one piece.
     std::optional<SourceRange> sourceOf(size_t offset, size_t length) const
     {
-        for (const Piece& piece : pieces)
+        for (const nix::StringPiece& piece : pieces)
             if (offset >= piece.offset && offset + length <= piece.offset + piece.length) {
                 const auto begin = static_cast<uint32_t>(piece.source + (offset - piece.offset));
                 return SourceRange{begin, static_cast<uint32_t>(begin + length)};
             }
         return std::nullopt;
     }
+
+    // Runs adjacent both in the text and in the source are one run.
+    void addPiece(const nix::StringPiece& piece)
+    {
+        if (!pieces.empty()) {
+            nix::StringPiece& last = pieces.back();
+            if (last.file == piece.file && last.offset + last.length == piece.offset &&
+                last.source + last.length == piece.source) {
+                last.length += piece.length;
+                return;
+            }
+        }
+        pieces.push_back(piece);
+    }
+
+    // Appends more[from, from + length) with the pieces that cover it.
+    void append(std::string_view more, std::span<const nix::StringPiece> morePieces,
+                size_t from = 0, size_t length = std::string_view::npos)
+    {
+        from = std::min(from, more.size());
+        length = std::min(length, more.size() - from);
+        const size_t base = text.size();
+        text.append(more.substr(from, length));
+        for (const nix::StringPiece& piece : morePieces) {
+            const size_t begin = std::max(piece.offset, from);
+            const size_t end = std::min(piece.offset + piece.length, from + length);
+            if (begin < end)
+                addPiece({base + (begin - from), end - begin, piece.file,
+                          static_cast<uint32_t>(piece.source + (begin - piece.offset))});
+        }
+    }
 };
 
-struct ResolvedList
-{
-    std::vector<std::string> items;
-    SourceRange range;
-};
+using TextItems = std::vector<std::optional<Text>>;
 
 class Extractor
 {
@@ -162,15 +152,7 @@ public:
         const Node* root = m_tree.root();
         if (!root)
             return;
-        visit(*root, nullptr, std::string());
-        for (const NodeRecord& apply : m_applies) {
-            const auto arguments = callArguments(*apply.node);
-            const std::string_view callee = calleeName(*apply.node);
-            if ((callee == "import" || callee == "callPackage") && !arguments.empty() &&
-                arguments[0] && arguments[0]->kind == NodeKind::Path &&
-                (startsWith(arguments[0]->text, "./") || startsWith(arguments[0]->text, "../")))
-                m_importsModules = true;
-        }
+        visit(*root, std::string());
         findOverlays();
         extractOverlayFacts();
         extractPins();
@@ -186,12 +168,6 @@ public:
 
 private:
     // ---- the walk -------------------------------------------------------------------------
-
-    const Scope* newScope(Scope scope)
-    {
-        m_scopes.push_back(std::move(scope));
-        return &m_scopes.back();
-    }
 
     static std::string joinPath(const std::string& prefix, std::string_view segment)
     {
@@ -226,34 +202,13 @@ private:
                                         : std::string_view(path).substr(dot + 1);
     }
 
-    // Name bindings a `let` or `rec` contributes: single-segment bindings and inherits.
-    void collectNames(const Node& owner, Scope& scope, const Scope* outer)
+    void addBinding(std::string path, const Node* value, const Node* key, const Node* source)
     {
-        for (const Node* child : owner.bindings()) {
-            if (child->kind == NodeKind::Binding) {
-                const Node* path = child->bindingPath();
-                if (path && path->segments().size() == 1 &&
-                    path->segments().front()->kind == NodeKind::AttrName)
-                    scope.names.emplace_back(path->segments().front()->text,
-                                             Value{child->bindingValue(), &scope, {}, {}});
-            } else if (child->kind == NodeKind::Inherit) {
-                const Node* source = child->inheritSource();
-                for (const Node* name : child->inheritedNames()) {
-                    if (name->kind != NodeKind::AttrName)
-                        continue;
-                    // `inherit (e) x;` evaluates e in the let's / rec set's own scope; only a
-                    // plain `inherit x;` looks outside it.
-                    if (source)
-                        scope.names.emplace_back(name->text, Value{source, &scope, {}, name->text});
-                    else
-                        scope.names.emplace_back(name->text, Value{nullptr, outer, name->text, {}});
-                }
-            }
-        }
+        m_bindings.push_back({std::move(path), {}, value, key, source});
+        m_bindings.back().last = std::string(lastSegment(m_bindings.back().path));
     }
 
-    void visitBindings(const Node& owner, const Scope* scope, const Scope* inheritScope,
-                       const std::string& prefix)
+    void visitBindings(const Node& owner, const std::string& prefix)
     {
         for (const Node* child : owner.bindings()) {
             if (child->kind == NodeKind::Binding) {
@@ -261,45 +216,73 @@ private:
                 const Node* value = child->bindingValue();
                 if (!key || !value)
                     continue;
-                BindingRecord record;
-                record.path = joinPath(prefix, staticPath(*key));
-                record.value = value;
-                record.key = key;
-                record.resolved = Value{value, scope, {}, {}};
-                const std::string path = record.path;
-                m_bindings.push_back(std::move(record));
-                m_bindings.back().last = std::string(lastSegment(m_bindings.back().path));
+                const std::string path = joinPath(prefix, staticPath(*key));
+                addBinding(path, value, key, value);
                 // Dynamic segments still get their values visited.
                 for (const Node* segment : key->children)
                     if (segment->kind != NodeKind::AttrName)
-                        visit(*segment, scope, std::string());
-                visit(*value, scope, path);
+                        visit(*segment, std::string());
+                visit(*value, path);
             } else if (child->kind == NodeKind::Inherit) {
-                const Node* source = child->inheritSource();
-                if (source)
-                    visit(*source, scope, std::string());
-                for (const Node* name : child->inheritedNames()) {
-                    std::string_view text = name->text;
-                    std::string literal;
-                    if (name->kind != NodeKind::AttrName) {
-                        auto decoded = nix::literalString(*name);
-                        if (!decoded)
-                            continue;
-                        literal = *decoded;
-                        text = literal;
-                    }
-                    BindingRecord record;
-                    record.path = joinPath(prefix, text);
-                    record.key = name;
-                    record.resolved = source ? Value{source, scope, {}, name->text}
-                                             : Value{nullptr, inheritScope, name->text, {}};
-                    m_bindings.push_back(std::move(record));
-                    m_bindings.back().last = std::string(lastSegment(m_bindings.back().path));
-                    if (!source)
-                        m_identifiers.push_back({name, inheritScope});
-                }
+                visitInherit(*child, prefix);
             }
         }
+    }
+
+    void visitInherit(const Node& inherit, const std::string& prefix)
+    {
+        const Node* source = inherit.inheritSource();
+        if (source)
+            visit(*source, std::string());
+        for (const Node* name : inherit.inheritedNames()) {
+            std::string_view text = name->text;
+            std::string literal;
+            if (name->kind != NodeKind::AttrName) {
+                auto decoded = nix::literalString(*name);
+                if (!decoded)
+                    continue;
+                literal = *decoded;
+                text = literal;
+            }
+            addBinding(joinPath(prefix, text), nullptr, name, name);
+            if (!source)
+                m_identifiers.push_back(name);
+        }
+    }
+
+    void visitLambda(const Node& lambda, const std::string& prefix)
+    {
+        if (!lambda.text.empty())
+            if (auto at = nameRange(lambda.text))
+                m_arguments.push_back(*at);
+        if (const Node* formals = lambda.lambdaFormals())
+            for (const Node* formal : formals->formals()) {
+                m_formals.push_back(formal);
+                const Node* def = formal->formalDefault();
+                if (!def) {
+                    const uint32_t begin = formal->range.begin;
+                    m_arguments.push_back(
+                        {begin, static_cast<uint32_t>(begin + formal->text.size())});
+                    continue;
+                }
+                // `{ gpuArchSM ? "9.0" }:` states a value as much as a binding does.
+                addBinding(std::string(formal->text), def, formal, def);
+                visit(*def, std::string());
+            }
+        if (const Node* body = lambda.lambdaBody())
+            visit(*body, prefix);
+    }
+
+    // The range of a name that `text` views in the source (a lambda's argument), as the
+    // evaluator's binding steps give it.
+    std::optional<SourceRange> nameRange(std::string_view text) const
+    {
+        const std::string_view source = m_tree.source();
+        if (text.data() < source.data() ||
+            text.data() + text.size() > source.data() + source.size())
+            return std::nullopt;
+        const auto begin = static_cast<uint32_t>(text.data() - source.data());
+        return SourceRange{begin, static_cast<uint32_t>(begin + text.size())};
     }
 
     // Calls whose argument set belongs to the enclosing attribute (`passthru =
@@ -309,129 +292,74 @@ private:
         return callee == "optionalAttrs" || callee == "recursiveUpdate" || callee == "mkMerge";
     }
 
-    void visit(const Node& node, const Scope* scope, const std::string& prefix)
+    void visit(const Node& node, const std::string& prefix)
     {
         switch (node.kind) {
-        case NodeKind::Let: {
-            Scope let;
-            let.kind = Scope::Kind::Let;
-            let.parent = scope;
-            m_scopes.push_back(std::move(let));
-            Scope& created = m_scopes.back();
-            // `let inherit x;` takes x from the enclosing scope, not from the let itself.
-            collectNames(node, created, scope);
-            visitBindings(node, &created, scope, std::string());
+        case NodeKind::Let:
+            visitBindings(node, std::string());
             if (const Node* body = node.letBody())
-                visit(*body, &created, prefix);
+                visit(*body, prefix);
             return;
-        }
-        case NodeKind::LegacyLet: {
-            m_scopes.push_back(Scope{Scope::Kind::Let, scope, nullptr, {}});
-            Scope& created = m_scopes.back();
-            collectNames(node, created, scope);
-            visitBindings(node, &created, scope, std::string());
+        case NodeKind::LegacyLet:
+            visitBindings(node, std::string());
             return;
-        }
-        case NodeKind::AttrSet: {
-            if (node.flag) {
-                m_scopes.push_back(Scope{Scope::Kind::Rec, scope, nullptr, {}});
-                Scope& created = m_scopes.back();
-                m_recScopes.emplace(&node, &created);
-                collectNames(node, created, scope);
-                visitBindings(node, &created, scope, prefix);
-            } else {
-                visitBindings(node, scope, scope, prefix);
-            }
+        case NodeKind::AttrSet:
+            visitBindings(node, prefix);
             return;
-        }
-        case NodeKind::Lambda: {
-            Scope formals;
-            formals.kind = Scope::Kind::Formals;
-            formals.parent = scope;
-            if (!node.text.empty())
-                formals.names.emplace_back(node.text, Value{});
-            const Node* formalsNode = node.lambdaFormals();
-            m_scopes.push_back(std::move(formals));
-            Scope& created = m_scopes.back();
-            if (formalsNode)
-                for (const Node* formal : formalsNode->children) {
-                    created.names.emplace_back(formal->text,
-                                               Value{formal->formalDefault(), &created, {}, {}});
-                    m_formals.push_back({formal, &created});
-                }
-            if (formalsNode)
-                for (const Node* formal : formalsNode->children)
-                    if (const Node* def = formal->formalDefault()) {
-                        // `{ gpuArchSM ? "9.0" }:` states a value as much as a binding does.
-                        BindingRecord record;
-                        record.path = std::string(formal->text);
-                        record.last = record.path;
-                        record.value = def;
-                        record.key = formal;
-                        record.resolved = Value{def, &created, {}, {}};
-                        m_bindings.push_back(std::move(record));
-                        visit(*def, &created, std::string());
-                    }
-            if (!node.children.empty())
-                visit(*node.children.back(), &created, prefix);
+        case NodeKind::Lambda:
+            visitLambda(node, prefix);
             return;
-        }
-        case NodeKind::With: {
+        case NodeKind::With:
+            m_withs.push_back(&node);
             if (const Node* expr = node.withScope())
-                visit(*expr, scope, std::string());
-            const Scope* with = newScope(Scope{Scope::Kind::With, scope, node.withScope(), {}});
+                visit(*expr, std::string());
             if (const Node* body = node.withBody())
-                visit(*body, with, prefix);
+                visit(*body, prefix);
             return;
-        }
         case NodeKind::Binary:
             if (node.op == nix::BinaryOp::Update) {
                 for (const Node* child : node.children)
-                    visit(*child, scope, prefix);
+                    visit(*child, prefix);
                 return;
             }
             break;
         case NodeKind::If:
             if (node.condition())
-                visit(*node.condition(), scope, std::string());
+                visit(*node.condition(), std::string());
             for (const Node* branch : {node.thenBranch(), node.elseBranch()})
                 if (branch)
-                    visit(*branch, scope, prefix);
+                    visit(*branch, prefix);
             return;
         case NodeKind::Assert:
             if (node.condition())
-                visit(*node.condition(), scope, std::string());
+                visit(*node.condition(), std::string());
             if (node.assertBody())
-                visit(*node.assertBody(), scope, prefix);
+                visit(*node.assertBody(), prefix);
             return;
-        case NodeKind::Apply: {
-            m_applies.push_back({&node, scope});
+        case NodeKind::Apply:
+            m_applies.push_back(&node);
             if (node.function())
-                visit(*node.function(), scope, std::string());
+                visit(*node.function(), std::string());
             if (const Node* argument = node.argument())
-                visit(*argument, scope,
-                      isTransparentCall(calleeName(node)) ? prefix : std::string());
+                visit(*argument, isTransparentCall(calleeName(node)) ? prefix : std::string());
             return;
-        }
         case NodeKind::Select:
-            m_selects.push_back({&node, scope});
+            m_selects.push_back(&node);
             break;
         case NodeKind::Identifier:
-            m_identifiers.push_back({&node, scope});
+            m_identifiers.push_back(&node);
             return;
         case NodeKind::String:
         case NodeKind::IndentedString:
-            m_strings.push_back({&node, scope});
+            m_strings.push_back(&node);
             break;
         default:
             break;
         }
         for (const Node* child : node.children)
             if (child)
-                visit(*child, scope, std::string());
+                visit(*child, std::string());
     }
-
-    // ---- resolution -----------------------------------------------------------------------
 
     // The last name of a callee: `lib.optionals c l` → "optionals", `f x` → "f".
     static std::string_view calleeName(const Node& apply)
@@ -484,221 +412,7 @@ private:
         return names;
     }
 
-    // Finds `name` in the lexical scopes. `found` is false when no scope binds it; a formal
-    // without default binds it to an unknown value (node null).
-    static std::optional<Value> lookup(std::string_view name, const Scope* scope)
-    {
-        for (; scope; scope = scope->parent) {
-            if (scope->kind == Scope::Kind::With)
-                continue; // lexical bindings win over `with` in Nix
-            for (const auto& [bound, value] : scope->names)
-                if (bound == name)
-                    return value;
-        }
-        return std::nullopt;
-    }
-
-    // The expression a Value stands for, following identifiers and `inherit`.
-    bool spend() const { return --m_budget >= 0; }
-
-    std::optional<Value> dereference(Value value, int depth) const
-    {
-        for (; depth < maxResolveDepth && spend(); ++depth) {
-            if (!value.lookupName.empty()) {
-                auto found = lookup(value.lookupName, value.scope);
-                if (!found)
-                    return std::nullopt;
-                value = *found;
-                continue;
-            }
-            if (!value.node)
-                return std::nullopt;
-            if (!value.selectName.empty()) {
-                auto set = dereference(Value{value.node, value.scope, {}, {}}, depth + 1);
-                if (!set)
-                    return std::nullopt;
-                auto member = attribute(*set, value.selectName, depth + 1);
-                if (!member)
-                    return std::nullopt;
-                value = *member;
-                continue;
-            }
-            if (value.node->kind == NodeKind::Identifier) {
-                auto found = lookup(value.node->text, value.scope);
-                if (!found)
-                    return value; // free or `with` variable: the identifier itself
-                if (!found->node && found->lookupName.empty())
-                    return value; // a formal without default
-                value = *found;
-                continue;
-            }
-            if (value.node->kind == NodeKind::Select && !value.node->orDefault()) {
-                auto names = selectNames(*value.node);
-                const Node* subject = value.node->subject();
-                const Node* path = value.node->attrPath();
-                if (!subject || !path)
-                    return value;
-                auto current = dereference(Value{subject, value.scope, {}, {}}, depth + 1);
-                bool ok = current.has_value();
-                for (const Node* segment : path->children) {
-                    if (!ok || segment->kind != NodeKind::AttrName) {
-                        ok = false;
-                        break;
-                    }
-                    auto next = attribute(*current, segment->text, depth + 1);
-                    if (!next) {
-                        ok = false;
-                        break;
-                    }
-                    current = dereference(*next, depth + 1);
-                    ok = current.has_value();
-                }
-                if (ok)
-                    return current;
-                return value;
-            }
-            return value;
-        }
-        return std::nullopt;
-    }
-
-    // Member `name` of the attribute set `set` evaluates to, when it is a literal set.
-    std::optional<Value> attribute(Value set, std::string_view name, int depth) const
-    {
-        if (depth > maxResolveDepth || !set.node)
-            return std::nullopt;
-        const Node* node = set.node;
-        if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Update) {
-            // The right side of `//` wins.
-            if (auto right = dereference(Value{node->right(), set.scope, {}, {}}, depth + 1))
-                if (auto found = attribute(*right, name, depth + 1))
-                    return found;
-            if (auto left = dereference(Value{node->left(), set.scope, {}, {}}, depth + 1))
-                return attribute(*left, name, depth + 1);
-            return std::nullopt;
-        }
-        if (node->kind != NodeKind::AttrSet)
-            return std::nullopt;
-        const Scope* inner = set.scope;
-        if (node->flag) {
-            // Values of a rec set see their siblings.
-            if (auto it = m_recScopes.find(node); it != m_recScopes.end())
-                inner = it->second;
-        }
-        for (const Node* child : node->children) {
-            if (child->kind == NodeKind::Binding) {
-                const Node* path = child->bindingPath();
-                if (path && path->segments().size() == 1 &&
-                    path->segments().front()->kind == NodeKind::AttrName &&
-                    path->segments().front()->text == name)
-                    return Value{child->bindingValue(), inner, {}, {}};
-            } else if (child->kind == NodeKind::Inherit) {
-                const Node* source = child->inheritSource();
-                for (const Node* inherited : child->inheritedNames())
-                    if (inherited->text == name)
-                        return source ? Value{source, inner, {}, name}
-                                      : Value{nullptr, set.scope, name, {}};
-            }
-        }
-        return std::nullopt;
-    }
-
-    // A string value: resolved through this file's bindings, or — when the file imports the
-    // repository's own modules — by the evaluator, which follows them.
-    std::optional<Resolved> resolveString(Value value, int depth = 0) const
-    {
-        auto local = resolveStringLocal(value, depth);
-        if (local || depth > 0 || !importsModules())
-            return local;
-        return evaluatedString(value.node);
-    }
-
-    std::optional<Resolved> resolveStringLocal(Value value, int depth) const
-    {
-        if (depth > maxResolveDepth || !spend())
-            return std::nullopt;
-        auto target = dereference(value, depth + 1);
-        if (!target || !target->node)
-            return std::nullopt;
-        // Memoised per expression and scope, so values built from each other resolve in
-        // linear time however often they are shared.
-        const Node& node = *target->node;
-        const bool composite =
-            node.kind == NodeKind::Binary ||
-            std::any_of(node.children.begin(), node.children.end(),
-                        [](const Node* part) { return part->kind == NodeKind::Interpolation; });
-        if (!composite)
-            return resolveStringUncached(*target, depth); // a literal: cheaper than a lookup
-        const auto key = std::make_pair(target->node, target->scope);
-        if (auto known = m_stringMemo.find(key); known != m_stringMemo.end())
-            return known->second;
-        auto result = resolveStringUncached(*target, depth);
-        m_stringMemo.emplace(key, result);
-        return result;
-    }
-
-    std::optional<Resolved> resolveStringUncached(const Value& resolvedTarget, int depth) const
-    {
-        const Value* target = &resolvedTarget;
-        const Node& node = *target->node;
-        Resolved result;
-        result.range = node.range;
-        switch (node.kind) {
-        case NodeKind::String:
-        case NodeKind::IndentedString:
-            for (const Node* part : node.children) {
-                if (part->kind == NodeKind::StringText) {
-                    appendMapped(result, *part, 0, part->text.size());
-                } else if (part->kind == NodeKind::Interpolation && part->interpolated()) {
-                    auto inner = resolveString(Value{part->interpolated(), target->scope, {}, {}},
-                                               depth + 1);
-                    if (!inner)
-                        return std::nullopt;
-                    for (Piece piece : inner->pieces) {
-                        piece.offset += result.text.size();
-                        result.pieces.push_back(piece);
-                    }
-                    result.text += inner->text;
-                }
-                if (result.text.size() > maxResolvedLength)
-                    return std::nullopt;
-            }
-            return result;
-        case NodeKind::Int:
-        case NodeKind::Float:
-        case NodeKind::Path:
-        case NodeKind::Uri:
-            result.text = std::string(node.text);
-            result.pieces.push_back({0, result.text.size(), node.range.begin});
-            return result;
-        case NodeKind::Binary:
-            if (node.op == nix::BinaryOp::Add) {
-                auto left = resolveString(Value{node.left(), target->scope, {}, {}}, depth + 1);
-                auto right = resolveString(Value{node.right(), target->scope, {}, {}}, depth + 1);
-                if (!left || !right)
-                    return std::nullopt;
-                result = *left;
-                for (Piece piece : right->pieces) {
-                    piece.offset += result.text.size();
-                    result.pieces.push_back(piece);
-                }
-                result.text += right->text;
-                result.range = node.range;
-                if (result.text.size() > maxResolvedLength)
-                    return std::nullopt;
-                return result;
-            }
-            return std::nullopt;
-        case NodeKind::Apply:
-            return resolveLibraryCall(*target, depth);
-        default:
-            return std::nullopt;
-        }
-    }
-
-    // ---- values from the repository's modules ---------------------------------------------
-
-    bool importsModules() const { return m_modules && m_importsModules; }
+    // ---- values, read through the evaluator -----------------------------------------------
 
     nix::Evaluator& evaluator() const
     {
@@ -707,241 +421,185 @@ private:
         return *m_evaluator;
     }
 
-    // A known string the evaluator produced, with the pieces that lie in this file; a value
-    // written in a module keeps its place there in `elsewhere` ("lib/cpu-isa.nix:3").
-    std::optional<Resolved> fromEvaluated(const nix::Value& value, const Node* node) const
+    nix::Value valueOf(const Node* node) const
     {
-        auto text = value.asString();
-        if (!text)
-            return std::nullopt;
-        Resolved result;
-        result.text = std::move(*text);
-        result.range = node->range;
-        for (const nix::StringPiece& piece : value.pieces())
-            if (piece.file == m_facts.path)
-                result.pieces.push_back({piece.offset, piece.length, piece.source});
-        // Where it is written: its literal, or the first piece of it that lies in a module
-        // (a string the evaluator built from a module's list, `toString isa.flags`).
-        nix::Origin origin = value.origin();
-        if (origin.file.empty() || origin.file == m_facts.path)
+        return node ? evaluator().evaluate(*node) : nix::Value();
+    }
+
+    // File ids in values view the evaluator's own copy of this file's id.
+    bool inThisFile(std::string_view file) const
+    {
+        const std::string& id = evaluator().fileId();
+        return file.size() == id.size() && (file.data() == id.data() || file == id);
+    }
+    bool inThisFile(const nix::Origin& origin) const { return inThisFile(origin.file); }
+
+    // A known string (or a number or path, as written) with the pieces of it in this file.
+    // `at` is the expression evaluated: the range of a value written in a module.
+    std::optional<Text> textOf(const nix::Value& value, const Node& at) const
+    {
+        Text result;
+        const nix::Origin origin = value.origin();
+        switch (value.kind()) {
+        case nix::Value::Kind::String:
+        case nix::Value::Kind::Path:
+            result.text =
+                value.kind() == nix::Value::Kind::String ? *value.asString() : *value.asPath();
             for (const nix::StringPiece& piece : value.pieces())
-                if (piece.file != m_facts.path) {
+                if (inThisFile(piece.file))
+                    result.pieces.push_back(piece);
+            break;
+        case nix::Value::Kind::Int:
+        case nix::Value::Kind::Float:
+            if (!inThisFile(origin))
+                return std::nullopt;
+            result.text = std::string(m_tree.text(origin.range));
+            result.pieces.push_back({0, result.text.size(), origin.file, origin.range.begin});
+            break;
+        default:
+            return std::nullopt;
+        }
+        result.range = inThisFile(origin) ? origin.range : at.range;
+        result.writtenIn = writtenIn(value);
+        return result;
+    }
+
+    std::optional<Text> textAt(const Node* node) const
+    {
+        return node ? textOf(valueOf(node), *node) : std::nullopt;
+    }
+
+    // "lib/cpu-isa.nix:3" for a value written in a module: its literal, or the first piece of
+    // it that lies in one (a string the evaluator built from a module's list).
+    std::string writtenIn(const nix::Value& value) const
+    {
+        nix::Origin origin = value.origin();
+        if (origin.file.empty() || inThisFile(origin))
+            for (const nix::StringPiece& piece : value.pieces())
+                if (!inThisFile(piece.file)) {
                     origin = {piece.file, {piece.source, piece.source}};
                     break;
                 }
-        if (!origin.file.empty() && origin.file != m_facts.path)
-            if (const nix::SyntaxTree* module = m_modules->load(origin.file)) {
-                const nix::TextPosition at =
-                    nix::LineIndex(module->source()).position(origin.range.begin);
-                result.elsewhere = std::string(origin.file) + ":" + std::to_string(at.line);
-            }
-        return result;
+        if (origin.file.empty() || inThisFile(origin) || !m_modules)
+            return {};
+        const nix::SyntaxTree* module = m_modules->load(origin.file);
+        if (!module)
+            return {};
+        const nix::TextPosition at = nix::LineIndex(module->source()).position(origin.range.begin);
+        return std::string(origin.file) + ":" + std::to_string(at.line);
     }
 
-    std::optional<Resolved> evaluatedString(const Node* node) const
+    // lib.optional(s) with a condition that is not known: what the list holds when the
+    // condition holds, the variant's own values.
+    static std::optional<nix::Value> optionalList(const nix::Value& value)
     {
-        if (!node)
-            return std::nullopt;
-        return fromEvaluated(evaluator().evaluate(*node), node);
+        const std::string_view path = value.symbolicPath();
+        if (endsWith(path, "optionals(...)") || endsWith(path, "optional(...)"))
+            return value.fallback();
+        return std::nullopt;
     }
 
-    std::optional<std::vector<std::optional<Resolved>>> evaluatedList(const Node* node) const
+    // The string items of a list value, nested lists flattened (nullopt items are unknown);
+    // nullopt when the value is no list one can read.
+    std::optional<TextItems> itemsOf(const nix::Value& value, const Node& at, int depth = 0) const
     {
-        if (!node)
+        if (depth > 8)
             return std::nullopt;
-        const nix::Value value = evaluator().evaluate(*node);
-        auto items = value.asStringList();
-        if (!items)
-            return std::nullopt;
-        std::vector<std::optional<Resolved>> entries;
-        for (const nix::StringListItem& item : *items)
-            entries.push_back(item.text ? fromEvaluated(item.value, node) : std::nullopt);
-        return entries;
-    }
-
-    // The string functions recipes use to build flag strings and arch lists, evaluated when
-    // their arguments are known (`lib.concatStringsSep " " cpuFlags`, `lib.removePrefix "sm_"
-    // gpuArch`, `toString cpuFlags`). Any other call is unknown.
-    std::optional<Resolved> resolveLibraryCall(const Value& call, int depth) const
-    {
-        const std::string_view callee = calleeName(*call.node);
-        const auto arguments = callArguments(*call.node);
-        auto text = [&](size_t i) {
-            return resolveString(Value{arguments[i], call.scope, {}, {}}, depth + 1);
-        };
-        if ((callee == "removePrefix" || callee == "removeSuffix") && arguments.size() == 2) {
-            auto affix = text(0);
-            auto subject = text(1);
-            if (!affix || !subject)
-                return std::nullopt;
-            const bool prefix = callee == "removePrefix";
-            const std::string& t = subject->text;
-            if (prefix ? !startsWith(t, affix->text) : !endsWith(t, affix->text))
-                return subject;
-            const size_t begin = prefix ? affix->text.size() : 0;
-            const size_t length = t.size() - affix->text.size();
-            Resolved result;
-            result.text = t.substr(begin, length);
-            result.range = subject->range;
-            if (auto exact = subject->sourceOf(begin, length))
-                result.pieces.push_back({0, length, exact->begin});
-            return result;
-        }
-        // The quotes escapeShellArg adds are shell syntax: the shell removes them again.
-        if (callee == "escapeShellArg" && arguments.size() == 1)
-            return text(0);
-        const bool join = callee == "concatStringsSep" && arguments.size() == 2;
-        const bool toString = callee == "toString" && arguments.size() == 1;
-        if (!join && !toString)
-            return std::nullopt;
-        const Node* listNode = arguments.back();
-        std::string separator = " ";
-        if (join) {
-            auto given = text(0);
-            if (!given)
-                return std::nullopt;
-            separator = given->text;
-        }
-        auto items = listEntries(Value{listNode, call.scope, {}, {}}, depth + 1);
-        if (!items) {
-            if (toString)
-                return resolveString(Value{listNode, call.scope, {}, {}}, depth + 1);
-            return std::nullopt;
-        }
-        Resolved result;
-        result.range = call.node->range;
-        for (size_t i = 0; i < items->size(); ++i) {
-            if (!(*items)[i])
-                return std::nullopt; // one unknown element makes the whole string unknown
-            if (i)
-                result.text += separator;
-            for (Piece piece : (*items)[i]->pieces) {
-                piece.offset += result.text.size();
-                result.pieces.push_back(piece);
-            }
-            result.text += (*items)[i]->text;
-            if (result.text.size() > maxResolvedLength)
-                return std::nullopt;
-        }
-        return result;
-    }
-
-    // The elements of a list expression, each resolved to a string when it can be (nullopt
-    // elements are unknown); nullopt when the expression is not a list one can read.
-    std::optional<std::vector<std::optional<Resolved>>> listEntries(Value value,
-                                                                    int depth = 0) const
-    {
-        auto local = listEntriesLocal(value, depth);
-        const bool complete =
-            local && std::all_of(local->begin(), local->end(), [](const auto& e) { return e; });
-        if (complete || depth > 0 || !importsModules())
-            return local;
-        if (auto evaluated = evaluatedList(value.node))
-            return evaluated;
-        return local;
-    }
-
-    std::optional<std::vector<std::optional<Resolved>>> listEntriesLocal(Value value,
-                                                                         int depth) const
-    {
-        if (depth > maxResolveDepth || !spend())
-            return std::nullopt;
-        auto target = dereference(value, depth + 1);
-        if (!target || !target->node)
-            return std::nullopt;
-        const Node& node = *target->node;
-        std::vector<std::optional<Resolved>> items;
-        if (node.kind == NodeKind::List) {
-            for (const Node* element : node.children) {
-                const Value item{element, target->scope, {}, {}};
-                if (auto text = resolveString(item, depth + 1))
+        if (value.kind() == nix::Value::Kind::List) {
+            TextItems items;
+            for (size_t i = 0; i < value.size(); ++i) {
+                const nix::Value element = value.element(i).value_or(nix::Value());
+                if (auto text = textOf(element, at))
                     items.push_back(std::move(text));
-                else if (auto inner = listEntries(item, depth + 1))
+                else if (auto inner = itemsOf(element, at, depth + 1))
                     items.insert(items.end(), inner->begin(), inner->end());
                 else
                     items.push_back(std::nullopt);
             }
             return items;
         }
-        if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
-            auto left = listEntries(Value{node.left(), target->scope, {}, {}}, depth + 1);
-            auto right = listEntries(Value{node.right(), target->scope, {}, {}}, depth + 1);
-            if (!left || !right)
+        if (!value.isUnknown())
+            return std::nullopt;
+        if (auto fallback = optionalList(value))
+            return itemsOf(*fallback, at, depth + 1);
+        const std::vector<nix::Value> parts = value.parts();
+        if (parts.empty())
+            return std::nullopt;
+        TextItems items;
+        for (const nix::Value& part : parts) {
+            auto inner = itemsOf(part, at, depth + 1);
+            if (!inner)
                 return std::nullopt;
-            left->insert(left->end(), right->begin(), right->end());
-            return left;
+            items.insert(items.end(), inner->begin(), inner->end());
         }
-        if (node.kind == NodeKind::Apply) {
-            const std::string_view callee = calleeName(node);
-            auto arguments = callArguments(node);
-            // What the list holds when its condition holds: the variant's own values.
-            if (callee == "optionals" && arguments.size() == 2)
-                return listEntries(Value{arguments[1], target->scope, {}, {}}, depth + 1);
-            if (callee == "optional" && arguments.size() == 2) {
-                items.push_back(
-                    resolveString(Value{arguments[1], target->scope, {}, {}}, depth + 1));
-                return items;
-            }
-        }
-        return std::nullopt;
+        return items;
     }
 
-    std::optional<bool> resolveBool(Value value) const
+    std::optional<TextItems> itemsAt(const Node* node) const
     {
-        auto target = dereference(value, 0);
-        if (!target || !target->node || target->node->kind != NodeKind::Identifier)
-            return std::nullopt;
-        if (target->node->text == "true")
-            return true;
-        if (target->node->text == "false")
-            return false;
-        return std::nullopt;
+        return node ? itemsOf(valueOf(node), *node) : std::nullopt;
     }
 
     // A list of strings, or nullopt when any element is unknown: a fact is a value or absent,
     // never an expression printed as an element.
-    std::optional<ResolvedList> resolveList(Value value) const
+    std::optional<Fact<std::vector<std::string>>> listAt(const Node* node) const
     {
-        auto entries = listEntries(value);
-        auto target = dereference(value, 0);
-        if (!entries || !target || !target->node)
+        if (!node)
             return std::nullopt;
-        ResolvedList result;
-        result.range = target->node->range;
-        for (const auto& entry : *entries) {
-            if (!entry)
+        const nix::Value value = valueOf(node);
+        auto items = itemsOf(value, *node);
+        if (!items)
+            return std::nullopt;
+        Fact<std::vector<std::string>> fact;
+        fact.range = inThisFile(value.origin()) ? value.origin().range : node->range;
+        for (const auto& item : *items) {
+            if (!item)
                 return std::nullopt;
-            result.items.push_back(entry->text);
+            fact.value.push_back(item->text);
         }
-        return result;
+        return fact;
     }
 
     // ---- overlays -------------------------------------------------------------------------
 
-    void addOverlayElements(Value list, int depth)
+    // Where an overlay is written: its function when this file writes it, else the binding
+    // of this file it came through, else the expression in the list.
+    std::optional<SourceRange> overlayRange(const nix::Value& overlay,
+                                            const std::optional<nix::Origin>& written) const
+    {
+        if (overlay.kind() == nix::Value::Kind::Function && inThisFile(overlay.origin()))
+            return overlay.origin().range;
+        for (const nix::BindingStep& step : overlay.bindingChain()) {
+            if (!inThisFile(step.file))
+                continue;
+            for (const BindingRecord& binding : m_bindings)
+                if (binding.value && binding.key->range.begin == step.key.begin)
+                    return binding.value->range;
+        }
+        if (written && inThisFile(*written))
+            return written->range;
+        return std::nullopt;
+    }
+
+    void addOverlay(std::optional<SourceRange> range)
+    {
+        if (range && std::find(m_overlays.begin(), m_overlays.end(), *range) == m_overlays.end())
+            m_overlays.push_back(*range);
+    }
+
+    void addOverlayElements(const nix::Value& list, int depth)
     {
         if (depth > 8)
             return;
-        auto target = dereference(list, 0);
-        if (!target || !target->node)
-            return;
-        const Node& node = *target->node;
-        if (node.kind == NodeKind::List) {
-            for (const Node* element : node.children) {
-                auto overlay = dereference(Value{element, target->scope, {}, {}}, 0);
-                const Node* function = overlay && overlay->node ? overlay->node : element;
-                if (std::none_of(m_overlays.begin(), m_overlays.end(),
-                                 [&](const Node* known) { return known == function; }))
-                    m_overlays.push_back(function);
-            }
-        } else if (node.kind == NodeKind::Binary && node.op == nix::BinaryOp::Concat) {
-            addOverlayElements(Value{node.left(), target->scope, {}, {}}, depth + 1);
-            addOverlayElements(Value{node.right(), target->scope, {}, {}}, depth + 1);
-        } else if (node.kind == NodeKind::Apply) {
-            // lib.optionals cond [ … ]
-            auto arguments = callArguments(node);
-            if (calleeName(node) == "optionals" && arguments.size() == 2)
-                addOverlayElements(Value{arguments[1], target->scope, {}, {}}, depth + 1);
+        if (list.kind() == nix::Value::Kind::List) {
+            for (size_t i = 0; i < list.size(); ++i)
+                addOverlay(overlayRange(list.element(i).value_or(nix::Value()),
+                                        list.elementExpression(i)));
+        } else if (auto fallback = optionalList(list)) {
+            addOverlayElements(*fallback, depth + 1);
+        } else {
+            for (const nix::Value& part : list.parts())
+                addOverlayElements(part, depth + 1);
         }
     }
 
@@ -949,42 +607,40 @@ private:
     {
         for (const BindingRecord& binding : m_bindings)
             if (binding.last == "overlays")
-                addOverlayElements(binding.resolved, 0);
-        for (const NodeRecord& apply : m_applies) {
-            const std::string_view callee = calleeName(*apply.node);
-            auto arguments = callArguments(*apply.node);
+                addOverlayElements(valueOf(binding.source), 0);
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
+            auto arguments = callArguments(*apply);
             if (arguments.size() != 1 || !arguments[0])
                 continue;
-            if (callee == "extend") {
-                auto overlay = dereference(Value{arguments[0], apply.scope, {}, {}}, 0);
-                const Node* function = overlay && overlay->node ? overlay->node : arguments[0];
-                if (std::find(m_overlays.begin(), m_overlays.end(), function) == m_overlays.end())
-                    m_overlays.push_back(function);
-            } else if (callee == "appendOverlays" || callee == "applyOverlays") {
-                addOverlayElements(Value{arguments[0], apply.scope, {}, {}}, 0);
-            }
+            if (callee == "extend")
+                addOverlay(overlayRange(valueOf(arguments[0]),
+                                        nix::Origin{evaluator().fileId(), arguments[0]->range}));
+            else if (callee == "appendOverlays" || callee == "applyOverlays")
+                addOverlayElements(valueOf(arguments[0]), 0);
         }
         std::sort(m_overlays.begin(), m_overlays.end(),
-                  [](const Node* a, const Node* b) { return a->range.begin < b->range.begin; });
+                  [](SourceRange a, SourceRange b) { return a.begin < b.begin; });
     }
 
     bool inOverlay(const Node* node) const
     {
         if (!node)
             return false;
-        return std::any_of(m_overlays.begin(), m_overlays.end(), [&](const Node* overlay) {
-            return overlay->range.contains(node->range.begin);
+        return std::any_of(m_overlays.begin(), m_overlays.end(), [&](SourceRange overlay) {
+            return overlay.contains(node->range.begin);
         });
     }
 
-    template <typename Range> static bool within(const Node* outer, const Range& range)
+    static bool within(SourceRange outer, SourceRange range)
     {
-        return outer->range.contains(range.begin) && range.end <= outer->range.end;
+        return outer.contains(range.begin) && range.end <= outer.end;
     }
+    static bool within(const Node* outer, SourceRange range) { return within(outer->range, range); }
 
     void extractOverlayFacts()
     {
-        for (const Node* overlay : m_overlays) {
+        for (const SourceRange overlay : m_overlays) {
             std::vector<OverlayFact> found;
             // CUDA package-set switch: cudaPackages = final.cudaPackages_13
             for (const BindingRecord& binding : m_bindings) {
@@ -1001,8 +657,7 @@ private:
                     chosen = value->text;
                 }
                 if (!chosen.empty() && isCudaPackageSet(chosen) && chosen != "cudaPackages") {
-                    found.push_back(
-                        {OverlayKind::CudaPackageSet, std::string(chosen), overlay->range});
+                    found.push_back({OverlayKind::CudaPackageSet, std::string(chosen), overlay});
                     if (!m_facts.cudaPackageSet)
                         m_facts.cudaPackageSet =
                             Fact<std::string>{std::string(chosen), value->range};
@@ -1022,10 +677,10 @@ private:
             }
             if (magma && patches && magma->value) {
                 std::string detail;
-                for (const NodeRecord& string : m_strings) {
-                    if (!within(magma->value, string.node->range))
+                for (const Node* string : m_strings) {
+                    if (!within(magma->value, string->range))
                         continue;
-                    auto text = resolveString(Value{string.node, string.scope, {}, {}});
+                    auto text = textAt(string);
                     if (text && endsWith(text->text, ".patch") &&
                         text->text.find('/') == std::string::npos) {
                         detail = text->text;
@@ -1041,7 +696,7 @@ private:
                             detail = std::string(node.text.substr(node.text.rfind('/') + 1));
                         return detail.empty();
                     });
-                found.push_back({OverlayKind::MagmaPatch, detail, overlay->range});
+                found.push_back({OverlayKind::MagmaPatch, detail, overlay});
             }
             // Torch upgrade: torch = pprev.torch.overrideAttrs (… version = "2.10.0" …)
             for (const BindingRecord& binding : m_bindings) {
@@ -1053,20 +708,20 @@ private:
                     if (inner.last != "version" || !inner.key ||
                         !within(binding.value, inner.key->range))
                         continue;
-                    if (auto text = resolveString(inner.resolved)) {
+                    if (auto text = textAt(inner.source)) {
                         version = Fact<std::string>{text->text, text->range};
                         break;
                     }
                 }
                 if (version) {
-                    found.push_back({OverlayKind::TorchUpgrade, version->value, overlay->range});
+                    found.push_back({OverlayKind::TorchUpgrade, version->value, overlay});
                     if (!m_overlayTorchVersion)
                         m_overlayTorchVersion = version;
                     break;
                 }
             }
             if (found.empty())
-                found.push_back({OverlayKind::Other, std::string(), overlay->range});
+                found.push_back({OverlayKind::Other, std::string(), overlay});
             m_facts.overlays.insert(m_facts.overlays.end(), found.begin(), found.end());
         }
     }
@@ -1075,8 +730,8 @@ private:
 
     void extractPins()
     {
-        for (const NodeRecord& apply : m_applies) {
-            const std::string_view callee = calleeName(*apply.node);
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
             PinFetcher fetcher;
             if (callee == "fetchTarball")
                 fetcher = PinFetcher::FetchTarball;
@@ -1089,62 +744,61 @@ private:
             else
                 continue;
             // The curried call `f x` is one Apply; only look at the outermost of a chain.
-            auto arguments = callArguments(*apply.node);
+            auto arguments = callArguments(*apply);
             if (arguments.size() != 1 || !arguments[0])
                 continue;
-            auto argument = dereference(Value{arguments[0], apply.scope, {}, {}}, 0);
-            if (!argument || !argument->node)
-                continue;
-            PinFact pin;
-            pin.fetcher = fetcher;
-            std::optional<Resolved> revision;
-            if (argument->node->kind == NodeKind::AttrSet) {
-                auto member = [&](std::string_view name) { return attribute(*argument, name, 0); };
-                auto text = [&](std::string_view name) -> std::optional<Resolved> {
-                    auto value = member(name);
-                    return value ? resolveString(*value) : std::nullopt;
-                };
-                pin.hasHash = member("sha256") || member("hash") || member("narHash");
-                if (fetcher == PinFetcher::FetchFromGitHub) {
-                    auto repo = text("repo");
-                    if (!repo || repo->text != "nixpkgs")
-                        continue;
-                    revision = text("rev");
-                    if (!revision)
-                        revision = text("tag");
-                } else if (fetcher == PinFetcher::FetchGit) {
-                    auto url = text("url");
-                    if (!url || url->text.find("nixpkgs") == std::string::npos)
-                        continue;
-                    revision = text("rev");
-                    if (!revision)
-                        revision = text("ref");
-                } else {
-                    auto url = text("url");
-                    if (!url)
-                        continue;
-                    revision = revisionFromUrl(*url);
-                }
-            } else if (auto url = resolveString(*argument)) {
-                if (fetcher == PinFetcher::FetchFromGitHub)
-                    continue;
-                revision = revisionFromUrl(*url);
-            }
-            if (!revision)
-                continue;
-            pin.revision = revision->text;
-            if (auto exact = revision->sourceOf(0, revision->text.size()))
-                pin.range = *exact;
-            else
-                pin.range = revision->range;
-            m_facts.pins.push_back(std::move(pin));
+            if (auto pin = pinOf(fetcher, *arguments[0]))
+                m_facts.pins.push_back(std::move(*pin));
         }
         std::sort(m_facts.pins.begin(), m_facts.pins.end(),
                   [](const PinFact& a, const PinFact& b) { return a.range.begin < b.range.begin; });
     }
 
+    // The nixpkgs revision a fetcher's argument (a set, or a URL) pins.
+    std::optional<PinFact> pinOf(PinFetcher fetcher, const Node& argumentNode) const
+    {
+        const nix::Value argument = valueOf(&argumentNode);
+        PinFact pin;
+        pin.fetcher = fetcher;
+        std::optional<Text> revision;
+        if (argument.kind() == nix::Value::Kind::AttrSet) {
+            auto text = [&](std::string_view name) -> std::optional<Text> {
+                auto value = argument.attribute(name);
+                return value ? textOf(*value, argumentNode) : std::nullopt;
+            };
+            pin.hasHash = argument.attribute("sha256") || argument.attribute("hash") ||
+                          argument.attribute("narHash");
+            if (fetcher == PinFetcher::FetchFromGitHub) {
+                auto repo = text("repo");
+                if (!repo || repo->text != "nixpkgs")
+                    return std::nullopt;
+                revision = text("rev");
+                if (!revision)
+                    revision = text("tag");
+            } else if (fetcher == PinFetcher::FetchGit) {
+                auto url = text("url");
+                if (!url || url->text.find("nixpkgs") == std::string::npos)
+                    return std::nullopt;
+                revision = text("rev");
+                if (!revision)
+                    revision = text("ref");
+            } else if (auto url = text("url")) {
+                revision = revisionFromUrl(*url);
+            }
+        } else if (auto url = textOf(argument, argumentNode)) {
+            if (fetcher == PinFetcher::FetchFromGitHub)
+                return std::nullopt;
+            revision = revisionFromUrl(*url);
+        }
+        if (!revision)
+            return std::nullopt;
+        pin.revision = revision->text;
+        pin.range = revision->sourceOf(0, revision->text.size()).value_or(revision->range);
+        return pin;
+    }
+
     // The revision part of a nixpkgs archive URL: …/nixpkgs/archive/<rev>.tar.gz
-    static std::optional<Resolved> revisionFromUrl(const Resolved& url)
+    static std::optional<Text> revisionFromUrl(const Text& url)
     {
         const std::string& text = url.text;
         if (text.find("nixpkgs") == std::string::npos)
@@ -1167,29 +821,13 @@ private:
         } else {
             begin = 0; // a channel URL or similar: the whole URL is the "revision"
         }
-        Resolved result;
-        result.text = text.substr(begin, end - begin);
+        Text result;
+        result.append(text, url.pieces, begin, end - begin);
         result.range = url.range;
-        if (auto exact = url.sourceOf(begin, end - begin))
-            result.pieces.push_back({0, end - begin, exact->begin});
         return result;
     }
 
     // ---- plain values ---------------------------------------------------------------------
-
-    const BindingRecord* firstBinding(std::string_view last, bool outsideOverlays = true,
-                                      bool lastOne = false) const
-    {
-        const BindingRecord* chosen = nullptr;
-        for (const BindingRecord& binding : m_bindings) {
-            if (binding.last != last || (outsideOverlays && inOverlay(binding.key)))
-                continue;
-            chosen = &binding;
-            if (!lastOne)
-                break;
-        }
-        return chosen;
-    }
 
     std::optional<Fact<std::string>> stringFact(std::string_view last, bool exactPath = false,
                                                 bool lastOne = false) const
@@ -1198,7 +836,7 @@ private:
         for (const BindingRecord& binding : m_bindings) {
             if ((exactPath ? binding.path != last : binding.last != last) || inOverlay(binding.key))
                 continue;
-            if (auto text = resolveString(binding.resolved)) {
+            if (auto text = textAt(binding.source)) {
                 fact = Fact<std::string>{text->text, text->range};
                 if (!lastOne)
                     break;
@@ -1213,13 +851,15 @@ private:
         for (const BindingRecord& binding : m_bindings) {
             if ((exactPath ? binding.path != last : binding.last != last) || inOverlay(binding.key))
                 continue;
-            if (auto list = resolveList(binding.resolved))
-                return Fact<std::vector<std::string>>{list->items, list->range};
-            if (auto text = resolveString(binding.resolved))
+            if (auto list = listAt(binding.source))
+                return list;
+            if (auto text = textAt(binding.source))
                 return Fact<std::vector<std::string>>{{text->text}, text->range};
         }
         return std::nullopt;
     }
+
+    std::optional<bool> boolAt(const Node* node) const { return valueOf(node).asBool(); }
 
     void extractValues()
     {
@@ -1238,7 +878,7 @@ private:
         for (const BindingRecord& binding : m_bindings) {
             if (binding.path != "version" || inOverlay(binding.key) || isFetcherArgument(binding))
                 continue;
-            if (auto text = resolveString(binding.resolved)) {
+            if (auto text = textAt(binding.source)) {
                 m_facts.torchVersion = Fact<std::string>{text->text, text->range};
                 break;
             }
@@ -1255,22 +895,35 @@ private:
             const SourceRange range = binding.value ? binding.value->range : binding.key->range;
             m_facts.passthru[field] = Fact<std::string>{std::string(m_tree.text(range)), range};
         }
+        extractSwitches();
 
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
+            auto arguments = callArguments(*apply);
+            if (arguments.empty() || !arguments[0] || arguments[0]->kind != NodeKind::Path)
+                continue;
+            if ((callee == "callPackage" || callee == "import") &&
+                endsWith(arguments[0]->text, ".nix") && !m_facts.wrappedFile)
+                m_facts.wrappedFile =
+                    Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range};
+        }
+    }
+
+    // cudaSupport, and the ways a recipe turns MAGMA off.
+    void extractSwitches()
+    {
         for (const BindingRecord& binding : m_bindings) {
+            const SourceRange range = binding.value ? binding.value->range : binding.key->range;
             if (binding.last == "cudaSupport") {
-                if (auto value = resolveBool(binding.resolved)) {
-                    const SourceRange range =
-                        binding.value ? binding.value->range : binding.key->range;
+                if (auto value = boolAt(binding.source))
                     if (!m_facts.cudaSupport || (*value && !m_facts.cudaSupport->value))
                         m_facts.cudaSupport = Fact<bool>{*value, range};
-                }
             } else if ((binding.last == "useMagma" || binding.last == "magmaSupport" ||
                         binding.last == "USE_MAGMA") &&
                        !inOverlay(binding.key)) {
-                const SourceRange range = binding.value ? binding.value->range : binding.key->range;
-                if (auto value = resolveBool(binding.resolved); value && !*value)
+                if (auto value = boolAt(binding.source); value && !*value)
                     m_facts.magmaDisabled.push_back({std::string(m_tree.text(range)), range});
-                else if (auto text = resolveString(binding.resolved); text && isOff(text->text))
+                else if (auto text = textAt(binding.source); text && isOff(text->text))
                     m_facts.magmaDisabled.push_back(
                         {binding.last == "USE_MAGMA" ? "USE_MAGMA=" + text->text : text->text,
                          range});
@@ -1278,34 +931,23 @@ private:
                 m_facts.magmaDisabled.push_back({"filterMagma", binding.key->range});
             }
         }
-        for (const NodeRecord& identifier : m_identifiers)
-            if (identifier.node->text == "filterMagma" &&
+        for (const Node* identifier : m_identifiers)
+            if (identifier->text == "filterMagma" &&
                 std::none_of(m_facts.magmaDisabled.begin(), m_facts.magmaDisabled.end(),
                              [](const Fact<std::string>& f) { return f.value == "filterMagma"; }))
-                m_facts.magmaDisabled.push_back({"filterMagma", identifier.node->range});
-        for (const NodeRecord& apply : m_applies) {
+                m_facts.magmaDisabled.push_back({"filterMagma", identifier->range});
+        for (const Node* apply : m_applies) {
             // lib.cmakeBool "USE_MAGMA" false
-            if (calleeName(*apply.node) != "cmakeBool")
+            if (calleeName(*apply) != "cmakeBool")
                 continue;
-            auto arguments = callArguments(*apply.node);
+            auto arguments = callArguments(*apply);
             if (arguments.size() != 2)
                 continue;
-            auto name = resolveString(Value{arguments[0], apply.scope, {}, {}});
-            auto value = resolveBool(Value{arguments[1], apply.scope, {}, {}});
+            auto name = textAt(arguments[0]);
+            auto value = boolAt(arguments[1]);
             if (name && value && name->text == "USE_MAGMA" && !*value)
                 m_facts.magmaDisabled.push_back(
-                    {std::string(m_tree.text(apply.node->range)), apply.node->range});
-        }
-
-        for (const NodeRecord& apply : m_applies) {
-            const std::string_view callee = calleeName(*apply.node);
-            auto arguments = callArguments(*apply.node);
-            if (arguments.empty() || !arguments[0] || arguments[0]->kind != NodeKind::Path)
-                continue;
-            if ((callee == "callPackage" || callee == "import") &&
-                endsWith(arguments[0]->text, ".nix") && !m_facts.wrappedFile)
-                m_facts.wrappedFile =
-                    Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range};
+                    {std::string(m_tree.text(apply->range)), apply->range});
         }
     }
 
@@ -1322,9 +964,9 @@ private:
 
     bool isFetcherArgument(const BindingRecord& binding) const
     {
-        for (const NodeRecord& apply : m_applies) {
-            const std::string_view callee = calleeName(*apply.node);
-            if (startsWith(callee, "fetch") && within(apply.node, binding.key->range))
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
+            if (startsWith(callee, "fetch") && within(apply, binding.key->range))
                 return true;
         }
         return false;
@@ -1349,70 +991,90 @@ private:
     void extractPackageSets()
     {
         // Outside overlays first: overlays mention package sets they rebuild, not the base.
-        for (int pass = 0; pass < 2; ++pass) {
-            for (const NodeRecord& select : m_selects) {
-                if ((pass == 0) == inOverlay(select.node))
+        for (int pass = 0; pass < 2 && !m_facts.torchAttribute; ++pass)
+            for (const Node* select : m_selects) {
+                if ((pass == 0) == inOverlay(select))
                     continue;
-                auto names = selectNames(*select.node);
-                for (size_t i = 0; i + 1 < names.size(); ++i) {
-                    std::string_view name = names[i].first;
-                    std::string set;
-                    if (isPythonPackageSet(name))
-                        set = name;
-                    else if (startsWith(name, "python") && isDigits(name.substr(6)) &&
-                             names[i + 1].first == "pkgs" && i + 2 < names.size()) {
-                        // python313.pkgs.torch
-                        set = std::string(name) + "Packages";
-                        ++i;
-                    }
-                    if (set.empty())
-                        continue;
-                    notePythonSet(set, names[i - (set != name ? 1 : 0)].second, names[i + 1].first,
-                                  names[i + 1].second);
-                    break;
-                }
+                notePythonSelect(*select);
                 if (m_facts.torchAttribute && pass == 0)
                     break;
             }
-            if (m_facts.torchAttribute)
-                break;
-        }
-        // `with python3Packages; torch.override …`
         if (!m_facts.torchAttribute)
-            for (const NodeRecord& identifier : m_identifiers) {
-                const std::string_view name = identifier.node->text;
-                if ((name != "torch" && name != "pytorch") || inOverlay(identifier.node) ||
-                    lookup(name, identifier.scope))
-                    continue;
-                for (const Scope* scope = identifier.scope; scope; scope = scope->parent) {
-                    if (scope->kind != Scope::Kind::With || !scope->withExpression)
-                        continue;
-                    const Node* expr = scope->withExpression;
-                    std::string_view set;
-                    if (expr->kind == NodeKind::Identifier)
-                        set = expr->text;
-                    else if (expr->kind == NodeKind::Select)
-                        set = selectNames(*expr).back().first;
-                    if (isPythonPackageSet(set)) {
-                        m_facts.torchAttribute =
-                            Fact<std::string>{std::string(name), identifier.node->range};
-                        m_facts.pythonPackageSet = Fact<std::string>{std::string(set), expr->range};
-                        m_pythonFromTorch = true;
-                        break;
-                    }
-                }
-                if (m_facts.torchAttribute)
-                    break;
-            }
+            torchFromWith();
         if (!m_facts.pythonPackageSet)
-            for (const NodeRecord& formal : m_formals)
-                if (isPythonPackageSet(formal.node->text)) {
+            for (const Node* formal : m_formals)
+                if (isPythonPackageSet(formal->text)) {
                     m_facts.pythonPackageSet =
-                        Fact<std::string>{std::string(formal.node->text), formal.node->range};
+                        Fact<std::string>{std::string(formal->text), formal->range};
                     break;
                 }
+        extractCudaInputs();
+    }
 
-        // CUDA: every package-set mention is a CUDA input; the versioned one names the set.
+    // python313Packages.torch, python313.pkgs.torch
+    void notePythonSelect(const Node& select)
+    {
+        auto names = selectNames(select);
+        for (size_t i = 0; i + 1 < names.size(); ++i) {
+            std::string_view name = names[i].first;
+            std::string set;
+            if (isPythonPackageSet(name))
+                set = name;
+            else if (startsWith(name, "python") && isDigits(name.substr(6)) &&
+                     names[i + 1].first == "pkgs" && i + 2 < names.size()) {
+                set = std::string(name) + "Packages";
+                ++i;
+            }
+            if (set.empty())
+                continue;
+            notePythonSet(set, names[i - (set != name ? 1 : 0)].second, names[i + 1].first,
+                          names[i + 1].second);
+            return;
+        }
+    }
+
+    // `with python3Packages; torch.override …`: the fact points at the `with`'s set, when
+    // the evaluator finds `torch` through it (and not through a binding around it).
+    void torchFromWith()
+    {
+        for (const Node* identifier : m_identifiers) {
+            const std::string_view name = identifier->text;
+            if ((name != "torch" && name != "pytorch") || inOverlay(identifier))
+                continue;
+            const Node* with = nullptr;
+            for (const Node* candidate : m_withs)
+                if (candidate->withBody() && within(candidate->withBody(), identifier->range) &&
+                    isPythonPackageSet(withSetName(*candidate)) &&
+                    (!with || within(with, candidate->range)))
+                    with = candidate;
+            if (!with)
+                continue;
+            const std::string_view set = withSetName(*with);
+            const nix::Value value = valueOf(identifier);
+            if (!value.isUnknown() ||
+                !endsWith(value.symbolicPath(), std::string(set) + "." + std::string(name)))
+                continue;
+            m_facts.torchAttribute = Fact<std::string>{std::string(name), identifier->range};
+            m_facts.pythonPackageSet =
+                Fact<std::string>{std::string(set), with->withScope()->range};
+            m_pythonFromTorch = true;
+            return;
+        }
+    }
+
+    static std::string_view withSetName(const Node& with)
+    {
+        const Node* expr = with.withScope();
+        if (expr && expr->kind == NodeKind::Identifier)
+            return expr->text;
+        if (expr && expr->kind == NodeKind::Select)
+            return selectNames(*expr).back().first;
+        return {};
+    }
+
+    // CUDA: every package-set mention is a CUDA input; the versioned one names the set.
+    void extractCudaInputs()
+    {
         auto noteCuda = [&](std::string_view name, const Node* node) {
             if (!isCudaInputName(name))
                 return;
@@ -1421,14 +1083,14 @@ private:
             if (isCudaPackageSet(name) && name != "cudaPackages" && !m_facts.cudaPackageSet)
                 m_facts.cudaPackageSet = Fact<std::string>{std::string(name), node->range};
         };
-        for (const NodeRecord& formal : m_formals)
-            noteCuda(formal.node->text, formal.node);
-        for (const NodeRecord& select : m_selects)
-            for (const auto& [name, node] : selectNames(*select.node))
+        for (const Node* formal : m_formals)
+            noteCuda(formal->text, formal);
+        for (const Node* select : m_selects)
+            for (const auto& [name, node] : selectNames(*select))
                 if (node)
                     noteCuda(name, node);
-        for (const NodeRecord& identifier : m_identifiers)
-            noteCuda(identifier.node->text, identifier.node);
+        for (const Node* identifier : m_identifiers)
+            noteCuda(identifier->text, identifier);
         for (const BindingRecord& binding : m_bindings)
             if (binding.key && isCudaPackageSet(binding.last) && binding.value)
                 noteCuda(binding.last, binding.key);
@@ -1453,10 +1115,9 @@ private:
     {
         std::string value;
         SourceRange range;
-        Resolved resolved; // the value with the source of each byte that has one
+        Text text; // the value with the source of each byte that has one
     };
 
-    // Every `NAME=value` (also `-DNAME=value`, quoted or not) inside the string literals.
     // Every `NAME=value` (also `-DNAME=value`, quoted or not) inside the string literals, for
     // the names the rules read. The strings are scanned once per file, at each '='.
     const std::vector<ShellSetting>& shellSettings(std::string_view name) const
@@ -1464,14 +1125,14 @@ private:
         static const std::vector<ShellSetting> none;
         if (!m_settingsRead) {
             m_settingsRead = true;
-            for (const NodeRecord& record : m_strings)
-                readSettingsOf(record);
+            for (const Node* string : m_strings)
+                readSettingsOf(*string);
         }
         const auto it = m_settings.find(name);
         return it == m_settings.end() ? none : it->second;
     }
 
-    void readSettingsOf(const NodeRecord& record) const
+    void readSettingsOf(const Node& string) const
     {
         static constexpr std::string_view names[] = {"TORCH_CUDA_ARCH_LIST",
                                                      "CMAKE_CUDA_ARCHITECTURES",
@@ -1482,7 +1143,6 @@ private:
                                                      "CFLAGS",
                                                      "NIX_CFLAGS_COMPILE",
                                                      "CMAKE_CXX_FLAGS"};
-        const Node& string = *record.node;
         for (size_t i = 0; i < string.children.size(); ++i) {
             const Node* part = string.children[i];
             if (part->kind != NodeKind::StringText)
@@ -1499,84 +1159,47 @@ private:
                     word.remove_prefix(1); // -DNAME=value
                 const auto known = std::find(std::begin(names), std::end(names), word);
                 if (known != std::end(names))
-                    m_settings[*known].push_back(readShellValue(string, i, at + 1, record.scope));
+                    m_settings[*known].push_back(readShellValue(string, i, at + 1));
             }
         }
     }
 
-    // Source offset of each byte of a StringText's decoded text, plus one past its end; empty
-    // when the part cannot be mapped. An indented string's text has its indentation
-    // stripped, so the mapping skips the stripped whitespace; other bytes map one to one.
-    // Computed once per part.
-    const std::vector<uint32_t>& sourceOffsets(const Node& part) const
+    // Where byte `index` of a literal run (or its end, at the run's size) is in the source.
+    static std::optional<uint32_t> sourceAt(const nix::Value& run, size_t index)
     {
-        auto [it, added] = m_offsets.try_emplace(&part);
+        if (auto at = run.sourceOf(index, 1))
+            return at->range.begin;
+        if (index > 0)
+            if (auto before = run.sourceOf(index - 1, 1))
+                return before->range.end;
+        return std::nullopt;
+    }
+
+    // A literal run of a string with its pieces, evaluated once however many settings it holds.
+    const nix::Value& runOf(const Node& part) const
+    {
+        auto [it, added] = m_runs.try_emplace(&part);
         if (added)
-            it->second = mapOffsets(part);
+            it->second = valueOf(&part);
         return it->second;
     }
 
-    std::vector<uint32_t> mapOffsets(const Node& part) const
-    {
-        const std::string_view text = part.text;
-        std::vector<uint32_t> offsets(text.size() + 1);
-        const std::string_view source = m_tree.text(part.range);
-        if (text.size() == source.size()) {
-            for (size_t k = 0; k <= text.size(); ++k)
-                offsets[k] = part.range.begin + static_cast<uint32_t>(k);
-            return offsets;
-        }
-        // Only stripped whitespace may be skipped; anything else (an escape such as "\n" in a
-        // double-quoted string) leaves the part unmapped, as positions inside it are unknown.
-        size_t i = 0;
-        for (size_t k = 0; k < text.size(); ++k) {
-            while (i < source.size() && source[i] != text[k] &&
-                   (source[i] == ' ' || source[i] == '\t' || source[i] == '\n'))
-                ++i;
-            if (i >= source.size() || source[i] != text[k])
-                return {};
-            offsets[k] = part.range.begin + static_cast<uint32_t>(i++);
-        }
-        offsets[text.size()] = part.range.begin + static_cast<uint32_t>(i);
-        return offsets;
-    }
-
-    // Appends part->text[from, from + length) with pieces for each run that maps one to one.
-    void appendMapped(Resolved& resolved, const Node& part, size_t from, size_t length) const
-    {
-        const std::vector<uint32_t>& offsets = sourceOffsets(part);
-        if (offsets.empty()) {
-            resolved.text += part.text.substr(from, length);
-            return;
-        }
-        size_t run = from;
-        for (size_t k = from + 1; k <= from + length; ++k)
-            if (k == from + length || offsets[k] != offsets[k - 1] + 1) {
-                resolved.pieces.push_back(
-                    {resolved.text.size() + (run - from), k - run, offsets[run]});
-                run = k;
-            }
-        resolved.text += part.text.substr(from, length);
-    }
-
-    ShellSetting readShellValue(const Node& string, size_t partIndex, size_t offset,
-                                const Scope* scope) const
+    ShellSetting readShellValue(const Node& string, size_t partIndex, size_t offset) const
     {
         ShellSetting setting;
         const Node* part = string.children[partIndex];
-        std::string_view text = part->text.substr(offset);
+        const nix::Value& run = runOf(*part);
+        std::string_view text = std::string_view(part->text).substr(offset);
         char quote = 0;
         if (!text.empty() && (text.front() == '"' || text.front() == '\'')) {
             quote = text.front();
             text.remove_prefix(1);
             ++offset;
         }
-        const std::vector<uint32_t>& firstOffsets = sourceOffsets(*part);
-        const uint32_t begin = firstOffsets.empty() ? string.range.begin : firstOffsets[offset];
-        uint32_t end = begin;
-        auto stopAt = [&](std::string_view run) {
-            for (size_t k = 0; k < run.size(); ++k) {
-                const char c = run[k];
+        const uint32_t begin = sourceAt(run, offset).value_or(string.range.begin);
+        auto stopAt = [&](std::string_view rest) {
+            for (size_t k = 0; k < rest.size(); ++k) {
+                const char c = rest[k];
                 if (quote ? c == quote
                           : (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '"' ||
                              c == '\'' || c == ')'))
@@ -1584,40 +1207,68 @@ private:
             }
             return std::string_view::npos;
         };
-        Resolved& resolved = setting.resolved;
+        Text& value = setting.text;
         size_t stop = stopAt(text);
         const size_t first = stop == std::string_view::npos ? text.size() : stop;
-        appendMapped(resolved, *part, offset, first);
-        end = firstOffsets.empty() ? string.range.end : firstOffsets[offset + first];
+        value.append(part->text, run.pieces(), offset, first);
+        uint32_t end = sourceAt(run, offset + first).value_or(string.range.end);
         // The value continues into interpolations: "${gpuArch}" or sm_${num}
         for (size_t next = partIndex + 1;
              stop == std::string_view::npos && next < string.children.size(); ++next) {
             const Node* following = string.children[next];
             if (following->kind == NodeKind::Interpolation) {
-                auto inner = resolveString(Value{following->interpolated(), scope, {}, {}});
-                if (inner) {
-                    for (Piece piece : inner->pieces) {
-                        piece.offset += resolved.text.size();
-                        resolved.pieces.push_back(piece);
-                    }
-                    resolved.text += inner->text;
-                } else {
-                    resolved.text += unknownMark; // never a piece of an entry or a flag
-                }
+                appendInterpolated(value, *following);
                 end = following->range.end;
-            } else {
-                stop = stopAt(following->text);
+                continue;
+            }
+            const nix::Value& more = runOf(*following);
+            stop = stopAt(following->text);
+            const size_t length = stop == std::string_view::npos ? following->text.size() : stop;
+            value.append(following->text, more.pieces(), 0, length);
+            end = sourceAt(more, length).value_or(following->range.end);
+        }
+        setting.value = value.text;
+        setting.range = SourceRange{begin, std::max(begin, end)};
+        value.range = setting.range;
+        return setting;
+    }
+
+    // `${…}` in a shell value: its text, or a mark that makes the item it is part of unknown
+    // rather than split out of Nix source text.
+    void appendInterpolated(Text& value, const Node& interpolation) const
+    {
+        const Node* expression = interpolation.interpolated();
+        auto inner = textAt(expression);
+        if (!inner) {
+            value.text += unknownMark;
+            return;
+        }
+        if (expression->kind == NodeKind::Apply && calleeName(*expression) == "escapeShellArg")
+            appendUnquoted(value, *inner);
+        else
+            value.append(inner->text, inner->pieces);
+    }
+
+    // lib.escapeShellArg's quoting is shell syntax, which the shell removes again:
+    // 'a;b'\''c' is the word a;b'c.
+    static void appendUnquoted(Text& value, const Text& word)
+    {
+        const std::string& text = word.text;
+        for (size_t i = 0; i < text.size();) {
+            if (text[i] == '\'') {
+                const size_t close = text.find('\'', i + 1);
                 const size_t length =
-                    stop == std::string_view::npos ? following->text.size() : stop;
-                appendMapped(resolved, *following, 0, length);
-                const std::vector<uint32_t>& offsets = sourceOffsets(*following);
-                end = offsets.empty() ? following->range.end : offsets[length];
+                    close == std::string::npos ? std::string::npos : close - i - 1;
+                value.append(text, word.pieces, i + 1, length);
+                i = close == std::string::npos ? text.size() : close + 1;
+            } else if (text[i] == '\\' && i + 1 < text.size()) {
+                value.append(text, word.pieces, i + 1, 1);
+                i += 2;
+            } else {
+                value.append(text, word.pieces, i, 1);
+                ++i;
             }
         }
-        setting.value = resolved.text;
-        setting.range = SourceRange{begin, std::max(begin, end)};
-        resolved.range = setting.range;
-        return setting;
     }
 
     void extractShellSettings()
@@ -1668,13 +1319,13 @@ private:
         return best;
     }
 
-    void addArchEntry(ArchSink sink, const Resolved& entry, size_t offset, size_t length,
+    void addArchEntry(ArchSink sink, const Text& entry, size_t offset, size_t length,
                       SourceRange sinkRange)
     {
         ArchSinkFact fact;
         fact.sink = sink;
         fact.value = entry.text.substr(offset, length);
-        fact.writtenIn = entry.elsewhere;
+        fact.writtenIn = entry.writtenIn;
         const auto exact = entry.sourceOf(offset, length);
         fact.range = exact ? *exact : entry.range;
         fact.sinkRange = sinkRange;
@@ -1692,7 +1343,7 @@ private:
 
     // "8.6;8.9 9.0" → one entry per item; an item still holding an unresolved `${…}` is
     // unknown and left out.
-    void addArchList(ArchSink sink, const Resolved& value, SourceRange sinkRange)
+    void addArchList(ArchSink sink, const Text& value, SourceRange sinkRange)
     {
         const std::string& text = value.text;
         size_t at = 0;
@@ -1723,11 +1374,11 @@ private:
                 sink = ArchSink::CmakeCudaArchitectures;
             if (!sink)
                 continue;
-            if (auto entries = listEntries(binding.resolved)) {
+            if (auto entries = itemsAt(binding.source)) {
                 for (const auto& entry : *entries)
                     if (entry)
                         addArchEntry(*sink, *entry, 0, entry->text.size(), binding.key->range);
-            } else if (auto text = resolveString(binding.resolved)) {
+            } else if (auto text = textAt(binding.source)) {
                 addArchList(*sink, *text, binding.key->range);
             }
         }
@@ -1742,18 +1393,18 @@ private:
                                                 ? nameEnd - static_cast<uint32_t>(name.size()) - 1
                                                 : nameEnd,
                                             nameEnd};
-                addArchList(sink, setting.resolved, sinkRange);
+                addArchList(sink, setting.text, sinkRange);
             }
         // lib.cmakeFeature "CMAKE_CUDA_ARCHITECTURES" "86"
-        for (const NodeRecord& apply : m_applies) {
-            const std::string_view callee = calleeName(*apply.node);
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
             if (callee != "cmakeFeature" && callee != "cmakeOptionType")
                 continue;
-            auto arguments = callArguments(*apply.node);
+            auto arguments = callArguments(*apply);
             if (arguments.size() < 2)
                 continue;
-            auto name = resolveString(Value{arguments[arguments.size() - 2], apply.scope, {}, {}});
-            auto value = resolveString(Value{arguments.back(), apply.scope, {}, {}});
+            auto name = textAt(arguments[arguments.size() - 2]);
+            auto value = textAt(arguments.back());
             if (name && value && name->text == "CMAKE_CUDA_ARCHITECTURES")
                 addArchList(ArchSink::CmakeCudaArchitectures, *value, name->range);
         }
@@ -1783,7 +1434,7 @@ private:
     // holds machine flags; the list binding of that name (`cpuFlags`) is where they came from.
     void extractCompilerFlags()
     {
-        auto note = [&](const Resolved& value, std::string_view sink) {
+        auto note = [&](const Text& value, std::string_view sink) {
             if (value.text.find(unknownMark) != std::string::npos)
                 return false; // part of it is unknown: the flags cannot be judged from here
             std::vector<std::string> flags = machineFlags(value.text);
@@ -1793,9 +1444,9 @@ private:
             fact.flags = std::move(flags);
             fact.sink = std::string(sink);
             fact.range = value.range;
-            fact.writtenIn = value.elsewhere;
+            fact.writtenIn = value.writtenIn;
             // Where the flags are written: the first piece from outside the setting itself.
-            for (const Piece& piece : value.pieces) {
+            for (const nix::StringPiece& piece : value.pieces) {
                 const SourceRange at{piece.source,
                                      piece.source + static_cast<uint32_t>(piece.length)};
                 if (value.range.contains(at.begin))
@@ -1821,15 +1472,15 @@ private:
         for (std::string_view sink :
              {"CXXFLAGS", "NIX_CFLAGS_COMPILE", "CFLAGS", "CMAKE_CXX_FLAGS"}) {
             for (const ShellSetting& setting : shellSettings(sink))
-                if (note(setting.resolved, sink))
+                if (note(setting.text, sink))
                     break;
             for (const BindingRecord& binding : m_bindings) {
                 if (binding.last != sink || inOverlay(binding.key))
                     continue;
-                if (auto text = resolveString(binding.resolved); text && note(*text, sink))
+                if (auto text = textAt(binding.source); text && note(*text, sink))
                     continue;
-                if (auto entries = listEntries(binding.resolved)) {
-                    Resolved joined;
+                if (auto entries = itemsAt(binding.source)) {
+                    Text joined;
                     joined.range = binding.value ? binding.value->range : binding.key->range;
                     bool known = true;
                     for (const auto& entry : *entries) {
@@ -1850,7 +1501,7 @@ private:
         for (const BindingRecord& binding : m_bindings) {
             if (binding.last != "cpuFlags" || inOverlay(binding.key))
                 continue;
-            auto entries = listEntries(binding.resolved);
+            auto entries = itemsAt(binding.source);
             if (!entries || entries->empty() ||
                 std::any_of(entries->begin(), entries->end(), [](const auto& e) { return !e; }))
                 continue;
@@ -1859,7 +1510,7 @@ private:
                 for (std::string& flag : machineFlags(entry->text))
                     fact.flags.push_back(std::move(flag));
             fact.range = binding.value ? binding.value->range : binding.key->range;
-            fact.writtenIn = entries->front()->elsewhere;
+            fact.writtenIn = entries->front()->writtenIn;
             m_facts.compilerFlags = std::move(fact);
             return;
         }
@@ -1883,65 +1534,70 @@ private:
         return std::nullopt;
     }
 
-    // Evaluates a platforms expression: literal lists, `++`, `lib.platforms.X`, and values
-    // taken over from the overridden package (`oldAttrs.meta.platforms`, with or without `or`).
-    PlatformsFact platformsOf(Value value, int depth = 0) const
+    // Evaluates a platforms expression: lists, `++`, `lib.platforms.X`, and values taken over
+    // from the overridden package (`oldAttrs.meta.platforms`, with or without `or`).
+    PlatformsFact platformsOf(const BindingRecord& binding) const
     {
         PlatformsFact fact;
-        fact.origin = ValueOrigin::Unknown;
-        if (depth > 8 || !value.node)
-            return fact;
-        fact.range = value.node->range;
-        fact.expression = std::string(m_tree.text(value.node->range));
-        auto target = dereference(value, 0);
-        const Node* node = target && target->node ? target->node : value.node;
-        const Scope* scope = target && target->node ? target->scope : value.scope;
-        if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Concat) {
-            PlatformsFact left = platformsOf(Value{node->left(), scope, {}, {}}, depth + 1);
-            PlatformsFact right = platformsOf(Value{node->right(), scope, {}, {}}, depth + 1);
-            if (left.origin != ValueOrigin::Known || right.origin != ValueOrigin::Known) {
-                fact.origin =
-                    left.origin == ValueOrigin::Inherited || right.origin == ValueOrigin::Inherited
-                        ? ValueOrigin::Inherited
-                        : ValueOrigin::Unknown;
-                return fact;
-            }
-            fact.origin = ValueOrigin::Known;
-            fact.platforms = left.platforms;
-            fact.platforms.insert(fact.platforms.end(), right.platforms.begin(),
-                                  right.platforms.end());
-            return fact;
-        }
-        if (node->kind == NodeKind::Select) {
-            auto names = selectNames(*node);
-            // `platforms.linux` under `with lib;`, `lib.platforms.linux`,
-            // `pkgs.lib.platforms.x86_64`
-            for (size_t i = 0; i + 1 < names.size(); ++i)
-                if (names[i].first == "platforms" && i + 2 == names.size())
-                    if (auto known = libPlatforms(names.back().first)) {
-                        fact.origin = ValueOrigin::Known;
-                        fact.platforms = *known;
-                        return fact;
-                    }
-            // Rooted at a function argument (oldAttrs, old, prev): the overridden package's.
-            if (!names.empty() && !names.front().first.empty()) {
-                auto root = lookup(names.front().first, scope);
-                if (root && !root->node && root->lookupName.empty()) {
-                    fact.origin = ValueOrigin::Inherited;
-                    return fact;
-                }
-            }
-            return fact;
-        }
-        if (auto list = listEntries(Value{node, scope, {}, {}})) {
-            for (const auto& entry : *list) {
-                if (!entry)
-                    return fact;
-                fact.platforms.push_back(entry->text);
-            }
-            fact.origin = ValueOrigin::Known;
-        }
+        const Node& expression = *binding.source;
+        fact.range = binding.value ? expression.range : binding.key->range;
+        fact.expression = std::string(m_tree.text(expression.range));
+        fact.origin = platformsFrom(valueOf(&expression), expression, fact.platforms, 0);
+        if (fact.origin != ValueOrigin::Known)
+            fact.platforms.clear();
         return fact;
+    }
+
+    ValueOrigin platformsFrom(const nix::Value& value, const Node& at,
+                              std::vector<std::string>& platforms, int depth) const
+    {
+        if (depth > 8)
+            return ValueOrigin::Unknown;
+        if (auto items = itemsOf(value, at)) {
+            for (const auto& item : *items) {
+                if (!item)
+                    return ValueOrigin::Unknown;
+                platforms.push_back(item->text);
+            }
+            return ValueOrigin::Known;
+        }
+        if (!value.isUnknown())
+            return ValueOrigin::Unknown;
+        const std::vector<nix::Value> parts = value.parts();
+        if (!parts.empty()) {
+            bool inherited = false;
+            bool unknown = false;
+            for (const nix::Value& part : parts) {
+                const ValueOrigin of = platformsFrom(part, at, platforms, depth + 1);
+                inherited = inherited || of == ValueOrigin::Inherited;
+                unknown = unknown || of == ValueOrigin::Unknown;
+            }
+            return inherited ? ValueOrigin::Inherited
+                   : unknown ? ValueOrigin::Unknown
+                             : ValueOrigin::Known;
+        }
+        // `platforms.linux` under `with lib;`, `lib.platforms.linux`, `pkgs.lib.platforms.x86_64`
+        const std::string_view path = value.symbolicPath();
+        const size_t dot = path.rfind('.');
+        if (dot != std::string_view::npos && endsWith(path.substr(0, dot), "platforms") &&
+            (dot == 9 || path[dot - 10] == '.'))
+            if (auto known = libPlatforms(path.substr(dot + 1))) {
+                platforms.insert(platforms.end(), known->begin(), known->end());
+                return ValueOrigin::Known;
+            }
+        return dot != std::string_view::npos && fromArgument(value) ? ValueOrigin::Inherited
+                                                                    : ValueOrigin::Unknown;
+    }
+
+    // An unknown selected from a function argument of this file (oldAttrs, old, prev): the
+    // overridden package's value.
+    bool fromArgument(const nix::Value& value) const
+    {
+        const std::vector<nix::BindingStep> chain = value.bindingChain();
+        if (chain.empty() || !inThisFile(chain.front().file))
+            return false;
+        return std::find(m_arguments.begin(), m_arguments.end(), chain.front().key) !=
+               m_arguments.end();
     }
 
     void extractPlatforms()
@@ -1949,19 +1605,17 @@ private:
         for (const BindingRecord& binding : m_bindings) {
             if (binding.path != "meta.platforms" || inOverlay(binding.key))
                 continue;
-            m_facts.platformsValue = platformsOf(binding.resolved);
-            if (!binding.value)
-                m_facts.platformsValue->range = binding.key->range;
+            m_facts.platformsValue = platformsOf(binding);
             return;
         }
     }
 
     void extractUnpinnedImports()
     {
-        for (const NodeRecord& apply : m_applies) {
-            if (calleeName(*apply.node) != "import")
+        for (const Node* apply : m_applies) {
+            if (calleeName(*apply) != "import")
                 continue;
-            const Node* argument = callArguments(*apply.node).front();
+            const Node* argument = callArguments(*apply).front();
             const bool seen = !m_facts.unpinnedImports.empty() &&
                               m_facts.unpinnedImports.back().range == argument->range;
             if (argument && !seen && argument->kind == NodeKind::SearchPath &&
@@ -1976,11 +1630,11 @@ private:
     void extractPattern(const Node& root)
     {
         bool fromScratch = false;
-        for (const NodeRecord& apply : m_applies) {
-            const std::string_view callee = calleeName(*apply.node);
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
             if ((callee == "buildPythonPackage" || callee == "mkDerivation" ||
                  callee == "buildPythonApplication") &&
-                !inOverlay(apply.node)) {
+                !inOverlay(apply)) {
                 fromScratch = true;
                 break;
             }
@@ -2002,25 +1656,22 @@ private:
 
     const nix::SyntaxTree& m_tree;
     RecipeFacts& m_facts;
-    std::deque<Scope> m_scopes;
-    std::unordered_map<const Node*, const Scope*> m_recScopes;
     std::vector<BindingRecord> m_bindings;
-    std::vector<NodeRecord> m_applies;
-    std::vector<NodeRecord> m_selects;
-    std::vector<NodeRecord> m_identifiers;
-    std::vector<NodeRecord> m_strings;
-    std::vector<NodeRecord> m_formals;
-    std::vector<const Node*> m_overlays;
+    std::vector<const Node*> m_applies;
+    std::vector<const Node*> m_selects;
+    std::vector<const Node*> m_identifiers;
+    std::vector<const Node*> m_strings;
+    std::vector<const Node*> m_formals;
+    std::vector<const Node*> m_withs;
+    std::vector<SourceRange> m_arguments; // lambda arguments and formals without default
+    std::vector<SourceRange> m_overlays;  // the overlay functions
     std::optional<Fact<std::string>> m_overlayTorchVersion;
     bool m_pythonFromTorch = false;
-    mutable long m_budget = resolveBudget;
     mutable bool m_settingsRead = false;
-    mutable std::unordered_map<const Node*, std::vector<uint32_t>> m_offsets;
     mutable std::map<std::string_view, std::vector<ShellSetting>> m_settings;
+    mutable std::unordered_map<const Node*, nix::Value> m_runs;
     nix::ModuleLoader* m_modules = nullptr;
-    bool m_importsModules = false; // the file imports a relative path: evaluation may need it
     mutable std::unique_ptr<nix::Evaluator> m_evaluator;
-    mutable std::map<std::pair<const Node*, const Scope*>, std::optional<Resolved>> m_stringMemo;
 };
 
 } // namespace

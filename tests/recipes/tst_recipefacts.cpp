@@ -216,7 +216,10 @@ private slots:
                  QStringLiteral("lib.platforms.linux"));
         facts = extract("{ lib }: { meta.platforms = with lib.platforms; [ \"x86_64-linux\" ] "
                         "++ darwin; }");
-        QCOMPARE(facts.platformsValue->origin, ValueOrigin::Unknown); // `with` is not followed
+        // The evaluator finds `darwin` through the `with`.
+        QCOMPARE(facts.platformsValue->origin, ValueOrigin::Known);
+        QCOMPARE(facts.platformsValue->platforms,
+                 (Strings{"x86_64-linux", "x86_64-darwin", "aarch64-darwin"}));
         facts = extract("{ t }: t.overrideAttrs (oldAttrs: { meta = oldAttrs.meta // { platforms "
                         "= oldAttrs.meta.platforms or [ \"x86_64-linux\" ]; }; })");
         QCOMPARE(facts.platformsValue->origin, ValueOrigin::Inherited);
@@ -395,6 +398,38 @@ private slots:
             << QByteArray("{ env.TORCH_CUDA_ARCH_LIST = \"9.0\"; }") << "9.0";
         QTest::newRow("attribute from let")
             << QByteArray("let sm = \"9.0\"; in { TORCH_CUDA_ARCH_LIST = sm; }") << "9.0";
+        QTest::newRow("map over a let list")
+            << QByteArray("{ lib }: let caps = [ \"8.9\" ]; in { preConfigure = ''\n  export "
+                          "TORCH_CUDA_ARCH_LIST=\"${lib.concatStringsSep \";\" (map (c: c + "
+                          "\"+PTX\") caps)}\"\n''; }")
+            << "8.9+PTX";
+        QTest::newRow("escapeShellArg")
+            << QByteArray("{ lib }: let archs = \"8.6;9.0\"; in { preConfigure = \"export "
+                          "TORCH_CUDA_ARCH_LIST=${lib.escapeShellArg archs}; echo\"; }")
+            << "8.6;9.0";
+    }
+
+    void archEntriesKeepTheirBytes()
+    {
+        // Quoted by lib.escapeShellArg for the shell, each entry still maps to its literal.
+        const QByteArray source = "{ lib }: let archs = \"8.6;9.0\"; in { preConfigure = "
+                                  "\"export TORCH_CUDA_ARCH_LIST=${lib.escapeShellArg archs}\"; }";
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.archSinks.size(), size_t(2));
+        QCOMPARE(facts.archSinks[0].value, std::string("8.6"));
+        QCOMPARE(textAt(source, facts.archSinks[0].range), std::string("8.6"));
+        QCOMPARE(textAt(source, facts.archSinks[1].range), std::string("9.0"));
+        QCOMPARE(facts.archSinks[1].via, std::string("archs"));
+        // Flags a library function builds from a list are read, and come through that list.
+        const QByteArray flags =
+            "{ lib }: let features = [ \"avx2\" \"fma\" ]; in { env.NIX_CFLAGS_COMPILE = "
+            "lib.concatMapStringsSep \" \" (f: \"-m${f}\") features; }";
+        const RecipeFacts built = extract(flags);
+        REQUIRE_PARSED(built);
+        QVERIFY(built.compilerFlags);
+        QCOMPARE(built.compilerFlags->flags, (Strings{"-mavx2", "-mfma"}));
+        QCOMPARE(built.compilerFlags->via, std::string("features"));
     }
     void torchCudaArchList()
     {
