@@ -4,6 +4,8 @@
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
 #include "changes/unifieddiff.h"
+#include "commandline.h"
+#include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
 #include "recipes/gitlibrary.h"
 
@@ -52,37 +54,6 @@ const char* nameOf(ChangeAction action)
         break;
     }
     return "complete";
-}
-
-int usageError(const std::string& command, const QString& message)
-{
-    std::cerr << "recipegrid " << command << ": " << message.toStdString() << "\n"
-              << "Try 'recipegrid " << command << " --help'.\n";
-    return 2;
-}
-
-int repositoryError(const std::string& command, const std::string& message)
-{
-    std::cerr << "recipegrid " << command << ": " << message << "\n";
-    return 2;
-}
-
-// File names come from the repository and are not to be trusted on a terminal: a newline or
-// an escape sequence in one must not forge or colour an output line (as `check` does).
-std::string printable(const std::string& text)
-{
-    std::string out;
-    for (unsigned char c : text) {
-        if (c < 0x20 || c == 0x7f) {
-            static const char hex[] = "0123456789abcdef";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xf];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out;
 }
 
 QString description(ChangeAction action)
@@ -183,18 +154,19 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
     const bool complete = invocation->action == ChangeAction::Complete;
     QStringList positional = parser.positionalArguments();
     if (positional.isEmpty())
-        return usageError(command, QStringLiteral("missing REPO argument"));
+        return CommandLine::usageError(command, QStringLiteral("missing REPO argument"));
     invocation->root = positional.takeFirst().toStdString();
     if (complete && !positional.isEmpty())
-        return usageError(command, QStringLiteral("expected one REPO argument (cells: --cell)"));
+        return CommandLine::usageError(
+            command, QStringLiteral("expected one REPO argument (cells: --cell)"));
     if (!complete && positional.isEmpty())
-        return usageError(command, QStringLiteral("missing CELL argument"));
+        return CommandLine::usageError(command, QStringLiteral("missing CELL argument"));
     invocation->cells = complete ? parser.values(options.cell) : positional;
 
     const QString format = parser.value(options.format);
     if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return usageError(command,
-                          QStringLiteral("unknown format '%1' (text or json)").arg(format));
+        return CommandLine::usageError(
+            command, QStringLiteral("unknown format '%1' (text or json)").arg(format));
     invocation->json = format == QLatin1String("json");
     invocation->package = parser.value(options.package).toStdString();
     invocation->readme = !parser.isSet(options.noReadme);
@@ -203,10 +175,10 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
     invocation->commit = parser.isSet(options.commit);
     invocation->message = parser.value(options.message).toStdString();
     if (parser.isSet(options.message) && !invocation->commit)
-        return usageError(command, QStringLiteral("--message needs --commit"));
+        return CommandLine::usageError(command, QStringLiteral("--message needs --commit"));
     if (invocation->commit && invocation->dryRun)
-        return usageError(command,
-                          QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
+        return CommandLine::usageError(
+            command, QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
     if (parser.isSet(options.recipeDir))
         invocation->analyzer.recipeDir = parser.value(options.recipeDir).toStdString();
     return std::nullopt;
@@ -220,17 +192,17 @@ std::optional<int> checkPaths(const QCommandLineParser& parser, const Options& o
     const QString repo = QString::fromStdString(invocation->root);
     const QFileInfo info(repo);
     if (!info.exists())
-        return repositoryError(command, invocation->root + ": no such repository");
+        return CommandLine::repositoryError(command, invocation->root + ": no such repository");
     if (!info.isDir())
-        return repositoryError(command, invocation->root + ": not a directory");
+        return CommandLine::repositoryError(command, invocation->root + ": not a directory");
     if (!invocation->dryRun && !info.isWritable())
-        return repositoryError(command, invocation->root + ": not writable");
+        return CommandLine::repositoryError(command, invocation->root + ": not writable");
     invocation->root = QDir::cleanPath(info.absoluteFilePath()).toStdString();
     if (parser.isSet(options.spec)) {
         const QFileInfo spec(parser.value(options.spec));
         if (!spec.isFile())
-            return repositoryError(command, parser.value(options.spec).toStdString() +
-                                                ": no such spec file");
+            return CommandLine::repositoryError(command, parser.value(options.spec).toStdString() +
+                                                             ": no such spec file");
         invocation->analyzer.specPath = spec.absoluteFilePath().toStdString();
     }
     return std::nullopt;
@@ -245,17 +217,13 @@ std::optional<int> parse(ChangeAction action, const QStringList& arguments, Invo
     QCommandLineParser parser;
     options.addTo(&parser, action);
     if (!parser.parse(arguments))
-        return usageError(invocation->name, parser.errorText());
+        return CommandLine::usageError(invocation->name, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        // The parser names the binary only; the subcommand belongs in the usage line too.
-        QString help = parser.helpText();
-        help.replace(
-            0, help.indexOf(QLatin1Char('\n')),
-            QStringLiteral("Usage: recipegrid %1 [options] REPO%2")
+        return CommandLine::printHelp(
+            parser,
+            QStringLiteral("recipegrid %1 [options] REPO%2")
                 .arg(QString::fromStdString(invocation->name),
                      action == ChangeAction::Complete ? QString() : QStringLiteral(" CELL…")));
-        std::cout << help.toStdString();
-        return 0;
     }
     if (const auto stop = readValues(parser, options, invocation))
         return stop;
@@ -333,15 +301,16 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
             std::string list;
             for (const std::string& key : found)
                 list += (list.empty() ? "" : ", ") + key;
-            return repositoryError(invocation.name, "'" + printable(text) + "' names " +
-                                                        std::to_string(found.size()) + " cells (" +
-                                                        list + "): use --package or PACKAGE:CELL");
+            return CommandLine::repositoryError(invocation.name,
+                                                "'" + AnalysisReport::printable(text) + "' names " +
+                                                    std::to_string(found.size()) + " cells (" +
+                                                    list + "): use --package or PACKAGE:CELL");
         }
         if (found.empty())
-            return repositoryError(invocation.name, "unknown cell or recipe '" + printable(text) +
-                                                        "': not in the matrix of " +
-                                                        invocation.root +
-                                                        " and no recipe file of that name");
+            return CommandLine::repositoryError(
+                invocation.name, "unknown cell or recipe '" + AnalysisReport::printable(text) +
+                                     "': not in the matrix of " + invocation.root +
+                                     " and no recipe file of that name");
         if (std::find(cells->begin(), cells->end(), found.front()) == cells->end())
             cells->push_back(found.front());
     }
@@ -357,20 +326,22 @@ std::string countsLine(const ChangeSet& changes)
 
 void printPlan(const ChangeSet& changes, bool diff)
 {
-    std::string out = printable(changes.title) + "\n";
+    std::string out = AnalysisReport::printable(changes.title) + "\n";
     for (const FileOperation& op : changes.operations)
         if (op.selected)
-            out += std::string(fileOperationKindId(op.kind)) + "  " + printable(op.path) + "  (" +
-                   printable(op.reason) + ")\n";
+            out += std::string(fileOperationKindId(op.kind)) + "  " +
+                   AnalysisReport::printable(op.path) + "  (" +
+                   AnalysisReport::printable(op.reason) + ")\n";
     for (const FileOperation& op : changes.operations)
         if (!op.selected)
             out += "not selected: " + std::string(fileOperationKindId(op.kind)) + "  " +
-                   printable(op.path) + "\n";
+                   AnalysisReport::printable(op.path) + "\n";
     out += countsLine(changes) + "\n";
     if (!changes.skipped.empty()) {
         out += "Skipped (" + std::to_string(changes.skipped.size()) + "):\n";
         for (const SkippedCell& cell : changes.skipped)
-            out += "  " + printable(cell.subject) + ": " + printable(cell.why) + "\n";
+            out += "  " + AnalysisReport::printable(cell.subject) + ": " +
+                   AnalysisReport::printable(cell.why) + "\n";
     }
     if (diff)
         for (const FileOperation& op : changes.operations)
@@ -451,7 +422,7 @@ Outcome applyAndCommit(const ChangeSet& changes, const Invocation& invocation, n
         const bool named = applied.file.empty() || applied.error.starts_with(applied.file);
         const std::string where = named ? std::string() : applied.file + ": ";
         (*doc)["error"] = {{"file", applied.file}, {"message", applied.error}};
-        std::cerr << prefix << "cannot apply: " << printable(where + applied.error)
+        std::cerr << prefix << "cannot apply: " << AnalysisReport::printable(where + applied.error)
                   << "; nothing was changed\n";
         return {1, {}};
     }
@@ -464,13 +435,14 @@ Outcome applyAndCommit(const ChangeSet& changes, const Invocation& invocation, n
         const CommitResult committed = GitCommitter::commit(invocation.root, changes, message);
         if (!committed.committed) {
             (*doc)["error"] = {{"file", nullptr}, {"message", committed.error}};
-            std::cerr << prefix << "applied but not committed: " << printable(committed.error)
+            std::cerr << prefix
+                      << "applied but not committed: " << AnalysisReport::printable(committed.error)
                       << "\n";
             return {1, outcome.text};
         }
         (*doc)["commit"] = committed.id;
         outcome.text += "Committed " + committed.id.substr(0, 12) + ": " +
-                        printable(message.substr(0, message.find('\n'))) + "\n";
+                        AnalysisReport::printable(message.substr(0, message.find('\n'))) + "\n";
     }
     // What the repository now is, so a run ends with the verdict `check` would give.
     const Analysis after = Analyzer().analyze(*openWorkTree(invocation.root), invocation.analyzer);
@@ -508,11 +480,12 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
         return *stop;
     const std::shared_ptr<const RepositorySource> source = openWorkTree(invocation.root);
     if (!source->isWritable())
-        return repositoryError(invocation.name, invocation.root + ": not a writable work tree");
+        return CommandLine::repositoryError(invocation.name,
+                                            invocation.root + ": not a writable work tree");
     const auto analysis =
         std::make_shared<const Analysis>(Analyzer().analyze(*source, invocation.analyzer));
     if (!analysis->sourceError.empty())
-        return repositoryError(invocation.name, analysis->sourceError);
+        return CommandLine::repositoryError(invocation.name, analysis->sourceError);
 
     ChangeRequest request;
     request.action = action;
@@ -522,7 +495,7 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
         return *stop;
     if (invocation.commit)
         if (const std::string error = commitPrecondition(invocation.root); !error.empty())
-            return repositoryError(invocation.name, error);
+            return CommandLine::repositoryError(invocation.name, error);
 
     const ChangeSet changes = ChangePlanner(source, analysis).plan(request);
     nlohmann::json doc = planJson(changes, invocation);

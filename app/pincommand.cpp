@@ -5,6 +5,8 @@
 #include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
 #include "changes/unifieddiff.h"
+#include "commandline.h"
+#include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
 #include "recipes/gitrepositoryinfo.h"
 #include "recipes/pinalignment.h"
@@ -25,48 +27,9 @@ namespace {
 
 const char* const dot = " \xc2\xb7 "; // " · "
 
-int usageError(const char* command, const QString& message)
-{
-    std::cerr << "recipegrid " << command << ": " << message.toStdString() << "\n"
-              << "Try 'recipegrid " << command << " --help'.\n";
-    return 2;
-}
-
-int repositoryError(const char* command, const std::string& message)
-{
-    std::cerr << "recipegrid " << command << ": " << message << "\n";
-    return 2;
-}
-
-// Paths, pins and messages come from repositories and are not to be trusted on a terminal.
-std::string printable(const std::string& text)
-{
-    std::string out;
-    for (unsigned char c : text) {
-        if (c < 0x20 || c == 0x7f) {
-            static const char hex[] = "0123456789abcdef";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xf];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out;
-}
-
 std::string shortPin(const std::string& pin)
 {
     return pin.substr(0, 7);
-}
-
-// The parser names the binary only; the subcommand belongs in the usage line too.
-int printHelp(const QCommandLineParser& parser, const QString& usage)
-{
-    QString help = parser.helpText();
-    help.replace(0, help.indexOf(QLatin1Char('\n')), QStringLiteral("Usage: ") + usage);
-    std::cout << help.toStdString();
-    return 0;
 }
 
 // A repository directory as given: it must exist; the absolute, clean path is returned.
@@ -75,11 +38,11 @@ std::optional<int> checkRepository(const char* command, const QString& repo, boo
 {
     const QFileInfo info(repo);
     if (!info.exists())
-        return repositoryError(command, repo.toStdString() + ": no such repository");
+        return CommandLine::repositoryError(command, repo.toStdString() + ": no such repository");
     if (!info.isDir())
-        return repositoryError(command, repo.toStdString() + ": not a directory");
+        return CommandLine::repositoryError(command, repo.toStdString() + ": not a directory");
     if (writable && !info.isWritable())
-        return repositoryError(command, repo.toStdString() + ": not writable");
+        return CommandLine::repositoryError(command, repo.toStdString() + ": not writable");
     *root = QDir::cleanPath(info.absoluteFilePath()).toStdString();
     return std::nullopt;
 }
@@ -91,8 +54,8 @@ std::optional<int> readSpecOptions(const char* command, const QCommandLineParser
     if (parser.isSet(spec)) {
         const QFileInfo file(parser.value(spec));
         if (!file.isFile())
-            return repositoryError(command,
-                                   parser.value(spec).toStdString() + ": no such spec file");
+            return CommandLine::repositoryError(command, parser.value(spec).toStdString() +
+                                                             ": no such spec file");
         options->specPath = file.absoluteFilePath().toStdString();
     }
     if (parser.isSet(recipeDir))
@@ -103,8 +66,8 @@ std::optional<int> readSpecOptions(const char* command, const QCommandLineParser
 std::optional<int> readFormat(const char* command, const QString& format, bool* json)
 {
     if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return usageError(command,
-                          QStringLiteral("unknown format '%1' (text or json)").arg(format));
+        return CommandLine::usageError(
+            command, QStringLiteral("unknown format '%1' (text or json)").arg(format));
     *json = format == QLatin1String("json");
     return std::nullopt;
 }
@@ -241,16 +204,16 @@ std::optional<int> readBumpValues(const QCommandLineParser& parser, const BumpOp
 {
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return usageError(bumpName, positional.isEmpty()
-                                        ? QStringLiteral("missing REPO argument")
-                                        : QStringLiteral("expected one REPO argument"));
+        return CommandLine::usageError(
+            bumpName, positional.isEmpty() ? QStringLiteral("missing REPO argument")
+                                           : QStringLiteral("expected one REPO argument"));
     if (!parser.isSet(options.from) || !parser.isSet(options.to))
-        return usageError(bumpName, QStringLiteral("--from and --to are required"));
+        return CommandLine::usageError(bumpName, QStringLiteral("--from and --to are required"));
     inv->from = parser.value(options.from).trimmed().toStdString();
     inv->to = parser.value(options.to).trimmed().toStdString();
     if (const std::string error = parseScope(parser.values(options.scope), &inv->request.scope);
         !error.empty())
-        return usageError(bumpName, QString::fromStdString(error));
+        return CommandLine::usageError(bumpName, QString::fromStdString(error));
     if (const auto stop = readFormat(bumpName, parser.value(options.format), &inv->json))
         return stop;
     inv->request.renamePythonSet = parser.isSet(options.renamePythonSet);
@@ -260,7 +223,8 @@ std::optional<int> readBumpValues(const QCommandLineParser& parser, const BumpOp
     bool number = false;
     inv->prefetchTimeout = parser.value(options.prefetchTimeout).toInt(&number);
     if (!number || inv->prefetchTimeout <= 0)
-        return usageError(bumpName, QStringLiteral("--prefetch-timeout takes seconds (> 0)"));
+        return CommandLine::usageError(bumpName,
+                                       QStringLiteral("--prefetch-timeout takes seconds (> 0)"));
     for (const QString& other : parser.values(options.compare))
         inv->compare.push_back(AlignmentSource::parse(other.toStdString()));
     inv->dryRun = parser.isSet(options.dryRun);
@@ -268,10 +232,10 @@ std::optional<int> readBumpValues(const QCommandLineParser& parser, const BumpOp
     inv->commit = parser.isSet(options.commit);
     inv->message = parser.value(options.message).toStdString();
     if (parser.isSet(options.message) && !inv->commit)
-        return usageError(bumpName, QStringLiteral("--message needs --commit"));
+        return CommandLine::usageError(bumpName, QStringLiteral("--message needs --commit"));
     if (inv->commit && inv->dryRun)
-        return usageError(bumpName,
-                          QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
+        return CommandLine::usageError(
+            bumpName, QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
     if (const auto stop = checkRepository(bumpName, positional.front(), !inv->dryRun, &inv->root))
         return stop;
     return readSpecOptions(bumpName, parser, options.spec, options.recipeDir, &inv->analyzer);
@@ -283,10 +247,11 @@ std::optional<int> parseBump(const QStringList& arguments, BumpInvocation* inv, 
     QCommandLineParser parser;
     options.addTo(&parser);
     if (!parser.parse(arguments))
-        return usageError(bumpName, parser.errorText());
+        return CommandLine::usageError(bumpName, parser.errorText());
     if (parser.isSet(QStringLiteral("help")))
-        return printHelp(parser, QStringLiteral("recipegrid bump-pin [options] REPO --from OLD "
-                                                "--to NEW"));
+        return CommandLine::printHelp(
+            parser, QStringLiteral("recipegrid bump-pin [options] REPO --from OLD "
+                                   "--to NEW"));
     *hashes = parser.values(options.hash);
     return readBumpValues(parser, options, inv);
 }
@@ -309,7 +274,7 @@ std::optional<int> resolvePins(BumpInvocation* inv, const PinInventory& inventor
     // The from-pin is one the recipes write (possibly abbreviated as written).
     const auto from = PinBumpPlanner::resolvePin(inv->from, inventory.revisions(), &error);
     if (!from)
-        return repositoryError(bumpName, printable(error));
+        return CommandLine::repositoryError(bumpName, AnalysisReport::printable(error));
     inv->request.from = *from;
     std::optional<std::string> to;
     if (isFullRevision(inv->to))
@@ -317,7 +282,7 @@ std::optional<int> resolvePins(BumpInvocation* inv, const PinInventory& inventor
     else
         to = PinBumpPlanner::resolvePin(inv->to, knownPins(*inv, inventory), &error);
     if (!to)
-        return repositoryError(bumpName, printable(error));
+        return CommandLine::repositoryError(bumpName, AnalysisReport::printable(error));
     inv->request.to = *to;
     return std::nullopt;
 }
@@ -333,9 +298,10 @@ std::optional<int> readHashes(const QStringList& hashes, BumpInvocation* inv)
             text = text.substr(eq + 1);
         }
         if (!PinBumpPlanner::isSha256(text))
-            return usageError(bumpName, QStringLiteral("--hash '%1' is not a SHA-256 (Nix base-32, "
-                                                       "64 hex digits or sha256-…)")
-                                            .arg(QString::fromStdString(printable(text))));
+            return CommandLine::usageError(
+                bumpName, QStringLiteral("--hash '%1' is not a SHA-256 (Nix base-32, "
+                                         "64 hex digits or sha256-…)")
+                              .arg(QString::fromStdString(AnalysisReport::printable(text))));
         inv->request.newHashes[key] = text;
     }
     return std::nullopt;
@@ -346,15 +312,16 @@ std::optional<int> prefetch(const PinBumpPlanner& planner, BumpInvocation* inv,
 {
     for (const PrefetchTarget& target : planner.prefetchTargets(inv->request)) {
         if (!inv->json)
-            std::cerr << "Prefetching " << printable(target.url) << " (" << target.recipes.size()
-                      << " recipes)…\n";
+            std::cerr << "Prefetching " << AnalysisReport::printable(target.url) << " ("
+                      << target.recipes.size() << " recipes)…\n";
         const PrefetchResult result =
             PinPrefetcher::fetch(target.url, target.unpack, inv->prefetchTimeout * 1000);
         prefetched->push_back({{"url", result.url},
                                {"hash", result.ok() ? nlohmann::json(result.hash) : nullptr},
                                {"error", result.ok() ? nullptr : nlohmann::json(result.error)}});
         if (!result.ok()) {
-            std::cerr << "recipegrid bump-pin: cannot prefetch " << printable(result.error)
+            std::cerr << "recipegrid bump-pin: cannot prefetch "
+                      << AnalysisReport::printable(result.error)
                       << "\nNothing was written. Give the hash with --hash, or leave out "
                          "--prefetch to write a fake hash the first build replaces.\n";
             return 1;
@@ -372,11 +339,12 @@ std::string countsLine(const ChangeSet& changes)
 void printBumpPlan(const PinBumpPlan& plan, const BumpInvocation& inv)
 {
     const ChangeSet& changes = plan.changes;
-    std::string out = printable(changes.title) + "\n" + "  from " + inv.request.from + "\n" +
-                      "  to   " + inv.request.to + "\n";
+    std::string out = AnalysisReport::printable(changes.title) + "\n" + "  from " +
+                      inv.request.from + "\n" + "  to   " + inv.request.to + "\n";
     for (const FileOperation& op : changes.operations)
-        out += std::string(fileOperationKindId(op.kind)) + "  " + printable(op.path) + "  (" +
-               printable(op.reason) + ")\n";
+        out += std::string(fileOperationKindId(op.kind)) + "  " +
+               AnalysisReport::printable(op.path) + "  (" + AnalysisReport::printable(op.reason) +
+               ")\n";
     out += countsLine(changes) + "\n";
     if (!plan.needsHash.empty())
         out += "Needs a new hash (" + std::to_string(plan.needsHash.size()) +
@@ -385,7 +353,8 @@ void printBumpPlan(const PinBumpPlan& plan, const BumpInvocation& inv)
     if (!changes.skipped.empty()) {
         out += "Skipped (" + std::to_string(changes.skipped.size()) + "):\n";
         for (const SkippedCell& cell : changes.skipped)
-            out += "  " + printable(cell.subject) + ": " + printable(cell.why) + "\n";
+            out += "  " + AnalysisReport::printable(cell.subject) + ": " +
+                   AnalysisReport::printable(cell.why) + "\n";
     }
     if (inv.diff)
         for (const FileOperation& op : changes.operations)
@@ -449,7 +418,7 @@ int applyAndCommit(const PinBumpPlan& plan, const BumpInvocation& inv, nlohmann:
         const bool named = applied.file.empty() || applied.error.starts_with(applied.file);
         (*doc)["error"] = {{"file", applied.file}, {"message", applied.error}};
         std::cerr << "recipegrid bump-pin: cannot apply: "
-                  << printable((named ? "" : applied.file + ": ") + applied.error)
+                  << AnalysisReport::printable((named ? "" : applied.file + ": ") + applied.error)
                   << "; nothing was changed\n";
         return 1;
     }
@@ -463,12 +432,12 @@ int applyAndCommit(const PinBumpPlan& plan, const BumpInvocation& inv, nlohmann:
         if (!committed.committed) {
             (*doc)["error"] = {{"file", nullptr}, {"message", committed.error}};
             std::cerr << "recipegrid bump-pin: applied but not committed: "
-                      << printable(committed.error) << "\n";
+                      << AnalysisReport::printable(committed.error) << "\n";
             return 1;
         }
         (*doc)["commit"] = committed.id;
         *text += "Committed " + committed.id.substr(0, 12) + ": " +
-                 printable(message.substr(0, message.find('\n'))) + "\n";
+                 AnalysisReport::printable(message.substr(0, message.find('\n'))) + "\n";
     }
     const Analysis after = Analyzer().analyze(*openWorkTree(inv.root), inv.analyzer);
     (*doc)["summaryAfter"] = after.summary();
@@ -521,14 +490,14 @@ std::optional<int> parsePins(const QStringList& arguments, PinsInvocation* inv)
     parser.addOptions({rev, compare, branches, format, spec, recipeDir});
     parser.addPositionalArgument(QStringLiteral("REPO"), QStringLiteral("The recipe repository."));
     if (!parser.parse(arguments))
-        return usageError(pinsName, parser.errorText());
+        return CommandLine::usageError(pinsName, parser.errorText());
     if (parser.isSet(QStringLiteral("help")))
-        return printHelp(parser, QStringLiteral("recipegrid pins [options] REPO"));
+        return CommandLine::printHelp(parser, QStringLiteral("recipegrid pins [options] REPO"));
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return usageError(pinsName, positional.isEmpty()
-                                        ? QStringLiteral("missing REPO argument")
-                                        : QStringLiteral("expected one REPO argument"));
+        return CommandLine::usageError(
+            pinsName, positional.isEmpty() ? QStringLiteral("missing REPO argument")
+                                           : QStringLiteral("expected one REPO argument"));
     if (const auto stop = readFormat(pinsName, parser.value(format), &inv->json))
         return stop;
     inv->revision = parser.value(rev).toStdString();
@@ -561,18 +530,19 @@ std::string inventoryText(const PinInventory& inventory)
 {
     std::string out;
     for (const PinGroup& group : inventory.groups()) {
-        out += "\n" + printable(group.package) + dot + group.accelerator;
+        out += "\n" + AnalysisReport::printable(group.package) + dot + group.accelerator;
         if (!group.specPin.empty())
             out += " (spec: " + shortPin(group.specPin) + ")";
         out += "\n";
         for (const PinEntry& pin : group.pins)
-            out += "  " + printable(pin.shortForm) + "  " + printable(pin.revision) + "  " +
-                   std::to_string(pin.count) + (pin.count == 1 ? " recipe" : " recipes") +
-                   marksOf(pin, group) + "\n";
+            out += "  " + AnalysisReport::printable(pin.shortForm) + "  " +
+                   AnalysisReport::printable(pin.revision) + "  " + std::to_string(pin.count) +
+                   (pin.count == 1 ? " recipe" : " recipes") + marksOf(pin, group) + "\n";
     }
     out += "\nLegend:";
     for (const PinLegendEntry& entry : inventory.legend())
-        out += "  " + printable(entry.shortForm) + " (" + std::to_string(entry.count) + ")";
+        out += "  " + AnalysisReport::printable(entry.shortForm) + " (" +
+               std::to_string(entry.count) + ")";
     return out + "\n";
 }
 
@@ -618,7 +588,7 @@ std::string cellText(const AlignmentCell& cell)
         return "-";
     std::string out;
     for (const auto& [pin, count] : cell.pins)
-        out += (out.empty() ? "" : " + ") + printable(shortPin(pin)) + " (" +
+        out += (out.empty() ? "" : " + ") + AnalysisReport::printable(shortPin(pin)) + " (" +
                std::to_string(count) + ")";
     return out;
 }
@@ -627,9 +597,9 @@ std::string alignmentText(const PinAlignment& alignment)
 {
     std::vector<std::vector<std::string>> table{{"package", "python", "accelerator"}};
     for (const AlignmentColumn& column : alignment.columns())
-        table.front().push_back(printable(column.label));
+        table.front().push_back(AnalysisReport::printable(column.label));
     for (const AlignmentRow& row : alignment.rows()) {
-        std::vector<std::string> line{printable(row.key.package), row.key.python,
+        std::vector<std::string> line{AnalysisReport::printable(row.key.package), row.key.python,
                                       row.key.accelerator};
         for (const AlignmentCell& cell : row.cells)
             line.push_back(cellText(cell));
@@ -651,7 +621,8 @@ std::string alignmentText(const PinAlignment& alignment)
     }
     for (const AlignmentColumn& column : alignment.columns())
         if (!column.error.empty())
-            out += printable(column.label) + ": " + printable(column.error) + "\n";
+            out += AnalysisReport::printable(column.label) + ": " +
+                   AnalysisReport::printable(column.error) + "\n";
     return out;
 }
 
@@ -715,14 +686,14 @@ int PinCommand::bumpPin(const QStringList& arguments)
     const auto analysis =
         std::make_shared<const Analysis>(Analyzer().analyze(*source, inv.analyzer));
     if (!analysis->sourceError.empty())
-        return repositoryError(bumpName, analysis->sourceError);
+        return CommandLine::repositoryError(bumpName, analysis->sourceError);
     if (const auto stop = resolvePins(&inv, PinInventory::of(*analysis)))
         return *stop;
     if (const auto stop = readHashes(hashes, &inv))
         return *stop;
     if (inv.commit)
         if (const std::string error = commitPrecondition(inv.root); !error.empty())
-            return repositoryError(bumpName, printable(error));
+            return CommandLine::repositoryError(bumpName, AnalysisReport::printable(error));
 
     const PinBumpPlanner planner(source, analysis);
     nlohmann::json prefetched = nlohmann::json::array();
@@ -731,7 +702,7 @@ int PinCommand::bumpPin(const QStringList& arguments)
             return *stop;
     const PinBumpPlan plan = planner.plan(inv.request);
     if (!plan.error.empty())
-        return repositoryError(bumpName, printable(plan.error));
+        return CommandLine::repositoryError(bumpName, AnalysisReport::printable(plan.error));
     nlohmann::json doc = bumpJson(plan, inv);
     doc["prefetched"] = std::move(prefetched);
     if (!inv.json)
@@ -762,13 +733,14 @@ int PinCommand::pins(const QStringList& arguments)
         std::string error;
         source = openGitRevision(inv.root, inv.revision, &error);
         if (!source)
-            return repositoryError(pinsName, printable(error));
+            return CommandLine::repositoryError(pinsName, AnalysisReport::printable(error));
     } else {
         source = openWorkTree(inv.root);
     }
     const Analysis analysis = Analyzer().analyze(*source, inv.analyzer);
     if (!analysis.sourceError.empty())
-        return repositoryError(pinsName, printable(analysis.sourceError));
+        return CommandLine::repositoryError(pinsName,
+                                            AnalysisReport::printable(analysis.sourceError));
     const PinInventory inventory = PinInventory::of(analysis);
     const std::optional<PinAlignment> alignment = alignmentOf(inv);
     const bool mismatch =
@@ -785,7 +757,7 @@ int PinCommand::pins(const QStringList& arguments)
         doc["alignment"] = alignment ? alignmentJson(*alignment) : nlohmann::json();
         std::cout << doc.dump(2) << "\n";
     } else {
-        std::cout << "Pins of " << printable(source->displayName())
+        std::cout << "Pins of " << AnalysisReport::printable(source->displayName())
                   << (inv.revision.empty() ? " (work tree)" : "") << dot
                   << (analysis.spec.isInferred() ? "no spec" : "spec " + analysis.specPath) << "\n"
                   << inventoryText(inventory) << (alignment ? alignmentText(*alignment) : "");
@@ -793,8 +765,8 @@ int PinCommand::pins(const QStringList& arguments)
     if (alignment && inv.json) // the text output lists them under the table
         for (const AlignmentColumn& column : alignment->columns())
             if (!column.error.empty())
-                std::cerr << "recipegrid pins: " << printable(column.label) << ": "
-                          << printable(column.error) << "\n";
+                std::cerr << "recipegrid pins: " << AnalysisReport::printable(column.label) << ": "
+                          << AnalysisReport::printable(column.error) << "\n";
     std::cout.flush();
     return mismatch ? 1 : 0;
 }

@@ -112,9 +112,9 @@ std::string uriPath(std::string_view path)
     return out;
 }
 
-// Control characters of file names and messages, escaped for a terminal: a newline in a name
-// must not forge a finding line, an ESC must not reach the terminal.
-std::string printable(std::string_view text)
+} // namespace
+
+std::string AnalysisReport::printable(std::string_view text)
 {
     static constexpr char hex[] = "0123456789abcdef";
     std::string out;
@@ -130,6 +130,8 @@ std::string printable(std::string_view text)
     }
     return out;
 }
+
+namespace {
 
 std::string overlayText(const std::vector<OverlayKind>& overlays)
 {
@@ -154,7 +156,7 @@ std::string findingLine(const Finding& finding, const Palette& palette, bool wit
 {
     std::string where;
     if (withFile && !finding.file.empty())
-        where = printable(finding.file);
+        where = AnalysisReport::printable(finding.file);
     if (finding.line > 0)
         where += (where.empty() ? "" : ":") + std::to_string(finding.line) + ":" +
                  std::to_string(finding.column);
@@ -162,7 +164,7 @@ std::string findingLine(const Finding& finding, const Palette& palette, bool wit
     severity.resize(7, ' ');
     return "    " + palette.paint(severity, severityColor(finding.severity)) + " " +
            (where.empty() ? std::string() : where + "  ") + palette.paint(finding.ruleId, "1") +
-           "  " + printable(finding.message) + "\n";
+           "  " + AnalysisReport::printable(finding.message) + "\n";
 }
 
 } // namespace
@@ -331,7 +333,8 @@ std::string AnalysisReport::text(const Analysis& analysis, const ReportContext& 
 {
     const Palette palette{color};
     std::string out;
-    out += palette.paint("recipegrid check", "1") + ": " + printable(context.repository) +
+    out += palette.paint("recipegrid check", "1") + ": " +
+           AnalysisReport::printable(context.repository) +
            (context.revision.empty() ? std::string() : " @ " + context.revision) + " (" +
            analysis.recipeDir + ")\n";
     if (analysis.specError)
@@ -369,7 +372,8 @@ std::string AnalysisReport::text(const Analysis& analysis, const ReportContext& 
                 continue;
             }
             out += "  " +
-                   printable(entry->recipe ? entry->recipe->path : entry->variant.toString()) +
+                   AnalysisReport::printable(entry->recipe ? entry->recipe->path
+                                                           : entry->variant.toString()) +
                    "\n";
             for (const Finding& finding : entry->findings)
                 out += findingLine(finding, palette, false);

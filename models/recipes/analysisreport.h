@@ -28,6 +28,7 @@
 #include "recipes/analysis.h"
 
 #include <string>
+#include <string_view>
 
 namespace rg {
 
@@ -48,6 +49,9 @@ public:
 
     // Findings that make a check fail (errors and warnings; infos do not).
     static int problemCount(const Analysis& analysis);
+    // Control characters of file names and messages escaped for a terminal (`\x0a`): a newline
+    // in a name must not forge an output line, an ESC must not reach the terminal.
+    static std::string printable(std::string_view text);
 };
 
 } // namespace rg
