@@ -12,7 +12,7 @@ namespace rg {
 
 namespace {
 
-constexpr uint64_t maxRecipeSize = 4 * 1024 * 1024;
+constexpr uint64_t maxRecipeSize = AnalyzerOptions::defaultMaxFileSize;
 constexpr const char* readmePath = "README.md";
 
 std::string rulesOf(const MatrixEntry& entry)
@@ -263,10 +263,7 @@ private:
                              [&](const FileOperation& o) { return o.path == entry.recipe->path; });
             if (op == m_changes.operations.end() || op->kind == FileOperationKind::Delete)
                 continue;
-            const Finding* error = nullptr;
-            for (const Finding& finding : entry.findings)
-                if (finding.severity == Severity::Error && !error)
-                    error = &finding;
+            const Finding* error = entry.firstError();
             if (!error)
                 continue;
             m_changes.skipped.push_back({op->subject, "the written recipe would still be wrong (" +

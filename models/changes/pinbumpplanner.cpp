@@ -2,6 +2,7 @@
 
 #include "changes/textedits.h"
 #include "nix/syntaxtree.h"
+#include "recipes/analyzer.h"
 #include "recipes/pininventory.h"
 
 #include <QtConcurrent/QtConcurrentMap>
@@ -14,7 +15,7 @@ namespace rg {
 
 namespace {
 
-constexpr uint64_t maxRecipeSize = 4 * 1024 * 1024;
+constexpr uint64_t maxRecipeSize = AnalyzerOptions::defaultMaxFileSize;
 constexpr uint64_t maxDocumentSize = 1024 * 1024;
 constexpr const char* readmePath = "README.md";
 constexpr const char* arrow = " \xe2\x86\x92 "; // " → "
@@ -738,6 +739,18 @@ std::string PinBumpPlanner::commitMessage(const ChangeSet& changes, const PinBum
     list("Still need the new hash (fake all-zero hash written)", hashes);
     list("Also updated", others);
     return message;
+}
+
+std::optional<nix::SourceRange> PinBumpPlanner::hashOf(std::string_view bytes, nix::SourceRange pin)
+{
+    std::optional<Fetcher> fetcher = fetcherNear(bytes, pin);
+    if (!fetcher) {
+        const nix::SyntaxTree tree = nix::SyntaxTree::parse(std::string(bytes));
+        fetcher = fetcherAround(tree, pin);
+    }
+    if (!fetcher || fetcher->hashRange.length() == 0)
+        return std::nullopt;
+    return fetcher->hashRange;
 }
 
 bool PinBumpPlanner::isSha256(const std::string& hash)

@@ -96,6 +96,10 @@ public:
     // "Bump nixpkgs 6a030d5 → 0182a36", a blank line, both full revisions, then the files.
     static std::string commitMessage(const ChangeSet& changes, const PinBumpRequest& request);
 
+    // The contents of the hash string (`sha256 = "…"` / `hash = "…"`) in the fetcher whose
+    // revision is at `pin` in `bytes`; nullopt when the fetcher pins no hash.
+    static std::optional<nix::SourceRange> hashOf(std::string_view bytes, nix::SourceRange pin);
+
     // Whether `hash` is a SHA-256 in a notation Nix reads: Nix base-32 (52), hex (64), SRI.
     static bool isSha256(const std::string& hash);
 

@@ -1,26 +1,18 @@
 #include "changes/variantgenerator.h"
 
+#include "changes/pinbumpplanner.h"
 #include "changes/textedits.h"
 #include "recipes/analyzer.h"
 #include "recipes/recipegrouping.h"
 #include "recipes/recipemodules.h"
 
 #include <algorithm>
-#include <regex>
 
 namespace rg {
 
 namespace {
 
-constexpr uint64_t maxRecipeSize = 4 * 1024 * 1024;
-
-const Finding* firstError(const MatrixEntry& entry)
-{
-    for (const Finding& finding : entry.findings)
-        if (finding.severity == Severity::Error)
-            return &finding;
-    return nullptr;
-}
+constexpr uint64_t maxRecipeSize = AnalyzerOptions::defaultMaxFileSize;
 
 // Whether a finding (of any severity) says a value of this kind is wrong: then the
 // variant's own value is not worth keeping.
@@ -39,27 +31,6 @@ bool editableInPlace(const MatrixEntry& entry)
         return f.severity == Severity::Info || f.fix == FixKind::EditValue ||
                f.fix == FixKind::ReplacePin;
     });
-}
-
-// The content range of the sha256 / hash string next to a pin (in the same fetcher call).
-std::optional<nix::SourceRange> hashNear(const std::string& text, nix::SourceRange pin)
-{
-    static const std::regex hash(R"re((sha256|hash)\s*=\s*"([^"]*)")re");
-    const size_t from = pin.begin > 400 ? pin.begin - 400 : 0;
-    const size_t to = std::min(text.size(), static_cast<size_t>(pin.end) + 400);
-    std::optional<nix::SourceRange> best;
-    uint32_t bestDistance = UINT32_MAX;
-    for (auto it = std::sregex_iterator(text.begin() + from, text.begin() + to, hash);
-         it != std::sregex_iterator(); ++it) {
-        const auto begin = static_cast<uint32_t>(from + it->position(2));
-        const nix::SourceRange range{begin, begin + static_cast<uint32_t>(it->length(2))};
-        const uint32_t distance = begin > pin.begin ? begin - pin.begin : pin.begin - begin;
-        if (distance < bestDistance) {
-            best = range;
-            bestDistance = distance;
-        }
-    }
-    return best;
 }
 
 std::string textAt(const std::string& text, nix::SourceRange range)
@@ -203,7 +174,7 @@ GeneratedRecipe VariantGenerator::generate(const VariantName& name,
         return out;
     }
     const std::string sourcePath = canonical->recipe->path;
-    if (const Finding* error = firstError(*canonical)) {
+    if (const Finding* error = canonical->firstError()) {
         out.error = "the canonical recipe " + sourcePath + " is itself broken (" + error->ruleId +
                     "): " + error->message;
         return out;
@@ -235,7 +206,7 @@ const MatrixEntry* VariantGenerator::soundSibling(const RecipeGroup& group,
     for (const std::string& file : group.files) {
         const MatrixEntry* entry = entryOfPath(file);
         if (entry && entry != except && entry->recipe && entry->recipe->variant &&
-            entry->recipe->variant->suffixes.empty() && !firstError(*entry))
+            entry->recipe->variant->suffixes.empty() && !entry->firstError())
             return entry;
     }
     return nullptr;
@@ -251,7 +222,7 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
     for (OverlayKind kind : wanted) {
         std::string found;
         for (const MatrixEntry& entry : m_analysis.entries) {
-            if (!entry.recipe || firstError(entry) || entry.package != expectation.name.package)
+            if (!entry.recipe || entry.firstError() || entry.package != expectation.name.package)
                 continue;
             for (const OverlayFact& overlay : entry.recipe->overlays)
                 if (overlay.kind == kind && found.empty()) {
@@ -277,7 +248,7 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
                 !entry.recipe->pins.front().hasHash)
                 continue;
             SourceFile file = m_source.read(entry.recipe->path, maxRecipeSize);
-            if (auto hash = hashNear(file.bytes, entry.recipe->pins.front().range)) {
+            if (auto hash = PinBumpPlanner::hashOf(file.bytes, entry.recipe->pins.front().range)) {
                 inputs.pinHash = textAt(file.bytes, *hash);
                 break;
             }
@@ -309,9 +280,9 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
     const RecipeFacts facts = factsOf(entry.recipe->path, bytes);
     if (!facts.variant)
         return out;
+    const RecipeGroup* group = cloneSource(entry.variant);
     const VariantExpectation expectation = VariantExpectation::of(
-        entry.variant, m_analysis.spec, m_analysis.catalog,
-        cloneSource(entry.variant) ? &cloneSource(entry.variant)->profile : nullptr);
+        entry.variant, m_analysis.spec, m_analysis.catalog, group ? &group->profile : nullptr);
     std::string text = m_cloner.clone(bytes, facts, *facts.variant, expectation, &out.error);
     if (text.empty())
         return out;
@@ -326,10 +297,11 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
                 if (other.recipe && !other.recipe->pins.empty() &&
                     other.recipe->pins.front().revision == *expectation.pin && hash.empty()) {
                     SourceFile file = m_source.read(other.recipe->path, maxRecipeSize);
-                    if (auto at = hashNear(file.bytes, other.recipe->pins.front().range))
+                    if (auto at =
+                            PinBumpPlanner::hashOf(file.bytes, other.recipe->pins.front().range))
                         hash = textAt(file.bytes, *at);
                 }
-            auto at = hashNear(text, pin.range);
+            auto at = PinBumpPlanner::hashOf(text, pin.range);
             if (hash.empty() || !at) {
                 out.error = "the new pin needs a new tarball hash and no recipe on it has one";
                 return out;

@@ -32,6 +32,13 @@ int MatrixEntry::count(Severity severity) const
     }));
 }
 
+const Finding* MatrixEntry::firstError() const
+{
+    const auto it = std::find_if(findings.begin(), findings.end(),
+                                 [](const Finding& f) { return f.severity == Severity::Error; });
+    return it == findings.end() ? nullptr : &*it;
+}
+
 std::array<int, cellStatusCount> Analysis::counts() const
 {
     std::array<int, cellStatusCount> result{};

@@ -4,9 +4,9 @@
 // expected by the spec or present as a file, each with a cell status and its findings.
 
 #include "matrix/matrixspec.h"
+#include "matrix/variantexpectation.h"
 #include "recipes/finding.h"
 #include "recipes/recipefacts.h"
-#include "matrix/variantexpectation.h"
 
 #include <array>
 #include <memory>
@@ -35,6 +35,7 @@ struct MatrixEntry
     std::string reason; // one line for tooltips: "pin differs; missing overlays"
 
     int count(Severity severity) const; // findings of that severity
+    const Finding* firstError() const;  // null when the recipe has no error
 };
 
 // Recipes of one package, accelerator (CUDA version, CPU-only, Darwin) and pin: the unit

@@ -40,7 +40,8 @@ struct AnalyzerOptions
 {
     std::string specPath;  // relative to the root or absolute; "" → MatrixSpec::defaultPath
     std::string recipeDir; // overrides the spec's recipeDir when non-empty
-    uint64_t maxFileSize = 4 * 1024 * 1024;
+    static constexpr uint64_t defaultMaxFileSize = 4 * 1024 * 1024;
+    uint64_t maxFileSize = defaultMaxFileSize;
     int threads = 0; // 0 → QThread::idealThreadCount()
     // Called from worker threads after each file is read (done of total), so a window can
     // show real progress for large repositories; must be thread-safe and cheap.

@@ -118,7 +118,7 @@ void readPins(const RepositorySource& repository, bool gitBlobs, BlobPins* cache
             continue;
         std::optional<std::string> pin = gitBlobs ? cache->find(entry.stamp) : std::nullopt;
         if (!pin) {
-            SourceFile file = repository.read(entry.path, 4 * 1024 * 1024);
+            SourceFile file = repository.read(entry.path, AnalyzerOptions::defaultMaxFileSize);
             const RecipeFacts facts = analyzer.extract(entry.path, std::move(file.bytes));
             pin = facts.pins.empty() ? std::string() : facts.pins.front().revision;
             if (gitBlobs)
