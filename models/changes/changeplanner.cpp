@@ -44,9 +44,11 @@ public:
         m_changes.title = titleOf(request);
         for (const MatrixEntry* entry : select(request))
             plan(request.action, *entry, !request.cells.empty());
-        // The README follows the recipes; alone it is offered only when completing.
-        verify(request.updateReadme &&
-               (!m_changes.operations.empty() || request.action == ChangeAction::Complete));
+        // The README follows the recipes; alone it is offered only when completing. A fix
+        // leaves the set of variants as it is, so it adds no section to a README without one.
+        const bool completing = request.action == ChangeAction::Complete;
+        verify(request.updateReadme && (!m_changes.operations.empty() || completing),
+               request.action != ChangeAction::Fix);
         std::sort(m_changes.operations.begin(), m_changes.operations.end(),
                   [](const FileOperation& a, const FileOperation& b) { return a.path < b.path; });
         return std::move(m_changes);
@@ -249,7 +251,7 @@ private:
 
     // Analyses the repository as the change set leaves it; a written recipe that does not
     // parse or still has an error is dropped and its cell reported instead.
-    void verify(bool updateReadme)
+    void verify(bool updateReadme, bool addReadmeSection)
     {
         if (m_changes.operations.empty() && !updateReadme)
             return;
@@ -275,7 +277,7 @@ private:
         if (!dropped.empty())
             after = analyzePlanned();
         if (updateReadme)
-            planReadme(after);
+            planReadme(after, addReadmeSection);
     }
 
     Analysis analyzePlanned() const
@@ -293,7 +295,7 @@ private:
         return Analyzer(m_analysis.catalog).analyze(*planned, options);
     }
 
-    void planReadme(const Analysis& after)
+    void planReadme(const Analysis& after, bool addSection)
     {
         if (!m_source->exists(readmePath))
             return;
@@ -302,6 +304,8 @@ private:
             m_changes.skipped.push_back({readmePath, readme.error});
             return;
         }
+        if (!addSection && readme.bytes.find(ReadmeMatrix::beginMarker) == std::string::npos)
+            return;
         std::vector<VariantName> variants;
         const std::string package = m_analysis.spec.package;
         for (const MatrixEntry& entry : after.entries)

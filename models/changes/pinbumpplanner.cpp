@@ -147,7 +147,7 @@ struct Fetcher
     std::string hash;           // as written
     std::string url;            // literal url, "" when computed or absent
     nix::SourceRange urlRange;  // its contents
-    std::string owner, repo;    // fetchFromGitHub
+    std::string owner, repo;    // fetchFromGitHub, fetchTree { type = "github"; }
 };
 
 // The nodes from the root down to the innermost one containing `offset`.
@@ -306,7 +306,8 @@ std::string urlAfter(const Fetcher& fetcher, nix::SourceRange pin, const std::st
         url.replace(pin.begin - fetcher.urlRange.begin, pin.length(), to);
         return url;
     }
-    if (fetcher.callee == "fetchFromGitHub" && !fetcher.owner.empty() && !fetcher.repo.empty())
+    // fetchFromGitHub, or fetchTree { type = "github"; … }: GitHub's archive of the revision.
+    if (!fetcher.owner.empty() && !fetcher.repo.empty())
         return "https://github.com/" + fetcher.owner + "/" + fetcher.repo + "/archive/" + to +
                ".tar.gz";
     return {};

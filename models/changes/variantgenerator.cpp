@@ -313,9 +313,41 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
     if (now.torchAttribute && now.torchAttribute->value == "pytorch" &&
         textAt(text, now.torchAttribute->range) == "pytorch")
         edits.replace(now.torchAttribute->range, "torch");
+    if (!retargetImports(entry, now, &edits, &out.error))
+        return out;
     out.text = edits.applyTo(text);
     out.how = "values written in place";
     return out;
+}
+
+// A sibling recipe imported from another cell (a torchvision on the avx512 torch in an avx2
+// cell) is pointed at the recipe of the same package in this cell, which must exist.
+bool VariantGenerator::retargetImports(const MatrixEntry& entry, const RecipeFacts& facts,
+                                       TextEdits* edits, std::string* error) const
+{
+    const std::string directory = entry.recipe->path.substr(0, entry.recipe->path.rfind('/') + 1);
+    for (const Fact<std::string>& imported : facts.importedFiles) {
+        const std::string& path = imported.value;
+        auto base = VariantName::ofSiblingPath(path);
+        if (!base || entry.variant.matchesBase(*base))
+            continue;
+        VariantName target = *base;
+        target.python = entry.variant.python;
+        target.accelerator = entry.variant.accelerator;
+        target.gpuArch = entry.variant.gpuArch;
+        if (!target.cuda.empty())
+            target.cuda = entry.variant.cuda;
+        if (!target.isa.empty())
+            target.isa = target.isaAsWritten = entry.variant.isa;
+        const std::string file = target.toString() + ".nix";
+        if (!entryOfPath(directory + file)) {
+            *error = "it imports " + path + " of another cell, and there is no " + file +
+                     " to build on instead";
+            return false;
+        }
+        edits->replace(imported.range, "./" + file);
+    }
+    return true;
 }
 
 // Seed-style regeneration keeps what makes the variant its own: its descriptions and, unless

@@ -15,6 +15,8 @@
 
 namespace rg {
 
+class TextEdits;
+
 struct GeneratedRecipe
 {
     std::string text;  // "" when nothing could be written
@@ -34,6 +36,8 @@ public:
 private:
     GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
     GeneratedRecipe fromTemplate(const VariantExpectation& expectation) const;
+    bool retargetImports(const MatrixEntry& entry, const RecipeFacts& facts, TextEdits* edits,
+                         std::string* error) const;
     GeneratedRecipe fixInPlace(const MatrixEntry& entry, const std::string& bytes) const;
     std::string keepOwnValues(const MatrixEntry& entry, const std::string& old,
                               const std::string& generated) const;

@@ -193,6 +193,21 @@ std::string VariantName::toString() const
     return out;
 }
 
+std::optional<VariantName> VariantName::ofSiblingPath(std::string_view path)
+{
+    if (!path.starts_with("./") || !path.ends_with(".nix") ||
+        path.find('/', 2) != std::string_view::npos)
+        return std::nullopt;
+    return parse(path.substr(2, path.size() - 6));
+}
+
+bool VariantName::matchesBase(const VariantName& base) const
+{
+    return python == base.python && accelerator == base.accelerator && gpuArch == base.gpuArch &&
+           (base.cuda.empty() || cuda.empty() || cuda == base.cuda) &&
+           (base.isa.empty() || isa == base.isa);
+}
+
 std::string VariantName::cellKey() const
 {
     std::string out = "python" + python;

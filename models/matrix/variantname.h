@@ -50,6 +50,9 @@ struct VariantName
 
     // `stem` is a file name without ".nix" (a leading directory is ignored).
     static std::optional<VariantName> parse(std::string_view stem);
+    // The variant a sibling recipe's import path names (`./pytorch-…-avx512.nix`); nullopt for
+    // a module in a subdirectory or a file name that names no variant.
+    static std::optional<VariantName> ofSiblingPath(std::string_view path);
     // Whether `word` is one of the suffix words that may stand where the ISA would be.
     static bool isSuffixWord(std::string_view word);
 
@@ -59,6 +62,10 @@ struct VariantName
     // ("python313-cuda12_8-sm90" for a generic build).
     // Two recipes with the same cell key compete for one grid cell.
     std::string cellKey() const;
+    // Whether a recipe of this name may build on the recipe named `base` (a companion on its
+    // torch, a wrapper on what it wraps): the same Python, accelerator and arch, and the same
+    // CUDA version and ISA where `base` names them (a generic or legacy base serves every one).
+    bool matchesBase(const VariantName& base) const;
 
     friend bool operator==(const VariantName&, const VariantName&) = default;
 };

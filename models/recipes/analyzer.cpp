@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -170,6 +171,38 @@ void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& r
                 findings[i].push_back(std::move(finding));
             }
         RuleSet::sort(findings[i]);
+    }
+}
+
+// An imported file that is not there stops Nix's evaluation ("path … does not exist").
+void addMissingImports(const RepositorySource& source,
+                       const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                       std::vector<std::vector<Finding>>& findings)
+{
+    std::map<std::string, bool> exists;
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& recipe = *recipes[i];
+        const std::string directory = recipe.path.substr(0, recipe.path.rfind('/') + 1);
+        for (const Fact<std::string>& imported : recipe.importedFiles) {
+            if (!imported.value.starts_with("./") && !imported.value.starts_with("../"))
+                continue;
+            const std::string path = std::filesystem::path(directory + imported.value)
+                                         .lexically_normal()
+                                         .generic_string();
+            auto known = exists.find(path);
+            if (known == exists.end())
+                known = exists.emplace(path, path.starts_with("../") || source.exists(path)).first;
+            if (known->second)
+                continue;
+            findings[i].push_back(
+                RuleSet::make(rule::importedFileMissing, recipe,
+                              "imports " + imported.value + " (line " +
+                                  std::to_string(recipe.position(imported.range.begin).line) +
+                                  "), which does not exist: Nix stops with \"path '" + path +
+                                  "' does not exist\"",
+                              imported.range));
+            RuleSet::sort(findings[i]);
+        }
     }
 }
 
@@ -438,6 +471,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         findings[i] = RuleSet::check(*recipes[i], theSpec, catalog, grouping.profileOf(i));
     });
     addWrappedFindings(recipes, bases, theSpec, catalog, grouping, findings);
+    addMissingImports(source, recipes, findings);
 
     CellAssignment(theSpec, catalog).assign(recipes, std::move(findings), analysis);
     RuleSet::sort(analysis.repositoryFindings);

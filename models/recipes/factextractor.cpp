@@ -162,7 +162,7 @@ public:
         extractArchSinks();
         extractCompilerFlags();
         extractPlatforms();
-        extractUnpinnedImports();
+        extractUnpinnedImports(*root);
         extractPattern(*root);
     }
 
@@ -741,6 +741,10 @@ private:
                 fetcher = PinFetcher::FetchGit;
             else if (callee == "fetchurl" || callee == "fetchzip")
                 fetcher = PinFetcher::FetchUrl;
+            else if (callee == "fetchTree")
+                fetcher = PinFetcher::FetchTree;
+            else if (callee == "getFlake")
+                fetcher = PinFetcher::GetFlake;
             else
                 continue;
             // The curried call `f x` is one Apply; only look at the outermost of a chain.
@@ -754,7 +758,7 @@ private:
                   [](const PinFact& a, const PinFact& b) { return a.range.begin < b.range.begin; });
     }
 
-    // The nixpkgs revision a fetcher's argument (a set, or a URL) pins.
+    // The nixpkgs revision a fetcher's argument (a set, a URL or a flake reference) pins.
     std::optional<PinFact> pinOf(PinFetcher fetcher, const Node& argumentNode) const
     {
         const nix::Value argument = valueOf(&argumentNode);
@@ -768,14 +772,19 @@ private:
             };
             pin.hasHash = argument.attribute("sha256") || argument.attribute("hash") ||
                           argument.attribute("narHash");
-            if (fetcher == PinFetcher::FetchFromGitHub) {
+            // fetchTree's `type` says which fetcher it stands for.
+            std::string type;
+            if (fetcher == PinFetcher::FetchTree)
+                if (auto written = text("type"))
+                    type = written->text;
+            if (fetcher == PinFetcher::FetchFromGitHub || type == "github") {
                 auto repo = text("repo");
                 if (!repo || repo->text != "nixpkgs")
                     return std::nullopt;
                 revision = text("rev");
                 if (!revision)
-                    revision = text("tag");
-            } else if (fetcher == PinFetcher::FetchGit) {
+                    revision = text(type.empty() ? "tag" : "ref");
+            } else if (fetcher == PinFetcher::FetchGit || type == "git") {
                 auto url = text("url");
                 if (!url || url->text.find("nixpkgs") == std::string::npos)
                     return std::nullopt;
@@ -788,13 +797,56 @@ private:
         } else if (auto url = textOf(argument, argumentNode)) {
             if (fetcher == PinFetcher::FetchFromGitHub)
                 return std::nullopt;
-            revision = revisionFromUrl(*url);
+            if (fetcher == PinFetcher::FetchTree || fetcher == PinFetcher::GetFlake) {
+                pin.hasHash = url->text.find("narHash=") != std::string::npos;
+                revision = revisionFromFlakeReference(*url);
+            } else {
+                revision = revisionFromUrl(*url);
+            }
         }
         if (!revision)
             return std::nullopt;
         pin.revision = revision->text;
         pin.range = revision->sourceOf(0, revision->text.size()).value_or(revision->range);
         return pin;
+    }
+
+    // The revision a nixpkgs flake reference names: `github:NixOS/nixpkgs/<rev>`,
+    // `github:NixOS/nixpkgs?rev=<rev>`, `git+https://github.com/NixOS/nixpkgs?ref=…&rev=<rev>`;
+    // a URL-like reference (`https://…/archive/<rev>.tar.gz`) reads as a URL.
+    static std::optional<Text> revisionFromFlakeReference(const Text& reference)
+    {
+        const std::string& text = reference.text;
+        const size_t colon = text.find(':');
+        if (colon == std::string::npos || text.find("nixpkgs") == std::string::npos)
+            return std::nullopt;
+        const std::string_view scheme = std::string_view(text).substr(0, colon);
+        const size_t query = std::min(text.size(), text.find('?'));
+        auto slice = [&](size_t begin, size_t end) {
+            Text result;
+            result.append(text, reference.pieces, begin, end - begin);
+            result.range = reference.range;
+            return result;
+        };
+        for (std::string_view key : {"rev=", "ref="})
+            for (size_t at = text.find(key, query); at != std::string::npos;
+                 at = text.find(key, at + 1))
+                if (text[at - 1] == '?' || text[at - 1] == '&')
+                    return slice(at + key.size(), std::min(text.size(), text.find('&', at)));
+        if (scheme == "github" || scheme == "gitlab" || scheme == "sourcehut") {
+            // owner/repo[/rev-or-ref]
+            const std::string_view path =
+                std::string_view(text).substr(colon + 1, query - colon - 1);
+            const size_t first = path.find('/');
+            const size_t second =
+                first == std::string_view::npos ? first : path.find('/', first + 1);
+            if (second == std::string_view::npos)
+                return std::nullopt; // unlocked: follows the default branch
+            return slice(colon + 1 + second + 1, query);
+        }
+        if (scheme == "https" || scheme == "http" || scheme == "tarball+https")
+            return revisionFromUrl(reference);
+        return std::nullopt;
     }
 
     // The revision part of a nixpkgs archive URL: …/nixpkgs/archive/<rev>.tar.gz
@@ -902,11 +954,16 @@ private:
             auto arguments = callArguments(*apply);
             if (arguments.empty() || !arguments[0] || arguments[0]->kind != NodeKind::Path)
                 continue;
+            // `callPackage ./x.nix { }` is two Applies with the same first argument.
             if ((callee == "callPackage" || callee == "import") &&
-                endsWith(arguments[0]->text, ".nix") && !m_facts.wrappedFile)
-                m_facts.wrappedFile =
-                    Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range};
+                endsWith(arguments[0]->text, ".nix") &&
+                (m_facts.importedFiles.empty() ||
+                 m_facts.importedFiles.back().range != arguments[0]->range))
+                m_facts.importedFiles.push_back(
+                    Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range});
         }
+        if (!m_facts.importedFiles.empty())
+            m_facts.wrappedFile = m_facts.importedFiles.front();
     }
 
     // cudaSupport, and the ways a recipe turns MAGMA off.
@@ -1610,7 +1667,7 @@ private:
         }
     }
 
-    void extractUnpinnedImports()
+    void extractUnpinnedImports(const Node& root)
     {
         for (const Node* apply : m_applies) {
             if (calleeName(*apply) != "import")
@@ -1619,10 +1676,51 @@ private:
             const bool seen = !m_facts.unpinnedImports.empty() &&
                               m_facts.unpinnedImports.back().range == argument->range;
             if (argument && !seen && argument->kind == NodeKind::SearchPath &&
-                (argument->text == "nixpkgs" || startsWith(argument->text, "nixpkgs/")))
+                (argument->text == "nixpkgs" || startsWith(argument->text, "nixpkgs/")) &&
+                !neverEvaluated(root, *apply))
                 m_facts.unpinnedImports.push_back(
                     {"<" + std::string(argument->text) + ">", argument->range});
         }
+    }
+
+    // Nix is lazy: `{ pkgs ? import <nixpkgs> { } }:` or `let host = import <nixpkgs> { };`
+    // whose name the file never mentions again is never evaluated (and flox's callPackage
+    // passes `pkgs` anyway). True when any `let` binding or formal around the import is unused.
+    bool neverEvaluated(const Node& root, const Node& import) const
+    {
+        const Node* parent = nullptr;
+        for (const Node* node = &root; node && node != &import;) {
+            std::string_view name;
+            if (node->kind == NodeKind::Formal) {
+                name = node->text;
+            } else if (node->kind == NodeKind::Binding && parent &&
+                       (parent->kind == NodeKind::Let || parent->kind == NodeKind::LegacyLet)) {
+                const Node* path = node->bindingPath();
+                if (path && path->children.size() == 1 &&
+                    path->children[0]->kind == NodeKind::AttrName)
+                    name = path->children[0]->text;
+            }
+            if (!name.empty() && unused(name, node->range))
+                return true;
+            const Node* next = nullptr;
+            for (const Node* child : node->children)
+                if (child && within(child, import.range)) {
+                    next = child;
+                    break;
+                }
+            parent = node;
+            node = next;
+        }
+        return false;
+    }
+
+    // No identifier outside `definition` reads `name` (a shadowing binding counts as a use,
+    // which only keeps a warning).
+    bool unused(std::string_view name, SourceRange definition) const
+    {
+        return std::none_of(m_identifiers.begin(), m_identifiers.end(), [&](const Node* id) {
+            return id->text == name && !within(definition, id->range);
+        });
     }
 
     // ---- pattern --------------------------------------------------------------------------

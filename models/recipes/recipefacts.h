@@ -24,7 +24,15 @@ template <typename T> struct Fact
     nix::SourceRange range;
 };
 
-enum class PinFetcher { FetchTarball, FetchFromGitHub, FetchGit, FetchUrl, Other };
+enum class PinFetcher {
+    FetchTarball,
+    FetchFromGitHub,
+    FetchGit,
+    FetchUrl,
+    FetchTree, // builtins.fetchTree, with a set or a flake reference
+    GetFlake,  // builtins.getFlake "github:NixOS/nixpkgs/<rev>"
+    Other
+};
 
 struct PinFact
 {
@@ -133,6 +141,7 @@ struct RecipeFacts
     std::vector<Fact<std::string>> cudaInputs;    // CUDA packages named as inputs (CPU-only check)
     std::vector<Fact<std::string>> magmaDisabled; // USE_MAGMA=OFF / filterMagma evidence
     std::optional<Fact<std::string>> wrappedFile; // pattern (e): the file it callPackages
+    std::vector<Fact<std::string>> importedFiles; // every `./x.nix` imported or callPackage'd
     // The repository's modules the recipe's values were read from, with the stamp of the
     // bytes read: facts stay valid only while these are unchanged.
     std::vector<std::pair<std::string, std::string>> modules;

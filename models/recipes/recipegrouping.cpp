@@ -151,7 +151,7 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
             }
             if (!profile.canonical.empty())
                 profile.canonicalWhy =
-                    std::string(wrappers ? "wraps its cell's base recipe and " : "") +
+                    std::string(wrappers ? "wraps a base recipe and " : "") +
                     "carries the group's overlay set (" + std::to_string(profile.overlaysCount) +
                     " of " + std::to_string(profile.members) + " recipes); first by name of " +
                     std::to_string(candidates) + " such recipe" + (candidates == 1 ? "" : "s");

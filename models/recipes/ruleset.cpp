@@ -52,6 +52,12 @@ const std::vector<RuleInfo> allRules = {
     {rule::overlayDiffersFromGroup, S::Warning, F::Regenerate, "overlays differ from the group",
      "Without a spec: the recipe lacks overlays that most recipes of its group (package, CUDA "
      "version and pin) carry."},
+    {rule::importedCellMismatch, S::Error, F::EditValue, "builds on another cell",
+     "The recipe imports the recipe of another matrix cell (a torchvision importing the avx512 "
+     "torch in an avx2 cell), so it builds on a variant other than its name says."},
+    {rule::importedFileMissing, S::Error, F::None, "imported file missing",
+     "The recipe imports or callPackages a file of the repository that does not exist, so Nix "
+     "stops before building anything."},
     {rule::cudaVersionMismatch, S::Error, F::Regenerate, "CUDA package set differs",
      "The CUDA package set the recipe selects is not the CUDA version its name says."},
     {rule::deprecatedTorchAttribute, S::Warning, F::EditValue, "deprecated pytorch attribute",
@@ -162,6 +168,7 @@ public:
             cudaInCpuRecipe();
             packageLimits();
             hardware();
+            imports();
         }
         RuleSet::sort(out);
         return std::move(out);
@@ -614,6 +621,23 @@ private:
                 e->impossibleWhy + (e->fromSpecFile
                                         ? "; the spec does not ask for " + e->name.toString()
                                         : "; there is no spec file to ask for it"));
+    }
+
+    // A sibling recipe imported by file name is a base this one builds on (a companion's
+    // torch): it must be of the same cell.
+    void imports()
+    {
+        for (const Fact<std::string>& imported : f.importedFiles) {
+            const std::string& path = imported.value;
+            const auto base = VariantName::ofSiblingPath(path);
+            if (!base || e->name.matchesBase(*base))
+                continue;
+            add(rule::importedCellMismatch,
+                "imports " + path + " (" + lineOf(f, imported.range) + "), the recipe of " +
+                    base->cellKey() + ": this " + e->name.package + " builds on it instead of on " +
+                    e->name.cellKey(),
+                imported.range);
+        }
     }
 
     const RecipeFacts& f;

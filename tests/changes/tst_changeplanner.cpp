@@ -72,6 +72,7 @@ private slots:
     void createsOneCell();
     void refusesWhenCanonicalIsBroken();
     void fixesValuesInPlace();
+    void fixesACompanionsImport();
     void unknownCellIsSkipped();
     void generatesInRealWorldStyles_data();
     void generatesInRealWorldStyles();
@@ -253,6 +254,47 @@ void TestChangePlanner::fixesValuesInPlace()
     QCOMPARE(changes.operations.size(), size_t(1));
     QVERIFY(changes.operations.front().reason.find("in place") != std::string::npos);
     QCOMPARE(QByteArray::fromStdString(changes.operations.front().after), original);
+}
+
+void TestChangePlanner::fixesACompanionsImport()
+{
+    // A torchvision copied from another cell still imports that cell's torch: the fix points
+    // it at its own cell's, and changes nothing else. Where its cell has no torch, nothing is
+    // written in place, and the regenerated recipe, which would import a missing file, is
+    // refused with why.
+    test::TestRepository dir;
+    dir.copyFrom(fixture("realworld/companion"));
+    const QString name = ".flox/pkgs/torchvision-python313-cuda12_8-sm90-avx512.nix";
+    QFile file(dir.root() + "/" + name);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray original = file.readAll();
+    file.close();
+    QByteArray broken = original;
+    broken.replace("./pytorch-python313-cuda12_8-sm90-avx512.nix",
+                   "./pytorch-python313-cuda12_8-sm120-avx512.nix");
+    QVERIFY(broken != original);
+    dir.write(name, broken);
+    dir.write(".flox/pkgs/torchvision-python313-cuda12_8-sm86-avx2.nix",
+              QByteArray(original)
+                  .replace("sm90-avx512", "sm89-avx2")
+                  .replace("pname = \"torchvision-python313-cuda12_8-sm89-avx2\"",
+                           "pname = \"torchvision-python313-cuda12_8-sm86-avx2\""));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    const auto analysis = analyse(source);
+    for (const MatrixEntry& entry : analysis->entries)
+        if (entry.recipe && entry.recipe->path == name.toStdString())
+            QVERIFY(entry.firstError() && entry.firstError()->ruleId == "imported-cell-mismatch");
+    ChangeRequest request;
+    request.action = ChangeAction::Fix;
+    request.cells = {name.toStdString(), ".flox/pkgs/torchvision-python313-cuda12_8-sm86-avx2.nix"};
+    request.updateReadme = false;
+    const ChangeSet changes = ChangePlanner(source, analysis).plan(request);
+    QCOMPARE(changes.operations.size(), size_t(1));
+    QVERIFY(changes.operations.front().reason.find("in place") != std::string::npos);
+    QCOMPARE(QByteArray::fromStdString(changes.operations.front().after), original);
+    QCOMPARE(changes.skipped.size(), size_t(1));
+    QVERIFY2(changes.skipped.front().why.find("imported-file-missing") != std::string::npos,
+             changes.skipped.front().why.c_str());
 }
 
 void TestChangePlanner::unknownCellIsSkipped()

@@ -167,6 +167,7 @@ private slots:
     void withoutAHashTheOldOneIsNeverKept();
     void givenHashIsWrittenInTheRecipesNotation();
     void hashThatCannotBeLocatedSkipsTheRecipe();
+    void fetchTreeAndFlakeReferencesAreBumped();
     void braceInAStringFallsBackToTheParser();
     void abbreviatedAndBranchPinsBecomeFullOnes();
     void pythonSetWithOverlaysIsNotRenamed();
@@ -391,6 +392,42 @@ void TestPinBump::hashThatCannotBeLocatedSkipsTheRecipe()
     QVERIFY2(planned.plan.changes.skipped[0].why.find("hash is not written next to the pin") !=
                  std::string::npos,
              planned.plan.changes.skipped[0].why.c_str());
+}
+
+void TestPinBump::fetchTreeAndFlakeReferencesAreBumped()
+{
+    // fetchTree's narHash is a hash of the unpacked GitHub archive like fetchFromGitHub's; a
+    // flake reference carries only the revision.
+    const QString sri =
+        runNix({"hash", "to-sri", "--type", "sha256", QString::fromStdString(newHash)});
+    QVERIFY(sri.startsWith("sha256-"));
+    TestRepository repo;
+    repo.writeRecipe("pytorch-python313-cpu-avx2.nix",
+                     QByteArray::fromStdString(
+                         "let\n  pkgs = import (builtins.fetchTree {\n    type = \"github\";\n"
+                         "    owner = \"NixOS\";\n    repo = \"nixpkgs\";\n    rev = \"" +
+                         oldPin + "\";\n    narHash = \"sha256-" + std::string(43, 'B') +
+                         "=\";\n  }) { };\nin\npkgs.python3Packages.torch\n"));
+    repo.writeRecipe("pytorch-python313-cpu-avx512.nix",
+                     QByteArray::fromStdString("let\n  pkgs = (builtins.getFlake "
+                                               "\"github:NixOS/nixpkgs/" +
+                                               oldPin +
+                                               "\").legacyPackages.x86_64-linux;\nin\n"
+                                               "pkgs.python3Packages.torch\n"));
+    PinBumpRequest request = seedRequest();
+    request.newHashes["https://github.com/NixOS/nixpkgs/archive/" + newPin + ".tar.gz"] = newHash;
+    const Planned planned = planOn(repo.root(), request);
+    QVERIFY2(planned.plan.error.empty(), planned.plan.error.c_str());
+    QCOMPARE(planned.plan.recipes, 2);
+    const auto* tree =
+        operationAt(planned.plan.changes, ".flox/pkgs/pytorch-python313-cpu-avx2.nix");
+    const auto* flake =
+        operationAt(planned.plan.changes, ".flox/pkgs/pytorch-python313-cpu-avx512.nix");
+    QVERIFY(tree && flake);
+    QCOMPARE(changedLines(*tree).size(), size_t(2));
+    QVERIFY(tree->after.find("narHash = \"" + sri.toStdString() + "\";") != std::string::npos);
+    QVERIFY(planned.plan.needsHash.empty());
+    QCOMPARE(flake->after, replaced(flake->before, oldPin, newPin));
 }
 
 void TestPinBump::braceInAStringFallsBackToTheParser()

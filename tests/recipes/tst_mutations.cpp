@@ -73,6 +73,8 @@ std::vector<RepoUnderTest> repositories()
         RepoUnderTest repo{"realworld/" + style, realworld + "/" + style, {}};
         if (style == QLatin1String("sm-notation"))
             repo.broken = {"pytorch-python313-cuda13_0-sm121-armv9.nix"};
+        if (style == QLatin1String("companion"))
+            repo.broken = {"torchaudio-python313-cuda12_8-sm89-avx2.nix"};
         if (style == QLatin1String("isa-module"))
             repo.broken = {"pytorch-python313-cuda13_0-sm120-avx512.nix"};
         repos.push_back(repo);

@@ -137,6 +137,35 @@ private slots:
             << "import (builtins.fetchGit { url = \"https://github.com/NixOS/nixpkgs\"; rev = \"" +
                    rev + "\"; }) { }"
             << int(PinFetcher::FetchGit) << false;
+        QTest::newRow("fetchTree github set")
+            << "import (builtins.fetchTree { type = \"github\"; owner = \"NixOS\"; repo = "
+               "\"nixpkgs\"; rev = \"" +
+                   rev + "\"; narHash = \"sha256-x\"; }) { }"
+            << int(PinFetcher::FetchTree) << true;
+        QTest::newRow("fetchTree git set") << "import (builtins.fetchTree { type = \"git\"; url = "
+                                              "\"https://github.com/NixOS/nixpkgs.git\"; rev = \"" +
+                                                  rev + "\"; }) { }"
+                                           << int(PinFetcher::FetchTree) << false;
+        QTest::newRow("fetchTree tarball set")
+            << "import (builtins.fetchTree { type = \"tarball\"; url = "
+               "\"https://github.com/NixOS/nixpkgs/archive/" +
+                   rev + ".tar.gz\"; narHash = \"sha256-x\"; }) { }"
+            << int(PinFetcher::FetchTree) << true;
+        QTest::newRow("fetchTree flake reference")
+            << "import (builtins.fetchTree \"github:NixOS/nixpkgs/" + rev + "\") { }"
+            << int(PinFetcher::FetchTree) << false;
+        QTest::newRow("getFlake reference with rev query")
+            << "let nixpkgs = builtins.getFlake \"github:NixOS/nixpkgs?rev=" + rev +
+                   "&narHash=sha256-x\"; in nixpkgs.legacyPackages.x86_64-linux"
+            << int(PinFetcher::GetFlake) << true;
+        QTest::newRow("getFlake git+https")
+            << "(builtins.getFlake \"git+https://github.com/NixOS/nixpkgs?ref=nixos-unstable&rev=" +
+                   rev + "\").legacyPackages.x86_64-linux"
+            << int(PinFetcher::GetFlake) << false;
+        QTest::newRow("getFlake revision interpolated")
+            << "let rev = \"" + rev +
+                   "\"; in (builtins.getFlake \"github:NixOS/nixpkgs/${rev}\").legacyPackages"
+            << int(PinFetcher::GetFlake) << false;
     }
     void pins()
     {
@@ -167,6 +196,15 @@ private slots:
             extract("import (fetchTarball "
                     "\"https://github.com/NixOS/nixpkgs/archive/nixos-24.05.tar.gz\") { }");
         QCOMPARE(branch.pins.at(0).revision, std::string("nixos-24.05"));
+        const RecipeFacts flakeBranch =
+            extract("(builtins.getFlake \"github:NixOS/nixpkgs/nixos-24.05\").legacyPackages");
+        QCOMPARE(flakeBranch.pins.at(0).revision, std::string("nixos-24.05"));
+        // Another flake, or nixpkgs' default branch (nothing pinned), is no pin.
+        for (const char* other : {"(builtins.getFlake \"github:NixOS/nixpkgs\").legacyPackages",
+                                  "builtins.fetchTree \"github:pytorch/pytorch/v2.10.0\"",
+                                  "builtins.fetchTree { type = \"github\"; owner = \"pytorch\"; "
+                                  "repo = \"pytorch\"; rev = \"v2.10.0\"; }"})
+            QVERIFY2(extract(other).pins.empty(), other);
     }
 
     void platforms_data()

@@ -877,6 +877,87 @@ in
                                        "pkgs.python3Packages.torch"),
                             "pytorch-python313-cpu-avx2.nix"),
                       "unpinned-nixpkgs"));
+        // Nix is lazy: a default or a `let` binding the file never reads is never evaluated.
+        const QByteArray pinned = Recipe().text();
+        const QByteArray unusedDefault = "{ pkgs ? import <nixpkgs> { } }:\n" + pinned;
+        const QByteArray unusedLet = "let host = import <nixpkgs> { }; in\n" + pinned;
+        QVERIFY(pinned.startsWith("let")); // the canonical shape does not mention pkgs
+        CLEAN(check(unusedDefault));
+        CLEAN(check(unusedLet));
+        // Read, they count: `pkgs.fetchurl` follows the machine's nixpkgs.
+        Recipe reading;
+        reading.extraShell = "export P=${pkgs.hello}";
+        ONLY(check("{ pkgs ? import <nixpkgs> { } }:\n" + reading.text()), "unpinned-nixpkgs");
+        ONLY(check("let host = import <nixpkgs> { }; unused = host; in\n" + pinned),
+             "unpinned-nixpkgs");
+    }
+
+    // A companion builds on the torch recipe it imports: it must be its own cell's.
+    void importedCellMismatch()
+    {
+        auto companion = [](const QByteArray& imported) {
+            return "{ python3Packages, callPackage }:\nlet\n  torch = callPackage ./" + imported +
+                   " { };\nin\npython3Packages.torchvision.override { inherit torch; }\n";
+        };
+        const std::string name = "torchvision-python313-cuda13_0-sm90-avx512.nix";
+        const auto findings = check(companion("pytorch-python313-cuda13_0-sm90-avx2.nix"), name);
+        ONLY(findings, "imported-cell-mismatch");
+        QCOMPARE(findings[0].severity, Severity::Error);
+        QCOMPARE(findings[0].line, 3);
+        QVERIFY2(findings[0].message.find("python313-cuda13_0-sm90-avx2") != std::string::npos &&
+                     findings[0].message.find("instead of on python313-cuda13_0-sm90-avx512") !=
+                         std::string::npos,
+                 findings[0].message.c_str());
+        ONLY(check(companion("pytorch-python312-cuda13_0-sm90-avx512.nix"), name),
+             "imported-cell-mismatch");
+        ONLY(check(companion("pytorch-python313-cuda12_9-sm90-avx512.nix"), name),
+             "imported-cell-mismatch");
+        ONLY(check(companion("pytorch-python313-cuda13_0-sm120-avx512.nix"), name),
+             "imported-cell-mismatch");
+        // Its own cell, in any package spelling, a generic or legacy-named base, a module.
+        for (const QByteArray& sound : {QByteArray("pytorch-python313-cuda13_0-sm90-avx512.nix"),
+                                        QByteArray("pytorch210-python313-cuda13_0-sm90-avx512.nix"),
+                                        QByteArray("pytorch-python313-cuda13_0-sm90.nix"),
+                                        QByteArray("pytorch-py313-sm90-avx512.nix"),
+                                        QByteArray("lib/torch.nix"), QByteArray("common.nix")})
+            QVERIFY2(!find(check(companion(sound), name), "imported-cell-mismatch"),
+                     sound.constData());
+    }
+
+    // Nix stops at an import of a file that is not there; an existing one, a module in a
+    // subdirectory and a sibling reached with `../` are fine.
+    void importedFileMissing()
+    {
+        TestRepository repo;
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx512.nix",
+                         "{ python3Packages }: python3Packages.torch\n");
+        repo.writeRecipe("lib/flags.nix", "{ avx512 = [ \"-mavx512f\" ]; }\n");
+        repo.write("nix/common.nix", "{ }: { }\n");
+        const QByteArray body = "{ python3Packages, callPackage }:\nlet\n"
+                                "  flags = import ./lib/flags.nix;\n"
+                                "  common = callPackage ../../nix/common.nix { };\n"
+                                "  torch = callPackage ./TORCH { };\n"
+                                "in\npython3Packages.torchvision.override { inherit torch; }\n";
+        repo.writeRecipe(
+            "torchvision-python313-cuda12_8-sm90-avx512.nix",
+            QByteArray(body).replace("TORCH", "pytorch-python313-cuda12_8-sm90-avx512.nix"));
+        repo.writeRecipe(
+            "torchaudio-python313-cuda12_8-sm90-avx512.nix",
+            QByteArray(body).replace("TORCH", "pytorch-python313-cuda12_8-sm90-avx512-old.nix"));
+        const Analysis analysis = analyze(repo);
+        std::map<std::string, std::multiset<std::string>> byPackage;
+        for (const MatrixEntry& entry : analysis.entries)
+            for (const Finding& finding : entry.findings)
+                if (finding.severity == Severity::Error)
+                    byPackage[entry.package].insert(finding.ruleId);
+        QCOMPARE(byPackage, (std::map<std::string, std::multiset<std::string>>{
+                                {"torchaudio", {"imported-file-missing"}}}));
+        for (const MatrixEntry& entry : analysis.entries)
+            if (const Finding* missing = find(entry.findings, "imported-file-missing")) {
+                QCOMPARE(missing->line, 5);
+                QVERIFY2(missing->message.find("sm90-avx512-old.nix'") != std::string::npos,
+                         missing->message.c_str());
+            }
     }
 
     void pnamePrefix()
