@@ -202,9 +202,11 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
 void CellAssignment::addGaps(Analysis& analysis) const
 {
     // Per package, Python, accelerator/CUDA version and CPU family: the archs (rows) and ISAs
-    // (columns) the recipes populate. A cell is suggested only where its ISA is one most archs
-    // have and its arch has at least half of those ISAs, so an arch the author only ever pairs
-    // with avx/avx2 gets no avx512 gaps.
+    // (columns) the recipes populate. An arch's peers are the other archs built for every ISA
+    // it is built for; a cell is suggested only in the row of an arch built for two ISAs or
+    // more, with at least two peers, most of which have the cell's ISA. So an arch the author
+    // only ever pairs with avx/avx2 gets no avx512 gap when the archs with avx512 have no avx,
+    // a single deliberate build suggests nothing, and neither does a slice of two archs.
     struct Slice
     {
         VariantName sample;
@@ -229,22 +231,23 @@ void CellAssignment::addGaps(Analysis& analysis) const
         present.insert(entry.cellKey);
     }
     for (const auto& [key, slice] : slices) {
-        std::map<std::string, int> columnRows;
-        for (const auto& [arch, isas] : slice.rows)
-            for (const std::string& isa : isas)
-                ++columnRows[isa];
-        const size_t rows = slice.rows.size();
-        std::set<std::string> common; // ISAs at least half of the archs have
-        for (const auto& [isa, count] : columnRows)
-            if (static_cast<size_t>(count) * 2 >= rows)
-                common.insert(isa);
         for (const auto& [arch, isas] : slice.rows) {
-            const auto covered = std::count_if(
-                isas.begin(), isas.end(), [&](const std::string& i) { return common.count(i); });
-            if (static_cast<size_t>(covered) * 2 < common.size())
+            if (isas.size() < 2)
                 continue;
-            for (const std::string& isa : common) {
-                if (isas.count(isa))
+            std::vector<const std::set<std::string>*> peers;
+            for (const auto& [other, otherIsas] : slice.rows)
+                if (other != arch &&
+                    std::includes(otherIsas.begin(), otherIsas.end(), isas.begin(), isas.end()))
+                    peers.push_back(&otherIsas);
+            if (peers.size() < 2)
+                continue;
+            std::map<std::string, int> suggested; // ISA → peers that have it
+            for (const auto* peer : peers)
+                for (const std::string& isa : *peer)
+                    if (!isas.count(isa))
+                        ++suggested[isa];
+            for (const auto& [isa, count] : suggested) {
+                if (static_cast<size_t>(count) * 2 <= peers.size())
                     continue;
                 VariantName name = slice.sample;
                 name.gpuArch = arch;
@@ -267,11 +270,11 @@ void CellAssignment::addGaps(Analysis& analysis) const
                 finding.severity = Severity::Info;
                 finding.fix = FixKind::Create;
                 finding.file = analysis.recipeDir + "/" + name.toString() + ".nix";
-                finding.message = name.toString() + ": " + std::to_string(columnRows[isa]) +
-                                  " of " + std::to_string(rows) + " archs here have a " + isa +
-                                  " recipe and this arch has " + std::to_string(covered) +
-                                  " of the " + std::to_string(common.size()) +
-                                  " ISAs most archs have; no spec says whether it is wanted";
+                finding.message = name.toString() + ": " + std::to_string(count) + " of the " +
+                                  std::to_string(peers.size()) +
+                                  " archs here built for every ISA this arch is built for also "
+                                  "have a " +
+                                  isa + " recipe; no spec says whether it is wanted";
                 gap.findings.push_back(std::move(finding));
                 present.insert(gap.cellKey);
                 analysis.entries.push_back(std::move(gap));

@@ -1028,8 +1028,9 @@ in
     void inferredGaps()
     {
         TestRepository repo;
-        auto write = [&](const char* arch, const char* isa) {
-            const QByteArray name = QByteArray("pytorch-python313-cuda12_8-") + arch + "-" + isa;
+        auto write = [&](const char* arch, const char* isa, const char* python = "313") {
+            const QByteArray name =
+                QByteArray("pytorch-python") + python + "-cuda12_8-" + arch + "-" + isa;
             repo.writeRecipe(name + ".nix", "{ python3Packages }: python3Packages.torch\n");
         };
         for (const char* arch : {"sm80", "sm86", "sm89"})
@@ -1039,6 +1040,16 @@ in
         write("sm90", "avx512"); // sm90-avx512bf16 is a hole
         write("sm61", "avx");
         write("sm61", "avx2"); // sm61 is only ever built for avx/avx2
+        // Two archs: one built for avx2 and avx512, one for avx2 and avx. Nothing to suggest.
+        write("sm80", "avx2", "312");
+        write("sm80", "avx512", "312");
+        write("sm86", "avx2", "312");
+        write("sm86", "avx", "312");
+        // One build of sm75 beside three archs with both: a deliberate single build.
+        for (const char* arch : {"sm80", "sm86", "sm89"})
+            for (const char* isa : {"avx2", "avx512"})
+                write(arch, isa, "311");
+        write("sm75", "avx2", "311");
         const Analysis analysis = analyze(repo);
         std::set<std::string> gaps;
         for (const MatrixEntry& entry : analysis.entries) {
