@@ -348,7 +348,8 @@ void printBumpPlan(const PinBumpPlan& plan, const BumpInvocation& inv)
     out += countsLine(changes) + "\n";
     if (!plan.needsHash.empty())
         out += "Needs a new hash (" + std::to_string(plan.needsHash.size()) +
-               " recipes): their hash becomes the fake all-zero one; give the real one "
+               (plan.needsHash.size() == 1 ? " file" : " files") +
+               "): the hash becomes the fake all-zero one; give the real one "
                "(--prefetch, --hash) or build once and take the hash Nix reports\n";
     if (!changes.skipped.empty()) {
         out += "Skipped (" + std::to_string(changes.skipped.size()) + "):\n";

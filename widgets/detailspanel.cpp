@@ -378,7 +378,10 @@ void DetailsPanel::showEntry(int index)
             row(tr("pname"), link(facts->pname->range, qs(facts->pname->value)));
         QStringList pins;
         for (const PinFact& pin : facts->pins)
-            pins << link(pin.range, qs(pin.revision)) +
+            pins << (pin.file.empty() ? link(pin.range, qs(pin.revision))
+                                      : tr("%1 <i>(written in %2:%3)</i>")
+                                            .arg(qs(pin.revision), qs(pin.file).toHtmlEscaped())
+                                            .arg(pin.line)) +
                         (pin.hasHash ? QString() : QStringLiteral(" <i>(no hash)</i>"));
         row(tr("nixpkgs pin"), pins.isEmpty() ? tr("none") : pins.join(QStringLiteral("<br>")));
         QStringList overlays;

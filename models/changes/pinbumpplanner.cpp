@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <set>
 
 namespace rg {
@@ -469,22 +471,79 @@ public:
         : m_source(source), m_request(request)
     {}
 
+    // The recipe's own pins; pins written in a module are bumped once, by bumpModule.
     RecipeOutcome bump(const Candidate& c) const
     {
-        RecipeOutcome outcome;
         const RecipeFacts& facts = *c.recipe;
+        std::vector<PinFact> own;
+        for (const PinFact& pin : facts.pins)
+            if (pin.file.empty())
+                own.push_back(pin);
         const std::string subject = c.entry ? c.entry->variant.toString() : facts.path;
+        return bumpFile(facts.path, own, subject, [&](const std::string& bytes, TextEdits* edits) {
+            return m_request.renamePythonSet ? renamePythonSet(facts, c, bytes, edits)
+                                             : std::string();
+        });
+    }
+
+    // A module's pin, shared by `users` recipes (all of them in the scope).
+    RecipeOutcome bumpModule(const std::string& path, const std::vector<PinFact>& pins,
+                             int users) const
+    {
+        RecipeOutcome outcome = bumpFile(path, pins, path, nullptr);
+        if (outcome.operation)
+            outcome.operation->reason +=
+                "; shared by " + std::to_string(users) + (users == 1 ? " recipe" : " recipes");
+        return outcome;
+    }
+
+private:
+    // The full from-revision elsewhere in the file (`rev = "…";` beside the fetcher, a
+    // comment, passthru) names the same snapshot and changes with it.
+    int otherMentions(const std::string& bytes, const std::vector<PinFact>& pins,
+                      TextEdits* edits) const
+    {
+        const std::string& from = m_request.from;
+        if (!isFullRevision(from))
+            return 0;
+        int count = 0;
+        for (size_t at = bytes.find(from); at != std::string::npos;
+             at = bytes.find(from, at + from.size())) {
+            const nix::SourceRange range{static_cast<uint32_t>(at),
+                                         static_cast<uint32_t>(at + from.size())};
+            const bool standsAlone = (at == 0 || !isHex(bytes[at - 1])) &&
+                                     (range.end >= bytes.size() || !isHex(bytes[range.end]));
+            if (!standsAlone || std::any_of(pins.begin(), pins.end(),
+                                            [&](const PinFact& pin) { return pin.range == range; }))
+                continue;
+            edits->replace(range, m_request.to);
+            ++count;
+        }
+        return count;
+    }
+
+    using ExtraEdit = std::function<std::string(const std::string& bytes, TextEdits* edits)>;
+
+    // Rewrites `pins` (those on the from-pin) of one file with their hashes; `extra` may add
+    // edits once the pins changed and returns a note for the reason.
+    RecipeOutcome bumpFile(const std::string& path, const std::vector<PinFact>& pins,
+                           const std::string& subject, const ExtraEdit& extra) const
+    {
+        RecipeOutcome outcome;
         auto skip = [&](const std::string& why) {
-            outcome.skipped = SkippedCell{subject, facts.path + ": " + why};
+            outcome.skipped = SkippedCell{subject, path + ": " + why};
             return outcome;
         };
-        SourceFile file = m_source.read(facts.path, maxRecipeSize);
+        if (std::none_of(pins.begin(), pins.end(),
+                         [&](const PinFact& pin) { return pin.revision == m_request.from; }))
+            return outcome;
+        SourceFile file = m_source.read(path, maxRecipeSize);
         if (!file.error.empty())
             return skip(file.error);
         std::optional<nix::SyntaxTree> tree; // parsed only when the fast path cannot tell
         TextEdits edits;
         std::vector<std::string> notes;
-        for (const PinFact& pin : facts.pins) {
+        for (const PinFact& pin : pins) {
             if (pin.revision != m_request.from)
                 continue;
             if (pin.range.end > file.bytes.size() ||
@@ -507,19 +566,20 @@ public:
             if (const std::string note = newHash(*fetcher, pin, &edits, &outcome); !note.empty())
                 notes.push_back(note);
         }
-        if (edits.empty())
-            return outcome;
-        if (m_request.renamePythonSet)
-            if (const std::string note = renamePythonSet(facts, c, file.bytes, &edits);
-                !note.empty())
+        if (const int mentions = otherMentions(file.bytes, pins, &edits))
+            notes.push_back(std::to_string(mentions) +
+                            (mentions == 1 ? " other mention" : " other mentions") +
+                            " of the revision too");
+        if (extra)
+            if (const std::string note = extra(file.bytes, &edits); !note.empty())
                 notes.push_back(note);
         FileOperation op;
         op.kind = FileOperationKind::Modify;
-        op.path = facts.path;
+        op.path = path;
         op.before = std::move(file.bytes);
         op.after = edits.applyTo(op.before);
         op.plannedHash = contentHash(op.before);
-        op.subject = c.entry ? subject : std::string();
+        op.subject = subject == path ? std::string() : subject;
         op.reason = "pin " + shortOf(m_request.from) + arrow + shortOf(m_request.to);
         for (const std::string& note : notes)
             op.reason += "; " + note;
@@ -527,7 +587,6 @@ public:
         return outcome;
     }
 
-private:
     // Writes the new hash (given, or the fake one); returns what the reason must say.
     std::string newHash(const Fetcher& fetcher, const PinFact& pin, TextEdits* edits,
                         RecipeOutcome* outcome) const
@@ -602,9 +661,53 @@ std::optional<FileOperation> quoteUpdate(const RepositorySource& source, const s
 }
 
 void addQuotes(const RepositorySource& source, const PinBumpRequest& request, ChangeSet* changes);
-void collect(const PinBumpRequest& request, const std::vector<Candidate>& chosen,
-             std::vector<RecipeOutcome> outcomes, PinBumpPlan* result,
+// One operation's outcome with the file whose download it needs and the recipes it bumps.
+struct Bumped
+{
+    RecipeOutcome outcome;
+    std::string path;
+    int recipes = 1;
+};
+
+void collect(const PinBumpRequest& request, std::vector<Bumped> bumped, PinBumpPlan* result,
              std::vector<PrefetchTarget>* targets, const RepositorySource& source);
+
+// Pins written in a module are the pins of every recipe that imports it: the module is
+// bumped once, and only when every such recipe is in the scope.
+void bumpModules(const std::vector<Candidate>& all, const PinBumpRequest& request,
+                 const PinBumpBuilder& builder, std::vector<Bumped>* bumped, ChangeSet* changes)
+{
+    struct Module
+    {
+        std::vector<PinFact> pins;
+        std::set<std::string> inside, outside;
+    };
+    std::map<std::string, Module> modules;
+    for (const Candidate& c : all)
+        for (const PinFact& pin : c.recipe->pins) {
+            if (pin.file.empty() || pin.revision != request.from)
+                continue;
+            Module& module = modules[pin.file];
+            (inScope(request.scope, c) ? module.inside : module.outside).insert(c.recipe->path);
+            if (std::none_of(module.pins.begin(), module.pins.end(),
+                             [&](const PinFact& known) { return known.range == pin.range; }))
+                module.pins.push_back(pin);
+        }
+    for (const auto& [path, module] : modules) {
+        if (module.inside.empty())
+            continue;
+        if (!module.outside.empty()) {
+            changes->skipped.push_back(
+                {path, path + ": its pin is shared with " + std::to_string(module.outside.size()) +
+                           " recipes outside the scope (" + *module.outside.begin() +
+                           (module.outside.size() > 1 ? ", …" : "") +
+                           "); widen the scope to bump it"});
+            continue;
+        }
+        const int users = static_cast<int>(module.inside.size());
+        bumped->push_back({builder.bumpModule(path, module.pins, users), path, users});
+    }
+}
 
 PinBumpPlan planWith(const RepositorySource& source, const Analysis& analysis,
                      const PinBumpRequest& request, std::vector<PrefetchTarget>* targets)
@@ -634,24 +737,27 @@ PinBumpPlan planWith(const RepositorySource& source, const Analysis& analysis,
                        "; nothing to change";
         return result;
     }
-    std::vector<RecipeOutcome> outcomes(chosen.size());
+    std::vector<Bumped> bumped(chosen.size());
     std::vector<size_t> indices(chosen.size());
     for (size_t i = 0; i < indices.size(); ++i)
         indices[i] = i;
     const PinBumpBuilder builder(source, request);
     // Reading and parsing dominate; recipes are independent, so they are bumped in parallel.
-    QtConcurrent::blockingMap(indices, [&](size_t i) { outcomes[i] = builder.bump(chosen[i]); });
-    collect(request, chosen, std::move(outcomes), &result, targets, source);
+    QtConcurrent::blockingMap(indices, [&](size_t i) {
+        bumped[i] = {builder.bump(chosen[i]), chosen[i].recipe->path, 1};
+    });
+    bumpModules(all, request, builder, &bumped, &result.changes);
+    collect(request, std::move(bumped), &result, targets, source);
     return result;
 }
 
-void collect(const PinBumpRequest& request, const std::vector<Candidate>& chosen,
-             std::vector<RecipeOutcome> outcomes, PinBumpPlan* result,
+void collect(const PinBumpRequest& request, std::vector<Bumped> bumped, PinBumpPlan* result,
              std::vector<PrefetchTarget>* targets, const RepositorySource& source)
 {
     ChangeSet& changes = result->changes;
-    for (size_t i = 0; i < outcomes.size(); ++i) {
-        RecipeOutcome& outcome = outcomes[i];
+    result->recipes = 0;
+    for (Bumped& one : bumped) {
+        RecipeOutcome& outcome = one.outcome;
         if (outcome.skipped)
             changes.skipped.push_back(std::move(*outcome.skipped));
         if (!outcome.operation)
@@ -665,11 +771,11 @@ void collect(const PinBumpRequest& request, const std::vector<Candidate>& chosen
                                       [&](const PrefetchTarget& t) { return t.url == url; });
             if (found == targets->end())
                 found = targets->insert(targets->end(), PrefetchTarget{url, unpack, url, {}});
-            found->recipes.push_back(chosen[i].recipe->path);
+            found->recipes.push_back(one.path);
         }
         changes.operations.push_back(std::move(*outcome.operation));
+        result->recipes += one.recipes;
     }
-    result->recipes = static_cast<int>(changes.operations.size());
     changes.title = "Bump nixpkgs " + shortOf(request.from) + arrow + shortOf(request.to) + " (" +
                     std::to_string(result->recipes) +
                     (result->recipes == 1 ? " recipe)" : " recipes)");

@@ -79,7 +79,7 @@ struct PinBumpPlan
 {
     ChangeSet changes; // empty when `error` is set
     std::string error; // "malformed pin …", "no recipe uses pin …"; "" when planned
-    int recipes = 0;   // recipe operations
+    int recipes = 0;   // recipes bumped (those reading a bumped module included)
     std::vector<std::string> needsHash; // recipe paths given the fake hash
 };
 

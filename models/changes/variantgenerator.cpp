@@ -242,20 +242,28 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
         inputs.overlays.push_back(found);
     }
     if (expectation.pin)
-        for (const MatrixEntry& entry : m_analysis.entries) {
-            if (!entry.recipe || entry.recipe->pins.empty() ||
-                entry.recipe->pins.front().revision != *expectation.pin ||
-                !entry.recipe->pins.front().hasHash)
-                continue;
-            SourceFile file = m_source.read(entry.recipe->path, maxRecipeSize);
-            if (auto hash = PinBumpPlanner::hashOf(file.bytes, entry.recipe->pins.front().range)) {
-                inputs.pinHash = textAt(file.bytes, *hash);
-                break;
-            }
-        }
+        inputs.pinHash = hashOfPin(*expectation.pin);
     out.text = m_templates.render(expectation, inputs, &out.error);
     out.how = "template " + m_templates.originOf(expectation.name);
     return out;
+}
+
+// The hash written next to `revision` by a recipe (or module) of the repository that pins it;
+// "" when none does.
+std::string VariantGenerator::hashOfPin(const std::string& revision) const
+{
+    for (const MatrixEntry& entry : m_analysis.entries) {
+        if (!entry.recipe || entry.recipe->pins.empty())
+            continue;
+        const PinFact& pin = entry.recipe->pins.front();
+        if (pin.revision != revision || !pin.hasHash)
+            continue;
+        SourceFile file =
+            m_source.read(pin.file.empty() ? entry.recipe->path : pin.file, maxRecipeSize);
+        if (auto hash = PinBumpPlanner::hashOf(file.bytes, pin.range))
+            return textAt(file.bytes, *hash);
+    }
+    return {};
 }
 
 GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::string& bytes) const
@@ -291,16 +299,13 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
     TextEdits edits;
     if (expectation.pin && !now.pins.empty() && now.pins.front().revision != *expectation.pin) {
         const PinFact& pin = now.pins.front();
+        if (!pin.file.empty()) {
+            out.error = "its pin is written in " + pin.file +
+                        ", which other recipes read too; bump it there (Pins > Bump Pin)";
+            return out;
+        }
         if (pin.hasHash) {
-            std::string hash;
-            for (const MatrixEntry& other : m_analysis.entries)
-                if (other.recipe && !other.recipe->pins.empty() &&
-                    other.recipe->pins.front().revision == *expectation.pin && hash.empty()) {
-                    SourceFile file = m_source.read(other.recipe->path, maxRecipeSize);
-                    if (auto at =
-                            PinBumpPlanner::hashOf(file.bytes, other.recipe->pins.front().range))
-                        hash = textAt(file.bytes, *at);
-                }
+            const std::string hash = hashOfPin(*expectation.pin);
             auto at = PinBumpPlanner::hashOf(text, pin.range);
             if (hash.empty() || !at) {
                 out.error = "the new pin needs a new tarball hash and no recipe on it has one";

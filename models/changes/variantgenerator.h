@@ -36,6 +36,7 @@ public:
 private:
     GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
     GeneratedRecipe fromTemplate(const VariantExpectation& expectation) const;
+    std::string hashOfPin(const std::string& revision) const;
     bool retargetImports(const MatrixEntry& entry, const RecipeFacts& facts, TextEdits* edits,
                          std::string* error) const;
     GeneratedRecipe fixInPlace(const MatrixEntry& entry, const std::string& bytes) const;

@@ -82,6 +82,7 @@ enum class Native : int {
     ToString,
     MajorMinor,
     ReplaceStrings,
+    Substring,
     EscapeShellArg,
     Map,
     Import,
@@ -97,21 +98,14 @@ struct NativeInfo
 };
 
 constexpr NativeInfo kNatives[] = {
-    {"optionals", 2, true, false},
-    {"optional", 2, true, false},
-    {"optionalString", 2, true, false},
-    {"optionalAttrs", 2, true, false},
-    {"concatStringsSep", 2, true, true},
-    {"concatMapStringsSep", 3, true, false},
-    {"removePrefix", 2, true, false},
-    {"removeSuffix", 2, true, false},
-    {"toString", 1, true, true},
-    {"majorMinor", 1, true, false},
-    {"replaceStrings", 3, true, true},
-    {"escapeShellArg", 1, true, false},
-    {"map", 2, true, true},
-    {"import", 1, false, true},
-    {"callPackage", 2, false, false},
+    {"optionals", 2, true, false},       {"optional", 2, true, false},
+    {"optionalString", 2, true, false},  {"optionalAttrs", 2, true, false},
+    {"concatStringsSep", 2, true, true}, {"concatMapStringsSep", 3, true, false},
+    {"removePrefix", 2, true, false},    {"removeSuffix", 2, true, false},
+    {"toString", 1, true, true},         {"majorMinor", 1, true, false},
+    {"replaceStrings", 3, true, true},   {"substring", 3, true, true},
+    {"escapeShellArg", 1, true, false},  {"map", 2, true, true},
+    {"import", 1, false, true},          {"callPackage", 2, false, false},
 };
 
 // lib.strings.concatStringsSep is lib.concatStringsSep, and so on.
@@ -1976,6 +1970,26 @@ struct Evaluator::Impl
         }
         case Native::ReplaceStrings:
             return replaceStrings(force(args[0]), force(args[1]), force(args[2]), origin, path);
+        case Native::Substring: {
+            // builtins.substring start length s: clipped to the string; a negative length
+            // reads to its end.
+            const Value start = force(args[0]);
+            const Value length = force(args[1]);
+            const Value text = force(args[2]);
+            for (const Value* arg : {&start, &length, &text})
+                if (arg->isUnknown())
+                    return unknownCall(path, *arg);
+            if (!start.asInt() || !length.asInt() || text.kind() != Kind::String)
+                return error(std::string(path) + ": wrong argument types");
+            if (*start.asInt() < 0)
+                return error(std::string(path) + ": negative start position");
+            const size_t size = data(text).text.size();
+            const size_t from = std::min(size, static_cast<size_t>(*start.asInt()));
+            const size_t count = *length.asInt() < 0
+                                     ? size - from
+                                     : std::min(size - from, static_cast<size_t>(*length.asInt()));
+            return substring(text, from, count);
+        }
         case Native::EscapeShellArg: {
             const Value text = toStringOf(force(args[0]), origin, 0);
             if (text.isUnknown())

@@ -203,10 +203,10 @@ void CellAssignment::addGaps(Analysis& analysis) const
 {
     // Per package, Python, accelerator/CUDA version and CPU family: the archs (rows) and ISAs
     // (columns) the recipes populate. An arch's peers are the other archs built for every ISA
-    // it is built for; a cell is suggested only in the row of an arch built for two ISAs or
-    // more, with at least two peers, most of which have the cell's ISA. So an arch the author
-    // only ever pairs with avx/avx2 gets no avx512 gap when the archs with avx512 have no avx,
-    // a single deliberate build suggests nothing, and neither does a slice of two archs.
+    // it is built for; a cell is suggested only where an arch has at least two peers and most
+    // of them have the cell's ISA. So an arch the author only ever pairs with avx/avx2 gets no
+    // avx512 gap when the archs with avx512 have no avx, and a slice of two archs suggests
+    // nothing.
     struct Slice
     {
         VariantName sample;
@@ -232,8 +232,6 @@ void CellAssignment::addGaps(Analysis& analysis) const
     }
     for (const auto& [key, slice] : slices) {
         for (const auto& [arch, isas] : slice.rows) {
-            if (isas.size() < 2)
-                continue;
             std::vector<const std::set<std::string>*> peers;
             for (const auto& [other, otherIsas] : slice.rows)
                 if (other != arch &&

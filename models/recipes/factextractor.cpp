@@ -136,8 +136,9 @@ using TextItems = std::vector<std::optional<Text>>;
 class Extractor
 {
 public:
-    Extractor(const nix::SyntaxTree& tree, RecipeFacts& facts, nix::ModuleLoader* modules)
-        : m_tree(tree), m_facts(facts), m_modules(modules)
+    Extractor(const nix::SyntaxTree& tree, RecipeFacts& facts, nix::ModuleLoader* modules,
+              int depth = 0)
+        : m_tree(tree), m_facts(facts), m_modules(modules), m_depth(depth)
     {
         // Sized for a typical recipe (~5 KB) so the walk rarely reallocates.
         m_bindings.reserve(128);
@@ -756,6 +757,55 @@ private:
         }
         std::sort(m_facts.pins.begin(), m_facts.pins.end(),
                   [](const PinFact& a, const PinFact& b) { return a.range.begin < b.range.begin; });
+        if (m_facts.pins.empty())
+            m_facts.pins = pinsOfModules();
+    }
+
+    // A recipe without a fetcher of its own takes its nixpkgs from a module it imports
+    // (`pin = import ./lib/pin.nix;`): that module's pins are the recipe's, written there.
+    // Files beside the recipe are recipes of their own (a companion's torch, a wrapper's base,
+    // whose pins reach the wrapper as inherited findings); modules in other directories are
+    // followed two levels deep, which also ends import cycles.
+    static bool isSibling(std::string_view path)
+    {
+        return path.starts_with("./") && path.find('/', 2) == std::string_view::npos;
+    }
+
+    std::vector<PinFact> pinsOfModules() const
+    {
+        constexpr int maxDepth = 2;
+        std::vector<PinFact> found;
+        if (!m_modules || m_depth >= maxDepth)
+            return found;
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
+            const auto arguments = callArguments(*apply);
+            if ((callee != "import" && callee != "callPackage") || arguments.empty() ||
+                !arguments[0] || arguments[0]->kind != NodeKind::Path ||
+                isSibling(arguments[0]->text))
+                continue;
+            const std::string id = m_modules->resolve(m_facts.path, arguments[0]->text);
+            const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
+            if (!module || !module->root())
+                continue;
+            RecipeFacts moduleFacts;
+            moduleFacts.path = id;
+            Extractor nested(*module, moduleFacts, m_modules, m_depth + 1);
+            nested.visit(*module->root(), std::string());
+            nested.extractPins();
+            const nix::LineIndex lines(module->source());
+            for (PinFact& pin : moduleFacts.pins) {
+                if (pin.file.empty()) {
+                    pin.file = id;
+                    pin.line = static_cast<int>(lines.position(pin.range.begin).line);
+                }
+                if (std::none_of(found.begin(), found.end(), [&](const PinFact& known) {
+                        return known.file == pin.file && known.range == pin.range;
+                    }))
+                    found.push_back(std::move(pin));
+            }
+        }
+        return found;
     }
 
     // The nixpkgs revision a fetcher's argument (a set, a URL or a flake reference) pins.
@@ -781,15 +831,17 @@ private:
                 auto repo = text("repo");
                 if (!repo || repo->text != "nixpkgs")
                     return std::nullopt;
+                // With `rev` written, Nix fetches it whatever `ref` says; a rev that cannot be
+                // known leaves the pin unknown.
                 revision = text("rev");
-                if (!revision)
+                if (!revision && !argument.attribute("rev"))
                     revision = text(type.empty() ? "tag" : "ref");
             } else if (fetcher == PinFetcher::FetchGit || type == "git") {
                 auto url = text("url");
                 if (!url || url->text.find("nixpkgs") == std::string::npos)
                     return std::nullopt;
                 revision = text("rev");
-                if (!revision)
+                if (!revision && !argument.attribute("rev"))
                     revision = text("ref");
             } else if (auto url = text("url")) {
                 revision = revisionFromUrl(*url);
@@ -962,8 +1014,12 @@ private:
                 m_facts.importedFiles.push_back(
                     Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range});
         }
-        if (!m_facts.importedFiles.empty())
-            m_facts.wrappedFile = m_facts.importedFiles.front();
+        // A wrapper's base is a recipe beside it; a module in a subdirectory is a library.
+        for (const Fact<std::string>& imported : m_facts.importedFiles)
+            if (isSibling(imported.value)) {
+                m_facts.wrappedFile = imported;
+                break;
+            }
     }
 
     // cudaSupport, and the ways a recipe turns MAGMA off.
@@ -1769,6 +1825,7 @@ private:
     mutable std::map<std::string_view, std::vector<ShellSetting>> m_settings;
     mutable std::unordered_map<const Node*, nix::Value> m_runs;
     nix::ModuleLoader* m_modules = nullptr;
+    int m_depth = 0; // 0 for the recipe, 1+ for a module read for its pins
     mutable std::unique_ptr<nix::Evaluator> m_evaluator;
 };
 

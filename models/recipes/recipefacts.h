@@ -39,7 +39,11 @@ struct PinFact
     std::string revision; // as written; a full pin is 40 lowercase hex digits
     PinFetcher fetcher = PinFetcher::Other;
     bool hasHash = false;   // sha256 / hash given next to the revision
-    nix::SourceRange range; // the revision string itself (what a pin bump rewrites)
+    nix::SourceRange range; // the revision string itself (what a pin bump rewrites), in `file`
+    // The repository module the pin is written in (`pin = import ./lib/pin.nix;`), shared by
+    // every recipe that imports it; "" when written in the recipe itself.
+    std::string file;
+    int line = 0; // of the revision in `file`; set only for a module's pin
 };
 
 struct OverlayFact

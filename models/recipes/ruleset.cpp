@@ -140,6 +140,19 @@ std::string lineOf(const RecipeFacts& facts, nix::SourceRange range)
     return "line " + std::to_string(facts.position(range.begin).line);
 }
 
+// Where a pin is written: "line 11", or "written in .flox/pkgs/lib/pin.nix:7" for a module's.
+std::string whereIs(const RecipeFacts& facts, const PinFact& pin)
+{
+    return pin.file.empty() ? lineOf(facts, pin.range)
+                            : "written in " + pin.file + ":" + std::to_string(pin.line);
+}
+
+// A finding's range in the recipe: none for a pin written in a module.
+nix::SourceRange rangeOf(const PinFact& pin)
+{
+    return pin.file.empty() ? pin.range : nix::SourceRange{};
+}
+
 std::string shortPin(const std::string& pin)
 {
     return pin.size() > 7 ? pin.substr(0, 7) : pin;
@@ -223,13 +236,13 @@ private:
             if (!isFullRevision(pin.revision))
                 add(rule::pinNotFull,
                     "nixpkgs pin '" + pin.revision + "' is not a full 40-hex commit id (" +
-                        lineOf(f, pin.range) + ")",
-                    pin.range);
+                        whereIs(f, pin) + ")",
+                    rangeOf(pin));
         if (!f.pins.empty() && !f.unpinnedImports.empty())
             add(rule::unpinnedNixpkgs,
                 "imports " + f.unpinnedImports.front().value + " (" +
                     lineOf(f, f.unpinnedImports.front().range) + ") next to the pinned nixpkgs " +
-                    shortPin(f.pins.front().revision) + " (" + lineOf(f, f.pins.front().range) +
+                    shortPin(f.pins.front().revision) + " (" + whereIs(f, f.pins.front()) +
                     "): that part follows whatever nixpkgs the building machine has",
                 f.unpinnedImports.front().range);
         if (f.torchAttribute && f.torchAttribute->value == "pytorch")
@@ -296,9 +309,9 @@ private:
                 if (!isFullRevision(pin.revision) || pin.revision == *e->pin)
                     continue;
                 add(e->fromSpecFile ? rule::pinMismatch : rule::pinDiffersFromGroup,
-                    "nixpkgs pin " + pin.revision + " (" + lineOf(f, pin.range) +
-                        ") differs from " + e->pinSource + ", " + *e->pin,
-                    pin.range);
+                    "nixpkgs pin " + pin.revision + " (" + whereIs(f, pin) + ") differs from " +
+                        e->pinSource + ", " + *e->pin,
+                    rangeOf(pin));
             }
         if (!e->fromSpecFile || !f.pins.empty() || f.pattern == PatternKind::FromScratch ||
             f.pattern == PatternKind::Wrapper || !e->pattern)

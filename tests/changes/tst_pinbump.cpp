@@ -168,6 +168,7 @@ private slots:
     void givenHashIsWrittenInTheRecipesNotation();
     void hashThatCannotBeLocatedSkipsTheRecipe();
     void fetchTreeAndFlakeReferencesAreBumped();
+    void aPinWrittenInAModuleIsBumpedThereOnce();
     void braceInAStringFallsBackToTheParser();
     void abbreviatedAndBranchPinsBecomeFullOnes();
     void pythonSetWithOverlaysIsNotRenamed();
@@ -428,6 +429,47 @@ void TestPinBump::fetchTreeAndFlakeReferencesAreBumped()
     QVERIFY(tree->after.find("narHash = \"" + sri.toStdString() + "\";") != std::string::npos);
     QVERIFY(planned.plan.needsHash.empty());
     QCOMPARE(flake->after, replaced(flake->before, oldPin, newPin));
+}
+
+void TestPinBump::aPinWrittenInAModuleIsBumpedThereOnce()
+{
+    // Every recipe reads nixpkgs from lib/pin.nix: the module changes once (the fetcher's rev
+    // and hash, and the revision it also quotes), the recipes not at all.
+    TestRepository repo;
+    repo.writeRecipe("lib/pin.nix",
+                     QByteArray::fromStdString(
+                         "let\n  bootstrap = import <nixpkgs> { };\nin\n{\n  rev = \"" + oldPin +
+                         "\";\n  nixpkgs = bootstrap.fetchFromGitHub {\n    owner = \"NixOS\";\n"
+                         "    repo = \"nixpkgs\";\n    rev = \"" +
+                         oldPin + "\";\n    hash = \"sha256-" + std::string(43, 'B') +
+                         "=\";\n  };\n}\n"));
+    const QByteArray recipe =
+        "let\n  pin = import ./lib/pin.nix;\n  pkgs = import pin.nixpkgs { };\n"
+        "in\npkgs.python313Packages.torch\n";
+    for (const char* isa : {"avx2", "avx512", "avx512bf16"})
+        repo.writeRecipe(QStringLiteral("pytorch-python313-cpu-%1.nix").arg(isa), recipe);
+    PinBumpRequest request = seedRequest();
+    request.newHashes["https://github.com/NixOS/nixpkgs/archive/" + newPin + ".tar.gz"] = newHash;
+    const Planned planned = planOn(repo.root(), request);
+    QVERIFY2(planned.plan.error.empty(), planned.plan.error.c_str());
+    QCOMPARE(planned.plan.changes.operations.size(), size_t(1));
+    QCOMPARE(planned.plan.recipes, 3);
+    const FileOperation& op = planned.plan.changes.operations.front();
+    QCOMPARE(op.path, std::string(".flox/pkgs/lib/pin.nix"));
+    QCOMPARE(changedLines(op).size(), size_t(3));
+    QVERIFY(op.after.find(oldPin) == std::string::npos);
+    QVERIFY(op.after.find("hash = \"sha256-" + std::string(43, 'B')) == std::string::npos);
+    QVERIFY2(op.reason.find("shared by 3 recipes") != std::string::npos, op.reason.c_str());
+
+    // Bumping one cell would move the other two as well: refused, with why.
+    PinBumpRequest one = request;
+    one.scope.cells = {"python313-cpu-avx2"};
+    const Planned scoped = planOn(repo.root(), one);
+    QVERIFY(scoped.plan.changes.operations.empty());
+    QCOMPARE(scoped.plan.changes.skipped.size(), size_t(1));
+    QVERIFY2(scoped.plan.changes.skipped[0].why.find("shared with 2 recipes outside the scope") !=
+                 std::string::npos,
+             scoped.plan.changes.skipped[0].why.c_str());
 }
 
 void TestPinBump::braceInAStringFallsBackToTheParser()

@@ -192,7 +192,7 @@ void TestPinCommand::withoutHashTheRecipesAreListedAsNeedingOne()
     const Run run = recipegrid(
         {"bump-pin", repo.root(), "--from", oldPin, "--to", newPin, "--scope", "accelerator:cpu"});
     QVERIFY2(run.exitCode == 0, run.err.constData());
-    QVERIFY2(run.out.contains("Needs a new hash (6 recipes)"), run.out.constData());
+    QVERIFY2(run.out.contains("Needs a new hash (6 files)"), run.out.constData());
     for (const QString& file : QDir(repo.root() + "/.flox/pkgs").entryList({"*.nix"})) {
         QFile f(repo.root() + "/.flox/pkgs/" + file);
         QVERIFY(f.open(QIODevice::ReadOnly));

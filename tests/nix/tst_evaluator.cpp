@@ -558,6 +558,10 @@ void TestEvaluator::libraryFunctions()
       version = lib.versions.majorMinor "12.0.1";
       replaced = lib.replaceStrings [ "." "-" ] [ "" "_" ] "8.6-x";
       squares = map (x: x * x) [ 2 3 ];
+      dotted = builtins.substring 0 1 "120" + "." + builtins.substring 1 1 "120";
+      tail = builtins.substring 3 (-1) "sm_120";
+      past = lib.substring 9 2 "sm_120";
+      unknownText = builtins.substring 0 1 lib.x;
     })");
     const Value set = lib.body();
     QCOMPARE(strings(*set.attribute("on")), std::vector<std::string>{"a"});
@@ -582,6 +586,12 @@ void TestEvaluator::libraryFunctions()
     QCOMPARE(set.attribute("replaced")->asString(), std::optional<std::string>("86_x"));
     QCOMPARE(set.attribute("replaced")->sourceOf(0, 1)->range.begin, lib.range("8.6-x").begin);
     QCOMPARE(set.attribute("squares")->describe(), std::string("[ 4 9 ]"));
+    // "1.2": what a two-digit formula makes of a three-digit arch, pieces and all.
+    QCOMPARE(set.attribute("dotted")->asString(), std::optional<std::string>("1.2"));
+    QCOMPARE(set.attribute("dotted")->sourceOf(2, 1)->range.begin, lib.range("120\";").begin + 1);
+    QCOMPARE(set.attribute("tail")->asString(), std::optional<std::string>("120"));
+    QCOMPARE(set.attribute("past")->asString(), std::optional<std::string>(""));
+    QVERIFY(set.attribute("unknownText")->isUnknown());
 }
 
 void TestEvaluator::escapeShellArg()

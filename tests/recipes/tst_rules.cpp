@@ -1045,7 +1045,7 @@ in
         write("sm80", "avx512", "312");
         write("sm86", "avx2", "312");
         write("sm86", "avx", "312");
-        // One build of sm75 beside three archs with both: a deliberate single build.
+        // One build of sm75 beside three archs with avx2 and avx512: its peers suggest avx512.
         for (const char* arch : {"sm80", "sm86", "sm89"})
             for (const char* isa : {"avx2", "avx512"})
                 write(arch, isa, "311");
@@ -1060,7 +1060,8 @@ in
             QCOMPARE(ids(entry.findings), std::multiset<std::string>{"gap"});
             QCOMPARE(entry.findings[0].severity, Severity::Info);
         }
-        QCOMPARE(gaps, std::set<std::string>{"pytorch-python313-cuda12_8-sm90-avx512bf16"});
+        QCOMPARE(gaps, (std::set<std::string>{"pytorch-python313-cuda12_8-sm90-avx512bf16",
+                                              "pytorch-python311-cuda12_8-sm75-avx512"}));
     }
 
     // Severity means something: a recipe with only a warning is an ok cell with a warning.
@@ -1251,6 +1252,47 @@ in
         clean.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix", Recipe{}.text());
         const Analysis fine = analyze(clean);
         QCOMPARE(fine.entries.front().status, CellStatus::Ok);
+    }
+
+    // A pin written in a module (`pin = import ./lib/pin.nix;`) is the pin of every recipe
+    // that imports it; findings say where it is written.
+    void pinsWrittenInAModule()
+    {
+        TestRepository repo;
+        repo.writeRecipe("lib/pin.nix",
+                         "# the one snapshot\n{\n  nixpkgs = builtins.fetchTarball {\n"
+                         "    url = \"https://github.com/NixOS/nixpkgs/archive/" +
+                             otherPin + ".tar.gz\";\n  };\n}\n");
+        const QByteArray fromModule = "let\n  pin = import ./lib/pin.nix;\n"
+                                      "  pkgs = import pin.nixpkgs { };\nin\n"
+                                      "pkgs.python313Packages.torch\n";
+        const QByteArray own = "let\n  pkgs = import (builtins.fetchTarball "
+                               "\"https://github.com/NixOS/nixpkgs/archive/" +
+                               goodPin + ".tar.gz\") { };\nin\npkgs.python313Packages.torch\n";
+        for (const char* isa : {"avx2", "avx512", "avx512bf16"})
+            repo.writeRecipe(QStringLiteral("pytorch-python313-cpu-%1.nix").arg(isa), own);
+        repo.writeRecipe("pytorch-python313-cpu-avx512vnni.nix", fromModule);
+        const Analysis analysis = analyze(repo);
+        const MatrixEntry* reader = nullptr;
+        for (const MatrixEntry& entry : analysis.entries)
+            if (entry.variant.isa == "avx512vnni")
+                reader = &entry;
+        QVERIFY(reader && reader->recipe);
+        QCOMPARE(reader->recipe->pins.size(), size_t(1));
+        const PinFact& pin = reader->recipe->pins.front();
+        QCOMPARE(pin.revision, std::string(otherPin));
+        QCOMPARE(pin.file, std::string(".flox/pkgs/lib/pin.nix"));
+        QCOMPARE(pin.line, 4);
+        QVERIFY(reader->recipe->pattern == PatternKind::PinnedPlain);
+        ONLY(reader->findings, "pin-differs-from-group");
+        QVERIFY2(reader->findings[0].message.find("written in .flox/pkgs/lib/pin.nix:4") !=
+                     std::string::npos,
+                 reader->findings[0].message.c_str());
+        // A module in a subdirectory is no recipe, and the others pin for themselves.
+        QCOMPARE(analysis.entries.size(), size_t(4));
+        for (const MatrixEntry& entry : analysis.entries)
+            if (&entry != reader)
+                QCOMPARE(entry.recipe->pins.front().file, std::string());
     }
 
     void wrappersInheritTheirBasesPin()
