@@ -1006,6 +1006,9 @@ private:
             auto arguments = callArguments(*apply);
             if (arguments.empty() || !arguments[0] || arguments[0]->kind != NodeKind::Path)
                 continue;
+            if (arguments.size() == 2 && !isSibling(arguments[0]->text) &&
+                m_facts.builderModule.empty())
+                m_facts.builderModule = std::string(arguments[0]->text);
             // `callPackage ./x.nix { }` is two Applies with the same first argument.
             if ((callee == "callPackage" || callee == "import") &&
                 endsWith(arguments[0]->text, ".nix") &&
@@ -1545,6 +1548,49 @@ private:
 
     // The flags that reach the compiler: the first flag sink whose value is fully known and
     // holds machine flags; the list binding of that name (`cpuFlags`) is where they came from.
+    // `toString ([ (old.NIX_CFLAGS_COMPILE or "") ] ++ flags)`, `old.CXXFLAGS + " -mavx2"`:
+    // the sink's value inherited from the overridden package is nixpkgs' own, which selects
+    // no ISA; what the recipe adds to it is read. nullopt when another part is unknown.
+    std::optional<Text> addedFlags(const nix::Value& value, std::string_view sink, const Node& at,
+                                   int depth = 0) const
+    {
+        if (depth > 8)
+            return std::nullopt;
+        if (auto text = textOf(value, at))
+            return text->text.find(unknownMark) == std::string::npos ? text : std::nullopt;
+        const auto inherited = [&](const nix::Value& part) {
+            const std::string_view path = part.symbolicPath();
+            return part.isUnknown() && path.size() > sink.size() &&
+                   path.substr(path.size() - sink.size()) == sink &&
+                   path[path.size() - sink.size() - 1] == '.';
+        };
+        std::vector<nix::Value> parts;
+        if (value.kind() == nix::Value::Kind::List) {
+            for (size_t i = 0; i < value.size(); ++i)
+                parts.push_back(value.element(i).value_or(nix::Value()));
+        } else if (value.isUnknown()) {
+            parts = value.parts();
+        }
+        if (parts.empty())
+            return std::nullopt;
+        Text joined;
+        bool any = false;
+        for (const nix::Value& part : parts) {
+            if (inherited(part))
+                continue;
+            auto text = addedFlags(part, sink, at, depth + 1);
+            if (!text)
+                return std::nullopt;
+            if (!joined.text.empty() && !text->text.empty())
+                joined.text += ' ';
+            joined.append(text->text, text->pieces);
+            if (joined.writtenIn.empty())
+                joined.writtenIn = text->writtenIn;
+            any = true;
+        }
+        return any ? std::optional<Text>(std::move(joined)) : std::nullopt;
+    }
+
     void extractCompilerFlags()
     {
         auto note = [&](const Text& value, std::string_view sink) {
@@ -1592,10 +1638,16 @@ private:
                     continue;
                 if (auto text = textAt(binding.source); text && note(*text, sink))
                     continue;
+                if (auto added = addedFlags(valueOf(binding.source), sink, *binding.source)) {
+                    added->range = binding.value ? binding.value->range : binding.key->range;
+                    if (note(*added, sink))
+                        continue;
+                }
+                bool known = false;
                 if (auto entries = itemsAt(binding.source)) {
                     Text joined;
                     joined.range = binding.value ? binding.value->range : binding.key->range;
-                    bool known = true;
+                    known = true;
                     for (const auto& entry : *entries) {
                         if (!entry) {
                             known = false;
@@ -1606,6 +1658,8 @@ private:
                     if (known)
                         note(joined, sink);
                 }
+                if (!known)
+                    m_facts.unreadFlagSinks.emplace_back(sink);
             }
         }
         if (m_facts.compilerFlags)

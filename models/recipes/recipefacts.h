@@ -146,6 +146,10 @@ struct RecipeFacts
     std::vector<Fact<std::string>> magmaDisabled; // USE_MAGMA=OFF / filterMagma evidence
     std::optional<Fact<std::string>> wrappedFile; // pattern (e): the file it callPackages
     std::vector<Fact<std::string>> importedFiles; // every `./x.nix` imported or callPackage'd
+    // A module function the recipe calls with arguments (`import ./lib/mk-torch.nix { … }`):
+    // its values are made there, from those arguments. "" when none.
+    std::string builderModule;
+    std::vector<std::string> unreadFlagSinks; // "NIX_CFLAGS_COMPILE" set to what cannot be read
     // The repository's modules the recipe's values were read from, with the stamp of the
     // bytes read: facts stay valid only while these are unchanged.
     std::vector<std::pair<std::string, std::string>> modules;

@@ -58,6 +58,10 @@ const std::vector<RuleInfo> allRules = {
     {rule::importedFileMissing, S::Error, F::None, "imported file missing",
      "The recipe imports or callPackages a file of the repository that does not exist, so Nix "
      "stops before building anything."},
+    {rule::valuesNotRead, S::Info, F::None, "not checked",
+     "Neither the GPU arch nor the compiler flags could be read where they reach the build (a "
+     "builder function in a module called with arguments, values read from JSON): the recipe "
+     "is not checked for them."},
     {rule::cudaVersionMismatch, S::Error, F::Regenerate, "CUDA package set differs",
      "The CUDA package set the recipe selects is not the CUDA version its name says."},
     {rule::deprecatedTorchAttribute, S::Warning, F::EditValue, "deprecated pytorch attribute",
@@ -182,6 +186,7 @@ public:
             packageLimits();
             hardware();
             imports();
+            unread();
         }
         RuleSet::sort(out);
         return std::move(out);
@@ -634,6 +639,36 @@ private:
                 e->impossibleWhy + (e->fromSpecFile
                                         ? "; the spec does not ask for " + e->name.toString()
                                         : "; there is no spec file to ask for it"));
+    }
+
+    // A recipe whose arch and flags cannot be read is not "ok" by evidence: say it was not
+    // checked, and where its values come from when a builder module makes them.
+    void unread()
+    {
+        if (f.pattern == PatternKind::Wrapper)
+            return; // checked on its base
+        // Only with evidence that values exist: a builder called with arguments, or a flag
+        // setting whose value is unknown. A recipe that sets no flags at all is judged as it is.
+        const std::string& builder = f.builderModule;
+        std::vector<std::string> unread;
+        if (e->name.accelerator == Accelerator::Cuda && !e->archNumber.empty() &&
+            f.archSinks.empty() && !builder.empty())
+            unread.push_back("GPU arch");
+        if (e->isa && !e->isa->flags.empty() && !f.compilerFlags &&
+            (!builder.empty() || !f.unreadFlagSinks.empty()))
+            unread.push_back("compiler flags" + (f.unreadFlagSinks.empty()
+                                                     ? std::string()
+                                                     : " (" + f.unreadFlagSinks.front() + ")"));
+        if (unread.empty())
+            return;
+        add(rule::valuesNotRead,
+            "the " + unread.front() + (unread.size() > 1 ? " and the " + unread[1] : "") +
+                " reaching the build could not be read" +
+                (builder.empty() ? std::string()
+                                 : "; they come from " + builder +
+                                       ", called with arguments, and RecipeGrid does not follow "
+                                       "them into its function") +
+                ": not checked");
     }
 
     // A sibling recipe imported by file name is a base this one builds on (a companion's

@@ -56,6 +56,7 @@ inline constexpr std::string_view pythonVersionMismatch = "python-version-mismat
 inline constexpr std::string_view torchVersionMismatch = "torch-version-mismatch";
 inline constexpr std::string_view importedCellMismatch = "imported-cell-mismatch";
 inline constexpr std::string_view importedFileMissing = "imported-file-missing";
+inline constexpr std::string_view valuesNotRead = "values-not-read";
 inline constexpr std::string_view cudaBelowMinimum = "cuda-below-minimum";
 inline constexpr std::string_view packageBelowMinimumArch = "package-below-minimum-arch";
 inline constexpr std::string_view impossiblePairing = "impossible-pairing";

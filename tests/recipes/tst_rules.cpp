@@ -197,6 +197,19 @@ Analysis analyze(const TestRepository& repo, AnalyzerOptions options = {})
     return analysis;
 }
 
+// The findings of one recipe alone in a repository without a spec.
+std::vector<Finding> checkAlone(const QByteArray& text, const std::string& name)
+{
+    TestRepository repo;
+    repo.writeRecipe(QString::fromStdString(name), text);
+    const Analysis analysis = analyze(repo);
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.recipe && entry.recipe->fileName == name)
+            return entry.findings;
+    qWarning("%s was not analysed", name.c_str());
+    return {Finding{}};
+}
+
 std::multiset<std::string> allIds(const Analysis& analysis)
 {
     std::multiset<std::string> out;
@@ -633,6 +646,63 @@ in
         const auto cflags = check(both);
         ONLY(cflags, "cpu-flags-mismatch");
         QVERIFY(cflags[0].message.find("reaching CFLAGS") != std::string::npos);
+    }
+
+    // What the overridden package already had in the sink (`old.NIX_CFLAGS_COMPILE or ""`) is
+    // nixpkgs' own and selects no ISA; what the recipe adds is judged.
+    void cpuFlagsAddedToTheInheritedOnes_data()
+    {
+        QTest::addColumn<QByteArray>("sink");
+        QTest::newRow("toString of a list") << QByteArray(
+            "NIX_CFLAGS_COMPILE = toString ([ (o.NIX_CFLAGS_COMPILE or \"\") ] ++ @LIST@);");
+        QTest::newRow("concatenated string")
+            << QByteArray("NIX_CFLAGS_COMPILE = (o.NIX_CFLAGS_COMPILE or \"\") + \" \" + "
+                          "builtins.concatStringsSep \" \" @LIST@;");
+        QTest::newRow("env attribute")
+            << QByteArray("env.CXXFLAGS = toString [ (o.env.CXXFLAGS or \"\") @LIST@ ];");
+    }
+    void cpuFlagsAddedToTheInheritedOnes()
+    {
+        QFETCH(QByteArray, sink);
+        const QByteArray recipe = "{ python3Packages }:\nlet\n  flags = [ @FLAGS@ ];\nin\n"
+                                  "python3Packages.torch.overrideAttrs (o: {\n  " +
+                                  QByteArray(sink).replace("@LIST@", "flags") + "\n})\n";
+        const std::string name = "pytorch-python313-cpu-avx2.nix";
+        CLEAN(checkAlone(QByteArray(recipe).replace("@FLAGS@", "\"-mavx2\" \"-mfma\" \"-mf16c\""),
+                         name));
+        const auto wrong =
+            checkAlone(QByteArray(recipe).replace("@FLAGS@", "\"-march=x86-64-v4\""), name);
+        ONLY(wrong, "cpu-flags-mismatch");
+        QVERIFY2(wrong[0].message.find("avx512f") != std::string::npos, wrong[0].message.c_str());
+        // Anything else unknown in the sink leaves the flags unread, and says so.
+        const auto unknown = checkAlone(QByteArray(recipe)
+                                            .replace("@FLAGS@", "\"-mavx2\"")
+                                            .replace("(o.", "(builtins.getEnv \"X\" + o."),
+                                        name);
+        ONLY(unknown, "values-not-read");
+        QCOMPARE(unknown[0].severity, Severity::Info);
+    }
+
+    // A builder module called with arguments makes the values: not checked, and said so.
+    void valuesNotRead()
+    {
+        TestRepository repo;
+        repo.writeRecipe("lib/mk-torch.nix", "{ capability, isa }: { }\n");
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix",
+                         "import ./lib/mk-torch.nix {\n  capability = \"9.0\";\n"
+                         "  isa = \"avx512\";\n}\n");
+        const std::vector<Finding> findings = analyze(repo).entries.at(0).findings;
+        ONLY(findings, "values-not-read");
+        QVERIFY2(findings[0].message.find("GPU arch and the compiler flags") != std::string::npos &&
+                     findings[0].message.find("./lib/mk-torch.nix") != std::string::npos,
+                 findings[0].message.c_str());
+        // A generic build has no flags to read, nor a recipe that sets none; a recipe with its
+        // values is checked.
+        CLEAN(checkAlone("{ python3Packages }: python3Packages.torch\n",
+                         "pytorch-python313-cpu.nix"));
+        CLEAN(checkAlone("{ python3Packages }: python3Packages.torch\n",
+                         "pytorch-python313-cpu-avx2.nix"));
+        CLEAN(check(Recipe{}));
     }
 
     void packageBelowMinimumArch()
