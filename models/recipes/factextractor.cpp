@@ -777,6 +777,8 @@ private:
         std::vector<PinFact> found;
         if (!m_modules || m_depth >= maxDepth)
             return found;
+        // Each imported module once, with the argument set it is called with (if any).
+        std::vector<std::pair<const Node*, const Node*>> imports; // path, argument
         for (const Node* apply : m_applies) {
             const std::string_view callee = calleeName(*apply);
             const auto arguments = callArguments(*apply);
@@ -784,7 +786,16 @@ private:
                 !arguments[0] || arguments[0]->kind != NodeKind::Path ||
                 isSibling(arguments[0]->text))
                 continue;
-            const std::string id = m_modules->resolve(m_facts.path, arguments[0]->text);
+            const Node* argument = arguments.size() == 2 ? arguments[1] : nullptr;
+            auto known = std::find_if(imports.begin(), imports.end(),
+                                      [&](const auto& i) { return i.first == arguments[0]; });
+            if (known == imports.end())
+                imports.emplace_back(arguments[0], argument);
+            else if (argument)
+                known->second = argument;
+        }
+        for (const auto& [path, argument] : imports) {
+            const std::string id = m_modules->resolve(m_facts.path, path->text);
             const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
             if (!module || !module->root())
                 continue;
@@ -795,7 +806,11 @@ private:
             nested.extractPins();
             const nix::LineIndex lines(module->source());
             for (PinFact& pin : moduleFacts.pins) {
-                if (pin.file.empty()) {
+                if (auto overridden = overriddenPin(*module, pin, argument)) {
+                    if (overridden->revision.empty())
+                        continue; // the caller's argument decides, and it cannot be read
+                    pin = std::move(*overridden);
+                } else if (pin.file.empty()) {
                     pin.file = id;
                     pin.line = static_cast<int>(lines.position(pin.range.begin).line);
                 }
@@ -806,6 +821,38 @@ private:
             }
         }
         return found;
+    }
+
+    // A module's pin written as the default of its function's formal (`{ rev ? "…" }:`) is the
+    // caller's when the recipe passes that argument: the pin in this file, or a pin with an
+    // empty revision when the argument cannot be read. nullopt when the default stands.
+    std::optional<PinFact> overriddenPin(const nix::SyntaxTree& module, const PinFact& pin,
+                                         const Node* argument) const
+    {
+        const Node* root = module.root();
+        const Node* formals = root->kind == NodeKind::Lambda ? root->lambdaFormals() : nullptr;
+        if (!formals || !argument || !pin.file.empty())
+            return std::nullopt;
+        for (const Node* formal : formals->formals()) {
+            const Node* fallback = formal->formalDefault();
+            if (!fallback || !within(fallback, pin.range))
+                continue;
+            const nix::Value given = valueOf(argument);
+            if (given.kind() != nix::Value::Kind::AttrSet)
+                return PinFact{};
+            const auto value = given.attribute(formal->text);
+            if (!value)
+                return std::nullopt; // not passed: the default is the pin
+            const auto text = textOf(*value, *argument);
+            if (!text)
+                return PinFact{};
+            PinFact own = pin;
+            own.revision = text->text;
+            own.range = text->sourceOf(0, text->text.size()).value_or(text->range);
+            own.hasHash = false; // the module's hash is for its default revision
+            return own;
+        }
+        return std::nullopt;
     }
 
     // The nixpkgs revision a fetcher's argument (a set, a URL or a flake reference) pins.

@@ -1365,6 +1365,45 @@ in
                 QCOMPARE(entry.recipe->pins.front().file, std::string());
     }
 
+    // A builder whose pin is the default of its `rev` argument: a recipe that passes `rev`
+    // pins that revision itself, in its own file; the others take the default, in the module.
+    void aBuildersPinArgument()
+    {
+        TestRepository repo;
+        repo.writeRecipe("lib/mk-torch.nix",
+                         "{ isa, rev ? \"" + goodPin +
+                             "\" }:\nlet\n  pkgs = import (builtins.fetchTarball "
+                             "\"https://github.com/NixOS/nixpkgs/archive/${rev}.tar.gz\") { };\n"
+                             "in\npkgs.python313Packages.torch\n");
+        for (const char* isa : {"avx2", "avx512"})
+            repo.writeRecipe(QStringLiteral("pytorch-python313-cpu-%1.nix").arg(isa),
+                             QByteArray("import ./lib/mk-torch.nix { isa = \"") + isa + "\"; }\n");
+        const QByteArray overriding = "import ./lib/mk-torch.nix {\n  isa = \"avx512bf16\";\n"
+                                      "  rev = \"" +
+                                      otherPin + "\";\n}\n";
+        repo.writeRecipe("pytorch-python313-cpu-avx512bf16.nix", overriding);
+        repo.writeRecipe("pytorch-python313-cpu-avx512vnni.nix",
+                         "let r = builtins.getEnv \"REV\"; in\n"
+                         "import ./lib/mk-torch.nix { isa = \"avx512vnni\"; rev = r; }\n");
+        const Analysis analysis = analyze(repo);
+        std::map<std::string, const RecipeFacts*> byIsa;
+        for (const MatrixEntry& entry : analysis.entries)
+            byIsa[entry.variant.isa] = entry.recipe.get();
+        QCOMPARE(byIsa.size(), size_t(4));
+        for (const char* isa : {"avx2", "avx512"}) {
+            QCOMPARE(byIsa[isa]->pins.size(), size_t(1));
+            QCOMPARE(byIsa[isa]->pins[0].revision, std::string(goodPin));
+            QCOMPARE(byIsa[isa]->pins[0].file, std::string(".flox/pkgs/lib/mk-torch.nix"));
+            QCOMPARE(byIsa[isa]->pins[0].line, 1);
+        }
+        const PinFact& own = byIsa["avx512bf16"]->pins.at(0);
+        QCOMPARE(own.revision, std::string(otherPin));
+        QCOMPARE(own.file, std::string());
+        QCOMPARE(overriding.mid(int(own.range.begin), int(own.range.length())), otherPin);
+        // An argument that cannot be read leaves the pin unknown rather than the default.
+        QVERIFY(byIsa["avx512vnni"]->pins.empty());
+    }
+
     void wrappersInheritTheirBasesPin()
     {
         // Pattern (e): each variant file only passes its values to a shared base.
