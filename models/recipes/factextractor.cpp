@@ -1593,8 +1593,6 @@ private:
         return flags;
     }
 
-    // The flags that reach the compiler: the first flag sink whose value is fully known and
-    // holds machine flags; the list binding of that name (`cpuFlags`) is where they came from.
     // `toString ([ (old.NIX_CFLAGS_COMPILE or "") ] ++ flags)`, `old.CXXFLAGS + " -mavx2"`:
     // the sink's value inherited from the overridden package is nixpkgs' own, which selects
     // no ISA; what the recipe adds to it is read. nullopt when another part is unknown.
@@ -1638,6 +1636,8 @@ private:
         return any ? std::optional<Text>(std::move(joined)) : std::nullopt;
     }
 
+    // The flags that reach the compiler: the first flag sink whose value is fully known and
+    // holds machine flags; the list binding of that name (`cpuFlags`) is where they came from.
     void extractCompilerFlags()
     {
         auto note = [&](const Text& value, std::string_view sink) {
@@ -1683,10 +1683,15 @@ private:
             for (const BindingRecord& binding : m_bindings) {
                 if (binding.last != sink || inOverlay(binding.key))
                     continue;
-                if (auto text = textAt(binding.source); text && note(*text, sink))
-                    continue;
+                bool read = false; // the value is known, whether or not it holds machine flags
+                if (auto text = textAt(binding.source)) {
+                    read = text->text.find(unknownMark) == std::string::npos;
+                    if (note(*text, sink))
+                        continue;
+                }
                 if (auto added = addedFlags(valueOf(binding.source), sink, *binding.source)) {
                     added->range = binding.value ? binding.value->range : binding.key->range;
+                    read = true;
                     if (note(*added, sink))
                         continue;
                 }
@@ -1705,7 +1710,7 @@ private:
                     if (known)
                         note(joined, sink);
                 }
-                if (!known)
+                if (!read && !known)
                     m_facts.unreadFlagSinks.emplace_back(sink);
             }
         }

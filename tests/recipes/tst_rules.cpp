@@ -702,6 +702,10 @@ in
                          "pytorch-python313-cpu.nix"));
         CLEAN(checkAlone("{ python3Packages }: python3Packages.torch\n",
                          "pytorch-python313-cpu-avx2.nix"));
+        // A flag setting that is read but holds no machine flag was read, not unread.
+        CLEAN(checkAlone("{ python3Packages }: python3Packages.torch.overrideAttrs (o: {\n"
+                         "  NIX_CFLAGS_COMPILE = \"-O3\";\n})\n",
+                         "pytorch-python313-cpu-avx2.nix"));
         CLEAN(check(Recipe{}));
     }
 
