@@ -21,6 +21,8 @@
 //   platforms      "x86_64-linux" ↔ "aarch64-linux" in meta.platforms (never in an `or`
 //                  fallback, which nixpkgs' torch never uses)             → platforms-mismatch
 //   cuda-set       every mention of cudaPackages_X_Y → another version's → cuda-version-mismatch
+//   import         a sibling recipe of its own cell a companion imports → the same package's
+//                  recipe of another cell                                → imported-cell-mismatch
 // Every caught mutant is then fixed through the change planner (in place or by regenerating
 // the recipe from its group's canonical one): the fixed file must have no finding its
 // original did not have.
@@ -986,6 +988,30 @@ private slots:
                     }
                 }
 
+                // (6) a sibling recipe the file builds on (a companion's torch), swapped for the
+                // same package's recipe of another cell: a copy-paste that kept the import.
+                for (const Node* node : reading.all()) {
+                    if (node->kind != NodeKind::Path)
+                        continue;
+                    const auto base = VariantName::ofSiblingPath(node->text);
+                    if (!base || !name->matchesBase(*base))
+                        continue;
+                    const QStringList siblings = QFileInfo(absolute).dir().entryList(
+                        {QStringLiteral("*.nix")}, QDir::Files, QDir::Name);
+                    for (const QString& sibling : siblings) {
+                        const auto other = VariantName::parse(sibling.chopped(4).toStdString());
+                        if (!other || other->package != base->package || name->matchesBase(*other))
+                            continue;
+                        const std::string to = "./" + sibling.toStdString();
+                        mutants.push_back(
+                            {"import",
+                             where(node->range) + ": " + std::string(node->text) + " → " + to,
+                             replaced(original, {{node->range, to}}),
+                             {"imported-cell-mismatch"}});
+                        break;
+                    }
+                }
+
                 std::set<std::string> kinds;
                 for (const Mutant& mutant : mutants)
                     kinds.insert(mutant.kind);
@@ -1085,6 +1111,7 @@ private slots:
         for (const char* kind :
              {"arch-value", "arch-notation", "pin", "isa", "platforms", "cuda-set"})
             QVERIFY2(byKind[kind].mutants >= 20, kind);
+        QVERIFY2(byKind["import"].mutants >= 2, "import"); // only companions import a recipe
         for (const RepoUnderTest& repo : repositories())
             QVERIFY2(!byRepo[repo.name.toStdString()].empty(), qPrintable(repo.name));
         QVERIFY2(!belowThreshold,
