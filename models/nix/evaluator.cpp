@@ -468,6 +468,8 @@ struct Evaluator::Impl
     std::unordered_map<Key, Thunk*, KeyHash> thunkMemo;
     std::unordered_map<Key, const Env*, KeyHash> envMemo;
     std::unordered_map<Key, const ValueData*, KeyHash> renamed;
+    // Modules whose root function evaluateApplied() applies: the argument's thunk per file.
+    std::unordered_map<uint32_t, Thunk*> appliedRoots;
     std::optional<Value> exhaustedValue;
     uint64_t steps = 0;
     uint32_t depth = 0;
@@ -971,6 +973,17 @@ struct Evaluator::Impl
         std::sort(slots.begin(), slots.end(),
                   [](const Slot& a, const Slot& b) { return a.name < b.name; });
         env.slots = std::move(slots);
+    }
+
+    const Env* appliedLambdaEnv(const Node& lambda, const Env* outer, Thunk* argument)
+    {
+        auto [it, inserted] = envMemo.try_emplace(Key{&lambda, argument}, nullptr);
+        if (!inserted)
+            return it->second;
+        Env& env = newEnv(outer, outer->file);
+        it->second = &env;
+        bindLambda(lambda, env, argument);
+        return &env;
     }
 
     const Env* staticLambdaEnv(const Node& lambda, const Env* outer)
@@ -2142,6 +2155,31 @@ struct Evaluator::Impl
 
     // ---- evaluate() of any node ---------------------------------------------------------
 
+    Value evaluateApplied(const std::string& id, const Value& argument, const Node& node)
+    {
+        auto known = fileIndex.find(id);
+        uint32_t index = known == fileIndex.end() ? UINT32_MAX : known->second;
+        if (known == fileIndex.end() && loader) {
+            const SyntaxTree* tree = loader->load(id);
+            index = tree && tree->root() ? addFile(id, tree) : UINT32_MAX;
+            if (index == UINT32_MAX)
+                fileIndex.emplace(id, UINT32_MAX);
+        }
+        if (index == UINT32_MAX)
+            return unknown(Cause::Unavailable, "cannot read " + id);
+        const Node* root = files[index].tree->root();
+        if (root->kind != NodeKind::Lambda)
+            return unknown(Cause::Unsupported, id + " is not a function");
+        // One argument per module for the evaluator's lifetime: memoised environments and
+        // thunks stay valid for it.
+        auto [it, inserted] = appliedRoots.try_emplace(index, nullptr);
+        if (inserted)
+            it->second = ready(argument);
+        else if (it->second->value.m_data != argument.m_data)
+            return unknown(Cause::Unsupported, id + " is already applied to another argument");
+        return evaluateIn(index, node);
+    }
+
     // The nodes from the file's root down to `node`, found through the ranges that enclose
     // it: no index to build, as a caller asks about a few nodes of a file. Empty when `node`
     // is not in the tree.
@@ -2199,7 +2237,9 @@ struct Evaluator::Impl
                     env = recEnv(scope, env);
                 break;
             case NodeKind::Lambda:
-                env = staticLambdaEnv(scope, env);
+                env = i == 0 && appliedRoots.count(file)
+                          ? appliedLambdaEnv(scope, env, appliedRoots.at(file))
+                          : staticLambdaEnv(scope, env);
                 break;
             case NodeKind::With:
                 if (child == scope.withBody())
@@ -2299,6 +2339,12 @@ Value Evaluator::evaluate(const Node& node)
 {
     Impl::Entry entry(*d);
     return d->evaluateIn(0, node);
+}
+
+Value Evaluator::evaluateApplied(std::string_view moduleId, const Value& argument, const Node& node)
+{
+    Impl::Entry entry(*d);
+    return d->evaluateApplied(std::string(moduleId), argument, node);
 }
 
 const std::string& Evaluator::fileId() const

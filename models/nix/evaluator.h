@@ -69,6 +69,13 @@ public:
     // an unknown.
     Value evaluate(const Node& node);
 
+    // A node of the module `moduleId` (an id the loader resolved for this file's imports),
+    // evaluated where the module's root function is applied to `argument`, a value of this
+    // evaluator: what a recipe's `import ./lib/mk-torch.nix { capability = "9.0"; }` makes of
+    // the builder's expressions. Unknown when the module cannot be loaded, its root is not a
+    // function, or `node` is not one of its nodes.
+    Value evaluateApplied(std::string_view moduleId, const Value& argument, const Node& node);
+
     const std::string& fileId() const;
     const Limits& limits() const;
 

@@ -163,11 +163,71 @@ public:
         extractArchSinks();
         extractCompilerFlags();
         extractPlatforms();
+        readThroughBuilder();
         extractUnpinnedImports(*root);
         extractPattern(*root);
     }
 
 private:
+    // ---- a builder module ------------------------------------------------------------------
+
+    // `import ./lib/mk-torch.nix { capability = "8.6"; isa = "avx2"; }`: the arch sinks and
+    // compiler flags are in the builder's function, fed by the recipe's argument. They are read
+    // there, as the recipe's facts, with where they are written: no range of them is in the
+    // recipe, so they are reported but never edited in place.
+    void readThroughBuilder()
+    {
+        if (m_facts.builderModule.empty() || !m_modules || m_depth > 0 ||
+            !m_facts.archSinks.empty() || m_facts.compilerFlags)
+            return;
+        const Node* argument = nullptr;
+        for (const Node* apply : m_applies) {
+            const auto arguments = callArguments(*apply);
+            if (arguments.size() == 2 && arguments[0] && arguments[0]->kind == NodeKind::Path &&
+                arguments[0]->text == m_facts.builderModule)
+                argument = arguments[1];
+        }
+        const std::string id =
+            argument ? m_modules->resolve(m_facts.path, m_facts.builderModule) : std::string();
+        const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
+        if (!module || !module->root() || module->root()->kind != NodeKind::Lambda)
+            return;
+        RecipeFacts built;
+        built.path = id;
+        Extractor builder(*module, built, m_modules, m_depth + 1);
+        builder.m_shared = &evaluator();
+        builder.m_moduleId = id;
+        builder.m_appliedTo = valueOf(argument);
+        builder.visit(*module->root(), std::string());
+        builder.findOverlays();
+        builder.extractShellSettings();
+        builder.extractArchSinks();
+        builder.extractCompilerFlags();
+        const nix::LineIndex lines(module->source());
+        const auto at = [&](SourceRange range) {
+            return id + ":" + std::to_string(lines.position(range.begin).line);
+        };
+        for (ArchSinkFact& sink : built.archSinks) {
+            sink.sinkIn = at(sink.sinkRange);
+            if (sink.writtenIn.empty())
+                sink.writtenIn = at(sink.range);
+            sink.range = sink.sinkRange = sink.viaRange = SourceRange{};
+        }
+        m_facts.archSinks = std::move(built.archSinks);
+        auto place = [&](CpuFlagsFact& flags) {
+            if (flags.writtenIn.empty())
+                flags.writtenIn = at(flags.range);
+            flags.range = SourceRange{};
+        };
+        if (built.compilerFlags) {
+            place(*built.compilerFlags);
+            for (CpuFlagsFact& more : built.moreCompilerFlags)
+                place(more);
+            m_facts.compilerFlags = std::move(built.compilerFlags);
+            m_facts.moreCompilerFlags = std::move(built.moreCompilerFlags);
+        }
+    }
+
     // ---- the walk -------------------------------------------------------------------------
 
     static std::string joinPath(const std::string& prefix, std::string_view segment)
@@ -417,6 +477,8 @@ private:
 
     nix::Evaluator& evaluator() const
     {
+        if (m_shared)
+            return *m_shared;
         if (!m_evaluator)
             m_evaluator = std::make_unique<nix::Evaluator>(m_tree, m_facts.path, m_modules);
         return *m_evaluator;
@@ -424,13 +486,15 @@ private:
 
     nix::Value valueOf(const Node* node) const
     {
+        if (node && m_appliedTo)
+            return evaluator().evaluateApplied(m_moduleId, *m_appliedTo, *node);
         return node ? evaluator().evaluate(*node) : nix::Value();
     }
 
     // File ids in values view the evaluator's own copy of this file's id.
     bool inThisFile(std::string_view file) const
     {
-        const std::string& id = evaluator().fileId();
+        const std::string& id = m_appliedTo ? m_moduleId : evaluator().fileId();
         return file.size() == id.size() && (file.data() == id.data() || file == id);
     }
     bool inThisFile(const nix::Origin& origin) const { return inThisFile(origin.file); }
@@ -1932,6 +1996,11 @@ private:
     mutable std::unordered_map<const Node*, nix::Value> m_runs;
     nix::ModuleLoader* m_modules = nullptr;
     int m_depth = 0; // 0 for the recipe, 1+ for a module read for its pins
+    // Reading a builder module for the recipe that calls it: the recipe's evaluator, the
+    // module's id and the argument the recipe applies it to.
+    nix::Evaluator* m_shared = nullptr;
+    std::string m_moduleId;
+    std::optional<nix::Value> m_appliedTo;
     mutable std::unique_ptr<nix::Evaluator> m_evaluator;
 };
 

@@ -79,6 +79,9 @@ struct ArchSinkFact
     std::string via;            // binding the value came through; "" when written in place
     nix::SourceRange viaRange;  // that binding's name
     std::string writtenIn;      // "lib/archs.nix:4" when the value is written in a module
+    // "lib/mk-torch.nix:30" when the sink is in a builder module the recipe calls with
+    // arguments; then no range of this entry is in the recipe.
+    std::string sinkIn;
 };
 
 // A value the recipe may not state itself: known, taken over from the package it overrides

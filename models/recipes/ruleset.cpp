@@ -415,17 +415,23 @@ private:
     // "\"12.0\" (line 48, via gpuArchSM)" — where the entry is written and what it came through.
     std::string origin(const ArchSinkFact& entry) const
     {
-        std::string text = inQuotes(entry.value) + " (" + lineOf(f, entry.range);
+        std::vector<std::string> where;
+        if (entry.sinkIn.empty())
+            where.push_back(lineOf(f, entry.range)); // else no range of it is in the recipe
         if (!entry.via.empty())
-            text += ", bound to " + entry.via;
+            where.push_back("bound to " + entry.via);
         if (!entry.writtenIn.empty())
-            text += ", written in " + entry.writtenIn;
-        return text + ")";
+            where.push_back("written in " + entry.writtenIn);
+        std::string text;
+        for (const std::string& part : where)
+            text += (text.empty() ? "" : ", ") + part;
+        return inQuotes(entry.value) + " (" + text + ")";
     }
 
     std::string sinkAt(const ArchSinkFact& entry) const
     {
-        return std::string(archSinkName(entry.sink)) + " (" + lineOf(f, entry.sinkRange) + ")";
+        return std::string(archSinkName(entry.sink)) + " (" +
+               (entry.sinkIn.empty() ? lineOf(f, entry.sinkRange) : "in " + entry.sinkIn) + ")";
     }
 
     void gpuArch()
@@ -470,7 +476,7 @@ private:
             // The sink is right when any of its entries names the variant's arch.
             bool sinkHasArch = false;
             for (const ArchSinkFact& other : f.archSinks)
-                if (other.sinkRange == entry.sinkRange) {
+                if (other.sinkRange == entry.sinkRange && other.sinkIn == entry.sinkIn) {
                     const ArchReading r = ArchNotation::read(other.sink, other.value);
                     sinkHasArch = sinkHasArch || std::find(r.numbers.begin(), r.numbers.end(),
                                                            e->archNumber) != r.numbers.end();
@@ -521,13 +527,19 @@ private:
         const IsaVerdict verdict = features.judge(*isa);
         if (verdict.unknownBaseline)
             return; // -march=native: what it enables depends on the building machine
-        const std::string where =
-            listText(flags.flags) + " (" + lineOf(f, flags.range) +
-            (flags.sink.empty()
-                 ? std::string()
-                 : ", reaching " + flags.sink +
-                       (flags.via.empty() ? std::string() : " through " + flags.via)) +
-            (flags.writtenIn.empty() ? std::string() : ", written in " + flags.writtenIn) + ")";
+        // Flags read in a builder module have no range in the recipe, only where written.
+        std::vector<std::string> parts;
+        if (flags.range.length() > 0 || flags.writtenIn.empty())
+            parts.push_back(lineOf(f, flags.range));
+        if (!flags.sink.empty())
+            parts.push_back("reaching " + flags.sink +
+                            (flags.via.empty() ? std::string() : " through " + flags.via));
+        if (!flags.writtenIn.empty())
+            parts.push_back("written in " + flags.writtenIn);
+        std::string where = listText(flags.flags) + " (";
+        for (size_t i = 0; i < parts.size(); ++i)
+            where += (i ? ", " : "") + parts[i];
+        where += ")";
         auto names = [](const std::vector<std::string>& items) {
             std::string text;
             for (size_t i = 0; i < items.size(); ++i)

@@ -205,6 +205,7 @@ private slots:
     void everyFunctionTwoWays();
     void unknownCalls();
     void imports();
+    void aBuilderAppliedToTheCallersArgument();
     void callPackage();
     void importCycles();
     void budget();
@@ -736,6 +737,42 @@ void TestEvaluator::unknownCalls()
     Eval pinnedEval("let p = import <nixpkgs> { }; in p.python3Packages.torch");
     const Value pinned = pinnedEval.root();
     QCOMPARE(pinned.symbolicPath(), std::string_view("p.python3Packages.torch"));
+}
+
+void TestEvaluator::aBuilderAppliedToTheCallersArgument()
+{
+    // The builder's expressions see the recipe's argument, pieces and all; formals it does not
+    // pass take their defaults; nodes of the recipe and a second argument are refused.
+    MapLoader loader;
+    const std::string builder =
+        "{ capability, isa ? \"avx2\", lib }:\n{\n"
+        "  gpuTargets = [ \"${capability}+PTX\" ];\n"
+        "  flags = isa;\n  join = lib.concatStringsSep \";\" [ capability ];\n}\n";
+    loader.sources["pkgs/lib/mk-torch.nix"] = builder;
+    Eval recipe("import ./lib/mk-torch.nix { capability = \"8.6\"; }", &loader, "pkgs/pytorch.nix");
+    QCOMPARE(recipe.root().attribute("flags")->asString(), std::optional<std::string>("avx2"));
+    const Value argument = recipe.evaluator->evaluate(*recipe.tree.root()->argument());
+    const SyntaxTree* module = loader.load("pkgs/lib/mk-torch.nix");
+    QVERIFY(module);
+    const Value targets = recipe.evaluator->evaluateApplied("pkgs/lib/mk-torch.nix", argument,
+                                                            *bindingValue(*module, "gpuTargets"));
+    QCOMPARE(strings(targets), std::vector<std::string>{"8.6+PTX"});
+    const auto piece = targets.element(0)->sourceOf(0, 3);
+    QVERIFY(piece);
+    QCOMPARE(piece->file, std::string_view("pkgs/pytorch.nix"));
+    QCOMPARE(piece->range, recipe.range("8.6"));
+    QCOMPARE(
+        recipe.evaluator
+            ->evaluateApplied("pkgs/lib/mk-torch.nix", argument, *bindingValue(*module, "flags"))
+            .asString(),
+        std::optional<std::string>("avx2"));
+    QVERIFY(
+        recipe.evaluator->evaluateApplied("pkgs/lib/mk-torch.nix", argument, *recipe.tree.root())
+            .isUnknown());
+    const Value other = recipe.evaluator->evaluate(*recipe.tree.root());
+    QVERIFY(recipe.evaluator
+                ->evaluateApplied("pkgs/lib/mk-torch.nix", other, *bindingValue(*module, "flags"))
+                .isUnknown());
 }
 
 void TestEvaluator::imports()

@@ -683,6 +683,62 @@ in
         QCOMPARE(unknown[0].severity, Severity::Info);
     }
 
+    // A builder module called with arguments: its sinks and flags, fed by the recipe's
+    // argument, are the recipe's values, reported where they are written.
+    void valuesThroughABuilder()
+    {
+        TestRepository repo;
+        repo.writeRecipe(
+            "lib/mk-torch.nix",
+            "{ capability, isa, python ? \"313\" }:\nlet\n"
+            "  pkgs = import <nixpkgs> { config.cudaCapabilities = [ capability ]; };\n"
+            "  isaFlags = {\n    avx2 = [ \"-mavx2\" \"-mfma\" \"-mf16c\" ];\n"
+            "    avx512 = [ \"-mavx512f\" \"-mavx512dq\" \"-mavx512vl\" \"-mavx512bw\" "
+            "\"-mfma\" ];\n  };\n"
+            "  cmake = builtins.replaceStrings [ \".\" ] [ \"\" ] capability;\nin\n"
+            "(pkgs.\"python${python}Packages\".torch.override {\n"
+            "  gpuTargets = [ capability ];\n}).overrideAttrs (old: {\n"
+            "  cmakeFlags = (old.cmakeFlags or [ ]) ++ [ \"-DCMAKE_CUDA_ARCHITECTURES=${cmake}\" "
+            "];\n"
+            "  NIX_CFLAGS_COMPILE = toString isaFlags.${isa};\n})\n");
+        auto recipe = [&](const char* name, const char* capability, const char* isa) {
+            repo.writeRecipe(QString::fromLatin1(name),
+                             QByteArray("import ./lib/mk-torch.nix {\n  capability = \"") +
+                                 capability + "\";\n  isa = \"" + isa + "\";\n}\n");
+        };
+        recipe("pytorch-python313-cuda12_8-sm90-avx512.nix", "9.0", "avx512");
+        recipe("pytorch-python313-cuda12_8-sm90-avx2.nix", "9.0", "avx2");
+        recipe("pytorch-python313-cuda12_8-sm86-avx2.nix", "8.9", "avx2");
+        recipe("pytorch-python313-cuda12_8-sm89-avx2.nix", "8.9", "avx512");
+        const Analysis analysis = analyze(repo);
+        std::map<std::string, const MatrixEntry*> byCell;
+        for (const MatrixEntry& entry : analysis.entries)
+            byCell[entry.variant.gpuArch + "-" + entry.variant.isa] = &entry;
+        QCOMPARE(byCell.size(), size_t(4));
+        for (const char* sound : {"sm90-avx512", "sm90-avx2"}) {
+            const MatrixEntry& entry = *byCell[sound];
+            QVERIFY2(!entry.firstError(), sound);
+            QVERIFY2(!find(entry.findings, "values-not-read"), sound);
+            QCOMPARE(entry.recipe->archSinks.size(), size_t(3));
+            QVERIFY(entry.recipe->compilerFlags);
+        }
+        const MatrixEntry& arch = *byCell["sm86-avx2"];
+        QCOMPARE(ids(arch.findings),
+                 (std::multiset<std::string>{"gpu-arch-mismatch", "gpu-arch-mismatch"}));
+        const std::string& message = arch.findings[0].message;
+        QVERIFY2(message.find("gpuTargets (in .flox/pkgs/lib/mk-torch.nix:9)") !=
+                         std::string::npos ||
+                     message.find("(in .flox/pkgs/lib/mk-torch.nix:3)") != std::string::npos,
+                 message.c_str());
+        QVERIFY2(arch.findings[0].message.find("sm86-avx2.nix:2") != std::string::npos ||
+                     arch.findings[1].message.find("sm86-avx2.nix:2") != std::string::npos,
+                 message.c_str());
+        ONLY(byCell["sm89-avx2"]->findings, "cpu-flags-mismatch");
+        QVERIFY2(byCell["sm89-avx2"]->findings[0].message.find(
+                     "written in .flox/pkgs/lib/mk-torch.nix:6") != std::string::npos,
+                 byCell["sm89-avx2"]->findings[0].message.c_str());
+    }
+
     // A builder module called with arguments makes the values: not checked, and said so.
     void valuesNotRead()
     {
