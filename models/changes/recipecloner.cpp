@@ -424,7 +424,11 @@ private:
             *error = "cannot rewrite the cpuFlags list";
             return false;
         }
-        if (fromModule && !renameSelected(m_from.isa, m_to.name.isa)) {
+        // A builder module called with the ISA as an argument (`isa = "avx2";`) gets it from
+        // the recipe's strings, which editText rewrites; re-analysis through the builder then
+        // judges the flags it makes.
+        if (fromModule && !renameSelected(m_from.isa, m_to.name.isa) &&
+            m_facts.builderModule.empty()) {
             *error = "the flags come from a module (" + m_facts.compilerFlags->writtenIn +
                      ") and no attribute selecting ISA '" + m_from.isa + "' was found";
             return false;
@@ -523,6 +527,29 @@ private:
             }
     }
 
+    // Versions a builder takes as arguments, as whole strings: `python = "312";`,
+    // `cudaVersion = "12_8";`. Only spellings that cannot be an arch (a dotted CUDA version
+    // can: "12.0" is sm120's capability) and only when the whole string is the value.
+    std::vector<Replacement> wholeValuePairs() const
+    {
+        std::vector<Replacement> pairs;
+        auto add = [&](const std::string& from, const std::string& to) {
+            if (!from.empty() && !to.empty() && from != to)
+                pairs.push_back({from, to});
+        };
+        add(m_from.python, m_to.name.python);
+        if (m_from.python.size() > 1 && m_to.name.python.size() > 1)
+            add(m_from.python.substr(0, 1) + "." + m_from.python.substr(1),
+                m_to.name.python.substr(0, 1) + "." + m_to.name.python.substr(1));
+        auto underscored = [](std::string version) {
+            std::replace(version.begin(), version.end(), '.', '_');
+            return version;
+        };
+        if (!m_from.cuda.empty() && !m_to.name.cuda.empty())
+            add(underscored(m_from.cuda), underscored(m_to.name.cuda));
+        return pairs;
+    }
+
     std::vector<Replacement> identityPairs() const
     {
         std::vector<Replacement> pairs;
@@ -581,9 +608,20 @@ private:
                     return part->kind == NodeKind::Interpolation;
                 }))
                 replaceWords(m_source, path->range, pairs, m_edits);
+        const std::vector<Replacement> whole = wholeValuePairs();
         for (const auto& [node, binding] : m_inventory.strings) {
             if (isSourceBinding(binding))
                 continue;
+            if (node->children.size() == 1 && node->children[0]->kind == NodeKind::StringText) {
+                const SourceRange content = node->children[0]->range;
+                const auto same = std::find_if(whole.begin(), whole.end(), [&](const auto& pair) {
+                    return textOf(content) == pair.from;
+                });
+                if (same != whole.end()) {
+                    m_edits.replace(content, same->to);
+                    continue;
+                }
+            }
             for (const Node* part : node->children) {
                 if (!part || part->kind != NodeKind::StringText)
                     continue;

@@ -269,8 +269,10 @@ std::string VariantGenerator::hashOfPin(const std::string& revision) const
 GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::string& bytes) const
 {
     if (editableInPlace(entry)) {
+        // Values the recipe passes to a builder module are not edited in place (their facts
+        // have no range in it): an unchanged text falls through to regeneration.
         GeneratedRecipe inPlace = fixInPlace(entry, bytes);
-        if (!inPlace.text.empty())
+        if (!inPlace.text.empty() && inPlace.text != bytes)
             return inPlace;
     }
     GeneratedRecipe out = generate(entry.variant, &entry);

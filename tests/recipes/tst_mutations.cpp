@@ -72,6 +72,10 @@ std::vector<RepoUnderTest> repositories()
     const QString realworld = QStringLiteral(RG_FIXTURES_DIR) + "/realworld";
     for (const QString& style :
          QDir(realworld).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        // The test's own flow analysis reads one file: it cannot follow values into a builder
+        // module (tst_realworld and tst_changeplanner cover that style).
+        if (style == QLatin1String("builder"))
+            continue;
         RepoUnderTest repo{"realworld/" + style, realworld + "/" + style, {}};
         if (style == QLatin1String("sm-notation"))
             repo.broken = {"pytorch-python313-cuda13_0-sm121-armv9.nix"};

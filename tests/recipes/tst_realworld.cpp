@@ -176,6 +176,20 @@ const std::vector<Expected>& expectations()
          CellStatus::Broken,
          {"cpu-flags-mismatch"}},
         // (e) torchvision built against the pytorch recipe of its cell.
+        // (j) every recipe calls one builder module with its values; two planted mistakes.
+        {"builder", "pytorch-python312-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
+        {"builder", "pytorch-python313-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
+        {"builder", "pytorch-python313-cuda12_8-sm90-avx2.nix", CellStatus::Ok, {}},
+        {"builder", "pytorch-python313-cuda12_8-sm89-avx2.nix", CellStatus::Ok, {}},
+        {"builder", "pytorch-python313-cuda12_8-sm120-avx512.nix", CellStatus::Ok, {}},
+        {"builder",
+         "pytorch-python313-cuda12_8-sm86-avx2.nix",
+         CellStatus::Broken,
+         {"gpu-arch-mismatch"}},
+        {"builder",
+         "pytorch-python313-cuda12_8-sm89-avx512.nix",
+         CellStatus::Broken,
+         {"cpu-flags-mismatch"}},
         {"companion", "pytorch-python313-cuda12_8-sm89-avx2.nix", CellStatus::Ok, {}},
         {"companion", "pytorch-python313-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
         {"companion", "pytorch-python313-cuda12_8-sm120-avx512.nix", CellStatus::Ok, {}},
@@ -301,9 +315,9 @@ private slots:
 
     void fixtureShape()
     {
-        QCOMPARE(styles(), (QStringList{"companion", "dotted-bindings", "isa-module", "mno-flags",
-                                        "open-vocabulary", "pins-per-group", "sm-notation",
-                                        "sparse-rows", "vllm", "warnings-only"}));
+        QCOMPARE(styles(), (QStringList{"builder", "companion", "dotted-bindings", "isa-module",
+                                        "mno-flags", "open-vocabulary", "pins-per-group",
+                                        "sm-notation", "sparse-rows", "vllm", "warnings-only"}));
         int total = 0;
         for (const QString& style : styles()) {
             const QStringList files = recipeFiles(style);
