@@ -92,6 +92,16 @@ QString lineOf(const RecipeFacts& facts, const nix::SourceRange& range)
 // through, each a link to where it is written.
 QString archSinkText(const RecipeFacts& facts, const ArchSinkFact& sink)
 {
+    // A sink in a builder module the recipe calls has no range in the recipe: name where it is.
+    if (!sink.sinkIn.empty()) {
+        QString text = QObject::tr("%1 in <code>%2</code> \u2190 \"%3\"")
+                           .arg(qs(archSinkName(sink.sink)), qs(sink.sinkIn).toHtmlEscaped(),
+                                qs(sink.value).toHtmlEscaped());
+        if (!sink.via.empty())
+            text += QObject::tr(" via %1").arg(qs(sink.via).toHtmlEscaped());
+        return text +
+               QObject::tr(", written in <code>%1</code>").arg(qs(sink.writtenIn).toHtmlEscaped());
+    }
     QString text = link(sink.sinkRange, qs(archSinkName(sink.sink))) + QStringLiteral(" \u2190 ") +
                    link(sink.range, QLatin1Char('"') + qs(sink.value) + QLatin1Char('"'));
     if (!sink.via.empty())
@@ -114,7 +124,9 @@ QString compilerFlagsText(const RecipeFacts& facts, const CpuFlagsFact& flags)
     text += link(flags.range, words.join(QLatin1Char(' ')));
     if (!flags.via.empty())
         text += QObject::tr(" via %1").arg(qs(flags.via).toHtmlEscaped());
-    text += QStringLiteral(" (%1)").arg(lineOf(facts, flags.range).toHtmlEscaped());
+    // Flags read in a builder module have no range in the recipe, only where they are written.
+    if (flags.range.length() > 0 || flags.writtenIn.empty())
+        text += QStringLiteral(" (%1)").arg(lineOf(facts, flags.range).toHtmlEscaped());
     if (!flags.writtenIn.empty())
         text +=
             QObject::tr(", written in <code>%1</code>").arg(qs(flags.writtenIn).toHtmlEscaped());

@@ -255,6 +255,13 @@ private slots:
         sink.via = "gpuArchNum";
         sink.viaRange = at("gpuArchNum");
         facts->archSinks.push_back(sink);
+        // A sink in a builder module the recipe calls: named where it is, no recipe line.
+        ArchSinkFact built;
+        built.sink = ArchSink::CudaCapabilities;
+        built.value = "8.6";
+        built.sinkIn = ".flox/pkgs/lib/mk-torch.nix:22";
+        built.writtenIn = ".flox/pkgs/pytorch-python313-cuda13_0-sm86-avx2.nix:3";
+        facts->archSinks.push_back(built);
         CpuFlagsFact flags;
         flags.flags = {"-march=x86-64-v3"};
         flags.sink = "CXXFLAGS";
@@ -288,6 +295,10 @@ private slots:
         panel.setEntries(analysis, {&analysis->entries[0]}, QStringLiteral("sm86 \u00d7 avx2"));
         const QString text = panel.factsText();
         QVERIFY2(text.contains(QStringLiteral("gpuTargets \u2190 \"8.6\" via gpuArchNum (line 2)")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral(
+                     "cudaCapabilities in .flox/pkgs/lib/mk-torch.nix:22 \u2190 \"8.6\", "
+                     "written in .flox/pkgs/pytorch-python313-cuda13_0-sm86-avx2.nix:3")),
                  qPrintable(text));
         QVERIFY2(
             text.contains(QStringLiteral("CXXFLAGS \u2190 -march=x86-64-v3 via cpuFlags (line 3)")),
