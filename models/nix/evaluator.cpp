@@ -975,25 +975,17 @@ struct Evaluator::Impl
         env.slots = std::move(slots);
     }
 
-    const Env* appliedLambdaEnv(const Node& lambda, const Env* outer, Thunk* argument)
+    // The scope inside a lambda seen from outside: applied to `argument` (a module's root
+    // for evaluateApplied), or not applied at all when it is null.
+    const Env* staticLambdaEnv(const Node& lambda, const Env* outer, Thunk* argument = nullptr)
     {
-        auto [it, inserted] = envMemo.try_emplace(Key{&lambda, argument}, nullptr);
+        const void* by = argument ? static_cast<const void*>(argument) : outer;
+        auto [it, inserted] = envMemo.try_emplace(Key{&lambda, by}, nullptr);
         if (!inserted)
             return it->second;
         Env& env = newEnv(outer, outer->file);
         it->second = &env;
         bindLambda(lambda, env, argument);
-        return &env;
-    }
-
-    const Env* staticLambdaEnv(const Node& lambda, const Env* outer)
-    {
-        auto [it, inserted] = envMemo.try_emplace(Key{&lambda, outer}, nullptr);
-        if (!inserted)
-            return it->second;
-        Env& env = newEnv(outer, outer->file);
-        it->second = &env;
-        bindLambda(lambda, env, nullptr);
         return &env;
     }
 
@@ -2237,9 +2229,9 @@ struct Evaluator::Impl
                     env = recEnv(scope, env);
                 break;
             case NodeKind::Lambda:
-                env = i == 0 && appliedRoots.count(file)
-                          ? appliedLambdaEnv(scope, env, appliedRoots.at(file))
-                          : staticLambdaEnv(scope, env);
+                env = staticLambdaEnv(scope, env,
+                                      i == 0 && appliedRoots.count(file) ? appliedRoots.at(file)
+                                                                         : nullptr);
                 break;
             case NodeKind::With:
                 if (child == scope.withBody())
