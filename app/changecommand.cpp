@@ -1,29 +1,22 @@
 #include "changecommand.h"
 
 #include "changes/changeplanner.h"
-#include "changes/changesetapplier.h"
-#include "changes/gitcommitter.h"
-#include "changes/unifieddiff.h"
+#include "changesetrun.h"
 #include "commandline.h"
 #include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
-#include "recipes/gitlibrary.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
-#include <git2.h>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
 namespace rg {
 
 namespace {
-
-const char* const dot = " \xc2\xb7 "; // " · "
 
 struct Invocation
 {
@@ -317,138 +310,18 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
     return std::nullopt;
 }
 
-std::string countsLine(const ChangeSet& changes)
+ChangeSetRun::Options runOptions(const Invocation& invocation)
 {
-    return std::to_string(changes.count(FileOperationKind::Create)) + " create" + dot +
-           std::to_string(changes.count(FileOperationKind::Modify)) + " modify" + dot +
-           std::to_string(changes.count(FileOperationKind::Delete)) + " delete";
-}
-
-void printPlan(const ChangeSet& changes, bool diff)
-{
-    std::string out = AnalysisReport::printable(changes.title) + "\n";
-    for (const FileOperation& op : changes.operations)
-        if (op.selected)
-            out += std::string(fileOperationKindId(op.kind)) + "  " +
-                   AnalysisReport::printable(op.path) + "  (" +
-                   AnalysisReport::printable(op.reason) + ")\n";
-    for (const FileOperation& op : changes.operations)
-        if (!op.selected)
-            out += "not selected: " + std::string(fileOperationKindId(op.kind)) + "  " +
-                   AnalysisReport::printable(op.path) + "\n";
-    out += countsLine(changes) + "\n";
-    if (!changes.skipped.empty()) {
-        out += "Skipped (" + std::to_string(changes.skipped.size()) + "):\n";
-        for (const SkippedCell& cell : changes.skipped)
-            out += "  " + AnalysisReport::printable(cell.subject) + ": " +
-                   AnalysisReport::printable(cell.why) + "\n";
-    }
-    if (diff)
-        for (const FileOperation& op : changes.operations)
-            if (op.selected)
-                out += "\n" + UnifiedDiff::of(op);
-    std::cout << out << std::flush;
-}
-
-nlohmann::json planJson(const ChangeSet& changes, const Invocation& invocation)
-{
-    nlohmann::json doc;
-    doc["schema"] = 1;
-    doc["command"] = invocation.name;
-    doc["repository"] = invocation.root;
-    doc["title"] = changes.title;
-    doc["dryRun"] = invocation.dryRun;
-    nlohmann::json operations = nlohmann::json::array();
-    for (const FileOperation& op : changes.operations) {
-        const DiffStat stat = UnifiedDiff::statOf(op);
-        nlohmann::json entry = {
-            {"kind", fileOperationKindId(op.kind)},
-            {"path", op.path},
-            {"reason", op.reason},
-            {"subject", op.subject.empty() ? nlohmann::json() : nlohmann::json(op.subject)},
-            {"selected", op.selected},
-            {"added", stat.added},
-            {"removed", stat.removed}};
-        if (invocation.diff)
-            entry["diff"] = UnifiedDiff::of(op);
-        operations.push_back(std::move(entry));
-    }
-    doc["operations"] = std::move(operations);
-    doc["counts"] = {{"create", changes.count(FileOperationKind::Create)},
-                     {"modify", changes.count(FileOperationKind::Modify)},
-                     {"delete", changes.count(FileOperationKind::Delete)}};
-    nlohmann::json skipped = nlohmann::json::array();
-    for (const SkippedCell& cell : changes.skipped)
-        skipped.push_back({{"subject", cell.subject}, {"why", cell.why}});
-    doc["skipped"] = std::move(skipped);
-    doc["applied"] = false;
-    doc["commit"] = nullptr;
-    doc["error"] = nullptr;
-    return doc;
-}
-
-// Before anything is written: a commit that cannot be made must not leave the work tree
-// changed and uncommitted.
-std::string commitPrecondition(const std::string& root)
-{
-    GitLibrary::ensureInitialised();
-    git_repository* repository = nullptr;
-    if (git_repository_open_ext(&repository, root.c_str(), 0, nullptr) != 0)
-        return root + ": not a git repository (" + GitLibrary::lastError() + ")";
-    std::string error;
-    git_signature* signature = nullptr;
-    if (git_repository_is_bare(repository))
-        error = root + ": a bare git repository has no work tree";
-    else if (git_signature_default(&signature, repository) != 0)
-        error = "no git identity: set user.name and user.email (git config)";
-    git_signature_free(signature);
-    git_repository_free(repository);
-    return error;
-}
-
-struct Outcome
-{
-    int exitCode = 0;
-    std::string text; // the lines after the plan
-};
-
-// Applies and commits; `doc` gets the results for JSON output.
-Outcome applyAndCommit(const ChangeSet& changes, const Invocation& invocation, nlohmann::json* doc)
-{
-    const std::string prefix = "recipegrid " + invocation.name + ": ";
-    const ApplyResult applied = ChangeSetApplier(invocation.root).apply(changes);
-    if (!applied.applied) {
-        // The applier's refusals already start with the file; its write errors may not.
-        const bool named = applied.file.empty() || applied.error.starts_with(applied.file);
-        const std::string where = named ? std::string() : applied.file + ": ";
-        (*doc)["error"] = {{"file", applied.file}, {"message", applied.error}};
-        std::cerr << prefix << "cannot apply: " << AnalysisReport::printable(where + applied.error)
-                  << "; nothing was changed\n";
-        return {1, {}};
-    }
-    (*doc)["applied"] = true;
-    Outcome outcome;
-    outcome.text = "Applied: " + countsLine(changes) + "\n";
-    if (invocation.commit) {
-        const std::string message =
-            invocation.message.empty() ? changes.commitMessage() : invocation.message;
-        const CommitResult committed = GitCommitter::commit(invocation.root, changes, message);
-        if (!committed.committed) {
-            (*doc)["error"] = {{"file", nullptr}, {"message", committed.error}};
-            std::cerr << prefix
-                      << "applied but not committed: " << AnalysisReport::printable(committed.error)
-                      << "\n";
-            return {1, outcome.text};
-        }
-        (*doc)["commit"] = committed.id;
-        outcome.text += "Committed " + committed.id.substr(0, 12) + ": " +
-                        AnalysisReport::printable(message.substr(0, message.find('\n'))) + "\n";
-    }
-    // What the repository now is, so a run ends with the verdict `check` would give.
-    const Analysis after = Analyzer().analyze(*openWorkTree(invocation.root), invocation.analyzer);
-    (*doc)["summaryAfter"] = after.summary();
-    outcome.text += "Now: " + after.summary() + "\n";
-    return outcome;
+    ChangeSetRun::Options options;
+    options.command = invocation.name;
+    options.root = invocation.root;
+    options.dryRun = invocation.dryRun;
+    options.diff = invocation.diff;
+    options.commit = invocation.commit;
+    options.message = invocation.message;
+    options.json = invocation.json;
+    options.analyzer = invocation.analyzer;
+    return options;
 }
 
 } // namespace
@@ -494,28 +367,18 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     if (const auto stop = resolveCells(*analysis, invocation, &request.cells))
         return *stop;
     if (invocation.commit)
-        if (const std::string error = commitPrecondition(invocation.root); !error.empty())
+        if (const std::string error = ChangeSetRun::commitPrecondition(invocation.root);
+            !error.empty())
             return CommandLine::repositoryError(invocation.name, error);
 
     const ChangeSet changes = ChangePlanner(source, analysis).plan(request);
-    nlohmann::json doc = planJson(changes, invocation);
+    const ChangeSetRun::Options options = runOptions(invocation);
     if (!invocation.json)
-        printPlan(changes, invocation.diff);
-
-    Outcome outcome;
-    if (!changes.hasSelected())
-        outcome.text = "Nothing to do.\n";
-    else if (invocation.dryRun)
-        outcome.text = "Dry run: nothing was written.\n";
-    else
-        outcome = applyAndCommit(changes, invocation, &doc);
-
-    if (invocation.json)
-        std::cout << doc.dump(2) << "\n";
-    else
-        std::cout << outcome.text;
-    std::cout.flush();
-    return outcome.exitCode;
+        std::cout << AnalysisReport::printable(changes.title) + "\n" +
+                         ChangeSetRun::planText(changes, invocation.diff, std::string())
+                  << std::flush;
+    return ChangeSetRun::finish(changes, options, changes.commitMessage(),
+                                ChangeSetRun::document(changes, options));
 }
 
 } // namespace rg

@@ -1,14 +1,11 @@
 #include "pincommand.h"
 
 #include "build/pinprefetcher.h"
-#include "changes/changesetapplier.h"
-#include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
-#include "changes/unifieddiff.h"
+#include "changesetrun.h"
 #include "commandline.h"
 #include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
-#include "recipes/gitrepositoryinfo.h"
 #include "recipes/pinalignment.h"
 #include "recipes/pininventory.h"
 
@@ -331,119 +328,43 @@ std::optional<int> prefetch(const PinBumpPlanner& planner, BumpInvocation* inv,
     return std::nullopt;
 }
 
-std::string countsLine(const ChangeSet& changes)
+ChangeSetRun::Options runOptions(const BumpInvocation& inv)
 {
-    return std::to_string(changes.count(FileOperationKind::Modify)) + " modify";
+    ChangeSetRun::Options options;
+    options.command = bumpName;
+    options.root = inv.root;
+    options.dryRun = inv.dryRun;
+    options.diff = inv.diff;
+    options.commit = inv.commit;
+    options.message = inv.message;
+    options.json = inv.json;
+    options.analyzer = inv.analyzer;
+    return options;
 }
 
 void printBumpPlan(const PinBumpPlan& plan, const BumpInvocation& inv)
 {
-    const ChangeSet& changes = plan.changes;
-    std::string out = AnalysisReport::printable(changes.title) + "\n" + "  from " +
-                      inv.request.from + "\n" + "  to   " + inv.request.to + "\n";
-    for (const FileOperation& op : changes.operations)
-        out += std::string(fileOperationKindId(op.kind)) + "  " +
-               AnalysisReport::printable(op.path) + "  (" + AnalysisReport::printable(op.reason) +
-               ")\n";
-    out += countsLine(changes) + "\n";
-    if (!plan.needsHash.empty())
-        out += "Needs a new hash (" + std::to_string(plan.needsHash.size()) +
-               (plan.needsHash.size() == 1 ? " file" : " files") +
-               "): the hash becomes the fake all-zero one; give the real one "
-               "(--prefetch, --hash) or build once and take the hash Nix reports\n";
-    if (!changes.skipped.empty()) {
-        out += "Skipped (" + std::to_string(changes.skipped.size()) + "):\n";
-        for (const SkippedCell& cell : changes.skipped)
-            out += "  " + AnalysisReport::printable(cell.subject) + ": " +
-                   AnalysisReport::printable(cell.why) + "\n";
-    }
-    if (inv.diff)
-        for (const FileOperation& op : changes.operations)
-            out += "\n" + UnifiedDiff::of(op);
-    std::cout << out << std::flush;
+    const std::string needsHash =
+        plan.needsHash.empty()
+            ? std::string()
+            : "Needs a new hash (" + std::to_string(plan.needsHash.size()) +
+                  (plan.needsHash.size() == 1 ? " file" : " files") +
+                  "): the hash becomes the fake all-zero one; give the real one "
+                  "(--prefetch, --hash) or build once and take the hash Nix reports\n";
+    std::cout << AnalysisReport::printable(plan.changes.title) + "\n" + "  from " +
+                     inv.request.from + "\n" + "  to   " + inv.request.to + "\n" +
+                     ChangeSetRun::planText(plan.changes, inv.diff, needsHash)
+              << std::flush;
 }
 
 nlohmann::json bumpJson(const PinBumpPlan& plan, const BumpInvocation& inv)
 {
-    nlohmann::json doc;
-    doc["schema"] = 1;
-    doc["command"] = bumpName;
-    doc["repository"] = inv.root;
+    nlohmann::json doc = ChangeSetRun::document(plan.changes, runOptions(inv));
     doc["from"] = inv.request.from;
     doc["to"] = inv.request.to;
-    doc["title"] = plan.changes.title;
-    doc["dryRun"] = inv.dryRun;
-    nlohmann::json operations = nlohmann::json::array();
-    for (const FileOperation& op : plan.changes.operations) {
-        const DiffStat stat = UnifiedDiff::statOf(op);
-        nlohmann::json entry = {
-            {"kind", fileOperationKindId(op.kind)},
-            {"path", op.path},
-            {"reason", op.reason},
-            {"subject", op.subject.empty() ? nlohmann::json() : nlohmann::json(op.subject)},
-            {"added", stat.added},
-            {"removed", stat.removed}};
-        if (inv.diff)
-            entry["diff"] = UnifiedDiff::of(op);
-        operations.push_back(std::move(entry));
-    }
-    doc["operations"] = std::move(operations);
     doc["recipes"] = plan.recipes;
     doc["needsHash"] = plan.needsHash;
-    nlohmann::json skipped = nlohmann::json::array();
-    for (const SkippedCell& cell : plan.changes.skipped)
-        skipped.push_back({{"subject", cell.subject}, {"why", cell.why}});
-    doc["skipped"] = std::move(skipped);
-    doc["applied"] = false;
-    doc["commit"] = nullptr;
-    doc["error"] = nullptr;
     return doc;
-}
-
-std::string commitPrecondition(const std::string& root)
-{
-    std::string error;
-    const auto info = GitRepositoryInfo::open(root, &error);
-    if (!info)
-        return error;
-    if (info->workTree().empty())
-        return root + ": a bare git repository has no work tree";
-    return {};
-}
-
-int applyAndCommit(const PinBumpPlan& plan, const BumpInvocation& inv, nlohmann::json* doc,
-                   std::string* text)
-{
-    const ApplyResult applied = ChangeSetApplier(inv.root).apply(plan.changes);
-    if (!applied.applied) {
-        const bool named = applied.file.empty() || applied.error.starts_with(applied.file);
-        (*doc)["error"] = {{"file", applied.file}, {"message", applied.error}};
-        std::cerr << "recipegrid bump-pin: cannot apply: "
-                  << AnalysisReport::printable((named ? "" : applied.file + ": ") + applied.error)
-                  << "; nothing was changed\n";
-        return 1;
-    }
-    (*doc)["applied"] = true;
-    *text = "Applied: " + countsLine(plan.changes) + "\n";
-    if (inv.commit) {
-        const std::string message = inv.message.empty()
-                                        ? PinBumpPlanner::commitMessage(plan.changes, inv.request)
-                                        : inv.message;
-        const CommitResult committed = GitCommitter::commit(inv.root, plan.changes, message);
-        if (!committed.committed) {
-            (*doc)["error"] = {{"file", nullptr}, {"message", committed.error}};
-            std::cerr << "recipegrid bump-pin: applied but not committed: "
-                      << AnalysisReport::printable(committed.error) << "\n";
-            return 1;
-        }
-        (*doc)["commit"] = committed.id;
-        *text += "Committed " + committed.id.substr(0, 12) + ": " +
-                 AnalysisReport::printable(message.substr(0, message.find('\n'))) + "\n";
-    }
-    const Analysis after = Analyzer().analyze(*openWorkTree(inv.root), inv.analyzer);
-    (*doc)["summaryAfter"] = after.summary();
-    *text += "Now: " + after.summary() + "\n";
-    return 0;
 }
 
 // ---- pins ------------------------------------------------------------------------------------
@@ -693,7 +614,7 @@ int PinCommand::bumpPin(const QStringList& arguments)
     if (const auto stop = readHashes(hashes, &inv))
         return *stop;
     if (inv.commit)
-        if (const std::string error = commitPrecondition(inv.root); !error.empty())
+        if (const std::string error = ChangeSetRun::commitPrecondition(inv.root); !error.empty())
             return CommandLine::repositoryError(bumpName, AnalysisReport::printable(error));
 
     const PinBumpPlanner planner(source, analysis);
@@ -708,20 +629,9 @@ int PinCommand::bumpPin(const QStringList& arguments)
     doc["prefetched"] = std::move(prefetched);
     if (!inv.json)
         printBumpPlan(plan, inv);
-    std::string text;
-    int status = 0;
-    if (!plan.changes.hasSelected())
-        text = "Nothing to do.\n";
-    else if (inv.dryRun)
-        text = "Dry run: nothing was written.\n";
-    else
-        status = applyAndCommit(plan, inv, &doc, &text);
-    if (inv.json)
-        std::cout << doc.dump(2) << "\n";
-    else
-        std::cout << text;
-    std::cout.flush();
-    return status;
+    return ChangeSetRun::finish(plan.changes, runOptions(inv),
+                                PinBumpPlanner::commitMessage(plan.changes, inv.request),
+                                std::move(doc));
 }
 
 int PinCommand::pins(const QStringList& arguments)

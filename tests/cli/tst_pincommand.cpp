@@ -8,6 +8,7 @@
 
 #include <QDirIterator>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -105,6 +106,7 @@ private slots:
     void renamePythonSetChangesThoseLinesToo();
     void withoutHashTheRecipesAreListedAsNeedingOne();
     void dryRunAndAbbreviatedPinsResolvedThroughCompare();
+    void commitWithoutIdentityWritesNothing();
     void badInput_data();
     void badInput();
     void prefetchOfflineFailsAndWritesNothing();
@@ -225,6 +227,31 @@ void TestPinCommand::dryRunAndAbbreviatedPinsResolvedThroughCompare()
     QVERIFY(run.out.contains("modify  README.md"));
     QVERIFY(run.out.contains("2 modify"));
     QVERIFY(run.out.contains("Dry run: nothing was written."));
+    QVERIFY(snapshot(repo) == before);
+}
+
+// A bump that is to be committed where no commit can be made (no git identity) is refused
+// before anything is written, as every change-set command does.
+void TestPinCommand::commitWithoutIdentityWritesNothing()
+{
+    TestRepository repo;
+    repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed000"));
+    repo.git({"init", "-q"});
+    repo.commitAll("seed000"); // TestRepository::git passes its identity with -c
+    QTemporaryDir home;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("HOME", home.path());
+    environment.insert("XDG_CONFIG_HOME", home.path());
+    environment.insert("GIT_CONFIG_NOSYSTEM", "1");
+    for (const char* name : {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                             "GIT_COMMITTER_EMAIL", "EMAIL"})
+        environment.remove(QString::fromLatin1(name));
+    const auto before = snapshot(repo);
+    const Run run = recipegrid(
+        {"bump-pin", repo.root(), "--from", oldPin, "--to", newPin, "--hash", newHash, "--commit"},
+        environment);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("no git identity"), run.err.constData());
     QVERIFY(snapshot(repo) == before);
 }
 
