@@ -190,6 +190,11 @@ const std::vector<Expected>& expectations()
          "pytorch-python313-cuda12_8-sm89-avx512.nix",
          CellStatus::Broken,
          {"cpu-flags-mismatch"}},
+        // (k) one pin in four notations: getFlake, fetchTree set and flake reference, a module.
+        {"flake-pins", "pytorch-python313-cpu-avx2.nix", CellStatus::Ok, {}},
+        {"flake-pins", "pytorch-python313-cpu-avx512.nix", CellStatus::Ok, {}},
+        {"flake-pins", "pytorch-python313-cpu-avx512bf16.nix", CellStatus::Ok, {}},
+        {"flake-pins", "pytorch-python313-cpu-avx512vnni.nix", CellStatus::Ok, {}},
         {"companion", "pytorch-python313-cuda12_8-sm89-avx2.nix", CellStatus::Ok, {}},
         {"companion", "pytorch-python313-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
         {"companion", "pytorch-python313-cuda12_8-sm120-avx512.nix", CellStatus::Ok, {}},
@@ -315,9 +320,10 @@ private slots:
 
     void fixtureShape()
     {
-        QCOMPARE(styles(), (QStringList{"builder", "companion", "dotted-bindings", "isa-module",
-                                        "mno-flags", "open-vocabulary", "pins-per-group",
-                                        "sm-notation", "sparse-rows", "vllm", "warnings-only"}));
+        QCOMPARE(styles(),
+                 (QStringList{"builder", "companion", "dotted-bindings", "flake-pins", "isa-module",
+                              "mno-flags", "open-vocabulary", "pins-per-group", "sm-notation",
+                              "sparse-rows", "vllm", "warnings-only"}));
         int total = 0;
         for (const QString& style : styles()) {
             const QStringList files = recipeFiles(style);
