@@ -673,7 +673,21 @@ void MainWindow::selectionChanged()
 
 bool MainWindow::selectVariant(const QString& variantName)
 {
-    const QModelIndex index = m_model->indexOfVariant(variantName.toStdString());
+    QModelIndex index = m_model->indexOfVariant(variantName.toStdString());
+    const auto analysis = m_model->analysis();
+    const auto name = VariantName::parse(variantName.toStdString());
+    if (!index.isValid() && analysis && name) {
+        // A variant of a slice not shown: show that slice instead.
+        const std::vector<MatrixSlice> available = MatrixSlice::slicesOf(*analysis);
+        const auto slice =
+            std::find_if(available.begin(), available.end(), [&](const MatrixSlice& s) {
+                return s.contains(*name) && (s.package.empty() || s.package == name->package);
+            });
+        if (slice != available.end()) {
+            m_slices->setSlices(available, {*slice});
+            index = m_model->indexOfVariant(variantName.toStdString());
+        }
+    }
     if (!index.isValid())
         return false;
     m_view->setCurrentIndex(index);

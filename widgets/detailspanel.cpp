@@ -32,6 +32,15 @@ QString link(const nix::SourceRange& range, const QString& text)
         .arg(text.toHtmlEscaped());
 }
 
+// A fact made outside the recipe (by a builder module) says where, without a link.
+QString linkOrWhere(const Fact<std::string>& fact)
+{
+    if (fact.in.empty())
+        return link(fact.range, qs(fact.value));
+    return qs(fact.value).toHtmlEscaped() +
+           QStringLiteral(" <i>(%1)</i>").arg(qs(fact.in).toHtmlEscaped());
+}
+
 QString joined(const std::vector<std::string>& values)
 {
     QStringList parts;
@@ -406,8 +415,7 @@ void DetailsPanel::showEntry(int index)
         row(tr("Overlays"),
             overlays.isEmpty() ? tr("none") : overlays.join(QStringLiteral("<br>")));
         if (facts->pythonPackageSet)
-            row(tr("Python set"),
-                link(facts->pythonPackageSet->range, qs(facts->pythonPackageSet->value)));
+            row(tr("Python set"), linkOrWhere(*facts->pythonPackageSet));
         if (facts->torchAttribute)
             row(tr("torch attribute"),
                 link(facts->torchAttribute->range, qs(facts->torchAttribute->value)));
@@ -415,8 +423,7 @@ void DetailsPanel::showEntry(int index)
             row(tr("torch version"),
                 link(facts->torchVersion->range, qs(facts->torchVersion->value)));
         if (facts->cudaPackageSet)
-            row(tr("CUDA set"),
-                link(facts->cudaPackageSet->range, qs(facts->cudaPackageSet->value)));
+            row(tr("CUDA set"), linkOrWhere(*facts->cudaPackageSet));
         if (facts->gpuArchSM)
             row(tr("gpuArchSM"), link(facts->gpuArchSM->range, qs(facts->gpuArchSM->value)));
         if (facts->gpuArchNum)

@@ -5,6 +5,7 @@
 #include "recipes/analyzer.h"
 #include "recipes/recipegrouping.h"
 #include "recipes/recipemodules.h"
+#include "recipes/ruleset.h"
 
 #include <algorithm>
 
@@ -165,51 +166,86 @@ GeneratedRecipe VariantGenerator::generate(const VariantName& name,
         out.error = "the canonical recipe " + canonicalPath + " is not in the repository";
         return out;
     }
-    // A broken canonical recipe is itself regenerated from a sound sibling of its group.
-    if (canonical == replacing)
-        canonical = soundSibling(*group, replacing);
-    if (!canonical) {
-        out.error = "it is its group's canonical recipe, and no other recipe of its group is "
-                    "sound enough to regenerate it from";
+    const std::vector<const MatrixEntry*> sources = cloneSources(*group, name, replacing);
+    if (sources.empty()) {
+        if (const Finding* error = canonical == replacing ? nullptr : canonical->firstError())
+            out.error = "the canonical recipe " + canonicalPath + " is itself broken (" +
+                        error->ruleId + "): " + error->message;
+        else
+            out.error = "no recipe of its group is sound enough to clone it from";
         return out;
     }
-    const std::string sourcePath = canonical->recipe->path;
-    if (const Finding* error = canonical->firstError()) {
-        out.error = "the canonical recipe " + sourcePath + " is itself broken (" + error->ruleId +
-                    "): " + error->message;
-        return out;
+    // The canonical recipe is the model; a sibling more like the variant stands in when the
+    // canonical one's clone would not build it (a builder call that leaves `python` to the
+    // builder's default cannot be cloned into another Python by editing the call). The
+    // planner's analysis of the whole change set stays the last word.
+    for (size_t i = 0; i < sources.size() && i < 4; ++i) {
+        std::string error;
+        GeneratedRecipe attempt = cloneFrom(*sources[i], name, expectation, &error);
+        if (i == 0)
+            out = attempt;
+        if (!attempt.text.empty() && error.empty())
+            return attempt;
     }
+    return out;
+}
+
+// Sound recipes of `group` a variant may be cloned from: the canonical one first, then the
+// others, most like the variant (same Python, then arch, then ISA) first.
+std::vector<const MatrixEntry*> VariantGenerator::cloneSources(const RecipeGroup& group,
+                                                               const VariantName& name,
+                                                               const MatrixEntry* except) const
+{
+    std::vector<std::pair<int, const MatrixEntry*>> ranked;
+    for (const std::string& file : group.files) {
+        const MatrixEntry* entry = entryOfPath(file);
+        if (!entry || entry == except || !entry->recipe || !entry->recipe->variant ||
+            !entry->recipe->variant->suffixes.empty() || entry->firstError())
+            continue;
+        const VariantName& v = *entry->recipe->variant;
+        const int alike = (v.python == name.python ? 4 : 0) + (v.gpuArch == name.gpuArch ? 2 : 0) +
+                          (v.isa == name.isa ? 1 : 0);
+        ranked.emplace_back(entry->recipe->fileName == group.profile.canonical ? 8 : alike, entry);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<const MatrixEntry*> sources;
+    for (const auto& ranked_ : ranked)
+        sources.push_back(ranked_.second);
+    return sources;
+}
+
+// A clone of `source` for `name`; `*wrong` names the first error the rules find in it.
+GeneratedRecipe VariantGenerator::cloneFrom(const MatrixEntry& source, const VariantName& name,
+                                            const VariantExpectation& expectation,
+                                            std::string* wrong) const
+{
+    GeneratedRecipe out;
+    const std::string& sourcePath = source.recipe->path;
     SourceFile file = m_source.read(sourcePath, maxRecipeSize);
     if (!file.error.empty()) {
         out.error = sourcePath + ": " + file.error;
         return out;
     }
     const RecipeFacts facts = factsOf(sourcePath, file.bytes);
-    out.text =
-        m_cloner.clone(file.bytes, facts, *canonical->recipe->variant, expectation, &out.error);
+    out.text = m_cloner.clone(file.bytes, facts, *source.recipe->variant, expectation, &out.error);
     if (out.text.empty()) {
         out.error = "cloning " + sourcePath + ": " + out.error;
         return out;
     }
-    out.how = "cloned from " + canonical->recipe->fileName;
-    if (std::string lost = lostValues(facts, factsOf(pathOf(name.toString() + ".nix"), out.text));
-        !lost.empty()) {
+    out.how = "cloned from " + source.recipe->fileName;
+    const RecipeFacts clone = factsOf(pathOf(name.toString() + ".nix"), out.text);
+    if (std::string lost = lostValues(facts, clone); !lost.empty()) {
         out.error = "cloning " + sourcePath + " leaves " + lost + " unknown";
         out.text.clear();
+        return out;
     }
+    for (const Finding& finding : RuleSet::check(clone, &expectation, m_analysis.catalog))
+        if (finding.severity == Severity::Error) {
+            *wrong = finding.ruleId;
+            break;
+        }
     return out;
-}
-
-const MatrixEntry* VariantGenerator::soundSibling(const RecipeGroup& group,
-                                                  const MatrixEntry* except) const
-{
-    for (const std::string& file : group.files) {
-        const MatrixEntry* entry = entryOfPath(file);
-        if (entry && entry != except && entry->recipe && entry->recipe->variant &&
-            entry->recipe->variant->suffixes.empty() && !entry->firstError())
-            return entry;
-    }
-    return nullptr;
 }
 
 GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expectation) const

@@ -12,6 +12,7 @@
 #include "recipes/repositorysource.h"
 
 #include <string>
+#include <vector>
 
 namespace rg {
 
@@ -44,7 +45,10 @@ private:
                               const std::string& generated) const;
     const RecipeGroup* cloneSource(const VariantName& name) const;
     const MatrixEntry* entryOfPath(const std::string& path) const;
-    const MatrixEntry* soundSibling(const RecipeGroup& group, const MatrixEntry* except) const;
+    std::vector<const MatrixEntry*> cloneSources(const RecipeGroup& group, const VariantName& name,
+                                                 const MatrixEntry* except) const;
+    GeneratedRecipe cloneFrom(const MatrixEntry& source, const VariantName& name,
+                              const VariantExpectation& expectation, std::string* wrong) const;
     RecipeFacts factsOf(const std::string& path, const std::string& bytes) const;
     std::string pathOf(const std::string& fileName) const;
 

@@ -364,6 +364,14 @@ MatrixSpec inferSpec(const std::vector<std::shared_ptr<const RecipeFacts>>& reci
     return spec;
 }
 
+bool canonicalsDiffer(const RecipeGrouping& a, const RecipeGrouping& b)
+{
+    return !std::equal(a.groups().begin(), a.groups().end(), b.groups().begin(), b.groups().end(),
+                       [](const RecipeGroup& x, const RecipeGroup& y) {
+                           return x.profile.canonical == y.profile.canonical;
+                       });
+}
+
 } // namespace
 
 std::vector<std::shared_ptr<const RecipeFacts>>
@@ -463,15 +471,29 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
     analysis.catalog = theSpec.effectiveCatalog(m_catalog);
     const Catalog& catalog = analysis.catalog;
 
-    const RecipeGrouping grouping(recipes, bases, theSpec, catalog);
-    analysis.groups = grouping.groups();
-
     std::vector<std::vector<Finding>> findings(recipes.size());
-    parallelFor(recipes.size(), threadsFor(options), [&](size_t i) {
-        findings[i] = RuleSet::check(*recipes[i], theSpec, catalog, grouping.profileOf(i));
-    });
-    addWrappedFindings(recipes, bases, theSpec, catalog, grouping, findings);
-    addMissingImports(source, recipes, findings);
+    auto judge = [&](const RecipeGrouping& grouping) {
+        parallelFor(recipes.size(), threadsFor(options), [&](size_t i) {
+            findings[i] = RuleSet::check(*recipes[i], theSpec, catalog, grouping.profileOf(i));
+        });
+        addWrappedFindings(recipes, bases, theSpec, catalog, grouping, findings);
+        addMissingImports(source, recipes, findings);
+    };
+    RecipeGrouping grouping(recipes, bases, theSpec, catalog);
+    judge(grouping);
+    // Missing and broken variants are cloned from a group's canonical recipe, and notations
+    // are judged against it: one that does not build its own name is chosen only when its
+    // group has nothing better.
+    std::vector<bool> broken(recipes.size());
+    for (size_t i = 0; i < recipes.size(); ++i)
+        broken[i] = std::any_of(findings[i].begin(), findings[i].end(),
+                                [](const Finding& f) { return f.severity == Severity::Error; });
+    RecipeGrouping sound(recipes, bases, theSpec, catalog, broken);
+    const bool rejudge = canonicalsDiffer(sound, grouping);
+    grouping = std::move(sound);
+    if (rejudge)
+        judge(grouping);
+    analysis.groups = grouping.groups();
 
     CellAssignment(theSpec, catalog).assign(recipes, std::move(findings), analysis);
     RuleSet::sort(analysis.repositoryFindings);

@@ -24,6 +24,19 @@ bool hasErrors(const std::vector<Finding>& findings)
                        [](const Finding& f) { return f.severity == Severity::Error; });
 }
 
+// `pytorch291-…` that wraps the `pytorch-…` recipe of its own cell: a versioned name users
+// install by, kept on purpose, not a second copy to delete.
+bool publishesUnderAnotherName(const RecipeFacts& recipe, const RecipeFacts& other)
+{
+    if (!recipe.wrappedFile || !recipe.variant || !other.variant ||
+        recipe.variant->package == other.variant->package)
+        return false;
+    std::string target = recipe.wrappedFile->value;
+    if (target.rfind("./", 0) == 0)
+        target.erase(0, 2);
+    return target == other.fileName;
+}
+
 std::string reasonOf(const std::vector<Finding>& findings)
 {
     std::string reason;
@@ -146,7 +159,14 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
                  variant.suffixes.empty())
             if (auto it = versioned.find(withoutCuda(variant)); it != versioned.end())
                 duplicateOf = it->second;
-        if (duplicateOf) {
+        if (duplicateOf && publishesUnderAnotherName(*recipe, *recipes[*duplicateOf])) {
+            const RecipeFacts& other = *recipes[*duplicateOf];
+            own.push_back(RuleSet::make(rule::publishedAlias, *recipe,
+                                        recipe->fileName + " publishes the build of " +
+                                            other.fileName + " under the name " + variant.package +
+                                            "-…"));
+            entry.status = hasErrors(own) ? CellStatus::Broken : CellStatus::Ok;
+        } else if (duplicateOf) {
             // Another unsuffixed recipe of the same package already builds this cell.
             const RecipeFacts& other = *recipes[*duplicateOf];
             for (Finding& finding : own)

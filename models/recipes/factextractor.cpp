@@ -178,7 +178,8 @@ private:
     void readThroughBuilder()
     {
         if (m_facts.builderModule.empty() || !m_modules || m_depth > 0 ||
-            !m_facts.archSinks.empty() || m_facts.compilerFlags)
+            (!m_facts.archSinks.empty() && m_facts.compilerFlags && m_facts.pythonPackageSet &&
+             m_facts.cudaPackageSet))
             return;
         const Node* argument = nullptr;
         for (const Node* apply : m_applies) {
@@ -203,10 +204,24 @@ private:
         builder.extractShellSettings();
         builder.extractArchSinks();
         builder.extractCompilerFlags();
+        builder.extractSelectedPackageSets();
         const nix::LineIndex lines(module->source());
         const auto at = [&](SourceRange range) {
             return id + ":" + std::to_string(lines.position(range.begin).line);
         };
+        auto takeSet = [&](std::optional<Fact<std::string>>& mine,
+                           std::optional<Fact<std::string>>& made) {
+            if (mine || !made)
+                return;
+            made->in = "selected in " + at(made->range) +
+                       (made->in.empty() ? std::string() : ", from a value written in " + made->in);
+            made->range = SourceRange{};
+            mine = std::move(made);
+        };
+        takeSet(m_facts.pythonPackageSet, built.pythonPackageSet);
+        takeSet(m_facts.cudaPackageSet, built.cudaPackageSet);
+        if (!m_facts.archSinks.empty() || m_facts.compilerFlags)
+            return;
         for (ArchSinkFact& sink : built.archSinks) {
             sink.sinkIn = at(sink.sinkRange);
             if (sink.writtenIn.empty())
@@ -1236,6 +1251,34 @@ private:
                     break;
                 }
         extractCudaInputs();
+    }
+
+    // In a builder module: `pkgs."python${python}Packages"`, `pkgs."cudaPackages_${cuda}"`, an
+    // attribute name made from the recipe's argument. `in` says where a piece of the name
+    // is written outside the module.
+    void extractSelectedPackageSets()
+    {
+        for (const Node* select : m_selects) {
+            const Node* path = select->attrPath();
+            if (!path || inOverlay(select))
+                continue;
+            for (const Node* segment : path->children) {
+                if (segment->kind == NodeKind::AttrName)
+                    continue;
+                const Node* expression =
+                    segment->kind == NodeKind::Interpolation ? segment->interpolated() : segment;
+                const nix::Value value = valueOf(expression);
+                const auto name = value.asString();
+                if (!name)
+                    continue;
+                std::optional<Fact<std::string>>* fact =
+                    isPythonPackageSet(*name)                            ? &m_facts.pythonPackageSet
+                    : isCudaPackageSet(*name) && *name != "cudaPackages" ? &m_facts.cudaPackageSet
+                                                                         : nullptr;
+                if (fact && !*fact)
+                    *fact = Fact<std::string>{*name, segment->range, writtenIn(value)};
+            }
+        }
     }
 
     // python313Packages.torch, python313.pkgs.torch

@@ -22,6 +22,10 @@ template <typename T> struct Fact
 {
     T value{};
     nix::SourceRange range;
+    // Where the value is made when that is not in the recipe, as a phrase for messages
+    // ("selected in lib/mk-torch.nix:56, from a value written in …:5"); then `range` is empty
+    // and nothing edits the value in place.
+    std::string in{};
 };
 
 enum class PinFetcher {

@@ -62,7 +62,7 @@ std::string RecipeGrouping::acceleratorLabel(const VariantName& name)
 
 RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
                                const std::vector<int>& bases, const MatrixSpec& spec,
-                               const Catalog& catalog)
+                               const Catalog& catalog, const std::vector<bool>& broken)
     : m_groupOf(recipes.size(), -1)
 {
     auto sourceOf = [&](size_t i) -> const RecipeFacts& {
@@ -134,15 +134,16 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
         }
         // A group of companions (torchvision wrapping the pytorch recipe of its cell) has only
         // wrappers; one of them is then the recipe its missing variants are cloned from.
-        for (bool wrappers : {false, true}) {
-            if (!profile.canonical.empty())
-                break;
+        const auto isBroken = [&](size_t i) { return i < broken.size() && broken[i]; };
+        for (int round = 0; round < 4 && profile.canonical.empty(); ++round) {
+            const bool wrappers = round % 2 == 1;
+            const bool withErrors = round >= 2;
             int candidates = 0;
             for (size_t i : members) {
                 const RecipeFacts& recipe = *recipes[i];
                 const bool wrapper = bases[i] >= 0 || recipe.pattern == PatternKind::Wrapper;
                 if (!recipe.variant->suffixes.empty() || (wrapper && !wrappers) ||
-                    recipe.pattern == PatternKind::FromScratch ||
+                    (isBroken(i) && !withErrors) || recipe.pattern == PatternKind::FromScratch ||
                     overlaySet(sourceOf(i)) != profile.overlays)
                     continue;
                 ++candidates;
@@ -154,7 +155,10 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
                     std::string(wrappers ? "wraps a base recipe and " : "") +
                     "carries the group's overlay set (" + std::to_string(profile.overlaysCount) +
                     " of " + std::to_string(profile.members) + " recipes); first by name of " +
-                    std::to_string(candidates) + " such recipe" + (candidates == 1 ? "" : "s");
+                    std::to_string(candidates) + " such recipe" + (candidates == 1 ? "" : "s") +
+                    (broken.empty() ? ""
+                     : withErrors   ? ", though it has errors: no candidate is without"
+                                    : " without errors");
         }
         // The form the canonical recipe writes its own arch in at each sink.
         for (size_t i : members) {

@@ -21,8 +21,11 @@ class RecipeGrouping
 public:
     // `bases[i]` is the recipe recipe i wraps (-1 if none): a wrapper's pin and overlays are
     // its base's.
+    // `broken[i]` marks a recipe with errors: it is the canonical one only when its group has
+    // no other candidate, since the others are cloned and judged from it.
     RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                   const std::vector<int>& bases, const MatrixSpec& spec, const Catalog& catalog);
+                   const std::vector<int>& bases, const MatrixSpec& spec, const Catalog& catalog,
+                   const std::vector<bool>& broken = {});
 
     const std::vector<RecipeGroup>& groups() const { return m_groups; }
     // The group of recipe i, or null for files without a variant name.

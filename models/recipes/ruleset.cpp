@@ -34,6 +34,9 @@ const std::vector<RuleInfo> allRules = {
      "convention does not have."},
     {rule::duplicateVariant, S::Warning, F::Delete, "duplicate",
      "Another recipe of the same package already builds the same matrix cell."},
+    {rule::publishedAlias, S::Info, F::None, "published under another name",
+     "The recipe wraps the recipe of its own cell and publishes that build under another "
+     "package name (pytorch291-…): Nix builds it once more, under the new name."},
     {rule::pinNotFull, S::Warning, F::ReplacePin, "pin not a full revision",
      "The nixpkgs pin is not a full 40-hex commit id, so the build is not reproducible."},
     {rule::pinMismatch, S::Error, F::ReplacePin, "pin differs",
@@ -87,6 +90,10 @@ const std::vector<RuleInfo> allRules = {
     {rule::cpuFlagsMismatch, S::Error, F::EditValue, "ISA features differ",
      "The compiler flags leave out a feature the file's ISA requires, or enable one that "
      "machines of that ISA lack."},
+    {rule::cpuFlagsBeyond, S::Warning, F::EditValue, "ISA features beyond",
+     "The compiler flags build the file's ISA but also enable features that some machines of "
+     "it lack and that no other ISA of the catalog is made of (e.g. -march=sapphirerapids for "
+     "avx512bf16 also enables AMX): it may stop with an illegal instruction there."},
     {rule::cpuFlagsWeaker, S::Info, F::EditValue, "fewer ISA features",
      "The compiler flags are a valid build of the ISA without some features its usual flag "
      "set enables (e.g. no -mf16c)."},
@@ -149,6 +156,12 @@ std::string whereIs(const RecipeFacts& facts, const PinFact& pin)
 {
     return pin.file.empty() ? lineOf(facts, pin.range)
                             : "written in " + pin.file + ":" + std::to_string(pin.line);
+}
+
+// Where a fact is: "line 11", or where a builder module makes it.
+template <typename T> std::string whereIs(const RecipeFacts& facts, const Fact<T>& fact)
+{
+    return fact.in.empty() ? lineOf(facts, fact.range) : fact.in;
 }
 
 // A finding's range in the recipe: none for a pin written in a module.
@@ -369,8 +382,8 @@ private:
             const CudaVersion* selected = catalog.cudaByPackageSet(f.cudaPackageSet->value);
             if (selected && compareVersions(selected->dotted, v.cuda) != 0)
                 add(rule::cudaVersionMismatch,
-                    f.cudaPackageSet->value + " (" + lineOf(f, f.cudaPackageSet->range) +
-                        ") is CUDA " + selected->dotted + ", but the file name says CUDA " + v.cuda,
+                    f.cudaPackageSet->value + " (" + whereIs(f, *f.cudaPackageSet) + ") is CUDA " +
+                        selected->dotted + ", but the file name says CUDA " + v.cuda,
                     f.cudaPackageSet->range);
         }
     }
@@ -400,7 +413,8 @@ private:
             const std::string digits = set.substr(6, set.size() - 14);
             if (digits != v.python)
                 add(rule::pythonVersionMismatch,
-                    set + " (" + lineOf(f, f.pythonPackageSet->range) + ") is Python " + digits +
+                    set + " (" + whereIs(f, *f.pythonPackageSet) + ") is Python " +
+                        digits.substr(0, 1) + "." + digits.substr(1) +
                         ", but the file name says python" + v.python,
                     f.pythonPackageSet->range);
         }
@@ -546,7 +560,17 @@ private:
                 text += (i ? ", " : "") + items[i];
             return text;
         };
-        if (!verdict.missingRequired.empty() || !verdict.forbiddenEnabled.empty()) {
+        const bool anotherIsa = std::any_of(
+            verdict.forbiddenEnabled.begin(), verdict.forbiddenEnabled.end(),
+            [&](const std::string& feature) { return definesAnotherIsa(*isa, feature); });
+        if (verdict.missingRequired.empty() && !verdict.forbiddenEnabled.empty() && !anotherIsa) {
+            add(rule::cpuFlagsBeyond,
+                "compiler flags " + where + " also enable " + names(verdict.forbiddenEnabled) +
+                    ", which some machines of " + isa->id +
+                    " lack: the build may stop with an illegal instruction there; " + isa->id +
+                    "'s flags are " + listText(isa->flags),
+                flags.range);
+        } else if (!verdict.missingRequired.empty() || !verdict.forbiddenEnabled.empty()) {
             std::string why;
             if (!verdict.missingRequired.empty())
                 why = "leave out " + names(verdict.missingRequired) + ", which " + isa->id +
@@ -566,6 +590,22 @@ private:
                     " enables",
                 flags.range);
         }
+    }
+
+    // A feature that another ISA of the family is made of (requires or builds with) and
+    // `isa` does not require: enabling it builds that ISA's variant (x86-64-v4 in an avx2
+    // recipe is avx512; -mfma in an avx one is avx2's). Features no ISA is made of (AMX,
+    // AVX512-FP16) only narrow the machines the build runs on.
+    bool definesAnotherIsa(const CpuIsa& isa, const std::string& feature) const
+    {
+        auto in = [&](const std::vector<std::string>& features) {
+            return std::ranges::count(features, feature) > 0;
+        };
+        return !in(isa.requiredFeatures) &&
+               std::ranges::any_of(catalog.isas(), [&](const CpuIsa& other) {
+                   return other.id != isa.id && other.family == isa.family &&
+                          (in(other.requiredFeatures) || in(other.recommendedFeatures));
+               });
     }
 
     void platforms()

@@ -176,7 +176,7 @@ const std::vector<Expected>& expectations()
          CellStatus::Broken,
          {"cpu-flags-mismatch"}},
         // (e) torchvision built against the pytorch recipe of its cell.
-        // (j) every recipe calls one builder module with its values; two planted mistakes.
+        // (j) every recipe calls one builder module with its values; four planted mistakes.
         {"builder", "pytorch-python312-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
         {"builder", "pytorch-python313-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
         {"builder", "pytorch-python313-cuda12_8-sm90-avx2.nix", CellStatus::Ok, {}},
@@ -190,6 +190,15 @@ const std::vector<Expected>& expectations()
          "pytorch-python313-cuda12_8-sm89-avx512.nix",
          CellStatus::Broken,
          {"cpu-flags-mismatch"}},
+        // The Python and CUDA package sets the builder selects from its arguments.
+        {"builder",
+         "pytorch-python312-cuda12_8-sm89-avx512.nix",
+         CellStatus::Broken,
+         {"python-version-mismatch"}},
+        {"builder",
+         "pytorch-python313-cuda12_9-sm120-avx512.nix",
+         CellStatus::Broken,
+         {"cuda-version-mismatch"}},
         // (k) one pin in four notations: getFlake, fetchTree set and flake reference, a module.
         {"flake-pins", "pytorch-python313-cpu-avx2.nix", CellStatus::Ok, {}},
         {"flake-pins", "pytorch-python313-cpu-avx512.nix", CellStatus::Ok, {}},

@@ -603,6 +603,22 @@ in
         QTest::newRow("x86-64-v4 exceeds avx2")
             << QByteArray("\"-march=x86-64-v4\"") << "pytorch-python313-cuda13_0-sm90-avx2.nix"
             << "cpu-flags-mismatch";
+        // A CPU model beyond the ISA's reference machines: runs on fewer of them (warning);
+        // one that enables what another ISA is made of builds that ISA (error).
+        const QString bf16 = "pytorch-python313-cuda13_0-sm90-avx512bf16.nix";
+        const QString vnni = "pytorch-python313-cuda13_0-sm90-avx512vnni.nix";
+        QTest::newRow("sapphirerapids on avx512bf16")
+            << QByteArray("\"-march=sapphirerapids\"") << bf16 << "cpu-flags-beyond";
+        QTest::newRow("cooperlake on avx512bf16")
+            << QByteArray("\"-march=cooperlake\"") << bf16 << "";
+        QTest::newRow("icelake-server on avx512vnni")
+            << QByteArray("\"-march=icelake-server\"") << vnni << "cpu-flags-beyond";
+        QTest::newRow("cascadelake on avx512vnni")
+            << QByteArray("\"-march=cascadelake\"") << vnni << "";
+        QTest::newRow("cascadelake on avx512")
+            << QByteArray("\"-march=cascadelake\"") << avx512 << "cpu-flags-mismatch";
+        QTest::newRow("icelake-server on avx512bf16")
+            << QByteArray("\"-march=icelake-server\"") << bf16 << "cpu-flags-mismatch";
         QTest::newRow("armv9 with sve2")
             << QByteArray("\"-march=armv9-a+sve2\"") << "pytorch-python313-cuda13_0-sm110-armv9.nix"
             << "";
@@ -690,13 +706,14 @@ in
         TestRepository repo;
         repo.writeRecipe(
             "lib/mk-torch.nix",
-            "{ capability, isa, python ? \"313\" }:\nlet\n"
+            "{ capability, isa, python ? \"313\", cuda ? \"12_8\" }:\nlet\n"
             "  pkgs = import <nixpkgs> { config.cudaCapabilities = [ capability ]; };\n"
             "  isaFlags = {\n    avx2 = [ \"-mavx2\" \"-mfma\" \"-mf16c\" ];\n"
             "    avx512 = [ \"-mavx512f\" \"-mavx512dq\" \"-mavx512vl\" \"-mavx512bw\" "
             "\"-mfma\" ];\n  };\n"
             "  cmake = builtins.replaceStrings [ \".\" ] [ \"\" ] capability;\nin\n"
             "(pkgs.\"python${python}Packages\".torch.override {\n"
+            "  cudaPackages = pkgs.${\"cudaPackages_\" + cuda};\n"
             "  gpuTargets = [ capability ];\n}).overrideAttrs (old: {\n"
             "  cmakeFlags = (old.cmakeFlags or [ ]) ++ [ \"-DCMAKE_CUDA_ARCHITECTURES=${cmake}\" "
             "];\n"
@@ -737,6 +754,37 @@ in
         QVERIFY2(byCell["sm89-avx2"]->findings[0].message.find(
                      "written in .flox/pkgs/lib/mk-torch.nix:6") != std::string::npos,
                  byCell["sm89-avx2"]->findings[0].message.c_str());
+
+        // The Python and CUDA package sets it selects by names made from the arguments.
+        QCOMPARE(byCell["sm90-avx512"]->recipe->pythonPackageSet->value,
+                 std::string("python313Packages"));
+        QCOMPARE(byCell["sm90-avx512"]->recipe->cudaPackageSet->value,
+                 std::string("cudaPackages_12_8"));
+        repo.writeRecipe("pytorch-python312-cuda12_9-sm90-avx512.nix",
+                         "import ./lib/mk-torch.nix {\n  capability = \"9.0\";\n"
+                         "  isa = \"avx512\";\n  python = \"313\";\n  cuda = \"12_8\";\n}\n");
+        repo.writeRecipe("pytorch-python312-cuda12_9-sm90-avx2.nix",
+                         "import ./lib/mk-torch.nix {\n  capability = \"9.0\";\n"
+                         "  isa = \"avx2\";\n  python = \"312\";\n  cuda = \"12_9\";\n}\n");
+        const Analysis sets = analyze(repo);
+        for (const MatrixEntry& entry : sets.entries) {
+            if (!entry.recipe || entry.variant.python != "312")
+                continue;
+            if (entry.variant.isa == "avx2") {
+                QVERIFY2(!entry.firstError(), entry.recipe->fileName.c_str());
+                continue;
+            }
+            QCOMPARE(ids(entry.findings), (std::multiset<std::string>{"cuda-version-mismatch",
+                                                                      "python-version-mismatch"}));
+            for (const Finding& finding : entry.findings) {
+                QVERIFY2(finding.message.find("selected in .flox/pkgs/lib/mk-torch.nix:1") !=
+                             std::string::npos,
+                         finding.message.c_str());
+                QVERIFY2(finding.message.find("sm90-avx512.nix:") != std::string::npos,
+                         finding.message.c_str());
+                QCOMPARE(finding.line, 0u); // nothing in the recipe to point at or edit
+            }
+        }
     }
 
     // A builder module called with arguments makes the values: not checked, and said so.
@@ -1294,6 +1342,24 @@ in
                     }));
             }
         QVERIFY(found);
+
+        // A versioned name that wraps the recipe of its own cell publishes that build again,
+        // on purpose: a note, not a duplicate to delete. A copy under that name still is one.
+        QVERIFY(QFile::remove(repo.root() + "/.flox/pkgs/pytorch-py313-sm90-avx512.nix"));
+        repo.writeRecipe("pytorch210-python313-cuda13_0-sm90-avx512.nix",
+                         "(import ./pytorch-python313-cuda13_0-sm90-avx512.nix).overrideAttrs "
+                         "(old: { pname = \"pytorch210-python313-cuda13_0-sm90-avx512\"; })\n");
+        const Analysis alias = analyze(repo);
+        const MatrixEntry* published = nullptr;
+        for (const MatrixEntry& entry : alias.entries)
+            if (entry.recipe && entry.recipe->fileName.rfind("pytorch210-", 0) == 0)
+                published = &entry;
+        QVERIFY(published);
+        QCOMPARE(published->status, CellStatus::Ok);
+        ONLY(published->findings, "published-alias");
+        QCOMPARE(published->findings[0].fix, FixKind::None);
+        QVERIFY(published->findings[0].message.find("pytorch-python313-cuda13_0-sm90-avx512.nix") !=
+                std::string::npos);
     }
 
     void missingAndUnexpectedVariants()
