@@ -1,5 +1,6 @@
 #include "nix/evaluator.h"
 
+#include "nix/jsonreader.h"
 #include "nix/moduleloader.h"
 #include "nix/symboltable.h"
 #include "nix/syntaxtree.h"
@@ -87,6 +88,9 @@ enum class Native : int {
     Map,
     Import,
     CallPackage,
+    ReadFile,
+    FromJson,
+    ImportJson,
 };
 
 struct NativeInfo
@@ -106,6 +110,8 @@ constexpr NativeInfo kNatives[] = {
     {"replaceStrings", 3, true, true},   {"substring", 3, true, true},
     {"escapeShellArg", 1, true, false},  {"map", 2, true, true},
     {"import", 1, false, true},          {"callPackage", 2, false, false},
+    {"readFile", 1, false, true},        {"fromJSON", 1, false, true},
+    {"importJSON", 1, true, false},
 };
 
 // lib.strings.concatStringsSep is lib.concatStringsSep, and so on.
@@ -470,6 +476,8 @@ struct Evaluator::Impl
     std::unordered_map<Key, const ValueData*, KeyHash> renamed;
     // Modules whose root function evaluateApplied() applies: the argument's thunk per file.
     std::unordered_map<uint32_t, Thunk*> appliedRoots;
+    // What builtins.readFile read, by file id: each file is read once per evaluator.
+    std::unordered_map<std::string, Value> readFiles;
     std::optional<Value> exhaustedValue;
     uint64_t steps = 0;
     uint32_t depth = 0;
@@ -2030,8 +2038,143 @@ struct Evaluator::Impl
             const uint32_t file = fileOf(origin);
             return apply(function, args[1], file, origin.range);
         }
+        case Native::ReadFile:
+            return readFile(force(args[0]), path);
+        case Native::FromJson:
+            return fromJson(force(args[0]), origin, path);
+        case Native::ImportJson: {
+            // nixpkgs' lib.importJSON: builtins.fromJSON (builtins.readFile path).
+            const Value text = readFile(force(args[0]), path);
+            return text.isUnknown() ? text : fromJson(text, origin, path);
+        }
         }
         return unknown(Cause::Unsupported, "unknown library function");
+    }
+
+    // builtins.readFile: the file's bytes, mapped one to one to the file.
+    Value readFile(const Value& target, std::string_view path)
+    {
+        if (target.isUnknown())
+            return unknownCall(path, target);
+        const ValueData& d = data(target);
+        const bool absolute = d.kind == Kind::String && d.text.substr(0, 1) == "/";
+        if (d.kind == Kind::String && !absolute)
+            return error(std::string(path) + ": \"" + d.text + "\" is not an absolute path");
+        if (d.kind != Kind::Path && !absolute)
+            return error(std::string(path) + ": reads " + kindName(d.kind));
+        if (!loader)
+            return unknown(Cause::Unavailable, "no loader for " + d.text);
+        const std::string id =
+            loader->resolveFile(fileId(d.kind == Kind::Path ? d.file : 0), d.text);
+        if (id.empty())
+            return unknown(Cause::Unavailable, "cannot read " + d.text);
+        auto [it, inserted] = readFiles.try_emplace(id);
+        Value& value = it->second; // stable: nothing below reads another file
+        if (!inserted)
+            return value;
+        const std::optional<std::string_view> bytes = loader->text(id);
+        if (!bytes) {
+            value = unknown(Cause::Unavailable, "cannot read " + id);
+        } else if (bytes->size() > limits.stringBytes) {
+            value = tooLarge("file");
+        } else {
+            const std::string_view file = intern(id);
+            const auto size = static_cast<uint32_t>(bytes->size());
+            Text text;
+            text.text = std::string(*bytes);
+            text.addPiece({0, size, file, 0});
+            value = string(std::move(text), Origin{file, {0, size}});
+        }
+        return value;
+    }
+
+    // builtins.fromJSON. Where the text maps to a file (it was read from one, or written in a
+    // Nix string), values keep where they were written there: origins, the pieces of strings
+    // written without escapes, and object keys as the bindings values flow through.
+    Value fromJson(const Value& text, Origin origin, std::string_view path)
+    {
+        if (text.isUnknown())
+            return unknownCall(path, text);
+        if (text.kind() != Kind::String)
+            return error(std::string(path) + ": reads " + kindName(text.kind()));
+        JsonReader reader(limits.depth);
+        if (!reader.read(data(text).text))
+            return unknown(reader.tooDeep() ? Cause::Limit : Cause::Error,
+                           std::string(path) + ": " + reader.error());
+        if (!spend(reader.nodes().size()))
+            return exhaustion();
+        return jsonValue(reader.nodes(), 0, text, origin);
+    }
+
+    // nodes[index] as a value; `text` is the JSON text, `site` the call's origin.
+    Value jsonValue(const std::vector<JsonReader::Node>& nodes, size_t index, const Value& text,
+                    Origin site)
+    {
+        using Json = JsonReader::Node::Kind;
+        const JsonReader::Node& node = nodes[index];
+        const Origin origin = text.sourceOf(node.begin, node.end - node.begin).value_or(site);
+        switch (node.kind) {
+        case Json::Null: {
+            ValueData& d = fresh(Kind::Null);
+            d.origin = origin;
+            return wrap(d);
+        }
+        case Json::Bool: {
+            ValueData& d = fresh(Kind::Bool);
+            d.boolean = node.boolean;
+            d.origin = origin;
+            return wrap(d);
+        }
+        case Json::Int:
+            return integer(node.integer, origin);
+        case Json::Float:
+            return floating(node.number, origin);
+        case Json::String: {
+            Text out;
+            out.text = node.text;
+            // An escape makes the text differ from its bytes: then nothing maps.
+            if (!node.escaped)
+                if (auto inner = text.sourceOf(node.begin + 1, node.text.size()))
+                    out.addPiece({0, node.text.size(), inner->file, inner->range.begin});
+            return string(std::move(out), origin);
+        }
+        case Json::Array: {
+            std::vector<Thunk*> elements;
+            elements.reserve(node.size);
+            for (size_t i = 0, child = index + 1; i < node.size; ++i, child = nodes[child].next)
+                elements.push_back(ready(jsonValue(nodes, child, text, site)));
+            return list(std::move(elements), origin);
+        }
+        case Json::Object:
+            return jsonObject(nodes, index, text, site, origin);
+        }
+        return error("fromJSON");
+    }
+
+    Value jsonObject(const std::vector<JsonReader::Node>& nodes, size_t index, const Value& text,
+                     Origin site, Origin origin)
+    {
+        std::vector<Slot> slots;
+        slots.reserve(nodes[index].size);
+        for (size_t i = 0, child = index + 1; i < nodes[index].size;
+             ++i, child = nodes[child].next) {
+            const JsonReader::Node& member = nodes[child];
+            const std::string_view name = intern(member.key);
+            BindingStep step;
+            if (!member.keyEscaped)
+                if (auto key = text.sourceOf(member.keyBegin, member.keyEnd - member.keyBegin))
+                    step = {name, key->file, key->range};
+            slots.push_back({name, ready(jsonValue(nodes, child, text, site)), step});
+        }
+        // A name written twice takes its last value, as in Nix.
+        std::stable_sort(slots.begin(), slots.end(),
+                         [](const Slot& a, const Slot& b) { return a.name < b.name; });
+        std::vector<Slot> unique;
+        unique.reserve(slots.size());
+        for (size_t i = 0; i < slots.size(); ++i)
+            if (i + 1 == slots.size() || slots[i + 1].name != slots[i].name)
+                unique.push_back(slots[i]);
+        return set(std::move(unique), std::nullopt, origin);
     }
 
     Value replaceStrings(const Value& from, const Value& to, const Value& text, Origin origin,

@@ -4,7 +4,8 @@
 // its own — `let`, `rec`, `with`, `inherit`, formals and their defaults, `//`, `++`, `+`,
 // string interpolation, `if`, lambdas written in the file or in files it imports, and a few
 // library functions (lib.optionals, lib.concatStringsSep, builtins.toString, lib.escapeShellArg,
-// map, …) — and
+// map, …), and `builtins.fromJSON (builtins.readFile ./pins/nixpkgs.json)` (and lib.importJSON)
+// of files the loader reaches, JSON strings keeping their bytes in the file — and
 // reports everything else as UNKNOWN with why and, for values from outside (`oldAttrs`,
 // `prev`, `lib`, free variables), the symbolic path they denote. See value.h.
 //

@@ -9,7 +9,7 @@ RecipeModules::RecipeModules(const RepositorySource& source, uint64_t maxFileSiz
     : m_source(source), m_maxFileSize(maxFileSize)
 {}
 
-std::string RecipeModules::resolve(std::string_view importingFile, std::string_view path)
+std::string RecipeModules::normalise(std::string_view importingFile, std::string_view path)
 {
     if (path.empty() || path.front() == '/' || path.front() == '~')
         return {}; // absolute paths are the machine's, not the repository's
@@ -20,10 +20,21 @@ std::string RecipeModules::resolve(std::string_view importingFile, std::string_v
         return {};
     if (id.back() == '/')
         id.pop_back();
+    return id;
+}
+
+std::string RecipeModules::resolve(std::string_view importingFile, std::string_view path)
+{
+    std::string id = normalise(importingFile, path);
     // `import ./dir` reads dir/default.nix, as Nix does.
-    if (!id.ends_with(".nix"))
+    if (!id.empty() && !id.ends_with(".nix"))
         id += "/default.nix";
     return id;
+}
+
+std::string RecipeModules::resolveFile(std::string_view importingFile, std::string_view path)
+{
+    return normalise(importingFile, path);
 }
 
 RecipeModules::Module& RecipeModules::fetch(const std::string& fileId)
@@ -34,18 +45,40 @@ RecipeModules::Module& RecipeModules::fetch(const std::string& fileId)
     SourceFile file = m_source.read(fileId, m_maxFileSize);
     if (!file.error.empty())
         return it->second;
-    it->second.stamp = std::to_string(std::hash<std::string>{}(file.bytes)) + ':' +
-                       std::to_string(file.bytes.size());
-    auto tree = std::make_unique<nix::SyntaxTree>(nix::SyntaxTree::parse(std::move(file.bytes)));
-    if (!tree->error() && tree->root())
-        it->second.tree = std::move(tree);
-    return it->second;
+    Module& module = it->second;
+    module.readable = true;
+    module.stamp = std::to_string(std::hash<std::string>{}(file.bytes)) + ':' +
+                   std::to_string(file.bytes.size());
+    module.bytes = std::move(file.bytes);
+    return module;
 }
 
 const nix::SyntaxTree* RecipeModules::load(std::string_view fileId)
 {
     std::lock_guard lock(m_mutex);
-    return fetch(std::string(fileId)).tree.get();
+    Module& module = fetch(std::string(fileId));
+    if (!module.readable)
+        return nullptr;
+    if (!module.tree) {
+        // Bytes text() handed out stay where they are; otherwise the tree takes them over.
+        std::string bytes = module.bytesShared ? module.bytes : std::move(module.bytes);
+        module.tree = std::make_unique<nix::SyntaxTree>(nix::SyntaxTree::parse(std::move(bytes)));
+        if (!module.bytesShared)
+            module.bytes = std::string();
+    }
+    return !module.tree->error() && module.tree->root() ? module.tree.get() : nullptr;
+}
+
+std::optional<std::string_view> RecipeModules::text(std::string_view fileId)
+{
+    std::lock_guard lock(m_mutex);
+    Module& module = fetch(std::string(fileId));
+    if (!module.readable)
+        return std::nullopt;
+    if (module.tree)
+        return module.tree->source();
+    module.bytesShared = true;
+    return std::string_view(module.bytes);
 }
 
 std::string RecipeModules::stamp(const std::string& fileId)

@@ -9,6 +9,7 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QtTest>
 #include <map>
 
@@ -54,11 +55,27 @@ public:
     std::map<std::string, std::string> sources;
     std::map<std::string, SyntaxTree> trees;
     int loads = 0;
+    int reads = 0;
 
     std::string resolve(std::string_view importingFile, std::string_view path) override
     {
+        std::string id = normalised(directoryOf(importingFile) + std::string(path));
+        if (!id.ends_with(".nix"))
+            id += "/default.nix"; // as Nix, and RecipeModules
+        return sources.count(id) ? id : std::string();
+    }
+    std::string resolveFile(std::string_view importingFile, std::string_view path) override
+    {
         const std::string id = normalised(directoryOf(importingFile) + std::string(path));
         return sources.count(id) ? id : std::string();
+    }
+    std::optional<std::string_view> text(std::string_view fileId) override
+    {
+        ++reads;
+        auto source = sources.find(std::string(fileId));
+        if (source == sources.end())
+            return std::nullopt;
+        return std::string_view(source->second);
     }
     const SyntaxTree* load(std::string_view fileId) override
     {
@@ -95,10 +112,26 @@ public:
             m_trees.emplace(std::string(fileId), SyntaxTree::parse(file.readAll().toStdString()));
         return it->second.root() ? &it->second : nullptr;
     }
+    std::string resolveFile(std::string_view importingFile, std::string_view path) override
+    {
+        const std::string id = normalised(directoryOf(importingFile) + std::string(path));
+        const QFileInfo info(QString::fromStdString(id));
+        return id.rfind(m_root, 0) == 0 && info.isFile() ? id : std::string();
+    }
+    std::optional<std::string_view> text(std::string_view fileId) override
+    {
+        QFile file(QString::fromUtf8(fileId.data(), qsizetype(fileId.size())));
+        if (!file.open(QIODevice::ReadOnly))
+            return std::nullopt;
+        auto [it, inserted] =
+            m_texts.insert_or_assign(std::string(fileId), file.readAll().toStdString());
+        return std::string_view(it->second);
+    }
 
 private:
     std::string m_root;
     std::map<std::string, SyntaxTree> m_trees;
+    std::map<std::string, std::string> m_texts;
 };
 
 // The range of the `occurrence`-th `needle` in `source`.
@@ -208,6 +241,16 @@ private slots:
     void aBuilderAppliedToTheCallersArgument();
     void callPackage();
     void importCycles();
+    void importDirectory();
+    void readFile();
+    void fromJson();
+    void fromJsonNumbers();
+    void fromJsonStrings();
+    void pinnedNixpkgs();
+    void nivSources();
+    void malformedJson_data();
+    void malformedJson();
+    void jsonBounds();
     void budget();
     void memoisation();
     void originsAndChains();
@@ -861,6 +904,345 @@ void TestEvaluator::importCycles()
     QCOMPARE(Eval("import ./a.nix", &loader).root().cause(), Cause::Cycle);
     QCOMPARE(Eval(loader.sources["a.nix"], &loader, "a.nix").root().cause(), Cause::Cycle);
     QCOMPARE(Eval("import ./c.nix", &loader).root().cause(), Cause::Cycle);
+    QVERIFY(timer.elapsed() < 2000);
+}
+
+void TestEvaluator::importDirectory()
+{
+    // `import ./dir` reads dir/default.nix; readFile of the directory reads nothing.
+    MapLoader loader;
+    loader.sources["pkgs/common/default.nix"] = "{ arch = \"8.6\"; }";
+    Eval e("{ a = (import ./common).arch; b = builtins.readFile ./common; }", &loader,
+           "pkgs/torch.nix");
+    QCOMPARE(e.binding("a").asString(), std::optional<std::string>("8.6"));
+    QCOMPARE(e.binding("a").origin().file, std::string_view("pkgs/common/default.nix"));
+    QCOMPARE(e.binding("b").cause(), Cause::Unavailable);
+}
+
+void TestEvaluator::readFile()
+{
+    MapLoader loader;
+    const std::string json = "{ \"rev\": \"abc\" }\n";
+    const std::string script = "#!/bin/sh\necho \"${HOME}\" \\\n";
+    loader.sources["pkgs/pins/nixpkgs.json"] = json;
+    loader.sources["pkgs/build.sh"] = script;
+    Eval e(R"({ src }: {
+      json = builtins.readFile ./pins/nixpkgs.json;
+      again = builtins.readFile ./pins/nixpkgs.json;
+      script = builtins.readFile ./build.sh;
+      missing = builtins.readFile ./pins/missing.json;
+      outside = builtins.readFile "${src}/x.json";
+      relative = builtins.readFile "pins/nixpkgs.json";
+      number = builtins.readFile 1;
+    })",
+           &loader, "pkgs/torch.nix");
+    const Value read = e.body();
+    // The whole text, as one piece at offset 0 of the file.
+    const Value text = *read.attribute("json");
+    QCOMPARE(text.asString(), std::optional<std::string>(json));
+    QCOMPARE(text.pieces().size(), size_t(1));
+    QCOMPARE(text.pieces()[0].file, std::string_view("pkgs/pins/nixpkgs.json"));
+    QCOMPARE(text.pieces()[0].offset, size_t(0));
+    QCOMPARE(text.pieces()[0].source, uint32_t(0));
+    QCOMPARE(text.pieces()[0].length, json.size());
+    QCOMPARE(text.origin().file, std::string_view("pkgs/pins/nixpkgs.json"));
+    QCOMPARE(text.sourceOf(10, 3)->range, find(json, "abc"));
+    // Read once per evaluator.
+    QCOMPARE(read.attribute("again")->asString(), std::optional<std::string>(json));
+    QCOMPARE(loader.reads, 1);
+    // Any file, not only JSON: the bytes as they are, no Nix escapes applied.
+    QCOMPARE(read.attribute("script")->asString(), std::optional<std::string>(script));
+    QCOMPARE(read.attribute("script")->sourceOf(0, script.size())->range,
+             (SourceRange{0, uint32_t(script.size())}));
+    QCOMPARE(read.attribute("missing")->cause(), Cause::Unavailable);
+    QCOMPARE(read.attribute("outside")->symbolicPath(), std::string_view("builtins.readFile(...)"));
+    QCOMPARE(read.attribute("relative")->cause(), Cause::Error);
+    QCOMPARE(read.attribute("number")->cause(), Cause::Error);
+    // Without a loader, or too large for the limits.
+    QCOMPARE(Eval("builtins.readFile ./a.json").root().cause(), Cause::Unavailable);
+    Evaluator::Limits limits;
+    limits.stringBytes = 8;
+    QCOMPARE(Eval("builtins.readFile ./pkgs/build.sh", &loader, "main.nix", limits).root().cause(),
+             Cause::Limit);
+}
+
+void TestEvaluator::fromJson()
+{
+    MapLoader loader;
+    const std::string json = "{ \"a\": [1, -2, 3.5, 1e2, true, false, null],\n"
+                             "  \"b\": { \"c\": \"d\", \"e\": {}, \"f\": [] },\n"
+                             "  \"dup\": 1, \"dup\": 2, \"\": \"empty\" }";
+    loader.sources["data.json"] = json;
+    Eval e("builtins.fromJSON (builtins.readFile ./data.json)", &loader);
+    const Value value = e.root();
+    QCOMPARE(value.describe(4), std::string("{  = \"empty\"; a = [ 1 -2 3.5 100 true false null ]; "
+                                            "b = { c = \"d\"; e = { }; f = [ ]; }; dup = 2; }"));
+    QCOMPARE(value.attribute("a")->element(2)->asFloat(), std::optional<double>(3.5));
+    QCOMPARE(value.attribute("a")->element(3)->kind(), Kind::Float);
+    QCOMPARE(value.attribute("a")->element(6)->kind(), Kind::Null);
+    // Every value points at its literal in the file; a key is a binding its value went through.
+    QCOMPARE(value.origin(), (Origin{"data.json", {0, uint32_t(json.size())}}));
+    QCOMPARE(value.attribute("a")->origin().range,
+             find(json, "[1, -2, 3.5, 1e2, true, false, null]"));
+    QCOMPARE(value.attribute("a")->element(1)->origin().range, find(json, "-2"));
+    QCOMPARE(value.attribute("a")->element(4)->origin().range, find(json, "true"));
+    const Value d = *value.attribute("b")->attribute("c");
+    QCOMPARE(d.origin().range, find(json, "\"d\""));
+    QCOMPARE(d.bindingChain().size(), size_t(2));
+    QCOMPARE(d.bindingChain()[0], (BindingStep{"c", "data.json", find(json, "c")}));
+    QCOMPARE(d.bindingChain()[1], (BindingStep{"b", "data.json", find(json, "b")}));
+    // A name written twice has its last value.
+    const uint32_t two = find(json, "\"dup\": 2").begin + 7;
+    QCOMPARE(value.attribute("dup")->origin().range, (SourceRange{two, two + 1}));
+
+    // Scalars on their own, with space around; JSON in a Nix string maps to the .nix file.
+    QCOMPARE(Eval("builtins.fromJSON \" 42 \"").root().asInt(), std::optional<int64_t>(42));
+    QCOMPARE(Eval("builtins.fromJSON \"null\"").root().kind(), Kind::Null);
+    Eval inNix("builtins.fromJSON ''{\"rev\": \"abc\"}''");
+    QCOMPARE(inNix.root().attribute("rev")->sourceOf(0, 3)->range, inNix.range("abc"));
+    QCOMPARE(inNix.root().attribute("rev")->sourceOf(0, 3)->file, std::string_view("main.nix"));
+    // Computed text reads the same but maps nowhere: origins are the call's.
+    Eval computed("builtins.fromJSON (\"[\" + \"1]\")");
+    QCOMPARE(computed.root().describe(), std::string("[ 1 ]"));
+    QCOMPARE(computed.root().origin().range, computed.range("builtins.fromJSON (\"[\" + \"1]\")"));
+    // lib.importJSON is fromJSON of readFile.
+    Eval imported("{ lib }: (lib.importJSON ./data.json).b.c", &loader);
+    QCOMPARE(imported.body().asString(), std::optional<std::string>("d"));
+    QCOMPARE(imported.body().sourceOf(0, 1)->range.begin, find(json, "\"d\"").begin + 1);
+    QCOMPARE(Eval("{ lib }: lib.importJSON ./none.json", &loader).body().cause(),
+             Cause::Unavailable);
+    // What it cannot read.
+    Eval unknown("{ lib }: builtins.fromJSON lib.text");
+    QCOMPARE(unknown.body().symbolicPath(), std::string_view("builtins.fromJSON(...)"));
+    QCOMPARE(Eval("builtins.fromJSON 1").root().cause(), Cause::Error);
+    QCOMPARE(Eval("builtins.fromJSON (builtins.readFile ./none.json)", &loader).root().cause(),
+             Cause::Unavailable);
+}
+
+void TestEvaluator::fromJsonNumbers()
+{
+    MapLoader loader;
+    const auto read = [&](const std::string& json) {
+        loader.sources["n.json"] = json;
+        Eval e("builtins.fromJSON (builtins.readFile ./n.json)", &loader);
+        return e.root().describe();
+    };
+    QCOMPARE(read("0"), std::string("0"));
+    QCOMPARE(read("-0"), std::string("0"));
+    QCOMPARE(read("9223372036854775807"), std::string("9223372036854775807"));
+    QCOMPARE(read("-9223372036854775808"), std::string("-9223372036854775808"));
+    // As nlohmann_json reads numbers for Nix: beyond int64 but within uint64 Nix refuses,
+    // beyond that it is a float.
+    QVERIFY(read("9223372036854775808").find("integer range") != std::string::npos);
+    loader.sources["n.json"] = "-9223372036854775809";
+    Eval below("builtins.fromJSON (builtins.readFile ./n.json)", &loader);
+    QCOMPARE(below.root().asFloat(), std::optional<double>(-9223372036854775809.0));
+    QCOMPARE(read("1.5e3"), std::string("1500"));
+    QCOMPARE(read("2E-1"), std::string("0.2"));
+    QCOMPARE(read("1e-400"), std::string("0"));
+    QVERIFY(read("1e400").find("number overflow") != std::string::npos);
+    loader.sources["n.json"] = "[1.0, 10]";
+    Eval e("builtins.fromJSON (builtins.readFile ./n.json)", &loader);
+    QCOMPARE(e.root().element(0)->kind(), Kind::Float);
+    QCOMPARE(e.root().element(1)->kind(), Kind::Int);
+    QCOMPARE(e.root().element(1)->origin().range, (SourceRange{6, 8}));
+}
+
+void TestEvaluator::fromJsonStrings()
+{
+    MapLoader loader;
+    // Escapes, \u escapes (a surrogate pair too) and raw UTF-8.
+    const std::string json = R"({ "esc": "a\"b\\c\/d\n\t\b\f\r", "u": "\u00e9\u20ac\ud83d\ude00",)"
+                             "\n  \"raw\": \"caf\xC3\xA9 \xE2\x82\xAC\", \"k\\u0065y\": 1 }";
+    loader.sources["s.json"] = json;
+    Eval e("builtins.fromJSON (builtins.readFile ./s.json)", &loader);
+    const Value value = e.root();
+    const Value escaped = *value.attribute("esc");
+    QCOMPARE(escaped.asString(), std::optional<std::string>("a\"b\\c/d\n\t\b\f\r"));
+    // Decoded text is not its bytes: no piece, but the origin is still the literal.
+    QVERIFY(escaped.pieces().empty());
+    QVERIFY(!escaped.sourceOf(0, 1));
+    QCOMPARE(escaped.origin().range, find(json, R"("a\"b\\c\/d\n\t\b\f\r")"));
+    QCOMPARE(value.attribute("u")->asString(),
+             std::optional<std::string>("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"));
+    QVERIFY(value.attribute("u")->pieces().empty());
+    const Value raw = *value.attribute("raw");
+    QCOMPARE(raw.asString(), std::optional<std::string>("caf\xC3\xA9 \xE2\x82\xAC"));
+    const auto range = raw.sourceOf(0, raw.asString()->size());
+    QVERIFY(range);
+    QCOMPARE(json.substr(range->range.begin, range->range.length()), *raw.asString());
+    QCOMPARE(raw.bindingChain().front().key, find(json, "raw"));
+    // An escaped name is decoded, but is no binding in the file.
+    QCOMPARE(value.attributeNames(), (std::vector<std::string_view>{"esc", "key", "raw", "u"}));
+    QCOMPARE(value.attribute("key")->asInt(), std::optional<int64_t>(1));
+    QVERIFY(value.attribute("key")->bindingChain().empty());
+}
+
+void TestEvaluator::pinnedNixpkgs()
+{
+    MapLoader loader;
+    const std::string rev = "5ed627539ac84809c78b2dd6d26a5cebeb5ae269";
+    const std::string sha = "1cxfz2vx5hxmmdh6wc7r1m5ia9i6hp7ykpz1bg4glgyh4lp6x5q4";
+    const std::string json = "{\n  \"url\": \"https://github.com/NixOS/nixpkgs\",\n  \"rev\": \"" +
+                             rev + "\",\n  \"sha256\": \"" + sha + "\"\n}\n";
+    loader.sources["pins/nixpkgs.json"] = json;
+    Eval e(R"(let
+      pin = builtins.fromJSON (builtins.readFile ./pins/nixpkgs.json);
+      nixpkgs = import (fetchTarball {
+        url = "https://github.com/NixOS/nixpkgs/archive/${pin.rev}.tar.gz";
+        sha256 = pin.sha256;
+      }) { };
+    in nixpkgs.python3Packages.torch)",
+           &loader, "default.nix");
+    QCOMPARE(e.root().symbolicPath(), std::string_view("nixpkgs.python3Packages.torch"));
+    const Value url = e.binding("url");
+    const std::string prefix = "https://github.com/NixOS/nixpkgs/archive/";
+    QCOMPARE(url.asString(), std::optional<std::string>(prefix + rev + ".tar.gz"));
+    // The rev inside the url is the rev's bytes in the JSON file, to rewrite for a pin bump.
+    const auto at = url.sourceOf(prefix.size(), rev.size());
+    QVERIFY(at);
+    QCOMPARE(at->file, std::string_view("pins/nixpkgs.json"));
+    QCOMPARE(json.substr(at->range.begin, at->range.length()), rev);
+    QCOMPARE(at->range, find(json, rev));
+    // The url's own text still maps to the .nix file, and nothing maps across the seam.
+    QCOMPARE(url.sourceOf(0, prefix.size())->file, std::string_view("default.nix"));
+    QVERIFY(!url.sourceOf(prefix.size() - 1, 2));
+    const Value sha256 = e.binding("sha256");
+    QCOMPARE(sha256.origin(), (Origin{"pins/nixpkgs.json", find(json, "\"" + sha + "\"")}));
+    const auto chain = sha256.bindingChain();
+    QCOMPARE(chain.size(), size_t(2));
+    QCOMPARE(chain[0], (BindingStep{"sha256", "pins/nixpkgs.json", find(json, "sha256")}));
+    QCOMPARE(chain[1], (BindingStep{"pin", "default.nix", e.range("pin")}));
+}
+
+void TestEvaluator::nivSources()
+{
+    MapLoader loader;
+    const std::string json = R"({
+    "niv": {
+        "branch": "master",
+        "rev": "e0ca65c81a2d7a4d82a189f1e23a48d59ad42070",
+        "sha256": "1pq9nh1d8nn3xvbdny8fafzw87mj7gsmp6pxkdl65w2g18rmcmzx",
+        "type": "tarball"
+    },
+    "nixpkgs": {
+        "branch": "nixos-24.05",
+        "description": "Nix Packages collection",
+        "homepage": "",
+        "owner": "NixOS",
+        "repo": "nixpkgs",
+        "rev": "d24e7fdcfaecdca496ddd426cae98c9e2d12dfe8",
+        "sha256": "1j9x4s1ikw9wxyhzs6l3gk8hyhi1dqxzfbfdw9wbvvdqqlmprcqf",
+        "type": "tarball",
+        "url": "https://github.com/NixOS/nixpkgs/archive/d24e7fdcfaecdca496ddd426cae98c9e2d12dfe8.tar.gz",
+        "url_template": "https://github.com/<owner>/<repo>/archive/<rev>.tar.gz"
+    }
+}
+)";
+    loader.sources["nix/sources.json"] = json;
+    Eval e("let sources = builtins.fromJSON (builtins.readFile ./nix/sources.json);\n"
+           "in { rev = sources.nixpkgs.rev; inherit (sources.nixpkgs) owner; }",
+           &loader, "shell.nix");
+    const std::string expected = "d24e7fdcfaecdca496ddd426cae98c9e2d12dfe8";
+    const Value rev = *e.root().attribute("rev");
+    QCOMPARE(rev.asString(), std::optional<std::string>(expected));
+    const auto at = rev.sourceOf(0, expected.size());
+    QVERIFY(at);
+    QCOMPARE(at->file, std::string_view("nix/sources.json"));
+    // nixpkgs' "rev" (the first occurrence; the url repeats it), not niv's.
+    QCOMPARE(at->range, find(json, expected));
+    QCOMPARE(json.substr(at->range.begin, at->range.length()), expected);
+    const Value owner = *e.root().attribute("owner");
+    QCOMPARE(owner.asString(), std::optional<std::string>("NixOS"));
+    QCOMPARE(owner.sourceOf(0, 5)->range, find(json, "NixOS"));
+    QCOMPARE(e.root().attribute("rev")->bindingChain().front().file,
+             std::string_view("nix/sources.json"));
+}
+
+void TestEvaluator::malformedJson_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("reason");
+    const auto row = [](const char* name, QByteArray json, const char* reason) {
+        QTest::newRow(name) << json << QString::fromUtf8(reason);
+    };
+    row("empty", "", "unexpected end of the text, expected a value");
+    row("only space", " \n", "unexpected end of the text, expected a value");
+    row("missing value", R"({"a": })", "unexpected '}' at byte 6, expected a value");
+    row("trailing comma", "[1, ]", "unexpected ']' at byte 4, expected a value");
+    row("missing colon", R"({"a" 1})", "unexpected '1' at byte 5, expected ':'");
+    row("bare name", "{a: 1}", "unexpected 'a' at byte 1, expected a member name");
+    row("missing comma", "[1 2]", "unexpected '2' at byte 3, expected ',' or ']'");
+    row("unclosed object", R"({"a": 1)", "unexpected end of the text, expected ',' or '}'");
+    row("trailing text", R"({"a": 1}})", "unexpected '}' at byte 8, expected the end");
+    row("two values", "1 2", "expected the end of the text");
+    row("leading zero", "01", "unexpected '1' at byte 1, expected the end");
+    row("plus", "+1", "unexpected '+' at byte 0");
+    row("fraction", "1.", "without digits after '.'");
+    row("exponent", "1e", "without exponent digits");
+    row("minus", "-", "unexpected '-'");
+    row("NaN", "NaN", "unexpected 'N'");
+    row("tru", "tru", "unexpected 't' at byte 0, expected a value");
+    row("comment", "// x\n1", "unexpected '/'");
+    row("single quotes", "'a'", "unexpected '''");
+    row("unterminated", R"("abc)", "unterminated string starting at byte 0");
+    row("bad escape", R"("a\x")", "invalid escape at byte 2");
+    row("short \\u", R"("\u12")", "invalid \\u escape at byte 1");
+    row("lone high", R"("\ud800")", "high surrogate without its low half");
+    row("lone low", R"("\udc00")", "lone low surrogate");
+    row("raw newline", "\"a\nb\"", "control character in a string at byte 2");
+    row("bad UTF-8", "\"a\xFF\"", "invalid UTF-8 in a string at byte 2");
+    row("overlong UTF-8", "\"\xC0\xAF\"", "invalid UTF-8");
+    row("UTF-16 surrogate in UTF-8", "\"\xED\xA0\x80\"", "invalid UTF-8");
+    row("NUL", QByteArray("[\0]", 3), "unexpected byte 0 at byte 1");
+}
+
+void TestEvaluator::malformedJson()
+{
+    // Nix would fail: an Error, saying what is wrong and where, never a crash.
+    QFETCH(QByteArray, json);
+    QFETCH(QString, reason);
+    MapLoader loader;
+    loader.sources["bad.json"] = json.toStdString();
+    Eval e("builtins.fromJSON (builtins.readFile ./bad.json)", &loader);
+    const Value value = e.root();
+    QCOMPARE(value.cause(), Cause::Error);
+    const QString said = QString::fromUtf8(value.reason().data(), qsizetype(value.reason().size()));
+    QVERIFY2(said.startsWith(QStringLiteral("builtins.fromJSON: ")), qPrintable(said));
+    QVERIFY2(said.contains(reason), qPrintable(said));
+}
+
+void TestEvaluator::jsonBounds()
+{
+    // Nesting beyond the depth limit gives up (Limit, not Error), quickly and without
+    // exhausting the stack; a large flat document stays within the step budget or says so.
+    MapLoader loader;
+    loader.sources["deep.json"] = std::string(100000, '[') + std::string(100000, ']');
+    QElapsedTimer timer;
+    timer.start();
+    Evaluator::Limits limits;
+    limits.stringBytes = 1 << 20;
+    const Value deep =
+        Eval("builtins.fromJSON (builtins.readFile ./deep.json)", &loader, "main.nix", limits)
+            .root();
+    QCOMPARE(deep.cause(), Cause::Limit);
+    QVERIFY(std::string(deep.reason()).find("nested deeper than") != std::string::npos);
+    std::string nested = "1";
+    for (int i = 0; i < 100; ++i)
+        nested = "[" + nested + "]";
+    loader.sources["nested.json"] = nested;
+    Value inner = Eval("builtins.fromJSON (builtins.readFile ./nested.json)", &loader).root();
+    QCOMPARE(inner.kind(), Kind::List);
+    std::string flat = "[";
+    for (int i = 0; i < 100000; ++i)
+        flat += i ? ",0" : "0";
+    loader.sources["flat.json"] = flat + "]";
+    limits.steps = 50000;
+    limits.elements = 1 << 20;
+    QCOMPARE(Eval("builtins.fromJSON (builtins.readFile ./flat.json)", &loader, "main.nix", limits)
+                 .root()
+                 .cause(),
+             Cause::Limit);
     QVERIFY(timer.elapsed() < 2000);
 }
 
