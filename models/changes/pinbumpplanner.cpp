@@ -1,6 +1,7 @@
 #include "changes/pinbumpplanner.h"
 
 #include "changes/textedits.h"
+#include "nix/jsonreader.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
 #include "recipes/pininventory.h"
@@ -266,6 +267,46 @@ std::optional<nix::SourceRange> bracesAround(std::string_view bytes, uint32_t at
             ++depth;
         else if (bytes[i] == '}' && depth-- == 0)
             return nix::SourceRange{*open, i + 1};
+    }
+    return std::nullopt;
+}
+
+// A pin kept in JSON (`{ "rev": "…", "sha256": "…" }`, niv's sources.json): the object the
+// revision is a member of holds its hash, URL, owner and repo. Fetched as a tarball, as
+// fetchTarball and niv do.
+std::optional<Fetcher> fetcherInJson(std::string_view bytes, nix::SourceRange pin)
+{
+    nix::JsonReader reader(64);
+    if (!reader.read(bytes))
+        return std::nullopt;
+    const auto& nodes = reader.nodes();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        if (nodes[i].kind != nix::JsonReader::Node::Kind::Object)
+            continue;
+        Fetcher fetcher{.callee = "fetchTarball"};
+        bool holdsPin = false;
+        for (size_t j = i + 1, m = 0; m < nodes[i].size && j < nodes.size();
+             ++m, j = nodes[j].next) {
+            const auto& member = nodes[j];
+            if (member.kind != nix::JsonReader::Node::Kind::String || member.escaped)
+                continue;
+            const nix::SourceRange inner{member.begin + 1, member.end - 1};
+            holdsPin = holdsPin || inner == pin;
+            if (member.key == "sha256" || member.key == "hash" || member.key == "narHash") {
+                fetcher.hashAttribute = member.key;
+                fetcher.hash = member.text;
+                fetcher.hashRange = inner;
+            } else if (member.key == "url") {
+                fetcher.url = member.text;
+                fetcher.urlRange = inner;
+            } else if (member.key == "owner") {
+                fetcher.owner = member.text;
+            } else if (member.key == "repo") {
+                fetcher.repo = member.text;
+            }
+        }
+        if (holdsPin)
+            return fetcher;
     }
     return std::nullopt;
 }
@@ -552,8 +593,9 @@ private:
             edits.replace(pin.range, m_request.to);
             if (!pin.hasHash)
                 continue;
-            auto fetcher = fetcherNear(file.bytes, pin.range);
-            if (!fetcher || fetcher->hashRange.length() == 0) {
+            auto fetcher = path.ends_with(".json") ? fetcherInJson(file.bytes, pin.range)
+                                                   : fetcherNear(file.bytes, pin.range);
+            if (!path.ends_with(".json") && (!fetcher || fetcher->hashRange.length() == 0)) {
                 if (!tree)
                     tree = nix::SyntaxTree::parse(file.bytes);
                 if (!tree->root())

@@ -562,11 +562,8 @@ private:
                 }
         if (origin.file.empty() || inThisFile(origin) || !m_modules)
             return {};
-        const nix::SyntaxTree* module = m_modules->load(origin.file);
-        if (!module)
-            return {};
-        const nix::TextPosition at = nix::LineIndex(module->source()).position(origin.range.begin);
-        return std::string(origin.file) + ":" + std::to_string(at.line);
+        const int line = lineIn(std::string(origin.file), origin.range.begin);
+        return line ? std::string(origin.file) + ":" + std::to_string(line) : std::string();
     }
 
     // lib.optional(s) with a condition that is not known: what the list holds when the
@@ -986,7 +983,40 @@ private:
             return std::nullopt;
         pin.revision = revision->text;
         pin.range = revision->sourceOf(0, revision->text.size()).value_or(revision->range);
+        if (!revision->sourceOf(0, revision->text.size()))
+            placeInAnotherFile(pin, argument);
         return pin;
+    }
+
+    // A revision read from another file (`pin = builtins.fromJSON (builtins.readFile
+    // ./pins/nixpkgs.json)`, a module's string): the pin is written there, which is what a
+    // bump rewrites. Found through the value the revision was taken from.
+    void placeInAnotherFile(PinFact& pin, const nix::Value& argument) const
+    {
+        std::vector<nix::Value> candidates{argument};
+        for (std::string_view name : {"rev", "url", "ref"})
+            if (auto value = argument.attribute(name))
+                candidates.push_back(*value);
+        for (const nix::Value& value : candidates) {
+            const auto text = value.asString();
+            const size_t at = text ? text->find(pin.revision) : std::string::npos;
+            if (at == std::string::npos)
+                continue;
+            const auto origin = value.sourceOf(at, pin.revision.size());
+            if (!origin || origin->file.empty() || inThisFile(*origin))
+                continue;
+            pin.file = std::string(origin->file);
+            pin.range = origin->range;
+            pin.line = lineIn(pin.file, origin->range.begin);
+            return;
+        }
+    }
+
+    // The line of `offset` in a file the evaluator read: a module or a plain file.
+    int lineIn(const std::string& file, uint32_t offset) const
+    {
+        const auto text = m_modules ? m_modules->text(file) : std::nullopt;
+        return text ? static_cast<int>(nix::LineIndex(*text).position(offset).line) : 0;
     }
 
     // The revision a nixpkgs flake reference names: `github:NixOS/nixpkgs/<rev>`,

@@ -169,6 +169,7 @@ private slots:
     void hashThatCannotBeLocatedSkipsTheRecipe();
     void fetchTreeAndFlakeReferencesAreBumped();
     void aPinWrittenInAModuleIsBumpedThereOnce();
+    void aPinKeptInJsonIsBumpedThere();
     void braceInAStringFallsBackToTheParser();
     void abbreviatedAndBranchPinsBecomeFullOnes();
     void pythonSetWithOverlaysIsNotRenamed();
@@ -470,6 +471,44 @@ void TestPinBump::aPinWrittenInAModuleIsBumpedThereOnce()
     QVERIFY2(scoped.plan.changes.skipped[0].why.find("shared with 2 recipes outside the scope") !=
                  std::string::npos,
              scoped.plan.changes.skipped[0].why.c_str());
+}
+
+void TestPinBump::aPinKeptInJsonIsBumpedThere()
+{
+    // `builtins.fromJSON (builtins.readFile …)`, read by a fetchTarball URL in one recipe and
+    // by fetchFromGitHub's set in another: the JSON file's rev and sha256 change, byte for
+    // byte, and the recipes not at all.
+    TestRepository repo;
+    repo.write(".flox/pins/nixpkgs.json",
+               QByteArray::fromStdString("{\n  \"owner\": \"NixOS\",\n  \"repo\": \"nixpkgs\",\n"
+                                         "  \"rev\": \"" +
+                                         oldPin + "\",\n  \"sha256\": \"" + std::string(52, '1') +
+                                         "\"\n}\n"));
+    repo.writeRecipe("pytorch-python313-cpu-avx2.nix",
+                     "let\n  pin = builtins.fromJSON (builtins.readFile ../pins/nixpkgs.json);\n"
+                     "  pkgs = import (builtins.fetchTarball {\n"
+                     "    url = \"https://github.com/NixOS/nixpkgs/archive/${pin.rev}.tar.gz\";\n"
+                     "    inherit (pin) sha256;\n  }) { };\nin\npkgs.python313Packages.torch\n");
+    repo.writeRecipe(
+        "pytorch-python313-cpu-avx512.nix",
+        "{ lib, fetchFromGitHub }:\nlet\n"
+        "  pin = lib.importJSON ../pins/nixpkgs.json;\n"
+        "  pkgs = import (fetchFromGitHub {\n    inherit (pin) owner repo rev sha256;\n"
+        "  }) { };\nin\npkgs.python313Packages.torch\n");
+    PinBumpRequest request = seedRequest();
+    request.newHashes["https://github.com/NixOS/nixpkgs/archive/" + newPin + ".tar.gz"] = newHash;
+    const Planned planned = planOn(repo.root(), request);
+    QVERIFY2(planned.plan.error.empty(), planned.plan.error.c_str());
+    QVERIFY(planned.plan.changes.skipped.empty());
+    QCOMPARE(planned.plan.recipes, 2);
+    QCOMPARE(planned.plan.changes.operations.size(), size_t(1));
+    const FileOperation& op = planned.plan.changes.operations.front();
+    QCOMPARE(op.path, std::string(".flox/pins/nixpkgs.json"));
+    const auto changed = changedLines(op);
+    QCOMPARE(changed.size(), size_t(2));
+    QCOMPARE(changed[0].second, "  \"rev\": \"" + newPin + "\",");
+    QCOMPARE(changed[1].second, "  \"sha256\": \"" + newHash + "\"");
+    QVERIFY2(op.reason.find("shared by 2 recipes") != std::string::npos, op.reason.c_str());
 }
 
 void TestPinBump::braceInAStringFallsBackToTheParser()

@@ -1489,6 +1489,32 @@ in
         for (const MatrixEntry& entry : analysis.entries)
             if (&entry != reader)
                 QCOMPARE(entry.recipe->pins.front().file, std::string());
+
+        // The same pin kept in JSON, read with fromJSON: written there, at its line.
+        repo.write(".flox/pins/nixpkgs.json",
+                   "{\n  \"nixpkgs\": {\n    \"rev\": \"" + otherPin + "\"\n  }\n}\n");
+        repo.writeRecipe(
+            "pytorch-python313-cpu-avx512vnni.nix",
+            "let\n  pins = builtins.fromJSON (builtins.readFile ../pins/nixpkgs.json);\n"
+            "  pkgs = import (builtins.fetchTarball "
+            "\"https://github.com/NixOS/nixpkgs/archive/${pins.nixpkgs.rev}.tar.gz\") { };\n"
+            "in\npkgs.python313Packages.torch\n");
+        const Analysis json = analyze(repo);
+        int readers = 0;
+        for (const MatrixEntry& entry : json.entries) {
+            if (entry.variant.isa != "avx512vnni")
+                continue;
+            ++readers;
+            QCOMPARE(entry.recipe->pins.size(), size_t(1));
+            QCOMPARE(entry.recipe->pins.front().revision, std::string(otherPin));
+            QCOMPARE(entry.recipe->pins.front().file, std::string(".flox/pins/nixpkgs.json"));
+            QCOMPARE(entry.recipe->pins.front().line, 3);
+            ONLY(entry.findings, "pin-differs-from-group");
+            QVERIFY2(entry.findings[0].message.find("written in .flox/pins/nixpkgs.json:3") !=
+                         std::string::npos,
+                     entry.findings[0].message.c_str());
+        }
+        QCOMPARE(readers, 1);
     }
 
     // A builder whose pin is the default of its `rev` argument: a recipe that passes `rev`
