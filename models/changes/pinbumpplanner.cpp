@@ -305,6 +305,10 @@ std::optional<Fetcher> fetcherInJson(std::string_view bytes, nix::SourceRange pi
                 fetcher.repo = member.text;
             }
         }
+        // A URL member quotes the revision in its own bytes, which otherMentions rewrites;
+        // the new archive's URL comes from owner and repo then.
+        if (!fetcher.owner.empty() && !fetcher.repo.empty())
+            fetcher.url.clear();
         if (holdsPin)
             return fetcher;
     }

@@ -1,6 +1,7 @@
 #include "recipes/factextractor.h"
 
 #include "nix/evaluator.h"
+#include "nix/jsonreader.h"
 
 #include <algorithm>
 #include <map>
@@ -835,6 +836,86 @@ private:
                   [](const PinFact& a, const PinFact& b) { return a.range.begin < b.range.begin; });
         if (m_facts.pins.empty())
             m_facts.pins = pinsOfModules();
+        if (m_facts.pins.empty())
+            pinsOfNiv();
+    }
+
+    // niv: `sources = import ./nix/sources.nix { };` then `import sources.nixpkgs { … }`.
+    // niv's sources.nix fetches each entry of the sources.json beside it as a tarball, so the
+    // entry's "rev" there is the pin (and what `niv update` or a bump rewrites).
+    void pinsOfNiv()
+    {
+        if (!m_modules)
+            return;
+        for (const Node* apply : m_applies) {
+            const auto arguments = callArguments(*apply);
+            if (calleeName(*apply) != "import" || arguments.empty() || !arguments[0] ||
+                arguments[0]->kind != NodeKind::Path ||
+                !endsWith(arguments[0]->text, "sources.nix"))
+                continue;
+            const std::string_view path = arguments[0]->text;
+            const std::string json = m_modules->resolveFile(
+                m_facts.path, std::string(path.substr(0, path.size() - 3)) + "json");
+            const auto text = json.empty() ? std::nullopt : m_modules->text(json);
+            const BindingRecord* holder = nullptr;
+            for (const BindingRecord& binding : m_bindings)
+                if (binding.value && within(binding.value, apply->range))
+                    holder = &binding; // the innermost binding around the import
+            if (!text || !holder)
+                continue;
+            const std::string entries(*text); // the reader keeps views into it
+            nix::JsonReader reader(16);
+            if (!reader.read(entries))
+                continue;
+            for (const Node* select : m_selects) {
+                const auto names = selectNames(*select);
+                if (names.size() < 2 || names[0].first != holder->last || inOverlay(select))
+                    continue;
+                const Node* entry = names[1].second;
+                std::string name(names[1].first);
+                if (name.empty())
+                    name = nix::literalString(*entry).value_or(std::string());
+                if (auto pin = nivPin(reader, name, json, entries)) {
+                    m_facts.pins.push_back(std::move(*pin));
+                    return;
+                }
+            }
+        }
+    }
+
+    // The pin of entry `name` of a niv sources.json: its "rev", when it is a nixpkgs.
+    std::optional<PinFact> nivPin(const nix::JsonReader& reader, const std::string& name,
+                                  const std::string& file, std::string_view text) const
+    {
+        using Kind = nix::JsonReader::Node::Kind;
+        const auto& nodes = reader.nodes();
+        if (nodes.empty() || nodes[0].kind != Kind::Object)
+            return std::nullopt;
+        for (size_t i = 1, m = 0; m < nodes[0].size && i < nodes.size(); ++m, i = nodes[i].next) {
+            if (nodes[i].key != name || nodes[i].kind != Kind::Object)
+                continue;
+            PinFact pin;
+            pin.fetcher = PinFetcher::FetchTarball;
+            bool nixpkgs = name.find("nixpkgs") != std::string::npos;
+            for (size_t j = i + 1, k = 0; k < nodes[i].size && j < nodes.size();
+                 ++k, j = nodes[j].next) {
+                const auto& member = nodes[j];
+                if (member.kind != Kind::String)
+                    continue;
+                if (member.key == "rev" && !member.escaped) {
+                    pin.revision = member.text;
+                    pin.range = {member.begin + 1, member.end - 1};
+                }
+                pin.hasHash = pin.hasHash || member.key == "sha256";
+                nixpkgs = nixpkgs || (member.key == "repo" && member.text == "nixpkgs");
+            }
+            if (pin.revision.empty() || !nixpkgs)
+                return std::nullopt;
+            pin.file = file;
+            pin.line = static_cast<int>(nix::LineIndex(text).position(pin.range.begin).line);
+            return pin;
+        }
+        return std::nullopt;
     }
 
     // A recipe without a fetcher of its own takes its nixpkgs from a module it imports
@@ -1273,6 +1354,8 @@ private:
             }
         if (!m_facts.torchAttribute)
             torchFromWith();
+        if (!m_facts.torchAttribute)
+            torchFromValues();
         if (!m_facts.pythonPackageSet)
             for (const Node* formal : m_formals)
                 if (isPythonPackageSet(formal->text)) {
@@ -1360,6 +1443,47 @@ private:
             m_pythonFromTorch = true;
             return;
         }
+    }
+
+    // `pyPkgs = python313Packages;` under `with pkgs;`, or `python = pkgs.python313Packages;`,
+    // then `pyPkgs.torch`: the set is what the name before `.torch` evaluates to.
+    void torchFromValues()
+    {
+        for (const Node* select : m_selects) {
+            const Node* subject = select->subject();
+            const auto names = selectNames(*select);
+            if (inOverlay(select) || !subject || subject->kind != NodeKind::Identifier ||
+                names.size() < 2 || (names[1].first != "torch" && names[1].first != "pytorch"))
+                continue;
+            const nix::Value value = valueOf(subject);
+            if (!value.isUnknown())
+                continue;
+            const std::string path(value.symbolicPath());
+            const std::string_view set = lastSegment(path);
+            if (!isPythonPackageSet(set))
+                continue;
+            m_facts.torchAttribute =
+                Fact<std::string>{std::string(names[1].first), names[1].second->range};
+            m_facts.pythonPackageSet =
+                Fact<std::string>{std::string(set), rangeOfName(set, subject)};
+            m_pythonFromTorch = true;
+            return;
+        }
+    }
+
+    // Where this file writes `name` (outside overlays), for a fact found by evaluation;
+    // `fallback`'s range when it does not.
+    SourceRange rangeOfName(std::string_view name, const Node* fallback) const
+    {
+        for (const Node* identifier : m_identifiers)
+            if (identifier->text == name && !inOverlay(identifier))
+                return identifier->range;
+        for (const Node* select : m_selects)
+            if (!inOverlay(select))
+                for (const auto& [segment, node] : selectNames(*select))
+                    if (segment == name && node)
+                        return node->range;
+        return fallback->range;
     }
 
     static std::string_view withSetName(const Node& with)

@@ -170,6 +170,7 @@ private slots:
     void fetchTreeAndFlakeReferencesAreBumped();
     void aPinWrittenInAModuleIsBumpedThereOnce();
     void aPinKeptInJsonIsBumpedThere();
+    void aNivPinIsBumpedInSourcesJson();
     void braceInAStringFallsBackToTheParser();
     void abbreviatedAndBranchPinsBecomeFullOnes();
     void pythonSetWithOverlaysIsNotRenamed();
@@ -509,6 +510,44 @@ void TestPinBump::aPinKeptInJsonIsBumpedThere()
     QCOMPARE(changed[0].second, "  \"rev\": \"" + newPin + "\",");
     QCOMPARE(changed[1].second, "  \"sha256\": \"" + newHash + "\"");
     QVERIFY2(op.reason.find("shared by 2 recipes") != std::string::npos, op.reason.c_str());
+}
+
+void TestPinBump::aNivPinIsBumpedInSourcesJson()
+{
+    // niv: the recipes import nix/sources.nix and use one of its entries; the entry's rev,
+    // sha256 and url in sources.json change, the other entry and the recipes do not.
+    auto entry = [](const std::string& name, const std::string& rev) {
+        return "  \"" + name +
+               "\": {\n    \"owner\": \"NixOS\",\n    \"repo\": \"nixpkgs\",\n    \"rev\": \"" +
+               rev + "\",\n    \"sha256\": \"" + std::string(52, '1') +
+               "\",\n    \"type\": \"tarball\",\n    \"url\": "
+               "\"https://github.com/NixOS/nixpkgs/archive/" +
+               rev + ".tar.gz\"\n  }";
+    };
+    TestRepository repo;
+    repo.write("nix/sources.json",
+               QByteArray::fromStdString("{\n" + entry("nixpkgs", oldPin) + ",\n" +
+                                         entry("nixpkgs-next", std::string(40, 'c')) + "\n}\n"));
+    repo.write("nix/sources.nix", "# niv's generated fetcher\n{ }: builtins.fromJSON "
+                                  "(builtins.readFile ./sources.json)\n");
+    const QByteArray recipe =
+        "let\n  sources = import ../../nix/sources.nix { };\n"
+        "  pkgs = import sources.nixpkgs { };\nin\npkgs.python313Packages.torch\n";
+    repo.writeRecipe("pytorch-python313-cpu-avx2.nix", recipe);
+    repo.writeRecipe("pytorch-python313-cpu-avx512.nix",
+                     QByteArray(recipe).replace("sources.nixpkgs ", "sources.\"nixpkgs-next\" "));
+    PinBumpRequest request = seedRequest();
+    const Planned planned = planOn(repo.root(), request);
+    QVERIFY2(planned.plan.error.empty(), planned.plan.error.c_str());
+    QCOMPARE(planned.plan.recipes, 1);
+    QCOMPARE(planned.plan.changes.operations.size(), size_t(1));
+    const FileOperation& op = planned.plan.changes.operations.front();
+    QCOMPARE(op.path, std::string("nix/sources.json"));
+    const auto changed = changedLines(op);
+    QCOMPARE(changed.size(), size_t(3)); // rev, sha256 (the fake hash) and url
+    QCOMPARE(changed[0].second, "    \"rev\": \"" + newPin + "\",");
+    QVERIFY(op.after.find(std::string(40, 'c')) != std::string::npos);
+    QCOMPARE(planned.plan.needsHash.size(), size_t(1));
 }
 
 void TestPinBump::braceInAStringFallsBackToTheParser()

@@ -788,6 +788,24 @@ in
     }
 
     // A builder module called with arguments makes the values: not checked, and said so.
+    // The Python set torch comes from, found by what the name before `.torch` evaluates to.
+    void pythonSetThroughABinding()
+    {
+        const char* const recipe =
+            "{ pkgs }:\nwith pkgs;\nlet\n  pyPkgs = SET;\nin\npyPkgs.torch.override { }\n";
+        const auto wrong = checkAlone(QByteArray(recipe).replace("SET", "python313Packages"),
+                                      "pytorch-python312-cpu.nix");
+        ONLY(wrong, "python-version-mismatch");
+        QCOMPARE(wrong[0].line, 4u);
+        CLEAN(checkAlone(QByteArray(recipe).replace("SET", "python312Packages"),
+                         "pytorch-python312-cpu.nix"));
+        CLEAN(checkAlone(QByteArray(recipe).replace("SET", "pkgs.python312Packages"),
+                         "pytorch-python312-cpu.nix"));
+        ONLY(checkAlone(QByteArray(recipe).replace("SET", "pkgs.python311Packages"),
+                        "pytorch-python312-cpu.nix"),
+             "python-version-mismatch");
+    }
+
     void valuesNotRead()
     {
         TestRepository repo;
