@@ -261,7 +261,7 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
             if (!entry.recipe || entry.firstError() || entry.package != expectation.name.package)
                 continue;
             for (const OverlayFact& overlay : entry.recipe->overlays)
-                if (overlay.kind == kind && found.empty()) {
+                if (overlay.kind == kind && found.empty() && overlay.range.length() > 0) {
                     SourceFile file = m_source.read(entry.recipe->path, maxRecipeSize);
                     if (file.error.empty() && overlay.range.end <= file.bytes.size())
                         found = reindented(file.bytes, overlay.range);

@@ -647,6 +647,8 @@ private:
     {
         if (overlay.kind() == nix::Value::Kind::Function && inThisFile(overlay.origin()))
             return overlay.origin().range;
+        if (overlay.kind() == nix::Value::Kind::Function && !overlay.origin().file.empty())
+            return std::nullopt; // written in a module: read there (overlaysOfModules)
         for (const nix::BindingStep& step : overlay.bindingChain()) {
             if (!inThisFile(step.file))
                 continue;
@@ -670,9 +672,14 @@ private:
         if (depth > 8)
             return;
         if (list.kind() == nix::Value::Kind::List) {
-            for (size_t i = 0; i < list.size(); ++i)
-                addOverlay(overlayRange(list.element(i).value_or(nix::Value()),
-                                        list.elementExpression(i)));
+            for (size_t i = 0; i < list.size(); ++i) {
+                const nix::Value element = list.element(i).value_or(nix::Value());
+                if (auto range = overlayRange(element, list.elementExpression(i)))
+                    addOverlay(range);
+                else if (element.kind() == nix::Value::Kind::Function &&
+                         !element.origin().file.empty() && m_moduleOverlays.size() < 16)
+                    m_moduleOverlays.push_back(element.origin());
+            }
         } else if (auto fallback = optionalList(list)) {
             addOverlayElements(*fallback, depth + 1);
         } else {
@@ -801,6 +808,32 @@ private:
             if (found.empty())
                 found.push_back({OverlayKind::Other, std::string(), overlay});
             m_facts.overlays.insert(m_facts.overlays.end(), found.begin(), found.end());
+        }
+        overlaysOfModules();
+    }
+
+    // `overlays = [ ov.cuda13 ov.magma ];` with the functions in a module: what each does is
+    // read there. Such an overlay has no range in the recipe; it is copied with the reference.
+    void overlaysOfModules()
+    {
+        if (!m_modules || m_depth >= 2)
+            return;
+        for (const nix::Origin& origin : m_moduleOverlays) {
+            if (inThisFile(origin))
+                continue;
+            const nix::SyntaxTree* module = m_modules->load(origin.file);
+            if (!module || !module->root())
+                continue;
+            RecipeFacts facts;
+            facts.path = std::string(origin.file);
+            Extractor nested(*module, facts, m_modules, m_depth + 1);
+            nested.visit(*module->root(), std::string());
+            nested.m_overlays = {origin.range};
+            nested.extractOverlayFacts();
+            for (OverlayFact& overlay : facts.overlays) {
+                overlay.range = SourceRange{};
+                m_facts.overlays.push_back(std::move(overlay));
+            }
         }
     }
 
@@ -1254,12 +1287,38 @@ private:
                 m_facts.importedFiles.push_back(
                     Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range});
         }
+        extractDerivedFrom();
         // A wrapper's base is a recipe beside it; a module in a subdirectory is a library.
         for (const Fact<std::string>& imported : m_facts.importedFiles)
             if (isSibling(imported.value)) {
                 m_facts.wrappedFile = imported;
                 break;
             }
+    }
+
+    // `(import ./pytorch-…-sm90-avx512.nix { … }).override { gpuArch = "8.9"; }`, or the same
+    // through a `let` binding: a recipe made from a sibling by calling its function again with
+    // other arguments (callPackage's makeOverridable), so the sibling's cell is not its own.
+    void extractDerivedFrom()
+    {
+        for (const Node* select : m_selects) {
+            const Node* path = select->attrPath();
+            const Node* subject = select->subject();
+            if (!path || path->children.empty() || !subject ||
+                path->children.front()->kind != NodeKind::AttrName ||
+                path->children.front()->text != "override")
+                continue;
+            if (subject->kind == NodeKind::Identifier)
+                for (const BindingRecord& binding : m_bindings)
+                    if (binding.value && binding.path == subject->text)
+                        subject = binding.value;
+            if (subject->kind != NodeKind::Apply)
+                continue;
+            const auto arguments = callArguments(*subject);
+            if (!arguments.empty() && arguments[0] && arguments[0]->kind == NodeKind::Path &&
+                isSibling(arguments[0]->text))
+                m_facts.derivedFrom.push_back(std::string(arguments[0]->text));
+        }
     }
 
     // cudaSupport, and the ways a recipe turns MAGMA off.
@@ -2192,6 +2251,7 @@ private:
     mutable std::map<std::string_view, std::vector<ShellSetting>> m_settings;
     mutable std::unordered_map<const Node*, nix::Value> m_runs;
     nix::ModuleLoader* m_modules = nullptr;
+    std::vector<nix::Origin> m_moduleOverlays; // overlay functions written in a module
     int m_depth = 0; // 0 for the recipe, 1+ for a module read for its pins
     // Reading a builder module for the recipe that calls it: the recipe's evaluator, the
     // module's id and the argument the recipe applies it to.

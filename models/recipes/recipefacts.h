@@ -157,6 +157,9 @@ struct RecipeFacts
     // its values are made there, from those arguments. "" when none.
     std::string builderModule;
     std::vector<std::string> unreadFlagSinks; // "NIX_CFLAGS_COMPILE" set to what cannot be read
+    // Sibling recipes this one calls again with other arguments (`(import ./x.nix { }).override
+    // { gpuArch = "8.9"; }`): their cell is a starting point, not this recipe's base.
+    std::vector<std::string> derivedFrom;
     // The repository's modules the recipe's values were read from, with the stamp of the
     // bytes read: facts stay valid only while these are unchanged.
     std::vector<std::pair<std::string, std::string>> modules;

@@ -701,7 +701,9 @@ private:
             return; // checked on its base
         // Only with evidence that values exist: a builder called with arguments, or a flag
         // setting whose value is unknown. A recipe that sets no flags at all is judged as it is.
-        const std::string& builder = f.builderModule;
+        const std::string& builder = f.builderModule.empty() && !f.derivedFrom.empty()
+                                         ? f.derivedFrom.front()
+                                         : f.builderModule;
         std::vector<std::string> unread;
         if (e->name.accelerator == Accelerator::Cuda && !e->archNumber.empty() &&
             f.archSinks.empty() && !builder.empty())
@@ -716,10 +718,14 @@ private:
         add(rule::valuesNotRead,
             "the " + unread.front() + (unread.size() > 1 ? " and the " + unread[1] : "") +
                 " reaching the build could not be read" +
-                (builder.empty() ? std::string()
-                                 : "; they come from " + builder +
-                                       ", called with arguments, and RecipeGrid does not follow "
-                                       "them into its function") +
+                (builder.empty()           ? std::string()
+                 : f.builderModule.empty() ? "; they come from " + builder +
+                                                 ", called again with other arguments (.override), "
+                                                 "and RecipeGrid does not follow them into its "
+                                                 "function"
+                                           : "; they come from " + builder +
+                                                 ", called with arguments, and RecipeGrid does not "
+                                                 "follow them into its function") +
                 ": not checked");
     }
 
@@ -730,7 +736,7 @@ private:
         for (const Fact<std::string>& imported : f.importedFiles) {
             const std::string& path = imported.value;
             const auto base = VariantName::ofSiblingPath(path);
-            if (!base || e->name.matchesBase(*base))
+            if (!base || e->name.matchesBase(*base) || std::ranges::count(f.derivedFrom, path) > 0)
                 continue;
             add(rule::importedCellMismatch,
                 "imports " + path + " (" + lineOf(f, imported.range) + "), the recipe of " +

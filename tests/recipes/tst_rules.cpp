@@ -1120,6 +1120,64 @@ in
                      sound.constData());
     }
 
+    // `(import ./<other cell>.nix { … }).override { gpuArch = "8.9"; }` calls the other
+    // recipe's function again with its own values: a derived recipe, not a wrong base.
+    void derivedRecipesAreNotWrongBases()
+    {
+        const std::string name = "pytorch-python313-cuda13_0-sm89-avx512.nix";
+        for (const QByteArray& derived :
+             {QByteArray("{ callPackage }:\n(import ./pytorch-python313-cuda13_0-sm90-avx512.nix "
+                         "{ inherit callPackage; }).override {\n  gpuArch = \"8.9\";\n}\n"),
+              QByteArray("{ callPackage }:\nlet\n  base = import "
+                         "./pytorch-python313-cuda13_0-sm90-avx512.nix { inherit callPackage; };\n"
+                         "in\nbase.override (prev: { gpuArch = \"8.9\"; })\n")}) {
+            const auto findings = check(derived, name);
+            QVERIFY2(!find(findings, "imported-cell-mismatch"), derived.constData());
+        }
+        // Rebuilding the other cell's result with overrideAttrs still builds that cell.
+        ONLY(check("{ callPackage }:\n(import ./pytorch-python313-cuda13_0-sm90-avx512.nix "
+                   "{ inherit callPackage; }).overrideAttrs (old: { })\n",
+                   name),
+             "imported-cell-mismatch");
+    }
+
+    // Overlays written in a module the recipes select from (`overlays = [ ov.cuda13 ov.magma
+    // ]`) are read there: a recipe leaving one out differs from its group.
+    void overlaysFromAModule()
+    {
+        TestRepository repo;
+        repo.writeRecipe(
+            "lib/overlays.nix",
+            "{\n  cuda13 = " + QByteArray(cudaOverlay).replace("CUDASET", "cudaPackages_13") +
+                ";\n  magma = " + magmaOverlay + ";\n}\n");
+        auto recipe = [&](const char* arch, const QByteArray& overlays) {
+            const QByteArray text =
+                "let\n  ov = import ./lib/overlays.nix;\n  pkgs = import (builtins.fetchTarball "
+                "\"https://github.com/NixOS/nixpkgs/archive/" +
+                QByteArray(goodPin) + ".tar.gz\") { overlays = [ " + overlays +
+                " ]; };\nin\npkgs.python313Packages.torch\n";
+            repo.writeRecipe(QStringLiteral("pytorch-python313-cuda13_0-%1-avx512.nix").arg(arch),
+                             text);
+        };
+        recipe("sm90", "ov.cuda13 ov.magma");
+        recipe("sm100", "ov.cuda13 ov.magma");
+        recipe("sm120", "ov.cuda13");
+        const Analysis analysis = analyze(repo);
+        QCOMPARE(analysis.groups.size(), size_t(1));
+        QCOMPARE(analysis.groups[0].profile.overlays,
+                 (std::vector<OverlayKind>{OverlayKind::CudaPackageSet, OverlayKind::MagmaPatch}));
+        for (const MatrixEntry& entry : analysis.entries) {
+            if (entry.variant.gpuArch == "sm120") {
+                ONLY(entry.findings, "overlay-differs-from-group");
+                QVERIFY2(entry.findings[0].message.find("magma-patch") != std::string::npos,
+                         entry.findings[0].message.c_str());
+            } else {
+                QVERIFY2(!find(entry.findings, "overlay-differs-from-group"),
+                         entry.recipe->fileName.c_str());
+            }
+        }
+    }
+
     // Nix stops at an import of a file that is not there; an existing one, a module in a
     // subdirectory and a sibling reached with `../` are fine.
     void importedFileMissing()
