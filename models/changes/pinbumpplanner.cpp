@@ -283,7 +283,8 @@ std::optional<Fetcher> fetcherInJson(std::string_view bytes, nix::SourceRange pi
     for (size_t i = 0; i < nodes.size(); ++i) {
         if (nodes[i].kind != nix::JsonReader::Node::Kind::Object)
             continue;
-        Fetcher fetcher{.callee = "fetchTarball"};
+        Fetcher fetcher;
+        fetcher.callee = "fetchTarball";
         bool holdsPin = false;
         for (size_t j = i + 1, m = 0; m < nodes[i].size && j < nodes.size();
              ++m, j = nodes[j].next) {

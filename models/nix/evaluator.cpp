@@ -288,7 +288,9 @@ struct Text
         pieces.push_back(piece);
     }
 
-    // more[from, from + length) with the pieces that cover it.
+    // more[from, from + length) with the pieces that cover it. Pieces are in order and do
+    // not overlap, so the first one is found by bisection: copying a string piece by piece
+    // (replaceStrings, substring) then costs no scan of all its pieces per copy.
     void append(std::string_view more, std::span<const StringPiece> morePieces, size_t from = 0,
                 size_t length = std::string_view::npos)
     {
@@ -296,13 +298,18 @@ struct Text
         length = std::min(length, more.size() - from);
         const size_t base = text.size();
         text.append(more.substr(from, length));
-        for (const StringPiece& piece : morePieces) {
-            const size_t begin = std::max(piece.offset, from);
-            const size_t end = std::min(piece.offset + piece.length, from + length);
+        const auto first =
+            std::partition_point(morePieces.begin(), morePieces.end(),
+                                 [&](const StringPiece& p) { return p.offset + p.length <= from; });
+        for (auto piece = first; piece != morePieces.end(); ++piece) {
+            if (piece->offset >= from + length)
+                break;
+            const size_t begin = std::max(piece->offset, from);
+            const size_t end = std::min(piece->offset + piece->length, from + length);
             if (begin >= end)
                 continue;
-            addPiece({base + (begin - from), end - begin, piece.file,
-                      static_cast<uint32_t>(piece.source + (begin - piece.offset))});
+            addPiece({base + (begin - from), end - begin, piece->file,
+                      static_cast<uint32_t>(piece->source + (begin - piece->offset))});
         }
     }
 };
@@ -618,6 +625,10 @@ struct Evaluator::Impl
         ValueData& d = fresh(Kind::String);
         d.text = std::move(text.text);
         d.pieces = std::move(text.pieces);
+        // Past the cap the text maps nowhere, as computed text does: splitting a string in
+        // a loop of `+` or replaceStrings cannot make each value hold a piece per byte.
+        if (d.pieces.size() > limits.pieces)
+            d.pieces.resize(limits.pieces);
         d.origin = origin;
         return wrap(d);
     }
@@ -2193,36 +2204,33 @@ struct Evaluator::Impl
                 if (item.kind() != Kind::String)
                     return item.isUnknown() ? unknownCall(path, item)
                                             : error(std::string(path) + ": not a string");
+        // As Nix: at each position the first pattern that matches is replaced; an empty one
+        // matches before every character and at the end. The runs of `text` in between are
+        // copied whole, pieces and all, and a replacement brings the pieces of its string.
         const ValueData& s = data(text);
+        const auto pattern = [&](size_t i) -> const std::string& { return data(patterns[i]).text; };
         Text out;
+        size_t kept = 0; // where the run of `text` not yet copied begins
         for (size_t p = 0; p <= s.text.size();) {
             if (!spend(patterns.size()))
                 return exhaustion();
-            bool found = false;
-            for (size_t i = 0; i < patterns.size(); ++i) {
-                const std::string& pattern = data(patterns[i]).text;
-                if (s.text.compare(p, pattern.size(), pattern) != 0)
-                    continue;
-                const ValueData& replacement = data(replacements[i]);
-                out.append(replacement.text, replacement.pieces);
-                if (pattern.empty()) {
-                    if (p < s.text.size())
-                        out.append(s.text, s.pieces, p, 1);
-                    ++p;
-                } else {
-                    p += pattern.size();
-                }
-                found = true;
-                break;
-            }
-            if (!found) {
-                if (p < s.text.size())
-                    out.append(s.text, s.pieces, p, 1);
+            size_t i = 0;
+            while (i < patterns.size() && s.text.compare(p, pattern(i).size(), pattern(i)) != 0)
+                ++i;
+            if (i == patterns.size()) {
                 ++p;
+                continue;
             }
+            out.append(s.text, s.pieces, kept, p - kept);
+            const ValueData& replacement = data(replacements[i]);
+            out.append(replacement.text, replacement.pieces);
+            const size_t matched = pattern(i).size();
+            kept = p + matched;
+            p += std::max<size_t>(matched, 1); // after an empty match, the character is kept
             if (out.text.size() > limits.stringBytes)
                 return tooLarge("string");
         }
+        out.append(s.text, s.pieces, kept);
         return string(std::move(out), origin);
     }
 

@@ -28,9 +28,10 @@
 // Bounds: every public call (including a Value's accessors that force lazy members) gets
 // `Limits::steps` evaluation steps and nesting depth `Limits::depth`; strings, lists and sets
 // are capped in size. Exceeding a limit yields an unknown with Cause::Limit, which stays
-// memoised for the Evaluator's lifetime. Thunks are memoised, so a shared value is evaluated
-// once; infinite recursion and import cycles yield Cause::Cycle. Evaluation never throws and
-// never crashes on a tree the parser accepted (or on a null root).
+// memoised for the Evaluator's lifetime. Beyond `Limits::pieces` pieces, the rest of a string
+// maps to no source (as computed text does) but stays known. Thunks are memoised, so a shared
+// value is evaluated once; infinite recursion and import cycles yield Cause::Cycle.
+// Evaluation never throws and never crashes on a tree the parser accepted (or on a null root).
 //
 // Lifetime: the Evaluator must outlive every Value it returned, and `tree`, `loader` and all
 // trees the loader returned must outlive the Evaluator. It is neither copyable nor movable
@@ -55,6 +56,7 @@ public:
         uint32_t depth = 300;            // nested evaluations
         uint32_t stringBytes = 1u << 16; // longest known string
         uint32_t elements = 1u << 14;    // longest known list, largest known set
+        uint32_t pieces = 1024;          // most pieces a string maps to source (value.h)
     };
 
     // `fileId` names the tree in origins and is what `loader` resolves its imports against.

@@ -117,7 +117,13 @@ public:
     // A path as written, lexically normalised ("./lib/x.nix", "."): Nix would make it
     // absolute, which only the loader can.
     std::optional<std::string> asPath() const;
-    // For String and Path: the runs of the text that map byte for byte to source.
+    // For String and Path: the runs of the text that map byte for byte to source, in order
+    // and not overlapping, at most Evaluator::Limits::pieces of them. A computed string
+    // (+, interpolation, replaceStrings, substring, concatStringsSep, …) keeps the pieces of
+    // the runs it copies verbatim, wherever they are written: they may lie in other files
+    // than origin(). Text it makes up (the quotes of escapeShellArg, toString 1.5's
+    // "1.500000") maps to nothing. Several pieces may map to the same bytes (a replacement
+    // or separator inserted twice), so an edit there changes all of them.
     std::span<const StringPiece> pieces() const;
     // Where text[offset, offset + length) is in source, when it lies within one piece.
     std::optional<Origin> sourceOf(size_t offset, size_t length) const;

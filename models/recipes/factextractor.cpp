@@ -164,6 +164,7 @@ public:
         extractArchSinks();
         extractCompilerFlags();
         extractPlatforms();
+        extractNixpkgsSystem();
         readThroughBuilder();
         extractUnpinnedImports(*root);
         extractPattern(*root);
@@ -2137,6 +2138,48 @@ private:
             return false;
         return std::find(m_arguments.begin(), m_arguments.end(), chain.front().key) !=
                m_arguments.end();
+    }
+
+    // `import nixpkgs { system = "x86_64-linux"; }`, `localSystem = { system = …; gcc.arch =
+    // "cascadelake"; }`: the platform nixpkgs builds for, and the CPU its compiler wrapper
+    // targets (-march=<gcc.arch> on every compile), read when the recipe sets no flags itself.
+    // With crossSystem the build is for another platform, which is left unjudged.
+    void extractNixpkgsSystem()
+    {
+        for (const Node* apply : m_applies) {
+            const auto arguments = callArguments(*apply);
+            if (calleeName(*apply) != "import" || arguments.size() != 2 || !arguments[1] ||
+                (arguments[0] && arguments[0]->kind == NodeKind::Path))
+                continue;
+            const nix::Value argument = valueOf(arguments[1]);
+            if (argument.kind() != nix::Value::Kind::AttrSet || argument.attribute("crossSystem"))
+                continue;
+            std::optional<nix::Value> system = argument.attribute("system");
+            std::optional<nix::Value> arch;
+            if (auto local = argument.attribute("localSystem")) {
+                if (local->kind() == nix::Value::Kind::AttrSet) {
+                    system = local->attribute("system");
+                    if (auto gcc = local->attribute("gcc"))
+                        arch = gcc->attribute("arch");
+                } else {
+                    system = local;
+                }
+            }
+            if (auto text = system ? textOf(*system, *arguments[1]) : std::nullopt;
+                text && text->text.find('-') != std::string::npos && !m_facts.nixpkgsSystem)
+                m_facts.nixpkgsSystem = Fact<std::string>{
+                    text->text, text->sourceOf(0, text->text.size()).value_or(text->range),
+                    text->writtenIn.empty() ? std::string() : "written in " + text->writtenIn};
+            if (auto text = arch ? textOf(*arch, *arguments[1]) : std::nullopt;
+                text && !text->text.empty() && !m_facts.compilerFlags) {
+                CpuFlagsFact flags;
+                flags.flags = {"-march=" + text->text};
+                flags.range = text->sourceOf(0, text->text.size()).value_or(text->range);
+                flags.sink = "localSystem.gcc.arch";
+                flags.writtenIn = text->writtenIn;
+                m_facts.compilerFlags = std::move(flags);
+            }
+        }
     }
 
     void extractPlatforms()

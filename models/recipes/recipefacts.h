@@ -141,8 +141,11 @@ struct RecipeFacts
     std::optional<Fact<std::vector<std::string>>> cpuFlags;   // the list binding, as written
     std::vector<ArchSinkFact> archSinks;                      // every arch entry at its sink
     std::optional<CpuFlagsFact> compilerFlags;                // the flags by flow
-    std::vector<CpuFlagsFact> moreCompilerFlags;    // further sinks with other flags (CFLAGS …)
-    std::optional<PlatformsFact> platformsValue;    // meta.platforms, evaluated
+    std::vector<CpuFlagsFact> moreCompilerFlags; // further sinks with other flags (CFLAGS …)
+    std::optional<PlatformsFact> platformsValue; // meta.platforms, evaluated
+    // The system the pinned nixpkgs is instantiated for (`import nixpkgs { system = …; }`,
+    // `localSystem`): what every package of it is built for, whatever meta.platforms says.
+    std::optional<Fact<std::string>> nixpkgsSystem;
     std::vector<Fact<std::string>> unpinnedImports; // import <nixpkgs> and the like
     std::optional<Fact<std::string>> description;
     std::optional<Fact<std::string>> longDescription;

@@ -611,6 +611,13 @@ private:
     void platforms()
     {
         const CpuIsa* isa = e->isa;
+        if (isa && !isa->platform.empty() && f.nixpkgsSystem &&
+            f.nixpkgsSystem->value != isa->platform)
+            add(rule::platformsMismatch,
+                "imports nixpkgs for " + f.nixpkgsSystem->value + " (" +
+                    whereIs(f, *f.nixpkgsSystem) + "), so it builds for that system; " + isa->id +
+                    " runs on " + isa->platform,
+                f.nixpkgsSystem->range);
         if (!isa || isa->platform.empty() || !f.platformsValue ||
             f.platformsValue->origin != ValueOrigin::Known)
             return;

@@ -178,6 +178,39 @@ std::vector<std::string> strings(const Value& value)
     return out;
 }
 
+// Each piece of a string as "offset file[begin,end) bytes", the bytes read from `sources`;
+// "MISMATCH" when they are not the text the piece covers, which a caller rewriting the
+// piece would then corrupt.
+std::vector<std::string> piecesOf(const Value& value,
+                                  const std::map<std::string, std::string>& sources)
+{
+    std::vector<std::string> out;
+    const std::string text = value.asString().value_or(std::string());
+    for (const StringPiece& piece : value.pieces()) {
+        auto file = sources.find(std::string(piece.file));
+        std::string bytes = file == sources.end() || piece.source > file->second.size()
+                                ? std::string("<no such bytes>")
+                                : file->second.substr(piece.source, piece.length);
+        if (text.substr(piece.offset, piece.length) != bytes)
+            bytes = "MISMATCH " + bytes;
+        out.push_back(std::to_string(piece.offset) + " " + std::string(piece.file) + "[" +
+                      std::to_string(piece.source) + "," +
+                      std::to_string(piece.source + piece.length) + ") " + bytes);
+    }
+    return out;
+}
+
+// What piecesOf() says of a piece at `offset` that maps to `length` bytes of `file`, from
+// `skip` bytes into the first `needle` there.
+std::string pieceAt(const std::map<std::string, std::string>& sources, size_t offset,
+                    const std::string& file, std::string_view needle, size_t skip, size_t length)
+{
+    const std::string& source = sources.at(file);
+    const size_t begin = find(source, needle).begin + skip;
+    return std::to_string(offset) + " " + file + "[" + std::to_string(begin) + "," +
+           std::to_string(begin + length) + ") " + source.substr(begin, length);
+}
+
 // Parses `source` (which must parse) and keeps its tree alive with the evaluator.
 struct Eval
 {
@@ -208,6 +241,47 @@ struct Eval
     std::unique_ptr<Evaluator> evaluator;
 };
 
+// A set a module computes from a recipe's strings: the recipe calls the module with
+// `capability = "8.9"`, `arch = "sm_90a"`, … and the module's set holds `bindings`.
+struct AcrossFiles
+{
+    static inline const std::string module = "pkgs/lib/strings.nix";
+    static inline const std::string recipe = "pkgs/recipe.nix";
+
+    explicit AcrossFiles(std::string_view bindings)
+    {
+        loader.sources[module] =
+            "{ lib, capability, arch, name, flags, sep, isa }:\n{" + std::string(bindings) + "}\n";
+        loader.sources[recipe] = R"({ lib }:
+import ./lib/strings.nix {
+  inherit lib;
+  capability = "8.9";
+  arch = "sm_90a";
+  name = "torch.nix";
+  flags = [ "-mavx2" "-mfma" ];
+  sep = ";";
+  isa = "avx";
+}
+)";
+        eval = std::make_unique<Eval>(loader.sources[recipe], &loader, recipe);
+        set = eval->body();
+    }
+    Value attribute(std::string_view name) const { return set.attribute(name).value_or(Value()); }
+    std::vector<std::string> pieces(std::string_view name) const
+    {
+        return piecesOf(attribute(name), loader.sources);
+    }
+    std::string piece(size_t offset, const std::string& file, std::string_view needle, size_t skip,
+                      size_t length) const
+    {
+        return pieceAt(loader.sources, offset, file, needle, skip, length);
+    }
+
+    MapLoader loader;
+    std::unique_ptr<Eval> eval;
+    Value set;
+};
+
 } // namespace
 
 class TestEvaluator : public QObject
@@ -232,6 +306,10 @@ private slots:
     void lambdas();
     void libraryFunctions();
     void escapeShellArg();
+    void replaceStringsAcrossFiles();
+    void stringNativesAcrossFiles();
+    void replacedTextMapsNowhere();
+    void stringPiecesBounded();
     void librarySpellings_data();
     void librarySpellings();
     void everyFunctionTwoWays_data();
@@ -662,6 +740,182 @@ void TestEvaluator::escapeShellArg()
     QCOMPARE(set.attribute("empty")->asString(), std::optional<std::string>("''"));
     QCOMPARE(set.attribute("number")->asString(), std::optional<std::string>("86"));
     QCOMPARE(set.attribute("unknown")->symbolicPath(), std::string_view("lib.escapeShellArg(...)"));
+}
+
+// A string a module computes from a recipe's strings keeps, piece by piece, the recipe's bytes
+// it copies verbatim: what lets a message (or an edit) reach "8.9" where it is written.
+void TestEvaluator::replaceStringsAcrossFiles()
+{
+    AcrossFiles files(R"(
+  sm = builtins.replaceStrings [ "." ] [ "" ] capability;
+  viaLib = lib.replaceStrings [ "." ] [ "" ] capability;
+  viaStrings = lib.strings.replaceStrings [ "." ] [ "" ] capability;
+  underscore = builtins.replaceStrings [ "." ] [ "_" ] capability;
+)");
+    const std::string& recipe = AcrossFiles::recipe;
+    const std::string& module = AcrossFiles::module;
+    using Pieces = std::vector<std::string>;
+    // The kept runs of "8.9", split around the dot that was replaced by nothing.
+    const Pieces digits{files.piece(0, recipe, "\"8.9\"", 1, 1),
+                        files.piece(1, recipe, "\"8.9\"", 3, 1)};
+    for (std::string_view name : {"sm", "viaLib", "viaStrings"}) {
+        QCOMPARE(files.attribute(name).asString(), std::optional<std::string>("89"));
+        QCOMPARE(files.pieces(name), digits);
+        // Its origin stays the call that computed it, in the module.
+        QCOMPARE(files.attribute(name).origin().file, std::string_view(module));
+    }
+    QCOMPARE(files.attribute("sm").origin().range,
+             find(files.loader.sources[module],
+                  "builtins.replaceStrings [ \".\" ] [ \"\" ] capability"));
+    // A replacement brings the pieces of its own string.
+    QCOMPARE(files.attribute("underscore").asString(), std::optional<std::string>("8_9"));
+    QCOMPARE(files.pieces("underscore"), (Pieces{files.piece(0, recipe, "\"8.9\"", 1, 1),
+                                                 files.piece(1, module, "[ \"_\" ]", 3, 1),
+                                                 files.piece(2, recipe, "\"8.9\"", 3, 1)}));
+}
+
+// The same for the other natives that take text over verbatim, and for + and ${…}.
+void TestEvaluator::stringNativesAcrossFiles()
+{
+    AcrossFiles files(R"(
+  prefix = lib.removePrefix "sm_" arch;
+  suffix = lib.removeSuffix ".nix" name;
+  sub = builtins.substring 3 2 arch;
+  joined = lib.concatStringsSep sep flags;
+  mapped = lib.concatMapStringsSep ", " (f: "${f}!") flags;
+  str = toString capability;
+  plus = capability + "+PTX";
+  interpolated = "sm_${builtins.replaceStrings [ "." ] [ "" ] capability}";
+)");
+    const std::string& recipe = AcrossFiles::recipe;
+    const std::string& module = AcrossFiles::module;
+    const auto at = [&](size_t offset, const std::string& file, std::string_view needle,
+                        size_t skip,
+                        size_t length) { return files.piece(offset, file, needle, skip, length); };
+    const auto text = [&](std::string_view name) { return files.attribute(name).asString(); };
+    using Pieces = std::vector<std::string>;
+    using Text = std::optional<std::string>;
+
+    QCOMPARE(text("prefix"), Text("90a"));
+    QCOMPARE(files.pieces("prefix"), Pieces{at(0, recipe, "\"sm_90a\"", 4, 3)});
+    QCOMPARE(files.attribute("prefix").origin().file, std::string_view(recipe)); // as before
+    QCOMPARE(text("suffix"), Text("torch"));
+    QCOMPARE(files.pieces("suffix"), Pieces{at(0, recipe, "\"torch.nix\"", 1, 5)});
+    QCOMPARE(text("sub"), Text("90"));
+    QCOMPARE(files.pieces("sub"), Pieces{at(0, recipe, "\"sm_90a\"", 4, 2)});
+
+    QCOMPARE(text("joined"), Text("-mavx2;-mfma"));
+    QCOMPARE(files.pieces("joined"),
+             (Pieces{at(0, recipe, "\"-mavx2\"", 1, 6), at(6, recipe, "sep = \";\"", 7, 1),
+                     at(7, recipe, "\"-mfma\"", 1, 5)}));
+    QCOMPARE(files.attribute("joined").origin().file, std::string_view(module));
+    QCOMPARE(text("mapped"), Text("-mavx2!, -mfma!"));
+    QCOMPARE(files.pieces("mapped"),
+             (Pieces{at(0, recipe, "\"-mavx2\"", 1, 6), at(6, module, "}!\"", 1, 1),
+                     at(7, module, "\", \"", 1, 2), at(9, recipe, "\"-mfma\"", 1, 5),
+                     at(14, module, "}!\"", 1, 1)}));
+
+    QCOMPARE(text("str"), Text("8.9"));
+    QCOMPARE(files.pieces("str"), Pieces{at(0, recipe, "\"8.9\"", 1, 3)});
+    QCOMPARE(text("plus"), Text("8.9+PTX"));
+    QCOMPARE(files.pieces("plus"),
+             (Pieces{at(0, recipe, "\"8.9\"", 1, 3), at(3, module, "\"+PTX\"", 1, 4)}));
+    QCOMPARE(files.attribute("plus").origin().file, std::string_view(module));
+    QCOMPARE(text("interpolated"), Text("sm_89"));
+    QCOMPARE(files.pieces("interpolated"),
+             (Pieces{at(0, module, "\"sm_${", 1, 3), at(3, recipe, "\"8.9\"", 1, 1),
+                     at(4, recipe, "\"8.9\"", 3, 1)}));
+}
+
+// Text a native makes up maps to no source, whatever its input's pieces: a caller must not
+// point at (or rewrite) the recipe's "avx" for the "AVX" a case change made of it.
+void TestEvaluator::replacedTextMapsNowhere()
+{
+    AcrossFiles files(R"(
+  upper = builtins.replaceStrings [ "a" "v" "x" ] [ "A" "V" "X" ] isa;
+  escaped = builtins.replaceStrings [ "." ] [ "\_" ] capability;
+  computed = builtins.replaceStrings [ "." ] [ (toString 1.5) ] capability;
+  toUpper = lib.toUpper isa;
+  toLower = lib.toLower isa;
+  whole = builtins.replaceStrings [ "8.9" ] [ "89" ] capability;
+)");
+    const std::string& recipe = AcrossFiles::recipe;
+    const std::string& module = AcrossFiles::module;
+    const auto at = [&](size_t offset, const std::string& file, std::string_view needle,
+                        size_t skip,
+                        size_t length) { return files.piece(offset, file, needle, skip, length); };
+    using Pieces = std::vector<std::string>;
+
+    // lib.toUpper is replaceStrings of the alphabet: each letter is the replacement's.
+    QCOMPARE(files.attribute("upper").asString(), std::optional<std::string>("AVX"));
+    QCOMPARE(files.pieces("upper"),
+             (Pieces{at(0, module, "\"A\"", 1, 1), at(1, module, "\"V\"", 1, 1),
+                     at(2, module, "\"X\"", 1, 1)}));
+    // A replacement that is no source bytes (an escape, a number's text) maps to nothing.
+    const Value escaped = files.attribute("escaped");
+    QCOMPARE(escaped.asString(), std::optional<std::string>("8_9"));
+    QCOMPARE(files.pieces("escaped"),
+             (Pieces{at(0, recipe, "\"8.9\"", 1, 1), at(2, recipe, "\"8.9\"", 3, 1)}));
+    QVERIFY(!escaped.sourceOf(1, 1));
+    QVERIFY(!escaped.sourceOf(0, 3));
+    QCOMPARE(files.attribute("computed").asString(), std::optional<std::string>("81.5000009"));
+    QCOMPARE(files.pieces("computed"),
+             (Pieces{at(0, recipe, "\"8.9\"", 1, 1), at(9, recipe, "\"8.9\"", 3, 1)}));
+    // The whole text replaced: nothing of the recipe's is left.
+    QCOMPARE(files.attribute("whole").asString(), std::optional<std::string>("89"));
+    QCOMPARE(files.pieces("whole"), Pieces{at(0, module, "[ \"89\" ]", 3, 2)});
+    // lib.toUpper and lib.toLower are not run natively; should they be, a case change must
+    // not keep the pieces of what it changed.
+    QVERIFY(files.attribute("toUpper").pieces().empty());
+    QVERIFY(files.attribute("toLower").pieces().empty());
+
+    // An empty pattern matches around every character, which are kept with their pieces;
+    // at each position the first pattern that matches wins.
+    Eval around("builtins.replaceStrings [ \"\" ] [ \"-\" ] \"ab\"");
+    QCOMPARE(around.root().asString(), std::optional<std::string>("-a-b-"));
+    QCOMPARE(around.root().sourceOf(1, 1)->range.begin, around.range("ab").begin);
+    QCOMPARE(around.root().sourceOf(3, 1)->range.begin, around.range("ab").begin + 1);
+    QCOMPARE(around.root().sourceOf(4, 1)->range, around.range("-"));
+    Eval first("builtins.replaceStrings [ \"a\" \"ab\" ] [ \"1\" \"2\" ] \"abc\"");
+    QCOMPARE(first.root().asString(), std::optional<std::string>("1bc"));
+    QCOMPARE(first.root().sourceOf(1, 2)->range.begin, first.range("abc").begin + 1);
+}
+
+// Pieces are capped like the rest of a value, and copying a string of many pieces costs no
+// scan of them per byte.
+void TestEvaluator::stringPiecesBounded()
+{
+    Evaluator::Limits few;
+    few.pieces = 3;
+    Eval capped("let a = \"a\"; in a + \"b\" + a + \"c\" + a", nullptr, "main.nix", few);
+    const Value five = capped.root();
+    QCOMPARE(five.asString(), std::optional<std::string>("abaca"));
+    QCOMPARE(five.pieces().size(), size_t(3));
+    QCOMPARE(five.sourceOf(2, 1)->range.begin, capped.range("\"a\"").begin + 1);
+    QVERIFY(!five.sourceOf(3, 1)); // past the cap: known text, but mapped nowhere
+    QVERIFY(!five.sourceOf(4, 1));
+
+    // A 64 KiB string of 32768 pieces made by `+` (each "ab" its own piece), rewritten.
+    QElapsedTimer timer;
+    timer.start();
+    std::string doubling = "let x0 = \"ab\";\n";
+    for (int i = 1; i <= 15; ++i)
+        doubling += "  x" + std::to_string(i) + " = x" + std::to_string(i - 1) + " + x" +
+                    std::to_string(i - 1) + ";\n";
+    doubling += "in [ x15 (builtins.replaceStrings [ \"b\" ] [ \"c\" ] x15)\n"
+                "  (builtins.replaceStrings [ \"q\" ] [ \"\" ] x15) ]";
+    Eval big(doubling);
+    const auto items = big.root().elements();
+    QVERIFY(items);
+    const Evaluator::Limits defaults;
+    for (const Value& item : *items) {
+        QCOMPARE(item.asString()->size(), size_t(1) << 16);
+        QCOMPARE(item.pieces().size(), size_t(defaults.pieces));
+    }
+    QCOMPARE((*items)[1].sourceOf(0, 1)->range.begin, big.range("\"ab\"").begin + 1);
+    QCOMPARE((*items)[1].sourceOf(1, 1)->range.begin, big.range("[ \"c\" ]").begin + 3);
+    QCOMPARE((*items)[2].sourceOf(0, 2)->range.begin, big.range("\"ab\"").begin + 1);
+    QVERIFY(timer.elapsed() < 1000);
 }
 
 void TestEvaluator::librarySpellings_data()

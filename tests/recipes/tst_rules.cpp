@@ -982,6 +982,47 @@ in
         QVERIFY(facts.platformsValue->platforms.empty()); // never an expression as a "platform"
     }
 
+    // The system nixpkgs is imported for is what everything in it builds for; localSystem's
+    // gcc.arch is the -march of every compile.
+    void nixpkgsImportedForASystem()
+    {
+        auto recipe = [](const QByteArray& arguments) {
+            return "let\n  pkgs = import (builtins.fetchTarball "
+                   "\"https://github.com/NixOS/nixpkgs/archive/" +
+                   QByteArray(goodPin) + ".tar.gz\") {\n    " + arguments +
+                   "\n  };\nin\npkgs.python313Packages.torch\n";
+        };
+        const std::string arm = "pytorch-python313-cpu-armv8_2.nix";
+        const auto wrong = checkAlone(recipe("system = \"x86_64-linux\";"), arm);
+        QVERIFY(find(wrong, "platforms-mismatch"));
+        QCOMPARE(find(wrong, "platforms-mismatch")->line, 3u);
+        QVERIFY2(
+            find(wrong, "platforms-mismatch")->message.find("imports nixpkgs for x86_64-linux") !=
+                std::string::npos,
+            find(wrong, "platforms-mismatch")->message.c_str());
+        QVERIFY(find(checkAlone(recipe("localSystem = { system = \"x86_64-linux\"; };"), arm),
+                     "platforms-mismatch"));
+        for (const QByteArray& sound :
+             {QByteArray("system = \"aarch64-linux\";"),
+              QByteArray("localSystem = \"aarch64-linux\";"),
+              QByteArray("localSystem.system = \"aarch64-linux\";"),
+              QByteArray("system = \"x86_64-linux\"; crossSystem = \"aarch64-linux\";")})
+            QVERIFY2(!find(checkAlone(recipe(sound), arm), "platforms-mismatch"),
+                     sound.constData());
+
+        const std::string bf16 = "pytorch-python313-cpu-avx512bf16.nix";
+        auto gcc = [&](const char* arch) {
+            return recipe(QByteArray("localSystem = { system = \"x86_64-linux\"; gcc.arch = \"") +
+                          arch + "\"; };");
+        };
+        const auto cascade = checkAlone(gcc("cascadelake"), bf16);
+        QVERIFY(find(cascade, "cpu-flags-mismatch"));
+        QVERIFY2(find(cascade, "cpu-flags-mismatch")->message.find("localSystem.gcc.arch") !=
+                     std::string::npos,
+                 find(cascade, "cpu-flags-mismatch")->message.c_str());
+        QVERIFY(!find(checkAlone(gcc("cooperlake"), bf16), "cpu-flags-mismatch"));
+    }
+
     void cpuRecipeWithCudaInputs()
     {
         Recipe cpu = cpuRecipe();
