@@ -1731,6 +1731,8 @@ private:
             appendUnquoted(value, *inner);
         else
             value.append(inner->text, inner->pieces);
+        if (value.writtenIn.empty())
+            value.writtenIn = inner->writtenIn; // "-DX=${cap}" with cap from another file
     }
 
     // lib.escapeShellArg's quoting is shell syntax, which the shell removes again:
