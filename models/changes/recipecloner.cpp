@@ -270,6 +270,7 @@ public:
         if (!editFlags(error))
             return {};
         editPlatforms();
+        editNixpkgsSystem();
         editPythonSet();
         editText();
         return m_edits.applyTo(m_source);
@@ -509,9 +510,23 @@ private:
         }
     }
 
+    // `import nixpkgs { system = "x86_64-linux"; }`: the system everything is built for.
+    void editNixpkgsSystem()
+    {
+        const auto& fact = m_facts.nixpkgsSystem;
+        if (!fact || !fact->in.empty() || m_to.platform.empty() || fact->value == m_to.platform ||
+            textOf(fact->range) != fact->value)
+            return;
+        m_edits.replace(fact->range, m_to.platform);
+    }
+
     void editPythonSet()
     {
-        if (m_from.python == m_to.name.python || !m_facts.pythonPackageSet)
+        // A versioned set is rewritten whenever it is not the target's, also in a fix of the
+        // recipe's own cell; `python3Packages` only when the Python changes.
+        if (!m_facts.pythonPackageSet ||
+            (m_from.python == m_to.name.python &&
+             m_facts.pythonPackageSet->value == "python3Packages"))
             return;
         const std::string& from = m_facts.pythonPackageSet->value;
         const std::string to = m_catalog.describePython(m_to.name.python).packageSet;

@@ -5,6 +5,7 @@
 #include "../recipes/testrepository.h"
 #include "changes/changeplanner.h"
 #include "changes/overlaysource.h"
+#include "changes/unifieddiff.h"
 #include "recipes/analyzer.h"
 
 #include <QDir>
@@ -73,6 +74,7 @@ private slots:
     void refusesWhenCanonicalIsBroken();
     void fixesValuesInPlace();
     void fixesACompanionsImport();
+    void fixesTheSetAndSystemInPlace();
     void unknownCellIsSkipped();
     void generatesInRealWorldStyles_data();
     void generatesInRealWorldStyles();
@@ -254,6 +256,33 @@ void TestChangePlanner::fixesValuesInPlace()
     QCOMPARE(changes.operations.size(), size_t(1));
     QVERIFY(changes.operations.front().reason.find("in place") != std::string::npos);
     QCOMPARE(QByteArray::fromStdString(changes.operations.front().after), original);
+}
+
+void TestChangePlanner::fixesTheSetAndSystemInPlace()
+{
+    // A Python set named through a `with`-bound binding, and the system nixpkgs is imported
+    // for: each fix changes that one value, in place, and the recipe is then sound.
+    test::TestRepository dir;
+    dir.copyFrom(fixture("realworld/json-pins"));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    ChangeRequest request;
+    request.action = ChangeAction::Fix;
+    request.cells = {".flox/pkgs/pytorch-python312-cuda12_8-sm89-avx2.nix",
+                     ".flox/pkgs/pytorch-python313-cuda12_8-sm100-armv9.nix"};
+    request.updateReadme = false;
+    const ChangeSet changes = ChangePlanner(source, analyse(source)).plan(request);
+    QVERIFY(changes.skipped.empty());
+    QCOMPARE(changes.operations.size(), size_t(2));
+    for (const FileOperation& op : changes.operations) {
+        QVERIFY2(op.reason.find("in place") != std::string::npos, op.reason.c_str());
+        const DiffStat stat = UnifiedDiff::statOf(op);
+        QCOMPARE(stat.added, 1);
+        QCOMPARE(stat.removed, 1);
+        const bool python = op.path.find("python312") != std::string::npos;
+        QVERIFY2(op.after.find(python ? "pyPkgs = python312Packages;"
+                                      : "system = \"aarch64-linux\";") != std::string::npos,
+                 op.after.c_str());
+    }
 }
 
 void TestChangePlanner::fixesACompanionsImport()
@@ -461,9 +490,10 @@ void TestChangePlanner::regeneratesEverySoundRecipe_data()
     QTest::addColumn<int>("refusals"); // cells with nothing sound to be written from
     for (const char* name :
          {"realworld/dotted-bindings", "realworld/sm-notation", "realworld/mno-flags",
-          "realworld/companion", "realworld/flake-pins", "realworld/pins-per-group",
-          "realworld/sparse-rows", "realworld/warnings-only", "realworld/vllm",
-          "realworld/isa-module", "seed001-target", "../../resources/demo/repository"})
+          "realworld/companion", "realworld/flake-pins", "realworld/json-pins",
+          "realworld/pins-per-group", "realworld/sparse-rows", "realworld/warnings-only",
+          "realworld/vllm", "realworld/isa-module", "seed001-target",
+          "../../resources/demo/repository"})
         QTest::newRow(name) << QString::fromLatin1(name) << 0;
     // The only other python312 recipe is broken, and the python313 ones leave `python` to the
     // builder's default: a clone of them would still build Python 3.13, and is refused.

@@ -83,6 +83,9 @@ std::vector<RepoUnderTest> repositories()
             repo.broken = {"torchaudio-python313-cuda12_8-sm89-avx2.nix"};
         if (style == QLatin1String("isa-module"))
             repo.broken = {"pytorch-python313-cuda13_0-sm120-avx512.nix"};
+        if (style == QLatin1String("json-pins"))
+            repo.broken = {"pytorch-python312-cuda12_8-sm89-avx2.nix",
+                           "pytorch-python313-cuda12_8-sm100-armv9.nix"};
         repos.push_back(repo);
     }
     repos.push_back({QStringLiteral("seed001-target"),

@@ -199,6 +199,28 @@ const std::vector<Expected>& expectations()
          "pytorch-python313-cuda12_9-sm120-avx512.nix",
          CellStatus::Broken,
          {"cuda-version-mismatch"}},
+        // (l) pins in JSON (fromJSON + readFile) and niv's sources.json, overlays picked from a
+        // module by name, the Python set through a `with`-bound name; three planted mistakes.
+        {"json-pins", "pytorch-python313-cuda13_0-sm90-avx512.nix", CellStatus::Ok, {}},
+        {"json-pins", "pytorch-python313-cuda13_0-sm120-avx512.nix", CellStatus::Ok, {}},
+        {"json-pins", "pytorch-python313-cuda13_0-sm120-avx2.nix", CellStatus::Ok, {}},
+        {"json-pins",
+         "pytorch-python313-cuda13_0-sm89-avx2.nix",
+         CellStatus::Ok,
+         {"overlay-differs-from-group"}},
+        {"json-pins", "pytorch-python313-cuda12_8-sm86-avx2.nix", CellStatus::Ok, {}},
+        {"json-pins", "pytorch-python313-cuda12_8-sm89-avx2.nix", CellStatus::Ok, {}},
+        {"json-pins", "pytorch-python313-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
+        {"json-pins", "pytorch-python313-cuda12_8-sm90-armv9.nix", CellStatus::Ok, {}},
+        {"json-pins", "pytorch-python312-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
+        {"json-pins",
+         "pytorch-python312-cuda12_8-sm89-avx2.nix",
+         CellStatus::Broken,
+         {"python-version-mismatch"}},
+        {"json-pins",
+         "pytorch-python313-cuda12_8-sm100-armv9.nix",
+         CellStatus::Broken,
+         {"platforms-mismatch"}},
         // (k) one pin in four notations: getFlake, fetchTree set and flake reference, a module.
         {"flake-pins", "pytorch-python313-cpu-avx2.nix", CellStatus::Ok, {}},
         {"flake-pins", "pytorch-python313-cpu-avx512.nix", CellStatus::Ok, {}},
@@ -331,8 +353,8 @@ private slots:
     {
         QCOMPARE(styles(),
                  (QStringList{"builder", "companion", "dotted-bindings", "flake-pins", "isa-module",
-                              "mno-flags", "open-vocabulary", "pins-per-group", "sm-notation",
-                              "sparse-rows", "vllm", "warnings-only"}));
+                              "json-pins", "mno-flags", "open-vocabulary", "pins-per-group",
+                              "sm-notation", "sparse-rows", "vllm", "warnings-only"}));
         int total = 0;
         for (const QString& style : styles()) {
             const QStringList files = recipeFiles(style);
