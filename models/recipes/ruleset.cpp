@@ -725,14 +725,14 @@ private:
         add(rule::valuesNotRead,
             "the " + unread.front() + (unread.size() > 1 ? " and the " + unread[1] : "") +
                 " reaching the build could not be read" +
-                (builder.empty()           ? std::string()
-                 : f.builderModule.empty() ? "; they come from " + builder +
-                                                 ", called again with other arguments (.override), "
-                                                 "and RecipeGrid does not follow them into its "
-                                                 "function"
-                                           : "; they come from " + builder +
-                                                 ", called with arguments, and RecipeGrid does not "
-                                                 "follow them into its function") +
+                (builder.empty() ? std::string()
+                 : f.builderModule.empty()
+                     ? "; they are made by the function of " + builder +
+                           ", called again with other arguments (.override), which RecipeGrid "
+                           "does not follow"
+                     : "; they are made in " + builder +
+                           " from the arguments the recipe passes, and RecipeGrid could not "
+                           "work them out there") +
                 ": not checked");
     }
 
