@@ -446,6 +446,8 @@ void DetailsPanel::showEntry(int index)
             row(tr("platforms"), platformsText(*facts->platformsValue));
         else if (facts->platforms)
             row(tr("platforms"), link(facts->platforms->range, joined(facts->platforms->value)));
+        if (facts->nixpkgsSystem)
+            row(tr("nixpkgs for"), linkOrWhere(*facts->nixpkgsSystem));
         if (!facts->unpinnedImports.empty()) {
             QStringList imports;
             for (const Fact<std::string>& import : facts->unpinnedImports)
