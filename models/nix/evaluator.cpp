@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <regex>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
@@ -91,6 +92,16 @@ enum class Native : int {
     ReadFile,
     FromJson,
     ImportJson,
+    Match,
+    SplitString,
+    ElemAt,
+    Head,
+    Tail,
+    Last,
+    Length,
+    StringLength,
+    BaseNameOf,
+    DirOf,
 };
 
 struct NativeInfo
@@ -102,16 +113,35 @@ struct NativeInfo
 };
 
 constexpr NativeInfo kNatives[] = {
-    {"optionals", 2, true, false},       {"optional", 2, true, false},
-    {"optionalString", 2, true, false},  {"optionalAttrs", 2, true, false},
-    {"concatStringsSep", 2, true, true}, {"concatMapStringsSep", 3, true, false},
-    {"removePrefix", 2, true, false},    {"removeSuffix", 2, true, false},
-    {"toString", 1, true, true},         {"majorMinor", 1, true, false},
-    {"replaceStrings", 3, true, true},   {"substring", 3, true, true},
-    {"escapeShellArg", 1, true, false},  {"map", 2, true, true},
-    {"import", 1, false, true},          {"callPackage", 2, false, false},
-    {"readFile", 1, false, true},        {"fromJSON", 1, false, true},
+    {"optionals", 2, true, false},
+    {"optional", 2, true, false},
+    {"optionalString", 2, true, false},
+    {"optionalAttrs", 2, true, false},
+    {"concatStringsSep", 2, true, true},
+    {"concatMapStringsSep", 3, true, false},
+    {"removePrefix", 2, true, false},
+    {"removeSuffix", 2, true, false},
+    {"toString", 1, true, true},
+    {"majorMinor", 1, true, false},
+    {"replaceStrings", 3, true, true},
+    {"substring", 3, true, true},
+    {"escapeShellArg", 1, true, false},
+    {"map", 2, true, true},
+    {"import", 1, false, true},
+    {"callPackage", 2, false, false},
+    {"readFile", 1, false, true},
+    {"fromJSON", 1, false, true},
     {"importJSON", 1, true, false},
+    {"match", 2, false, true},
+    {"splitString", 2, true, false},
+    {"elemAt", 2, true, true},
+    {"head", 1, true, true},
+    {"tail", 1, true, true},
+    {"last", 1, true, false},
+    {"length", 1, true, true},
+    {"stringLength", 1, true, true},
+    {"baseNameOf", 1, false, true},
+    {"dirOf", 1, false, true},
 };
 
 // lib.strings.concatStringsSep is lib.concatStringsSep, and so on.
@@ -232,6 +262,133 @@ std::vector<std::string_view> splitVersion(std::string_view version)
         components.push_back(version.substr(start, i - start));
     }
     return components;
+}
+
+// builtins.match runs std::regex with std::regex::extended, as Nix does, but on libstdc++'s
+// breadth-first matcher (regex_constants::__polynomial): its time is linear in the string
+// times the automaton and its recursion bounded by the automaton, where the default
+// backtracking matcher that Nix uses takes exponential time on `(a|a)*` and recurses once per
+// character. Both agree on whether a string matches and on what each capture group holds,
+// except for a group inside a repetition (`*`, `+`, `{m,n}`), whose last iteration can differ
+// (`(a*)+` on "aaa": Nix's [ "" ], the breadth-first [ "aaa" ]); such groups are unknown.
+// Nix on macOS uses libc++, whose results differ in more cases again.
+constexpr size_t kMaxRegexBytes = 1024;
+constexpr size_t kMaxRegexStates = 4096;          // regexShape()'s estimate
+constexpr size_t kMaxRegexWork = size_t(1) << 25; // string bytes times states
+constexpr size_t kMaxRegexes = 256;               // compiled regexes kept per evaluator
+
+struct RegexShape
+{
+    std::vector<bool> repeated; // per capture group: inside a repetition
+    size_t states = 0;          // an upper estimate of the automaton's size
+};
+
+// The end of the bracket expression starting at re[at] == '[': `]` first is a member, and
+// so is everything in `[:alpha:]`, `[.x.]` and `[=x=]`.
+size_t bracketEnd(std::string_view re, size_t at)
+{
+    size_t i = at + 1;
+    if (i < re.size() && re[i] == '^')
+        ++i;
+    if (i < re.size() && re[i] == ']')
+        ++i;
+    while (i < re.size() && re[i] != ']') {
+        const char kind = i + 1 < re.size() && re[i] == '[' ? re[i + 1] : 0;
+        if (kind == ':' || kind == '.' || kind == '=') {
+            const size_t close = re.find(std::string{kind, ']'}, i + 2);
+            i = close == std::string_view::npos ? re.size() : close + 2;
+        } else {
+            ++i;
+        }
+    }
+    return i;
+}
+
+struct Bound
+{
+    size_t most = 0;        // its largest count written
+    bool unbounded = false; // `{m,}`
+    size_t end = 0;         // the index of its '}'
+};
+
+// The bound `{m}`, `{m,}` or `{m,n}` starting at re[at] == '{'.
+Bound boundAt(std::string_view re, size_t at)
+{
+    Bound bound;
+    size_t number = 0;
+    size_t i = at + 1;
+    for (; i < re.size() && re[i] != '}'; ++i) {
+        if (re[i] >= '0' && re[i] <= '9')
+            number = std::min<size_t>(number * 10 + size_t(re[i] - '0'), kMaxRegexStates);
+        else if (re[i] == ',')
+            number = 0;
+        bound.most = std::max(bound.most, number);
+    }
+    bound.unbounded = i > at + 1 && re[i - 1] == ',';
+    bound.end = i;
+    return bound;
+}
+
+// Which capture groups a repetition applies to, and the automaton's size with every bound
+// counted as if nested in the others: a coarse estimate, but one that cannot be low, checked
+// before libstdc++ builds (and recurses over) the automaton.
+RegexShape regexShape(std::string_view re)
+{
+    std::vector<int> parent;
+    std::vector<bool> quantified;
+    std::vector<int> open;
+    size_t factor = 1;
+    int lastGroup = -1; // the group that the atom just read is, if it is one
+    for (size_t i = 0; i < re.size(); ++i) {
+        const char c = re[i];
+        int closed = -1;
+        if (c == '\\') {
+            ++i;
+        } else if (c == '[') {
+            i = bracketEnd(re, i);
+        } else if (c == '(') {
+            parent.push_back(open.empty() ? -1 : open.back());
+            quantified.push_back(false);
+            open.push_back(static_cast<int>(quantified.size()) - 1);
+        } else if (c == ')' && !open.empty()) {
+            closed = open.back();
+            open.pop_back();
+        } else if (c == '*' || c == '+' || c == '{') {
+            bool repeats = true;
+            if (c == '{') {
+                const Bound bound = boundAt(re, i);
+                i = bound.end;
+                factor = std::min(factor * (bound.most + 1), kMaxRegexStates + 1);
+                repeats = bound.unbounded || bound.most > 1;
+            }
+            if (lastGroup >= 0 && repeats)
+                quantified[size_t(lastGroup)] = true;
+        }
+        // Quantifiers stack (`(a)?*`): the atom they apply to stays the group.
+        if (c != '*' && c != '+' && c != '?' && c != '{')
+            lastGroup = closed;
+    }
+    RegexShape shape;
+    shape.states = std::min(re.size(), kMaxRegexStates + 1) * factor;
+    shape.repeated.resize(quantified.size());
+    for (size_t group = 0; group < quantified.size(); ++group)
+        for (int g = static_cast<int>(group); g >= 0 && !shape.repeated[group];
+             g = parent[size_t(g)])
+            shape.repeated[group] = quantified[size_t(g)];
+    return shape;
+}
+
+// Nix's baseNameOf of a string: what follows the last '/', one trailing '/' ignored.
+std::pair<size_t, size_t> baseNameRange(std::string_view path)
+{
+    if (path.empty())
+        return {0, 0};
+    size_t last = path.size() - 1;
+    if (path[last] == '/' && last > 0)
+        --last;
+    const size_t slash = path.rfind('/', last);
+    const size_t begin = slash == std::string_view::npos ? 0 : slash + 1;
+    return {begin, last + 1 - begin};
 }
 
 const char* kindName(Kind kind)
@@ -485,6 +642,16 @@ struct Evaluator::Impl
     std::unordered_map<uint32_t, Thunk*> appliedRoots;
     // What builtins.readFile read, by file id: each file is read once per evaluator.
     std::unordered_map<std::string, Value> readFiles;
+    // builtins.match's regexes by their text: a module matching each variant's name compiles
+    // its regex once. Cleared when full.
+    struct CompiledRegex
+    {
+        std::optional<std::regex> regex; // nullopt: `cause` and `reason` say why
+        RegexShape shape;
+        Cause cause = Cause::None;
+        std::string reason;
+    };
+    std::unordered_map<std::string, CompiledRegex> regexes;
     std::optional<Value> exhaustedValue;
     uint64_t steps = 0;
     uint32_t depth = 0;
@@ -1050,8 +1217,17 @@ struct Evaluator::Impl
             return nativeFunction(static_cast<int>(Native::ToString), "toString");
         if (name == "import")
             return nativeFunction(static_cast<int>(Native::Import), "import");
-        if (baseNames().isBaseName(name))
+        if (baseNames().isBaseName(name)) {
+            // baseNameOf and dirOf are builtins.baseNameOf and builtins.dirOf, `__elemAt` is
+            // builtins.elemAt, and so on.
+            const std::string_view builtin = name.starts_with("__") ? name.substr(2)
+                                             : name == "baseNameOf" || name == "dirOf" ? name
+                                                                                       : "";
+            const int native = builtin.empty() ? -1 : nativeFor("builtins." + std::string(builtin));
+            if (native >= 0 && kNatives[native].inBuiltins)
+                return nativeFunction(native, name);
             return external(name);
+        }
         return std::nullopt;
     }
 
@@ -1214,6 +1390,9 @@ struct Evaluator::Impl
             return string(std::move(text), origin);
         }
         case NodeKind::Identifier:
+            // Nix's parser makes every `__curPos` a position: no binding can shadow it.
+            if (node->text == "__curPos")
+                return curPos(file, node->range);
             return lookup(node->text, env, node);
         case NodeKind::Select:
             return evalSelect(*node, env);
@@ -2058,6 +2237,22 @@ struct Evaluator::Impl
             const Value text = readFile(force(args[0]), path);
             return text.isUnknown() ? text : fromJson(text, origin, path);
         }
+        case Native::Match:
+            return match(force(args[0]), force(args[1]), origin, path);
+        case Native::SplitString:
+            return splitString(force(args[0]), force(args[1]), origin, path);
+        case Native::ElemAt:
+        case Native::Head:
+        case Native::Tail:
+        case Native::Last:
+        case Native::Length:
+            return listAccess(native, args, origin, path);
+        case Native::StringLength:
+            return stringLength(force(args[0]), origin, path);
+        case Native::BaseNameOf:
+            return baseNameOf(force(args[0]), path);
+        case Native::DirOf:
+            return dirOf(force(args[0]), origin, path);
         }
         return unknown(Cause::Unsupported, "unknown library function");
     }
@@ -2258,6 +2453,240 @@ struct Evaluator::Impl
         }
         out.text += "'";
         return string(std::move(out), origin);
+    }
+
+    Value nullValue(Origin origin)
+    {
+        ValueData& d = fresh(Kind::Null);
+        d.origin = origin;
+        return wrap(d);
+    }
+
+    const CompiledRegex& compiledRegex(const std::string& pattern)
+    {
+        if (auto it = regexes.find(pattern); it != regexes.end())
+            return it->second;
+        if (regexes.size() >= kMaxRegexes)
+            regexes.clear();
+        CompiledRegex compiled;
+        compiled.shape = regexShape(pattern);
+#if defined(__GLIBCXX__)
+        if (pattern.size() > kMaxRegexBytes || compiled.shape.states > kMaxRegexStates) {
+            compiled.cause = Cause::Limit;
+            compiled.reason = "regular expression too large";
+        } else {
+            try {
+                compiled.regex.emplace(pattern,
+                                       std::regex::extended | std::regex_constants::__polynomial);
+            } catch (const std::regex_error& e) {
+                // Our limits (and the polynomial matcher's refusal of back-references) are
+                // not Nix's: only other errors are the invalid regex Nix rejects.
+                const auto code = e.code();
+                const bool ours = code == std::regex_constants::error_complexity ||
+                                  code == std::regex_constants::error_space ||
+                                  code == std::regex_constants::error_stack;
+                compiled.cause = ours ? Cause::Limit : Cause::Error;
+                compiled.reason = std::string("invalid regular expression: ") + e.what();
+            }
+        }
+        // Were regexShape() to misread the groups, the repeated ones would be misplaced.
+        if (compiled.regex && compiled.regex->mark_count() != compiled.shape.repeated.size()) {
+            compiled.regex.reset();
+            compiled.cause = Cause::Unsupported;
+            compiled.reason = "regular expression not understood";
+        }
+#else
+        compiled.cause = Cause::Unsupported;
+        compiled.reason = "regular expressions need libstdc++'s polynomial matcher";
+#endif
+        return regexes.emplace(pattern, std::move(compiled)).first->second;
+    }
+
+    // builtins.match: null, or what each group captured (null when it took no part), the
+    // captured text keeping the pieces it has in `text`.
+    Value match(const Value& regex, const Value& text, Origin origin, std::string_view path)
+    {
+        for (const Value* argument : {&regex, &text})
+            if (argument->isUnknown())
+                return unknownCall(path, *argument);
+        if (regex.kind() != Kind::String || text.kind() != Kind::String)
+            return error(std::string(path) + ": wrong argument types");
+        if (!spend(1 + data(regex).text.size() / 16))
+            return exhaustion();
+        const CompiledRegex& compiled = compiledRegex(data(regex).text);
+        if (!compiled.regex)
+            return unknown(compiled.cause, std::string(path) + ": " + compiled.reason);
+        const std::string& s = data(text).text;
+        const size_t work = std::max<size_t>(s.size(), 1) * compiled.shape.states;
+        if (work > kMaxRegexWork)
+            return unknown(Cause::Limit, std::string(path) + ": string too long to match");
+        if (!spend(1 + work / 1024))
+            return exhaustion();
+        std::smatch groups;
+        try {
+            if (!std::regex_match(s, groups, *compiled.regex))
+                return nullValue(origin);
+        } catch (const std::exception& e) {
+            return unknown(Cause::Limit, std::string(path) + ": " + e.what());
+        }
+        std::vector<Thunk*> elements;
+        elements.reserve(groups.size());
+        for (size_t i = 1; i < groups.size(); ++i) {
+            if (compiled.shape.repeated[i - 1])
+                elements.push_back(ready(unknown(
+                    Cause::Unsupported, "what a repeated group captures last is not modelled")));
+            else if (!groups[i].matched)
+                elements.push_back(ready(nullValue(origin)));
+            else
+                elements.push_back(
+                    ready(substring(text, size_t(groups.position(i)), size_t(groups.length(i)))));
+        }
+        return list(std::move(elements), origin);
+    }
+
+    // nixpkgs' lib.splitString: the runs between the separator's occurrences, left to right.
+    Value splitString(const Value& separator, const Value& text, Origin origin,
+                      std::string_view path)
+    {
+        for (const Value* argument : {&separator, &text})
+            if (argument->isUnknown())
+                return unknownCall(path, *argument);
+        const Value sep = toStringOf(separator, origin, 0);
+        const Value s = toStringOf(text, origin, 0);
+        for (const Value* argument : {&sep, &s})
+            if (argument->isUnknown())
+                return *argument;
+        const std::string& needle = data(sep).text;
+        const std::string& haystack = data(s).text;
+        if (needle.empty()) // a regex matching everywhere: Nix's split has its own rules there
+            return unknown(Cause::Unsupported, std::string(path) + " with an empty separator");
+        std::vector<Thunk*> elements;
+        for (size_t from = 0;;) {
+            if (!spend() || elements.size() >= limits.elements)
+                return elements.size() >= limits.elements ? tooLarge("list") : exhaustion();
+            const size_t at = haystack.find(needle, from);
+            const size_t end = at == std::string::npos ? haystack.size() : at;
+            elements.push_back(ready(substring(s, from, end - from)));
+            if (at == std::string::npos)
+                break;
+            from = at + needle.size();
+        }
+        return list(std::move(elements), origin);
+    }
+
+    // builtins.elemAt, head, tail, length and lib.last, which fail where Nix does.
+    Value listAccess(Native native, const std::vector<Thunk*>& args, Origin origin,
+                     std::string_view path)
+    {
+        const Value items = force(args[0]);
+        if (items.isUnknown())
+            return unknownCall(path, items);
+        if (items.kind() != Kind::List)
+            return error(std::string(path) + ": " + kindName(items.kind()) + " is not a list");
+        const size_t size = data(items).elements.size();
+        switch (native) {
+        case Native::ElemAt: {
+            const Value index = force(args[1]);
+            if (index.isUnknown())
+                return unknownCall(path, index);
+            if (!index.asInt())
+                return error(std::string(path) + ": the index is " + kindName(index.kind()));
+            const int64_t i = *index.asInt();
+            if (i < 0 || uint64_t(i) >= size)
+                return error(std::string(path) + ": index " + std::to_string(i) +
+                             " out of bounds of a list of " + std::to_string(size));
+            return elementValue(items, size_t(i));
+        }
+        case Native::Length:
+            return integer(int64_t(size), origin);
+        default:
+            break;
+        }
+        if (size == 0)
+            return error(std::string(path) + ": the list is empty");
+        if (native == Native::Tail) {
+            const auto& elements = data(items).elements;
+            return list({elements.begin() + 1, elements.end()}, origin);
+        }
+        return elementValue(items, native == Native::Head ? 0 : size - 1);
+    }
+
+    Value stringLength(const Value& text, Origin origin, std::string_view path)
+    {
+        if (text.isUnknown())
+            return unknownCall(path, text);
+        if (text.kind() == Kind::Path)
+            return unknown(Cause::Unsupported, "a path as a string is its store path");
+        if (text.kind() != Kind::String)
+            return error(std::string(path) + ": " + kindName(text.kind()) + " is not a string");
+        return integer(int64_t(data(text).text.size()), origin);
+    }
+
+    // For a path as written, "./a/b.nix" gives "b.nix"; Nix would make it absolute first,
+    // which changes nothing unless it ends in "." or "..", whose name only the loader knows.
+    Value baseNameOf(const Value& target, std::string_view path)
+    {
+        if (target.isUnknown())
+            return unknownCall(path, target);
+        const ValueData& d = data(target);
+        if (d.kind != Kind::String && d.kind != Kind::Path)
+            return error(std::string(path) + ": " + kindName(d.kind) + " is not a path");
+        const auto [begin, length] = baseNameRange(d.text);
+        const std::string_view name = std::string_view(d.text).substr(begin, length);
+        if (d.kind == Kind::Path && (name == "." || name == ".."))
+            return unknown(Cause::Unsupported, "the name of a directory a path leads out to");
+        return substring(target, begin, length);
+    }
+
+    // Nix's dirOf: of a string, what precedes its last '/' ("." without one); of a path, its
+    // parent, a path again.
+    Value dirOf(const Value& target, Origin origin, std::string_view path)
+    {
+        if (target.isUnknown())
+            return unknownCall(path, target);
+        const ValueData& d = data(target);
+        if (d.kind == Kind::String) {
+            const size_t slash = d.text.rfind('/');
+            if (slash != std::string::npos)
+                return substring(target, 0, std::max<size_t>(slash, 1));
+            Text dot;
+            dot.text = ".";
+            return string(std::move(dot), origin);
+        }
+        if (d.kind != Kind::Path)
+            return error(std::string(path) + ": " + kindName(d.kind) + " is not a path");
+        ValueData& parent = fresh(Kind::Path);
+        parent.text = d.text == "/" ? d.text : normalisePath(d.text + "/..");
+        parent.file = d.file;
+        parent.origin = origin;
+        if (d.text.starts_with(parent.text)) {
+            Text prefix;
+            prefix.append(d.text, d.pieces, 0, parent.text.size());
+            parent.pieces = std::move(prefix.pieces);
+        }
+        return wrap(parent);
+    }
+
+    // `__curPos` where it is written: Nix gives `file` as an absolute path, which we have
+    // not; the file id is relative to the repository, so only its base name means the same.
+    Value curPos(uint32_t file, SourceRange range)
+    {
+        const std::string_view source = files[file].tree->source();
+        const std::string_view before =
+            source.substr(0, std::min<size_t>(range.begin, source.size()));
+        const size_t newline = before.rfind('\n');
+        const size_t lineStart = newline == std::string_view::npos ? 0 : newline + 1;
+        const Origin origin = originAt(file, range);
+        Text name;
+        name.text = fileId(file); // in no source: no pieces
+        std::vector<Slot> slots{
+            {intern("column"), ready(integer(int64_t(before.size() - lineStart + 1), origin)), {}},
+            {intern("file"), ready(string(std::move(name), origin)), {}},
+            {intern("line"),
+             ready(integer(int64_t(1 + std::count(before.begin(), before.end(), '\n')), origin)),
+             {}},
+        };
+        return set(std::move(slots), std::nullopt, origin);
     }
 
     // The module a path names, through the loader: its root expression, evaluated once.

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QtTest>
+#include <deque>
 #include <map>
 
 using namespace rg::nix;
@@ -315,6 +316,13 @@ private slots:
     void everyFunctionTwoWays_data();
     void everyFunctionTwoWays();
     void unknownCalls();
+    void match();
+    void matchBounds();
+    void splitString();
+    void listNatives();
+    void baseNameAndDirOf();
+    void curPos();
+    void variantFromFileName();
     void imports();
     void aBuilderAppliedToTheCallersArgument();
     void callPackage();
@@ -970,6 +978,16 @@ void TestEvaluator::everyFunctionTwoWays_data()
          {"lib.replaceStrings", "builtins.replaceStrings"}},
         {"F \"8.6;9.0\"", "\"'8.6;9.0'\"", {"lib.escapeShellArg", "lib.strings.escapeShellArg"}},
         {"F (x: x * 2) [ 1 2 ]", "[ 2 4 ]", {"map", "builtins.map"}},
+        {"F \"a(b)?(c)\" \"ac\"", "[ null \"c\" ]", {"builtins.match", "__match"}},
+        {"F \"-\" \"a-b\"", "[ \"a\" \"b\" ]", {"lib.splitString", "lib.strings.splitString"}},
+        {"F [ 1 2 ] 1", "2", {"builtins.elemAt", "lib.elemAt", "lib.lists.elemAt", "__elemAt"}},
+        {"F [ 1 2 ]", "1", {"builtins.head", "lib.head", "__head"}},
+        {"F [ 1 2 ]", "[ 2 ]", {"builtins.tail", "lib.tail", "__tail"}},
+        {"F [ 1 2 ]", "2", {"lib.last", "lib.lists.last"}},
+        {"F [ 1 2 ]", "2", {"builtins.length", "lib.length", "__length"}},
+        {"F \"abc\"", "3", {"builtins.stringLength", "lib.stringLength", "__stringLength"}},
+        {"F ./a/b.nix", "\"b.nix\"", {"builtins.baseNameOf", "baseNameOf"}},
+        {"F \"a/b\"", "\"a\"", {"builtins.dirOf", "dirOf"}},
     };
     for (const Case& c : cases)
         for (const char* spelling : c.spellings) {
@@ -994,6 +1012,223 @@ void TestEvaluator::everyFunctionTwoWays()
     QFETCH(QString, expected);
     Eval e(source.toStdString());
     QCOMPARE(QString::fromStdString(e.body().describe()), expected);
+}
+
+void TestEvaluator::match()
+{
+    const auto items = [](std::string_view source) {
+        Eval e{std::string(source)};
+        return e.root().describe();
+    };
+    // The whole string must match: a match of part of it is none, anchors change nothing.
+    QCOMPARE(items(R"(builtins.match "b" "abc")"), std::string("null"));
+    QCOMPARE(items(R"(builtins.match "ab" "abc")"), std::string("null"));
+    QCOMPARE(items(R"(builtins.match "^abc$" "abc")"), std::string("[ ]"));
+    QCOMPARE(items(R"(builtins.match "a|b" "b")"), std::string("[ ]"));
+    QCOMPARE(items(R"(builtins.match "(a)|b" "b")"), std::string("[ null ]"));
+    // A group that takes no part is null; POSIX classes and bounds work.
+    QCOMPARE(items(R"(builtins.match "a(b)?c" "ac")"), std::string("[ null ]"));
+    QCOMPARE(items(R"(builtins.match "([[:alpha:]]+)-([0-9]{1,3})(\.([0-9]+))?" "v-12")"),
+             std::string("[ \"v\" \"12\" null null ]"));
+    QCOMPARE(items(R"x(builtins.match "(.*)-(.*)" "a-b-c")x"), std::string("[ \"a-b\" \"c\" ]"));
+    // `]` first and `(` inside a bracket, and an escaped `(`, are no group. (Not a raw string:
+    // moc misreads one with unbalanced parentheses.)
+    const std::string brackets = "builtins.match \"[]a(]+(\\\\()\" \"]a(\"";
+    QCOMPARE(items(brackets), std::string("[ \"(\" ]"));
+
+    // A captured string keeps the bytes it was taken from.
+    Eval captured(R"(builtins.match "a(b+)c" "abbc")");
+    const Value group = captured.root().element(0).value_or(Value());
+    QCOMPARE(group.asString(), std::optional<std::string>("bb"));
+    QCOMPARE(group.sourceOf(0, 2)->range.begin, captured.range("\"abbc\"").begin + 2);
+
+    // What a repeated group captures last differs between matchers: not guessed. The others
+    // stay known.
+    Eval repeated(R"x(builtins.match "(x)((a*)+|b{2,})" "xaaa")x");
+    const Value repeatedItems = repeated.root();
+    QCOMPARE(repeatedItems.size(), size_t(3));
+    QCOMPARE(repeatedItems.element(0)->asString(), std::optional<std::string>("x"));
+    QCOMPARE(repeatedItems.element(1)->asString(), std::optional<std::string>("aaa"));
+    QCOMPARE(repeatedItems.element(2)->cause(), Cause::Unsupported);
+    QCOMPARE(Eval(R"(builtins.match "(a){2}(b){1}" "aab")").root().element(0)->cause(),
+             Cause::Unsupported);
+    QCOMPARE(Eval(R"(builtins.match "(a){2}(b){1}" "aab")").root().element(1)->asString(),
+             std::optional<std::string>("b"));
+
+    // An invalid regex fails in Nix; unknown arguments make an unknown result.
+    Eval invalidEval(R"(builtins.match "(" "a")");
+    const Value invalid = invalidEval.root();
+    QCOMPARE(invalid.cause(), Cause::Error);
+    QVERIFY(invalid.reason().find("regular expression") != std::string_view::npos);
+    QCOMPARE(Eval(R"(builtins.match "a" 1)").root().cause(), Cause::Error);
+    QCOMPARE(Eval(R"({ s }: builtins.match "a" s)").body().cause(), Cause::Dependent);
+    QCOMPARE(Eval(R"({ r }: builtins.match r "a")").body().cause(), Cause::Dependent);
+
+    // One regex, compiled once, matching several strings.
+    QCOMPARE(items(R"(map (builtins.match "(a)?b") [ "ab" "b" "c" ])"),
+             std::string("[ [ \"a\" ] [ null ] null ]"));
+}
+
+void TestEvaluator::matchBounds()
+{
+    // Regexes whose automaton would be large, and strings too long for a regex, are limits.
+    QCOMPARE(Eval(R"(builtins.match "(a?){1000}{99}" "a")").root().cause(), Cause::Limit);
+    QCOMPARE(Eval("builtins.match \"" + std::string(2000, 'a') + "\" \"a\"").root().cause(),
+             Cause::Limit);
+    const std::string longText = "let s = \"" + std::string(60000, 'a') + "\"; in ";
+    QCOMPARE(Eval(longText + "builtins.match \"" + std::string(1000, '.') + "\" s").root().cause(),
+             Cause::Limit);
+    // Backtracking would take exponential time here; the string is long as well.
+    Eval manyEval(longText + R"(builtins.match "(a|a)*(b)?" s)");
+    const Value many = manyEval.root();
+    QCOMPARE(many.size(), size_t(2));
+    QCOMPARE(many.element(1)->kind(), Kind::Null);
+    QCOMPARE(Eval(longText + R"(builtins.match "(a|a)*b" s)").root().kind(), Kind::Null);
+}
+
+void TestEvaluator::splitString()
+{
+    Eval e(R"({ lib }: lib.splitString "--" "a--b----c--")");
+    const Value parts = e.body();
+    QCOMPARE(parts.describe(), std::string("[ \"a\" \"b\" \"\" \"c\" \"\" ]"));
+    QCOMPARE(parts.element(3)->sourceOf(0, 1)->range.begin, e.range("\"a--b").begin + 9);
+    QCOMPARE(Eval(R"({ lib }: lib.strings.splitString "," "")").body().describe(),
+             std::string("[ \"\" ]"));
+    QCOMPARE(Eval(R"({ lib }: lib.splitString "." 1)").body().describe(), std::string("[ \"1\" ]"));
+    QCOMPARE(Eval(R"({ lib }: lib.splitString "" "ab")").body().cause(), Cause::Unsupported);
+    QCOMPARE(Eval(R"({ lib, s }: lib.splitString "." s)").body().cause(), Cause::Dependent);
+}
+
+void TestEvaluator::listNatives()
+{
+    std::deque<Eval> evals; // values live as long as their evaluator
+    const auto value = [&](std::string_view source) {
+        return evals.emplace_back(std::string(source)).body();
+    };
+    QCOMPARE(value("builtins.elemAt [ 1 2 3 ] 2").asInt(), std::optional<int64_t>(3));
+    QCOMPARE(value("builtins.elemAt [ 1 2 3 ] 3").cause(), Cause::Error);
+    QCOMPARE(value("builtins.elemAt [ 1 2 3 ] (-1)").cause(), Cause::Error);
+    QCOMPARE(value("builtins.elemAt [ 1 ] \"0\"").cause(), Cause::Error);
+    QCOMPARE(value("builtins.elemAt 1 0").cause(), Cause::Error);
+    QCOMPARE(value("builtins.head [ ]").cause(), Cause::Error);
+    QCOMPARE(value("builtins.tail [ ]").cause(), Cause::Error);
+    QCOMPARE(value("{ lib }: lib.last [ ]").cause(), Cause::Error);
+    QCOMPARE(value("builtins.tail [ 1 2 3 ]").describe(), std::string("[ 2 3 ]"));
+    QCOMPARE(value("builtins.tail [ 1 ]").describe(), std::string("[ ]"));
+    QCOMPARE(value("builtins.length [ ]").asInt(), std::optional<int64_t>(0));
+    QCOMPARE(value("builtins.stringLength \"\"").asInt(), std::optional<int64_t>(0));
+    QCOMPARE(value("builtins.stringLength 1").cause(), Cause::Error);
+    // Elements are lazy: one that fails does not make its neighbours fail.
+    QCOMPARE(value("builtins.elemAt [ (throw \"x\") 2 ] 1").asInt(), std::optional<int64_t>(2));
+    // An element keeps where it was written and the bindings it flowed through.
+    Eval chain("let a = \"x\"; xs = [ a ]; in builtins.head xs");
+    const Value head = chain.root();
+    QCOMPARE(head.origin().range, chain.range("\"x\""));
+    QCOMPARE(head.bindingChain().size(), size_t(2));
+    // Unknown lists and indices make unknown results.
+    QCOMPARE(Eval("{ xs }: builtins.elemAt xs 0").body().cause(), Cause::Dependent);
+    QCOMPARE(Eval("{ n }: builtins.elemAt [ 1 ] n").body().cause(), Cause::Dependent);
+    QCOMPARE(Eval("{ xs }: builtins.length xs").body().cause(), Cause::Dependent);
+    QCOMPARE(Eval("{ s }: builtins.stringLength s").body().cause(), Cause::Dependent);
+}
+
+void TestEvaluator::baseNameAndDirOf()
+{
+    const auto describe = [](std::string_view source) {
+        return Eval(std::string(source)).root().describe();
+    };
+    QCOMPARE(describe("baseNameOf ./a/b.nix"), std::string("\"b.nix\""));
+    QCOMPARE(describe("builtins.baseNameOf \"x/y/z.nix\""), std::string("\"z.nix\""));
+    QCOMPARE(describe("baseNameOf \"a/b/\""), std::string("\"b\""));
+    QCOMPARE(describe("baseNameOf \"b\""), std::string("\"b\""));
+    QCOMPARE(describe("baseNameOf \"\""), std::string("\"\""));
+    QCOMPARE(Eval("baseNameOf ./.").root().cause(), Cause::Unsupported);
+    QCOMPARE(Eval("baseNameOf 1").root().cause(), Cause::Error);
+    QCOMPARE(Eval("{ f }: baseNameOf f").body().cause(), Cause::Dependent);
+    Eval path("baseNameOf ./pkgs/torch.nix");
+    QCOMPARE(path.root().sourceOf(0, 9)->range.begin, path.range("torch.nix").begin);
+
+    QCOMPARE(describe("dirOf \"a/b/c\""), std::string("\"a/b\""));
+    QCOMPARE(describe("dirOf \"b\""), std::string("\".\""));
+    QCOMPARE(describe("dirOf \"/b\""), std::string("\"/\""));
+    QCOMPARE(describe("dirOf ./a/b.nix"), std::string("./a"));
+    QCOMPARE(describe("dirOf ./b.nix"), std::string("."));
+    QCOMPARE(describe("dirOf ./."), std::string(".."));
+    QCOMPARE(Eval("dirOf ./a/b.nix").root().kind(), Kind::Path);
+}
+
+void TestEvaluator::curPos()
+{
+    Eval e("{\n  a = __curPos;\n  b = let __curPos = 1; in __curPos;\n}");
+    const Value a = e.root().attribute("a").value_or(Value());
+    QCOMPARE(a.describe(), std::string("{ column = 7; file = \"main.nix\"; line = 2; }"));
+    QCOMPARE(a.origin().range, e.range("__curPos"));
+    QVERIFY(a.attribute("file")->pieces().empty()); // Nix's absolute path is in no source
+    // No binding shadows it.
+    QCOMPARE(e.root().attribute("b")->attribute("line")->asInt(), std::optional<int64_t>(3));
+
+    // The file it is written in, even when its value is passed to another module, and the
+    // module's own when written there.
+    MapLoader loader;
+    loader.sources["pkgs/_gen/module.nix"] = "{ file }: { passed = file; own = __curPos.file; }";
+    loader.sources["pkgs/stub.nix"] = "import ./_gen/module.nix { file = __curPos.file; }";
+    Eval stub(loader.sources["pkgs/stub.nix"], &loader, "pkgs/stub.nix");
+    QCOMPARE(stub.root().attribute("passed")->asString(),
+             std::optional<std::string>("pkgs/stub.nix"));
+    QCOMPARE(stub.root().attribute("own")->asString(),
+             std::optional<std::string>("pkgs/_gen/module.nix"));
+}
+
+// A generated repository's stubs name their variant, or leave the module to read it from the
+// stub's file name; the module parses it with builtins.match.
+void TestEvaluator::variantFromFileName()
+{
+    const std::string module = ".flox/pkgs/_gen/variant.nix";
+    const std::string stubId = ".flox/pkgs/pytorch-python313-cuda12_8-sm86-avx2.nix";
+    MapLoader loader;
+    loader.sources[module] = R"nix({ name ? null, file ? null }:
+let
+  variantName = if name != null then name
+    else builtins.replaceStrings [ ".nix" ] [ "" ] (builtins.baseNameOf (toString file));
+  m = builtins.match "(pytorch|torchvision|torchaudio)-python3([0-9]+)-(cuda([0-9]+)_([0-9]+)-sm([0-9]+)|cpu)-([a-z0-9_]+)" variantName;
+  at = builtins.elemAt m;
+  parsed = if m == null then throw "unknown variant ${variantName}" else {
+    package = at 0; pythonAttr = "python3${at 1}Packages"; sm = at 5; isa = at 6;
+  };
+  torchName = "pytorch" + builtins.substring (builtins.stringLength parsed.package) (-1) variantName;
+in { inherit variantName parsed torchName; }
+)nix";
+    const auto check = [&](const std::string& stubSource, bool named) {
+        loader.sources[stubId] = stubSource;
+        Eval stub(stubSource, &loader, stubId);
+        const Value result = stub.root();
+        const Value parsed = result.attribute("parsed").value_or(Value());
+        QCOMPARE(result.attribute("variantName")->asString(),
+                 std::optional<std::string>("pytorch-python313-cuda12_8-sm86-avx2"));
+        QCOMPARE(parsed.describe(),
+                 std::string("{ isa = \"avx2\"; package = \"pytorch\"; "
+                             "pythonAttr = \"python313Packages\"; sm = \"86\"; }"));
+        QCOMPARE(result.attribute("torchName")->asString(),
+                 std::optional<std::string>("pytorch-python313-cuda12_8-sm86-avx2"));
+        const Value sm = parsed.attribute("sm").value_or(Value());
+        if (named) {
+            QCOMPARE(piecesOf(sm, loader.sources),
+                     std::vector<std::string>{pieceAt(loader.sources, 0, stubId, "-sm86", 3, 2)});
+        } else {
+            QVERIFY(sm.pieces().empty()); // the file's name is in no source
+        }
+    };
+    check("import ./_gen/variant.nix { name = \"pytorch-python313-cuda12_8-sm86-avx2\"; }\n", true);
+    if (QTest::currentTestFailed())
+        return;
+    check("import ./_gen/variant.nix { file = __curPos.file; }\n", false);
+    if (QTest::currentTestFailed())
+        return;
+
+    // A name the regex does not match is Nix's failure.
+    loader.sources[stubId] = "import ./_gen/variant.nix { name = \"pytorch-cpu\"; }";
+    Eval other(loader.sources[stubId], &loader, stubId);
+    QCOMPARE(other.root().attribute("parsed")->cause(), Cause::Error);
 }
 
 void TestEvaluator::unknownCalls()
@@ -1482,8 +1717,9 @@ void TestEvaluator::jsonBounds()
     for (int i = 0; i < 100; ++i)
         nested = "[" + nested + "]";
     loader.sources["nested.json"] = nested;
-    Value inner = Eval("builtins.fromJSON (builtins.readFile ./nested.json)", &loader).root();
-    QCOMPARE(inner.kind(), Kind::List);
+    // The Eval owns the values: it must outlive every use of them.
+    Eval nestedEval("builtins.fromJSON (builtins.readFile ./nested.json)", &loader);
+    QCOMPARE(nestedEval.root().kind(), Kind::List);
     std::string flat = "[";
     for (int i = 0; i < 100000; ++i)
         flat += i ? ",0" : "0";
