@@ -611,8 +611,11 @@ private:
     void platforms()
     {
         const CpuIsa* isa = e->isa;
+        // MPS runs on Apple silicon and on Intel Macs alike, as meta.platforms allows too.
+        const bool sameFamily = isa && isa->family == CpuFamily::Apple && f.nixpkgsSystem &&
+                                f.nixpkgsSystem->value.ends_with("-darwin");
         if (isa && !isa->platform.empty() && f.nixpkgsSystem &&
-            f.nixpkgsSystem->value != isa->platform)
+            f.nixpkgsSystem->value != isa->platform && !sameFamily)
             add(rule::platformsMismatch,
                 "imports nixpkgs for " + f.nixpkgsSystem->value + " (" +
                     whereIs(f, *f.nixpkgsSystem) + "), so it builds for that system; " + isa->id +

@@ -1012,6 +1012,14 @@ in
             QVERIFY2(!find(checkAlone(recipe(sound), arm), "platforms-mismatch"),
                      sound.constData());
 
+        // MPS builds on either kind of Mac; a Linux system is not one.
+        const std::string mps = "pytorch-python313-darwin-mps.nix";
+        QVERIFY(
+            !find(checkAlone(recipe("system = \"x86_64-darwin\";"), mps), "platforms-mismatch"));
+        QVERIFY(
+            !find(checkAlone(recipe("system = \"aarch64-darwin\";"), mps), "platforms-mismatch"));
+        QVERIFY(find(checkAlone(recipe("system = \"aarch64-linux\";"), mps), "platforms-mismatch"));
+
         const std::string bf16 = "pytorch-python313-cpu-avx512bf16.nix";
         auto gcc = [&](const char* arch) {
             return recipe(QByteArray("localSystem = { system = \"x86_64-linux\"; gcc.arch = \"") +
