@@ -222,21 +222,23 @@ private:
         };
         takeSet(m_facts.pythonPackageSet, built.pythonPackageSet);
         takeSet(m_facts.cudaPackageSet, built.cudaPackageSet);
-        if (!m_facts.archSinks.empty() || m_facts.compilerFlags)
-            return;
-        for (ArchSinkFact& sink : built.archSinks) {
-            sink.sinkIn = at(sink.sinkRange);
-            if (sink.writtenIn.empty())
-                sink.writtenIn = at(sink.range);
-            sink.range = sink.sinkRange = sink.viaRange = SourceRange{};
+        // What the recipe sets itself (an arch handed to the builder under a sink's name)
+        // is read in the recipe; the rest where the builder makes it.
+        if (m_facts.archSinks.empty()) {
+            for (ArchSinkFact& sink : built.archSinks) {
+                sink.sinkIn = at(sink.sinkRange);
+                if (sink.writtenIn.empty())
+                    sink.writtenIn = at(sink.range);
+                sink.range = sink.sinkRange = sink.viaRange = SourceRange{};
+            }
+            m_facts.archSinks = std::move(built.archSinks);
         }
-        m_facts.archSinks = std::move(built.archSinks);
         auto place = [&](CpuFlagsFact& flags) {
             if (flags.writtenIn.empty())
                 flags.writtenIn = at(flags.range);
             flags.range = SourceRange{};
         };
-        if (built.compilerFlags) {
+        if (built.compilerFlags && !m_facts.compilerFlags) {
             place(*built.compilerFlags);
             for (CpuFlagsFact& more : built.moreCompilerFlags)
                 place(more);
@@ -990,17 +992,33 @@ private:
             const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
             if (!module || !module->root())
                 continue;
-            RecipeFacts moduleFacts;
-            moduleFacts.path = id;
-            Extractor nested(*module, moduleFacts, m_modules, m_depth + 1);
-            nested.visit(*module->root(), std::string());
-            nested.extractPins();
+            // Read where the module is applied to the recipe's argument first: a generator
+            // that picks the pin by the variant (`tables.pins.${cuda}`) or lets the caller
+            // override it (`derived // overrides`) pins what this call makes.
+            std::vector<PinFact> pins =
+                argument ? appliedPins(*module, id, *argument) : std::vector<PinFact>();
+            const bool applied = !pins.empty();
+            if (!applied) {
+                RecipeFacts moduleFacts;
+                moduleFacts.path = id;
+                Extractor nested(*module, moduleFacts, m_modules, m_depth + 1);
+                nested.visit(*module->root(), std::string());
+                nested.extractPins();
+                pins = std::move(moduleFacts.pins);
+            }
             const nix::LineIndex lines(module->source());
-            for (PinFact& pin : moduleFacts.pins) {
-                if (auto overridden = overriddenPin(*module, pin, argument)) {
-                    if (overridden->revision.empty())
-                        continue; // the caller's argument decides, and it cannot be read
-                    pin = std::move(*overridden);
+            for (PinFact& pin : pins) {
+                bool inRecipe = applied && pin.file == m_facts.path;
+                if (!applied)
+                    if (auto overridden = overriddenPin(*module, pin, argument)) {
+                        if (overridden->revision.empty())
+                            continue; // the caller's argument decides, and it cannot be read
+                        pin = std::move(*overridden);
+                        inRecipe = true;
+                    }
+                if (inRecipe) { // written in the recipe's argument: edited in place
+                    pin.file.clear();
+                    pin.line = 0;
                 } else if (pin.file.empty()) {
                     pin.file = id;
                     pin.line = static_cast<int>(lines.position(pin.range.begin).line);
@@ -1012,6 +1030,23 @@ private:
             }
         }
         return found;
+    }
+
+    // The pins of a module function where the recipe applies it to `argument`.
+    std::vector<PinFact> appliedPins(const nix::SyntaxTree& module, const std::string& id,
+                                     const Node& argument) const
+    {
+        if (module.root()->kind != NodeKind::Lambda)
+            return {};
+        RecipeFacts moduleFacts;
+        moduleFacts.path = id;
+        Extractor nested(module, moduleFacts, m_modules, m_depth + 1);
+        nested.m_shared = &evaluator();
+        nested.m_moduleId = id;
+        nested.m_appliedTo = valueOf(&argument);
+        nested.visit(*module.root(), std::string());
+        nested.extractPins();
+        return std::move(moduleFacts.pins);
     }
 
     // A module's pin written as the default of its function's formal (`{ rev ? "…" }:`) is the

@@ -1683,6 +1683,83 @@ in
         QVERIFY(byIsa["avx512vnni"]->pins.empty());
     }
 
+    // A stub that hands the builder its arch under the sink's own name: the arch is read in
+    // the stub, and the compiler flags the builder makes are still read there.
+    void aBuilderArgumentNamedLikeASink()
+    {
+        TestRepository repo;
+        repo.writeRecipe("lib/mk.nix",
+                         "{ isa, gpuTargets }:\nlet\n  pkgs = import <nixpkgs> { };\n"
+                         "  flags = {\n    avx2 = [ \"-mavx2\" \"-mfma\" \"-mf16c\" ];\n"
+                         "    avx512 = [ \"-mavx512f\" \"-mavx512dq\" \"-mavx512vl\" "
+                         "\"-mavx512bw\" ];\n  };\nin\n"
+                         "(pkgs.python313Packages.torch.override { inherit gpuTargets; "
+                         "}).overrideAttrs (old: {\n"
+                         "  NIX_CFLAGS_COMPILE = toString flags.${isa};\n})\n");
+        const char* stub = "import ./lib/mk.nix { isa = \"%1\"; gpuTargets = [ \"9.0\" ]; }\n";
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx2.nix",
+                         QString::fromLatin1(stub).arg("avx2").toUtf8());
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx512.nix",
+                         QString::fromLatin1(stub).arg("avx2").toUtf8());
+        const Analysis analysis = analyze(repo);
+        QCOMPARE(analysis.entries.size(), size_t(2));
+        for (const MatrixEntry& entry : analysis.entries) {
+            QVERIFY(entry.recipe && entry.recipe->compilerFlags);
+            QVERIFY(!find(entry.findings, "values-not-read"));
+            if (entry.variant.isa == "avx2")
+                CLEAN(entry.findings);
+            else
+                ONLY(entry.findings, "cpu-flags-mismatch");
+        }
+    }
+
+    // A generator that picks the pin by the variant from a table and lets a stub override
+    // it (`derived // overrides`): each stub pins what its call makes, written in the table
+    // or in the stub itself.
+    void aGeneratorPicksThePinPerCall()
+    {
+        TestRepository repo;
+        repo.writeRecipe("_gen/tables.nix", "{\n  pins = {\n    \"12_8\" = { rev = \"" + goodPin +
+                                                "\"; };\n    \"12_9\" = { rev = \"" + otherPin +
+                                                "\"; };\n  };\n}\n");
+        repo.writeRecipe(
+            "_gen/variant.nix",
+            "{ cuda, overrides ? { } }:\nlet\n  tables = import ./tables.nix;\n"
+            "  v = { pin = tables.pins.${cuda}; } // overrides;\n"
+            "  pkgs = import (builtins.fetchTarball {\n"
+            "    url = \"https://github.com/NixOS/nixpkgs/archive/${v.pin.rev}.tar.gz\";\n"
+            "  }) { };\nin\npkgs.python313Packages.torch\n");
+        for (const char* sm : {"sm86", "sm89", "sm90"})
+            repo.writeRecipe(QStringLiteral("pytorch-python313-cuda12_8-%1-avx2.nix").arg(sm),
+                             "import ./_gen/variant.nix { cuda = \"12_8\"; }\n");
+        repo.writeRecipe("pytorch-python313-cuda12_9-sm90-avx2.nix",
+                         "import ./_gen/variant.nix { cuda = \"12_9\"; }\n");
+        const QByteArray overriding = "import ./_gen/variant.nix {\n  cuda = \"12_8\";\n"
+                                      "  overrides.pin = { rev = \"" +
+                                      otherPin + "\"; };\n}\n";
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm120-avx2.nix", overriding);
+        const Analysis analysis = analyze(repo);
+        QCOMPARE(analysis.entries.size(), size_t(5));
+        for (const MatrixEntry& entry : analysis.entries) {
+            QVERIFY(entry.recipe);
+            QCOMPARE(entry.recipe->pins.size(), size_t(1));
+            const PinFact& pin = entry.recipe->pins.front();
+            const std::string name = entry.variant.toString();
+            if (entry.variant.gpuArch == "sm120") {
+                QCOMPARE(pin.revision, std::string(otherPin));
+                QCOMPARE(pin.file, std::string());
+                QCOMPARE(overriding.mid(int(pin.range.begin), int(pin.range.length())), otherPin);
+                QVERIFY2(ids(entry.findings).count("pin-differs-from-group"), name.c_str());
+            } else {
+                const bool newer = entry.variant.cuda == "12.9";
+                QCOMPARE(pin.revision, std::string(newer ? otherPin : goodPin));
+                QCOMPARE(pin.file, std::string(".flox/pkgs/_gen/tables.nix"));
+                QCOMPARE(pin.line, newer ? 4 : 3);
+                QVERIFY2(!ids(entry.findings).count("pin-differs-from-group"), name.c_str());
+            }
+        }
+    }
+
     void wrappersInheritTheirBasesPin()
     {
         // Pattern (e): each variant file only passes its values to a shared base.
