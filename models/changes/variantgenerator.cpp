@@ -374,6 +374,11 @@ bool VariantGenerator::retargetImports(const MatrixEntry& entry, const RecipeFac
         auto base = VariantName::ofSiblingPath(path);
         if (!base || entry.variant.matchesBase(*base))
             continue;
+        if (!imported.in.empty()) { // a path a module computes: no bytes of it to point
+            *error = "it imports " + path + " of another cell (" + imported.in +
+                     "), a path made from its values; set them by hand";
+            return false;
+        }
         VariantName target = *base;
         target.python = entry.variant.python;
         target.accelerator = entry.variant.accelerator;

@@ -2951,4 +2951,9 @@ std::optional<Origin> Evaluator::elementExpressionOf(const Value& list, size_t i
     return d->originAt(thunk->env->file, thunk->node->range);
 }
 
+std::string_view Evaluator::fileIdOf(uint32_t file) const
+{
+    return d->fileId(file);
+}
+
 } // namespace rg::nix

@@ -88,6 +88,7 @@ private:
     Value attributeOf(const Value& set, std::string_view name, bool& present);
     Value elementOf(const Value& list, size_t index);
     std::optional<Origin> elementExpressionOf(const Value& list, size_t index) const;
+    std::string_view fileIdOf(uint32_t file) const;
 
     struct Impl;
     std::unique_ptr<Impl> d;

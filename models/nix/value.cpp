@@ -97,6 +97,11 @@ std::optional<std::string> Value::asPath() const
     return kind() == Kind::Path ? std::optional<std::string>(m_data->text) : std::nullopt;
 }
 
+std::string_view Value::pathBase() const
+{
+    return kind() == Kind::Path ? m_owner->fileIdOf(m_data->file) : std::string_view();
+}
+
 std::span<const StringPiece> Value::pieces() const
 {
     if (kind() != Kind::String && kind() != Kind::Path)

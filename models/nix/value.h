@@ -117,6 +117,9 @@ public:
     // A path as written, lexically normalised ("./lib/x.nix", "."): Nix would make it
     // absolute, which only the loader can.
     std::optional<std::string> asPath() const;
+    // For a Path: the id of the file it is relative to (where its first part is written),
+    // which the loader resolves it against. Empty otherwise.
+    std::string_view pathBase() const;
     // For String and Path: the runs of the text that map byte for byte to source, in order
     // and not overlapping, at most Evaluator::Limits::pieces of them. A computed string
     // (+, interpolation, replaceStrings, substring, concatStringsSep, …) keeps the pieces of

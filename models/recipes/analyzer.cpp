@@ -194,10 +194,13 @@ void addMissingImports(const RepositorySource& source,
                 known = exists.emplace(path, path.starts_with("../") || source.exists(path)).first;
             if (known->second)
                 continue;
+            const std::string where =
+                imported.in.empty()
+                    ? "line " + std::to_string(recipe.position(imported.range.begin).line)
+                    : imported.in;
             findings[i].push_back(
                 RuleSet::make(rule::importedFileMissing, recipe,
-                              "imports " + imported.value + " (line " +
-                                  std::to_string(recipe.position(imported.range.begin).line) +
+                              "imports " + imported.value + " (" + where +
                                   "), which does not exist: Nix stops with \"path '" + path +
                                   "' does not exist\"",
                               imported.range));

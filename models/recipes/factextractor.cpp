@@ -4,6 +4,7 @@
 #include "nix/jsonreader.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <span>
@@ -207,6 +208,8 @@ private:
         builder.extractArchSinks();
         builder.extractCompilerFlags();
         builder.extractSelectedPackageSets();
+        for (Fact<std::string>& computed : builder.computedSiblingImports(m_facts.path))
+            m_facts.importedFiles.push_back(std::move(computed));
         const nix::LineIndex lines(module->source());
         const auto at = [&](SourceRange range) {
             return id + ":" + std::to_string(lines.position(range.begin).line);
@@ -1323,6 +1326,8 @@ private:
                 m_facts.importedFiles.push_back(
                     Fact<std::string>{std::string(arguments[0]->text), arguments[0]->range});
         }
+        for (Fact<std::string>& computed : computedSiblingImports(m_facts.path))
+            m_facts.importedFiles.push_back(std::move(computed));
         extractDerivedFrom();
         // A wrapper's base is a recipe beside it; a module in a subdirectory is a library.
         for (const Fact<std::string>& imported : m_facts.importedFiles)
@@ -1330,6 +1335,44 @@ private:
                 m_facts.wrappedFile = imported;
                 break;
             }
+    }
+
+    // `import (../. + "/${v.torchName}.nix") { }`, `import torchFile { }`: a path computed
+    // from values is imported like a literal one. Only recipes beside `recipePath` count (a
+    // companion's torch); modules are read where their literal paths are. A builder's
+    // import is made from the recipe's argument, so it is placed there, not in the recipe.
+    std::vector<Fact<std::string>> computedSiblingImports(const std::string& recipePath) const
+    {
+        std::vector<Fact<std::string>> found;
+        const std::string directory = recipePath.substr(0, recipePath.rfind('/') + 1);
+        std::vector<const Node*> seen;
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
+            const auto arguments = callArguments(*apply);
+            if ((callee != "import" && callee != "callPackage") || arguments.empty() ||
+                !arguments[0] || arguments[0]->kind == NodeKind::Path ||
+                std::ranges::count(seen, arguments[0]) > 0)
+                continue;
+            seen.push_back(arguments[0]);
+            const nix::Value path = valueOf(arguments[0]);
+            const auto written = path.asPath();
+            if (!written || !endsWith(*written, ".nix") || written->starts_with('/'))
+                continue;
+            const std::string id = (std::filesystem::path(path.pathBase()).parent_path() / *written)
+                                       .lexically_normal()
+                                       .generic_string();
+            if (id.size() <= directory.size() || !id.starts_with(directory) ||
+                id.find('/', directory.size()) != std::string::npos || id == recipePath)
+                continue;
+            Fact<std::string> imported{"./" + id.substr(directory.size()), arguments[0]->range};
+            if (m_appliedTo) {
+                imported.in = "imported in " + m_moduleId + ":" +
+                              std::to_string(lineIn(m_moduleId, arguments[0]->range.begin));
+                imported.range = SourceRange{};
+            }
+            found.push_back(std::move(imported));
+        }
+        return found;
     }
 
     // `(import ./pytorch-…-sm90-avx512.nix { … }).override { gpuArch = "8.9"; }`, or the same

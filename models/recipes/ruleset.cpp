@@ -749,7 +749,7 @@ private:
             if (!base || e->name.matchesBase(*base) || std::ranges::count(f.derivedFrom, path) > 0)
                 continue;
             add(rule::importedCellMismatch,
-                "imports " + path + " (" + lineOf(f, imported.range) + "), the recipe of " +
+                "imports " + path + " (" + whereIs(f, imported) + "), the recipe of " +
                     base->cellKey() + ": this " + e->name.package + " builds on it instead of on " +
                     e->name.cellKey(),
                 imported.range);

@@ -1171,6 +1171,60 @@ in
                      sound.constData());
     }
 
+    // A path made from values is imported like a written one: in the recipe, and in a
+    // builder where the recipe's argument names the torch to build on.
+    void computedImportPaths()
+    {
+        const std::string name = "torchvision-python313-cuda13_0-sm90-avx512.nix";
+        auto companion = [](const QByteArray& path) {
+            return "{ python3Packages, callPackage }:\nlet\n  torchFile = " + path +
+                   ";\n  torch = callPackage torchFile { };\nin\n"
+                   "python3Packages.torchvision.override { inherit torch; }\n";
+        };
+        for (const QByteArray& other :
+             {QByteArray("./pytorch-python313-cuda13_0-sm90-avx2.nix"),
+              QByteArray("./. + \"/pytorch-python313-cuda13_0-sm90-avx2.nix\""),
+              QByteArray("./lib/.. + \"/pytorch-python313-cuda13_0-sm90-\" + \"avx2.nix\"")}) {
+            const auto findings = check(companion(other), name);
+            ONLY(findings, "imported-cell-mismatch");
+            QCOMPARE(findings[0].line, 4); // where the path is imported
+        }
+        for (const QByteArray& own :
+             {QByteArray("./pytorch-python313-cuda13_0-sm90-avx512.nix"),
+              QByteArray("./. + \"/pytorch-python313-cuda13_0-sm90-avx512.nix\""),
+              QByteArray("./lib/torch.nix"),
+              QByteArray("../pytorch-python313-cuda13_0-sm90-avx2.nix")})
+            QVERIFY2(!find(check(companion(own), name), "imported-cell-mismatch"), own.constData());
+
+        TestRepository repo;
+        repo.writeRecipe("_gen/variant.nix",
+                         "{ python3Packages, torchName }:\nlet\n"
+                         "  torch = import (../. + \"/${torchName}.nix\") { };\nin\n"
+                         "python3Packages.torchvision.override { inherit torch; }\n");
+        auto stub = [](const char* torch) {
+            return QByteArray("{ python3Packages }:\nimport ./_gen/variant.nix {\n"
+                              "  inherit python3Packages;\n  torchName = \"") +
+                   torch + "\";\n}\n";
+        };
+        repo.writeRecipe("torchvision-python313-cuda13_0-sm89-avx512.nix",
+                         stub("pytorch-python313-cuda13_0-sm90-avx512"));
+        repo.writeRecipe("torchvision-python313-cuda13_0-sm90-avx512.nix",
+                         stub("pytorch-python313-cuda13_0-sm90-avx512"));
+        const Analysis analysis = analyze(repo);
+        QCOMPARE(analysis.entries.size(), size_t(2));
+        for (const MatrixEntry& entry : analysis.entries) {
+            const bool wrong = entry.variant.gpuArch == "sm89";
+            QCOMPARE(bool(find(entry.findings, "imported-cell-mismatch")), wrong);
+            if (!wrong)
+                continue;
+            const Finding& finding = *find(entry.findings, "imported-cell-mismatch");
+            QVERIFY2(finding.message.find("(imported in .flox/pkgs/_gen/variant.nix:3)") !=
+                         std::string::npos,
+                     finding.message.c_str());
+            QCOMPARE(finding.line, 0); // nothing of it is written in the recipe
+        }
+    }
+
     // `(import ./<other cell>.nix { … }).override { gpuArch = "8.9"; }` calls the other
     // recipe's function again with its own values: a derived recipe, not a wrong base.
     void derivedRecipesAreNotWrongBases()
