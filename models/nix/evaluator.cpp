@@ -2919,6 +2919,16 @@ Value Evaluator::evaluateApplied(std::string_view moduleId, const Value& argumen
     return d->evaluateApplied(std::string(moduleId), argument, node);
 }
 
+Value Evaluator::overridden(const Value& arguments, const Value& overrides)
+{
+    Impl::Entry entry(*d);
+    const Origin origin = overrides.origin();
+    Value right = overrides;
+    if (overrides.kind() == Value::Kind::Function)
+        right = d->apply(overrides, d->ready(arguments), d->fileOf(origin), origin.range);
+    return d->update(arguments, right, origin);
+}
+
 const std::string& Evaluator::fileId() const
 {
     return d->files.front().id;

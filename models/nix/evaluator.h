@@ -79,6 +79,12 @@ public:
     // function, or `node` is not one of its nodes.
     Value evaluateApplied(std::string_view moduleId, const Value& argument, const Node& node);
 
+    // The arguments callPackage's `.override` calls a package function with again:
+    // `arguments // overrides`, or `arguments // overrides arguments` when the overrides are a
+    // function of the old arguments (`.override (prev: { … })`). Both are values of this
+    // evaluator.
+    Value overridden(const Value& arguments, const Value& overrides);
+
     const std::string& fileId() const;
     const Limits& limits() const;
 
