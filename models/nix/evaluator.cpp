@@ -41,18 +41,18 @@ struct Env
 
 struct Thunk
 {
-    enum class Mode : uint8_t { Expr, Inherit, Attr, Apply, Ready };
+    enum class Mode : uint8_t { Expr, Inherit, Attr, Apply, Call, Ready };
     enum class State : uint8_t { Pending, Forcing, Done };
     Mode mode = Mode::Ready;
     State state = State::Done;
     bool missingIsFree = false; // Attr: a missing attribute is a free name (formals)
     const Node* node = nullptr; // Expr: the expression; Inherit: the inherited name
     const Env* env = nullptr;   // Expr, Inherit: where `node` is evaluated or looked up
-    Thunk* base = nullptr;      // Attr: the set; Apply: the argument
-    Thunk* otherwise = nullptr; // Attr: the formal's default
+    Thunk* base = nullptr;      // Attr: the set; Apply, Call: the (first) argument
+    Thunk* otherwise = nullptr; // Attr: the formal's default; Call: the second argument
     std::string_view name;      // Attr, Inherit
-    Value function;             // Apply
-    uint32_t siteFile = 0;      // Apply: the call, for origins
+    Value function;             // Apply, Call
+    uint32_t siteFile = 0;      // Apply, Call: the call, for origins
     SourceRange site;
     Value value; // Done
 };
@@ -102,6 +102,32 @@ enum class Native : int {
     StringLength,
     BaseNameOf,
     DirOf,
+    FoldlStrict,
+    Foldl,
+    Foldr,
+    RecursiveUpdate,
+    MapAttrs,
+    AttrNames,
+    AttrValues,
+    GenAttrs,
+    ConcatMap,
+    Filter,
+    Elem,
+    Flatten,
+    GetAttr,
+    HasAttr,
+    ListToAttrs,
+    NameValuePair,
+    IsString,
+    IsAttrs,
+    IsList,
+    IsFunction,
+    IsBool,
+    IsInt,
+    IsFloat,
+    IsPath,
+    // Ours, found by no name: what recursiveUpdate's lazy attributes compute when read.
+    RecursiveMerge, // recursiveUpdate of an attribute both sides have
 };
 
 struct NativeInfo
@@ -142,7 +168,33 @@ constexpr NativeInfo kNatives[] = {
     {"stringLength", 1, true, true},
     {"baseNameOf", 1, false, true},
     {"dirOf", 1, false, true},
+    {"foldl'", 3, true, true},
+    {"foldl", 3, true, false},
+    {"foldr", 3, true, false},
+    {"recursiveUpdate", 2, true, false},
+    {"mapAttrs", 2, true, true},
+    {"attrNames", 1, true, true},
+    {"attrValues", 1, true, true},
+    {"genAttrs", 2, true, false},
+    {"concatMap", 2, true, true},
+    {"filter", 2, true, true},
+    {"elem", 2, true, true},
+    {"flatten", 1, true, false},
+    {"getAttr", 2, true, true},
+    {"hasAttr", 2, true, true},
+    {"listToAttrs", 1, true, true},
+    {"nameValuePair", 2, true, false},
+    {"isString", 1, true, true},
+    {"isAttrs", 1, true, true},
+    {"isList", 1, true, true},
+    {"isFunction", 1, true, true},
+    {"isBool", 1, true, true},
+    {"isInt", 1, true, true},
+    {"isFloat", 1, false, true},
+    {"isPath", 1, true, true},
+    {"(recursiveUpdate of an attribute)", 2, false, false},
 };
+static_assert(std::size(kNatives) == static_cast<size_t>(Native::RecursiveMerge) + 1);
 
 // lib.strings.concatStringsSep is lib.concatStringsSep, and so on.
 constexpr std::string_view kLibSections[] = {"strings", "lists", "versions", "attrsets", "trivial"};
@@ -920,6 +972,19 @@ struct Evaluator::Impl
         thunk.site = site;
         return &thunk;
     }
+    // `function first second`, when forced: how attributes that recursiveUpdate and
+    // mapAttrs compute stay lazy.
+    Thunk* callThunk(const Value& function, Thunk* first, Thunk* second, uint32_t file,
+                     SourceRange site)
+    {
+        Thunk& thunk = newThunk(Thunk::Mode::Call);
+        thunk.function = function;
+        thunk.base = first;
+        thunk.otherwise = second;
+        thunk.siteFile = file;
+        thunk.site = site;
+        return &thunk;
+    }
 
     Value force(Thunk* thunk)
     {
@@ -943,6 +1008,9 @@ struct Evaluator::Impl
             break;
         case Thunk::Mode::Apply:
             value = apply(thunk->function, thunk->base, thunk->siteFile, thunk->site);
+            break;
+        case Thunk::Mode::Call:
+            value = callTwo(*thunk);
             break;
         case Thunk::Mode::Ready:
             value = thunk->value;
@@ -2206,6 +2274,9 @@ struct Evaluator::Impl
                 return unknownCall(path, items);
             if (items.kind() != Kind::List)
                 return error(std::string(path) + ": not a list");
+            // A thunk per element: charged, as a loop that evaluates nothing can repeat it.
+            if (!spend(data(items).elements.size()))
+                return exhaustion();
             std::vector<Thunk*> elements;
             const uint32_t file = fileOf(origin);
             for (Thunk* element : data(items).elements)
@@ -2253,6 +2324,46 @@ struct Evaluator::Impl
             return baseNameOf(force(args[0]), path);
         case Native::DirOf:
             return dirOf(force(args[0]), origin, path);
+        case Native::FoldlStrict:
+        case Native::Foldl:
+        case Native::Foldr:
+            return fold(native, args, origin, path);
+        case Native::RecursiveUpdate:
+            return recursiveUpdate(args, origin, path);
+        case Native::RecursiveMerge:
+            return recursiveMerge(args, origin, path);
+        case Native::MapAttrs:
+            return mapAttrs(args, origin, path);
+        case Native::AttrNames:
+        case Native::AttrValues:
+            return attrNamesOrValues(native, force(args[0]), origin, path);
+        case Native::GenAttrs:
+            return genAttrs(args, origin, path);
+        case Native::ConcatMap:
+            return concatMap(args, origin, path);
+        case Native::Filter:
+            return filter(args, origin, path);
+        case Native::Elem:
+            return elem(args, origin, path);
+        case Native::Flatten:
+            return flatten(force(args[0]), origin, path, 0);
+        case Native::GetAttr:
+        case Native::HasAttr:
+            return getOrHasAttr(native, args, origin, path);
+        case Native::ListToAttrs:
+            return listToAttrs(args[0], origin, path);
+        case Native::NameValuePair:
+            return set({{intern("name"), args[0], {}}, {intern("value"), args[1], {}}},
+                       std::nullopt, origin);
+        case Native::IsString:
+        case Native::IsAttrs:
+        case Native::IsList:
+        case Native::IsFunction:
+        case Native::IsBool:
+        case Native::IsInt:
+        case Native::IsFloat:
+        case Native::IsPath:
+            return typeTest(native, force(args[0]), origin, path);
         }
         return unknown(Cause::Unsupported, "unknown library function");
     }
@@ -2579,10 +2690,8 @@ struct Evaluator::Impl
                      std::string_view path)
     {
         const Value items = force(args[0]);
-        if (items.isUnknown())
-            return unknownCall(path, items);
-        if (items.kind() != Kind::List)
-            return error(std::string(path) + ": " + kindName(items.kind()) + " is not a list");
+        if (auto early = unlessList(items, path))
+            return *early;
         const size_t size = data(items).elements.size();
         switch (native) {
         case Native::ElemAt: {
@@ -2609,6 +2718,593 @@ struct Evaluator::Impl
             return list({elements.begin() + 1, elements.end()}, origin);
         }
         return elementValue(items, native == Native::Head ? 0 : size - 1);
+    }
+
+    // ---- lists and sets: builtins and nixpkgs' lib ------------------------------------------
+
+    // What Nix fails on when it forces the value (an error, infinite recursion), and what we
+    // gave up on as well: where a strict loop stops.
+    static bool fails(const Value& value)
+    {
+        return value.cause() == Cause::Error || value.cause() == Cause::Cycle;
+    }
+    static bool stops(const Value& value)
+    {
+        return fails(value) || value.cause() == Cause::Limit;
+    }
+
+    // Whether `path` names nixpkgs' lib function rather than the builtin of the same name.
+    static bool fromLib(std::string_view path)
+    {
+        const auto segments = pathSegments(path);
+        for (size_t i = segments.size(); i-- > 0;)
+            if (segments[i] == "lib" || segments[i] == "builtins")
+                return segments[i] == "lib";
+        return false;
+    }
+
+    // About the bytes a value holds itself (not its members').
+    static size_t footprint(const Value& value)
+    {
+        const ValueData& d = data(value);
+        return d.text.size() + d.pieces.size() * sizeof(StringPiece) +
+               d.elements.size() * sizeof(Thunk*) + d.attributes.size() * sizeof(Slot) +
+               d.parts.size() * sizeof(Value);
+    }
+
+    // Not inlined into force(), whose frame is on every recursion path.
+    [[gnu::noinline]] Value callTwo(const Thunk& thunk)
+    {
+        const Value partial = apply(thunk.function, thunk.base, thunk.siteFile, thunk.site);
+        return apply(partial, thunk.otherwise, thunk.siteFile, thunk.site);
+    }
+
+    // An attribute's name as a string, its text mapping to the name where it is written as it
+    // is (`a = …;`, not `"a" = …;` or `${…} = …;`).
+    Value nameString(const Slot& slot, Origin fallback)
+    {
+        Text text;
+        text.text = std::string(slot.name);
+        Origin origin = fallback;
+        if (!slot.step.name.empty()) {
+            origin = {slot.step.file, slot.step.key};
+            auto file = fileIndex.find(std::string(slot.step.file));
+            if (file != fileIndex.end() && file->second != UINT32_MAX &&
+                files[file->second].tree->text(slot.step.key) == text.text)
+                text.addPiece({0, text.text.size(), slot.step.file, slot.step.key.begin});
+        }
+        return string(std::move(text), origin);
+    }
+
+    // The binding a computed attribute named by the string `name` flows through: the name's
+    // bytes, when they are all written in one place.
+    BindingStep nameStep(const Value& name)
+    {
+        const ValueData& d = data(name);
+        if (d.pieces.size() != 1 || d.pieces[0].length != d.text.size() || d.text.empty())
+            return {};
+        const StringPiece& piece = d.pieces[0];
+        return {intern(d.text),
+                piece.file,
+                {piece.source, static_cast<uint32_t>(piece.source + piece.length)}};
+    }
+
+    // Attributes in the order they were made; of a name made twice the first one stays, as
+    // listToAttrs keeps it.
+    Value entriesToSet(std::vector<Slot> slots, std::optional<Value> rest, Origin origin)
+    {
+        std::stable_sort(slots.begin(), slots.end(),
+                         [](const Slot& a, const Slot& b) { return a.name < b.name; });
+        slots.erase(std::unique(slots.begin(), slots.end(),
+                                [](const Slot& a, const Slot& b) { return a.name == b.name; }),
+                    slots.end());
+        return set(std::move(slots), std::move(rest), origin);
+    }
+
+    // Lists concatenated; unknown ones make an unknown with parts, as `++` does.
+    Value concatenated(const std::vector<Value>& lists, Origin origin, std::string_view path)
+    {
+        size_t total = 0;
+        bool known = true;
+        for (const Value& items : lists) {
+            if (stops(items))
+                return items;
+            if (items.isUnknown()) {
+                known = false;
+                continue;
+            }
+            if (items.kind() != Kind::List)
+                return error(std::string(path) + ": " + kindName(items.kind()) + " is not a list");
+            total += data(items).elements.size();
+        }
+        if (total > limits.elements)
+            return tooLarge("list");
+        std::vector<Thunk*> run;
+        Concat out(*this, PartsKind::List, origin);
+        for (const Value& items : lists) {
+            if (items.isKnown()) {
+                run.insert(run.end(), data(items).elements.begin(), data(items).elements.end());
+                continue;
+            }
+            if (!run.empty())
+                out.add(list(std::move(run), origin));
+            run.clear();
+            out.add(items);
+        }
+        if (known)
+            return list(std::move(run), origin);
+        if (!run.empty())
+            out.add(list(std::move(run), origin));
+        return out.finish();
+    }
+
+    // The answer of a list function whose list is not a known list: unknown, with the call's
+    // path, or an error.
+    std::optional<Value> unlessList(const Value& items, std::string_view path)
+    {
+        if (items.isUnknown())
+            return unknownCall(path, items);
+        if (items.kind() != Kind::List)
+            return error(std::string(path) + ": " + kindName(items.kind()) + " is not a list");
+        return std::nullopt;
+    }
+
+    // builtins.foldl', lib.foldl and lib.foldr: op called along the list one element at a
+    // time (foldr from its end), so a long list costs steps rather than nesting. Our values
+    // do not throw, so computing what lib.foldl and foldr leave lazy changes the work, not
+    // the result; foldl' stops where Nix would fail forcing the accumulator.
+    [[gnu::noinline]] Value fold(Native native, const std::vector<Thunk*>& args, Origin origin,
+                                 std::string_view path)
+    {
+        const Value items = force(args[2]);
+        if (auto early = unlessList(items, path))
+            return *early;
+        const Value op = force(args[0]);
+        const bool strict = native == Native::FoldlStrict;
+        if (strict && op.isKnown() && op.kind() != Kind::Function && op.kind() != Kind::AttrSet)
+            return error(std::string(path) + ": " + kindName(op.kind()) + " is not a function");
+        const uint32_t file = fileOf(origin);
+        const std::vector<Thunk*>& elements = data(items).elements;
+        Thunk* accumulator = args[1];
+        for (size_t n = 0; n < elements.size(); ++n) {
+            if (!spend())
+                return exhaustion();
+            Value result;
+            if (native == Native::Foldr) {
+                Thunk* element = elements[elements.size() - 1 - n];
+                result =
+                    apply(apply(op, element, file, origin.range), accumulator, file, origin.range);
+            } else {
+                result = apply(apply(op, accumulator, file, origin.range), elements[n], file,
+                               origin.range);
+            }
+            if (strict && stops(result))
+                return result;
+            // An accumulator that grows (`acc ++ [ x ]`, `acc // { … }`) is copied at each
+            // step: charged by its size, so the copies stay bounded.
+            if (!spend(footprint(result) / 128))
+                return exhaustion();
+            accumulator = ready(result);
+        }
+        return force(accumulator);
+    }
+
+    // nixpkgs' lib.recursiveUpdate: lhs // rhs, except that an attribute both have is their
+    // recursiveUpdate where both values are sets. Lazy as nixpkgs' is: an attribute of one
+    // side keeps its thunk, one of both is merged when it is read.
+    [[gnu::noinline]] Value recursiveUpdate(const std::vector<Thunk*>& args, Origin origin,
+                                            std::string_view path)
+    {
+        const Value lhs = force(args[0]);
+        const Value rhs = force(args[1]);
+        if ((lhs.isKnown() && lhs.kind() != Kind::AttrSet) ||
+            (rhs.isKnown() && rhs.kind() != Kind::AttrSet))
+            return error(std::string(path) + " of " + kindName(lhs.kind()) + " and " +
+                         kindName(rhs.kind()));
+        return mergeSets(args, lhs, rhs, origin, path);
+    }
+
+    // An attribute both sides of recursiveUpdate have: rhs, unless both are sets (lhs read
+    // first, as nixpkgs' `isAttrs lhs && isAttrs rhs`).
+    [[gnu::noinline]] Value recursiveMerge(const std::vector<Thunk*>& args, Origin origin,
+                                           std::string_view path)
+    {
+        const Value lhs = force(args[0]);
+        if (lhs.isKnown() && lhs.kind() != Kind::AttrSet)
+            return force(args[1]);
+        if (fails(lhs))
+            return lhs;
+        const Value rhs = force(args[1]);
+        if (rhs.isKnown() && rhs.kind() != Kind::AttrSet)
+            return rhs;
+        return mergeSets(args, lhs, rhs, origin, path);
+    }
+
+    // lhs and rhs (the values of args[0] and args[1]) are sets or unknown. Unknown sides are
+    // as in `//`: of an unknown lhs only rhs's attributes are known (and those that are sets
+    // are open), an unknown rhs makes all unknown.
+    Value mergeSets(const std::vector<Thunk*>& args, const Value& lhs, const Value& rhs,
+                    Origin origin, std::string_view path)
+    {
+        for (const Value* side : {&lhs, &rhs})
+            if (fails(*side))
+                return *side;
+        const ValueData& x = data(lhs);
+        const ValueData& y = data(rhs);
+        if (rhs.isUnknown()) {
+            if (lhs.isKnown() && x.attributes.empty() && !x.rest)
+                return rhs;
+            return unknownCall(path, rhs);
+        }
+        const uint32_t file = fileOf(origin);
+        const Value merger = nativeFunction(static_cast<int>(Native::RecursiveMerge), path);
+        const auto merge = [&](Thunk* left, Thunk* right) {
+            return callThunk(merger, left, right, file, origin.range);
+        };
+        // An attribute the other side may have, in its unknown rest.
+        const auto other = [&](Thunk* side, std::string_view name) {
+            return attrThunk(side, name, nullptr, false);
+        };
+        std::vector<Slot> merged;
+        if (lhs.isUnknown()) {
+            merged.reserve(y.attributes.size());
+            for (const Slot& slot : y.attributes) {
+                if (!spend())
+                    return exhaustion();
+                merged.push_back(
+                    {slot.name, merge(other(args[0], slot.name), slot.thunk), slot.step});
+            }
+            std::optional<Value> rest = lhs;
+            if (y.rest)
+                rest = dependent(rhs, "either side of " + std::string(path));
+            return set(std::move(merged), rest, origin);
+        }
+        if (x.attributes.size() + y.attributes.size() > limits.elements)
+            return tooLarge("attribute set");
+        merged.reserve(x.attributes.size() + y.attributes.size());
+        size_t i = 0, j = 0;
+        while (i < x.attributes.size() || j < y.attributes.size()) {
+            if (!spend())
+                return exhaustion();
+            const bool left =
+                j == y.attributes.size() ||
+                (i < x.attributes.size() && x.attributes[i].name < y.attributes[j].name);
+            const bool right =
+                i == x.attributes.size() ||
+                (j < y.attributes.size() && y.attributes[j].name < x.attributes[i].name);
+            if (left) {
+                const Slot& slot = x.attributes[i++];
+                merged.push_back(
+                    !y.rest
+                        ? slot
+                        : Slot{slot.name, merge(slot.thunk, other(args[1], slot.name)), slot.step});
+            } else if (right) {
+                const Slot& slot = y.attributes[j++];
+                merged.push_back(
+                    !x.rest
+                        ? slot
+                        : Slot{slot.name, merge(other(args[0], slot.name), slot.thunk), slot.step});
+            } else {
+                const Slot& slot = y.attributes[j++];
+                merged.push_back(
+                    {slot.name, merge(x.attributes[i++].thunk, slot.thunk), slot.step});
+            }
+        }
+        std::optional<Value> rest = x.rest;
+        if (y.rest)
+            rest = x.attributes.empty() && !x.rest
+                       ? *y.rest
+                       : dependent(rhs, "either side of " + std::string(path));
+        return set(std::move(merged), rest, origin);
+    }
+
+    // builtins.mapAttrs: each attribute `f name value`, computed when it is read.
+    [[gnu::noinline]] Value mapAttrs(const std::vector<Thunk*>& args, Origin origin,
+                                     std::string_view path)
+    {
+        const Value attrs = force(args[1]);
+        if (attrs.isUnknown())
+            return unknownCall(path, attrs);
+        if (attrs.kind() != Kind::AttrSet)
+            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        const ValueData& d = data(attrs);
+        const Value function = force(args[0]);
+        const uint32_t file = fileOf(origin);
+        std::vector<Slot> slots;
+        slots.reserve(d.attributes.size());
+        for (const Slot& slot : d.attributes) {
+            if (!spend())
+                return exhaustion();
+            Thunk* name = ready(nameString(slot, origin));
+            slots.push_back(
+                {slot.name, callThunk(function, name, slot.thunk, file, origin.range), slot.step});
+        }
+        std::optional<Value> rest;
+        if (d.rest)
+            rest = unknownCall(path, *d.rest);
+        return set(std::move(slots), rest, origin);
+    }
+
+    // builtins.attrNames and attrValues, by name; unknown when the set is open.
+    [[gnu::noinline]] Value attrNamesOrValues(Native native, const Value& attrs, Origin origin,
+                                              std::string_view path)
+    {
+        if (attrs.isUnknown())
+            return unknownCall(path, attrs);
+        if (attrs.kind() != Kind::AttrSet)
+            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        const ValueData& d = data(attrs);
+        if (d.rest)
+            return unknownCall(path, *d.rest);
+        std::vector<Thunk*> elements;
+        elements.reserve(d.attributes.size());
+        for (const Slot& slot : d.attributes) {
+            if (!spend())
+                return exhaustion();
+            elements.push_back(native == Native::AttrNames ? ready(nameString(slot, origin))
+                                                           : slot.thunk);
+        }
+        return list(std::move(elements), origin);
+    }
+
+    // nixpkgs' lib.genAttrs names f: `name = f name;` for each name, f applied when read.
+    [[gnu::noinline]] Value genAttrs(const std::vector<Thunk*>& args, Origin origin,
+                                     std::string_view path)
+    {
+        const Value names = force(args[0]);
+        if (auto early = unlessList(names, path))
+            return *early;
+        const Value function = force(args[1]);
+        const uint32_t file = fileOf(origin);
+        std::vector<Slot> slots;
+        std::optional<Value> rest;
+        for (size_t i = 0; i < data(names).elements.size(); ++i) {
+            const Value name = elementValue(names, i);
+            if (stops(name))
+                return name;
+            if (name.isUnknown()) {
+                if (!rest)
+                    rest = unknownCall(path, name);
+                continue;
+            }
+            if (name.kind() != Kind::String)
+                return error(std::string(path) + ": a name is " + kindName(name.kind()));
+            slots.push_back({intern(data(name).text),
+                             applyThunk(function, data(names).elements[i], file, origin.range),
+                             nameStep(name)});
+        }
+        return entriesToSet(std::move(slots), rest, origin);
+    }
+
+    // builtins.listToAttrs: the first entry of a name wins, so names after an unknown entry
+    // are not known.
+    [[gnu::noinline]] Value listToAttrs(Thunk* argument, Origin origin, std::string_view path)
+    {
+        const Value items = force(argument);
+        if (auto early = unlessList(items, path))
+            return *early;
+        std::vector<Slot> slots;
+        std::optional<Value> rest;
+        for (size_t i = 0; i < data(items).elements.size(); ++i) {
+            const Value entry = elementValue(items, i);
+            if (stops(entry))
+                return entry;
+            if (entry.isUnknown()) {
+                if (!rest)
+                    rest = unknownCall(path, entry);
+                continue;
+            }
+            if (entry.kind() != Kind::AttrSet)
+                return error(std::string(path) + ": an entry is " + kindName(entry.kind()));
+            const ValueData& e = data(entry);
+            const Slot* nameSlot = findSlot(e.attributes, "name");
+            const Slot* valueSlot = findSlot(e.attributes, "value");
+            if (!e.rest && (!nameSlot || !valueSlot))
+                return error(std::string(path) + ": an entry without '" +
+                             (nameSlot ? "value" : "name") + "'");
+            const Value name =
+                nameSlot ? forceSlot(*nameSlot, entry) : selectUnknown(*e.rest, "name");
+            if (stops(name))
+                return name;
+            if (name.isUnknown()) {
+                if (!rest)
+                    rest = unknownCall(path, name);
+                continue;
+            }
+            if (name.kind() != Kind::String)
+                return error(std::string(path) + ": a name is " + kindName(name.kind()));
+            if (rest)
+                continue; // an unknown entry before it may have its name
+            Thunk* value =
+                valueSlot ? valueSlot->thunk
+                          : attrThunk(data(items).elements[i], intern("value"), nullptr, false);
+            slots.push_back({intern(data(name).text), value, nameStep(name)});
+        }
+        return entriesToSet(std::move(slots), rest, origin);
+    }
+
+    // builtins.concatMap: f's lists, concatenated.
+    [[gnu::noinline]] Value concatMap(const std::vector<Thunk*>& args, Origin origin,
+                                      std::string_view path)
+    {
+        const Value items = force(args[1]);
+        if (auto early = unlessList(items, path))
+            return *early;
+        const Value function = force(args[0]);
+        const uint32_t file = fileOf(origin);
+        std::vector<Value> lists;
+        lists.reserve(data(items).elements.size());
+        for (Thunk* element : data(items).elements) {
+            if (!spend())
+                return exhaustion();
+            lists.push_back(apply(function, element, file, origin.range));
+            if (stops(lists.back()))
+                return lists.back();
+        }
+        return concatenated(lists, origin, path);
+    }
+
+    // builtins.filter: an element whose predicate is unknown is a part that may be it or
+    // nothing (its fallback, as lib.optional's).
+    [[gnu::noinline]] Value filter(const std::vector<Thunk*>& args, Origin origin,
+                                   std::string_view path)
+    {
+        const Value items = force(args[1]);
+        if (auto early = unlessList(items, path))
+            return *early;
+        const Value predicate = force(args[0]);
+        const uint32_t file = fileOf(origin);
+        std::vector<Value> lists;
+        std::vector<Thunk*> run;
+        for (Thunk* element : data(items).elements) {
+            if (!spend())
+                return exhaustion();
+            const Value keep = apply(predicate, element, file, origin.range);
+            if (stops(keep))
+                return keep;
+            if (keep.isKnown() && !keep.asBool())
+                return error(std::string(path) + ": the predicate gives " + kindName(keep.kind()));
+            if (keep.asBool() == true) {
+                run.push_back(element);
+            } else if (keep.isUnknown()) {
+                lists.push_back(list(std::move(run), origin));
+                run.clear();
+                lists.push_back(unknownCall(path, keep, list({element}, origin)));
+            }
+        }
+        lists.push_back(list(std::move(run), origin));
+        return concatenated(lists, origin, path);
+    }
+
+    // builtins.elem: whether an element equals x, from the first one on.
+    [[gnu::noinline]] Value elem(const std::vector<Thunk*>& args, Origin origin,
+                                 std::string_view path)
+    {
+        const Value items = force(args[1]);
+        if (auto early = unlessList(items, path))
+            return *early;
+        const Value x = force(args[0]);
+        const uint32_t file = fileOf(origin);
+        std::optional<Value> uncertain;
+        for (size_t i = 0; i < data(items).elements.size(); ++i) {
+            const Value item = elementValue(items, i);
+            if (stops(item))
+                return item;
+            const auto same = equal(x, item, 0);
+            if (same == true)
+                return boolean(true, file, origin.range);
+            if (!same && !uncertain)
+                uncertain = x.isUnknown() ? x : item;
+            if (exhausted)
+                return exhaustion();
+        }
+        if (uncertain)
+            return unknownCall(path, *uncertain);
+        return boolean(false, file, origin.range);
+    }
+
+    // nixpkgs' lib.flatten: the elements of nested lists, in order; an unknown element may
+    // be a list, so it is an unknown part.
+    [[gnu::noinline]] Value flatten(const Value& items, Origin origin, std::string_view path,
+                                    int level)
+    {
+        if (items.isUnknown())
+            return unknownCall(path, items);
+        if (items.kind() != Kind::List) {
+            Thunk* single = ready(items);
+            return list({single}, origin);
+        }
+        if (level > kMaxCompareDepth)
+            return unknown(Cause::Limit, std::string(path) + " nested too deeply");
+        std::vector<Value> lists;
+        std::vector<Thunk*> run;
+        for (size_t i = 0; i < data(items).elements.size(); ++i) {
+            const Value item = elementValue(items, i);
+            if (stops(item))
+                return item;
+            if (item.kind() != Kind::List && item.isKnown()) {
+                run.push_back(data(items).elements[i]);
+                continue;
+            }
+            lists.push_back(list(std::move(run), origin));
+            run.clear();
+            lists.push_back(flatten(item, origin, path, level + 1));
+            if (stops(lists.back()))
+                return lists.back();
+        }
+        lists.push_back(list(std::move(run), origin));
+        return concatenated(lists, origin, path);
+    }
+
+    // builtins.getAttr and hasAttr: `set.${name}` and `set ? ${name}`, except that a value
+    // that is no set is an error.
+    [[gnu::noinline]] Value getOrHasAttr(Native native, const std::vector<Thunk*>& args,
+                                         Origin origin, std::string_view path)
+    {
+        const Value name = force(args[0]);
+        if (name.isUnknown())
+            return unknownCall(path, name);
+        if (name.kind() != Kind::String)
+            return error(std::string(path) + ": the name is " + kindName(name.kind()));
+        const Value attrs = force(args[1]);
+        if (attrs.isKnown() && attrs.kind() != Kind::AttrSet)
+            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        const std::string& text = data(name).text;
+        if (native == Native::GetAttr) {
+            const Selected selected = selectAttr(attrs, text);
+            if (selected.status == Selected::Missing)
+                return error(std::string(path) + ": attribute '" + text + "' missing");
+            return selected.value;
+        }
+        if (attrs.isUnknown())
+            return unknownCall(path, attrs);
+        const ValueData& d = data(attrs);
+        if (!findSlot(d.attributes, text) && d.rest)
+            return unknownCall(path, *d.rest);
+        return boolean(findSlot(d.attributes, text) != nullptr, fileOf(origin), origin.range);
+    }
+
+    // builtins.isString, isAttrs, …: known when the kind is. nixpkgs' lib.isFunction also
+    // takes a set with __functor, which we do not call.
+    Value typeTest(Native native, const Value& value, Origin origin, std::string_view path)
+    {
+        if (value.isUnknown())
+            return unknownCall(path, value);
+        Kind kind = Kind::Unknown;
+        switch (native) {
+        case Native::IsString:
+            kind = Kind::String;
+            break;
+        case Native::IsAttrs:
+            kind = Kind::AttrSet;
+            break;
+        case Native::IsList:
+            kind = Kind::List;
+            break;
+        case Native::IsFunction:
+            kind = Kind::Function;
+            break;
+        case Native::IsBool:
+            kind = Kind::Bool;
+            break;
+        case Native::IsInt:
+            kind = Kind::Int;
+            break;
+        case Native::IsFloat:
+            kind = Kind::Float;
+            break;
+        default:
+            kind = Kind::Path;
+            break;
+        }
+        if (native == Native::IsFunction && value.kind() == Kind::AttrSet && fromLib(path)) {
+            const ValueData& d = data(value);
+            if (findSlot(d.attributes, "__functor"))
+                return unknown(Cause::Unsupported, std::string(path) + " of a set with __functor");
+            if (d.rest)
+                return unknownCall(path, *d.rest);
+        }
+        return boolean(value.kind() == kind, fileOf(origin), origin.range);
     }
 
     Value stringLength(const Value& text, Origin origin, std::string_view path)
@@ -2689,12 +3385,29 @@ struct Evaluator::Impl
         return set(std::move(slots), std::nullopt, origin);
     }
 
+    // Whether an unknown imported path is nixpkgs' lib: `nixpkgs + "/lib"`,
+    // `"${nixpkgs}/lib/default.nix"` or `<nixpkgs/lib>`.
+    static bool importsLib(const Value& target)
+    {
+        const ValueData& d = data(target);
+        if (d.hasPath && d.text.starts_with("<") && d.text.ends_with("/lib>"))
+            return true;
+        if (d.partsKind != PartsKind::String || d.parts.size() < 2 ||
+            d.parts[d.parts.size() - 2].isKnown() || d.parts.back().kind() != Kind::String)
+            return false;
+        const std::string& text = data(d.parts.back()).text;
+        return text == "/lib" || text == "/lib/" || text == "/lib/default.nix";
+    }
+
     // The module a path names, through the loader: its root expression, evaluated once.
     Value import(const Value& target, std::string_view path)
     {
         if (target.isUnknown()) {
             // What `import (fetchTarball …)` gives comes from outside, whatever it depends on.
-            ValueData& d = newDependent(target, "imports", callPath(path));
+            // `import (nixpkgs + "/lib")` is nixpkgs' lib, named so that its functions are
+            // recognised (see nativeFor).
+            ValueData& d =
+                newDependent(target, "imports", importsLib(target) ? "lib" : callPath(path));
             if (d.cause == Cause::Dependent)
                 d.cause = Cause::External;
             return wrap(d);

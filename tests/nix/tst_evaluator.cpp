@@ -320,6 +320,17 @@ private slots:
     void matchBounds();
     void splitString();
     void listNatives();
+    void listAndSetFunctions_data();
+    void listAndSetFunctions();
+    void importedLib();
+    void mergedConfiguration_data();
+    void mergedConfiguration();
+    void folds();
+    void lazyAttributes();
+    void listAndSetFunctionsWithUnknowns();
+    void listAndSetTypeErrors_data();
+    void listAndSetTypeErrors();
+    void listAndSetLimits();
     void baseNameAndDirOf();
     void curPos();
     void variantFromFileName();
@@ -1130,6 +1141,539 @@ void TestEvaluator::listNatives()
     QCOMPARE(Eval("{ n }: builtins.elemAt [ 1 ] n").body().cause(), Cause::Dependent);
     QCOMPARE(Eval("{ xs }: builtins.length xs").body().cause(), Cause::Dependent);
     QCOMPARE(Eval("{ s }: builtins.stringLength s").body().cause(), Cause::Dependent);
+}
+
+void TestEvaluator::listAndSetFunctions_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("expected");
+    struct Case
+    {
+        const char* call; // `@` stands for the function
+        const char* expected;
+        std::vector<const char*> spellings;
+    };
+    const Case cases[] = {
+        {"@ (a: x: a + x) 0 [ 1 2 3 ]",
+         "6",
+         {"builtins.foldl'", "lib.foldl'", "lib.lists.foldl'", "__foldl'"}},
+        {"@ (a: x: a + x) \"\" [ \"a\" \"b\" \"c\" ]",
+         "\"abc\"",
+         {"builtins.foldl'", "lib.foldl", "lib.lists.foldl"}},
+        {"@ (x: a: a + x) \"\" [ \"a\" \"b\" \"c\" ]", "\"cba\"", {"lib.foldr", "lib.lists.foldr"}},
+        {"@ (x: a: [ x ] ++ a) [ 0 ] [ 1 2 ]", "[ 1 2 0 ]", {"lib.foldr"}},
+        {"@ { a = { b = 1; c = 2; }; d = 1; } { a = { b = 3; }; e = 4; }",
+         "{ a = { b = 3; c = 2; }; d = 1; e = 4; }",
+         {"lib.recursiveUpdate", "lib.attrsets.recursiveUpdate"}},
+        // Where either side is no set, the right one wins whole.
+        {"@ { a = { b = 1; }; c = 1; d.e = 1; } { a = 5; c = { x = 2; }; d.f.g = 2; }",
+         "{ a = 5; c = { x = 2; }; d = { e = 1; f = { g = 2; }; }; }",
+         {"lib.recursiveUpdate"}},
+        {"@ (n: v: n + \"=\" + toString v) { b = 2; a = 1; }",
+         "{ a = \"a=1\"; b = \"b=2\"; }",
+         {"builtins.mapAttrs", "lib.mapAttrs", "lib.attrsets.mapAttrs", "__mapAttrs"}},
+        {"@ { b = 1; a = 2; \"c d\" = 3; }",
+         "[ \"a\" \"b\" \"c d\" ]",
+         {"builtins.attrNames", "lib.attrNames", "lib.attrsets.attrNames", "__attrNames"}},
+        {"@ { b = 1; a = 2; }",
+         "[ 2 1 ]",
+         {"builtins.attrValues", "lib.attrValues", "__attrValues"}},
+        {"@ [ \"y\" \"x\" \"y\" ] (n: n + n)",
+         "{ x = \"xx\"; y = \"yy\"; }",
+         {"lib.genAttrs", "lib.attrsets.genAttrs"}},
+        {"@ (x: [ x x ]) [ 1 2 ]",
+         "[ 1 1 2 2 ]",
+         {"builtins.concatMap", "lib.concatMap", "lib.lists.concatMap", "__concatMap"}},
+        {"@ (x: x > 1) [ 1 2 3 ]",
+         "[ 2 3 ]",
+         {"builtins.filter", "lib.filter", "lib.lists.filter", "__filter"}},
+        {"[ (@ 2 [ 1 2 ]) (@ 3 [ 1 2 ]) (@ [ 1 ] [ [ 1 ] ]) (@ 1 [ ]) ]",
+         "[ true false true false ]",
+         {"builtins.elem", "lib.elem", "__elem"}},
+        {"@ [ 1 [ 2 [ 3 ] ] [ ] 4 ]", "[ 1 2 3 4 ]", {"lib.flatten", "lib.lists.flatten"}},
+        {"@ 1", "[ 1 ]", {"lib.flatten"}},
+        {"@ \"a\" { a = 1; }", "1", {"builtins.getAttr", "lib.getAttr", "__getAttr"}},
+        {"[ (@ \"a\" { a = 1; }) (@ \"b\" { a = 1; }) ]",
+         "[ true false ]",
+         {"builtins.hasAttr", "lib.hasAttr", "__hasAttr"}},
+        // The first entry of a name wins.
+        {"@ [ { name = \"a\"; value = 1; } { name = \"b\"; value = 2; } { name = \"a\"; value = 3; "
+         "} ]",
+         "{ a = 1; b = 2; }",
+         {"builtins.listToAttrs", "lib.listToAttrs", "lib.attrsets.listToAttrs", "__listToAttrs"}},
+        {"@ \"a\" 1",
+         "{ name = \"a\"; value = 1; }",
+         {"lib.nameValuePair", "lib.attrsets.nameValuePair"}},
+        {"[ (@ \"s\") (@ 1) (@ ./s) ]",
+         "[ true false false ]",
+         {"builtins.isString", "lib.isString", "__isString"}},
+        {"[ (@ { }) (@ [ ]) ]", "[ true false ]", {"builtins.isAttrs", "lib.isAttrs", "__isAttrs"}},
+        {"[ (@ [ ]) (@ { }) ]", "[ true false ]", {"builtins.isList", "lib.isList", "__isList"}},
+        {"[ (@ (x: x)) (@ builtins.head) (@ (builtins.elemAt [ ])) (@ { }) (@ \"f\") ]",
+         "[ true true true false false ]",
+         {"builtins.isFunction", "lib.isFunction", "__isFunction"}},
+        {"[ (@ true) (@ null) ]", "[ true false ]", {"builtins.isBool", "lib.isBool", "__isBool"}},
+        {"[ (@ 1) (@ 1.5) ]", "[ true false ]", {"builtins.isInt", "lib.isInt", "__isInt"}},
+        {"[ (@ 1.5) (@ 1) ]", "[ true false ]", {"builtins.isFloat", "__isFloat"}},
+        {"[ (@ ./a) (@ \"./a\") ]",
+         "[ true false ]",
+         {"builtins.isPath", "lib.isPath", "__isPath"}},
+    };
+    const QString head = QStringLiteral("{ lib, pkgs, src }: ");
+    for (const Case& c : cases)
+        for (const char* spelling : c.spellings) {
+            const QString function = QString::fromUtf8(spelling);
+            const auto called = [&](const QString& by) {
+                return QString::fromUtf8(c.call).replace(QLatin1Char('@'), by);
+            };
+            const auto row = [&](const QString& source) {
+                QTest::newRow(qPrintable(source)) << head + source << QString(c.expected);
+            };
+            row(called(function));
+            const qsizetype dot = function.lastIndexOf(QLatin1Char('.'));
+            if (dot < 0)
+                continue;
+            const QString scope = function.left(dot);
+            const QString name = function.mid(dot + 1);
+            row("with " + scope + "; " + called(name));
+            row("let inherit (" + scope + ") " + name + "; in " + called(name));
+            if (!function.startsWith(QLatin1String("lib.")))
+                continue;
+            // nixpkgs' lib imported from a source that is not known, or taken from nixpkgs.
+            const QString inLib = function.mid(4);
+            row("let nixlib = import (src + \"/lib\"); in " + called("nixlib." + inLib));
+            row("let nixlib = import \"${src}/lib/default.nix\"; in " + called("nixlib." + inLib));
+            row("with import (src + \"/lib\"); " + called(inLib));
+            row(called("(import src { }).lib." + inLib));
+            row(called("pkgs." + function));
+        }
+}
+
+void TestEvaluator::listAndSetFunctions()
+{
+    QFETCH(QString, source);
+    QFETCH(QString, expected);
+    Eval e(source.toStdString());
+    QCOMPARE(QString::fromStdString(e.body().describe(5)), expected);
+}
+
+void TestEvaluator::importedLib()
+{
+    std::deque<Eval> evals;
+    const auto value = [&](std::string_view source) {
+        return evals.emplace_back(std::string(source)).body();
+    };
+    // nixpkgs' lib imported from a source that is not known is `lib`.
+    for (std::string_view source :
+         {"{ src }: import (src + \"/lib\")", "{ src }: import (src + \"/lib/\")",
+          "{ src }: import (src + \"/lib/default.nix\")", "{ src }: import \"${src}/lib\"",
+          "import <nixpkgs/lib>",
+          "let src = builtins.fetchTarball { url = \"u\"; }; in import (src + \"/lib\")"}) {
+        const Value lib = value(source);
+        QCOMPARE(lib.symbolicPath(), std::string_view("lib"));
+        QCOMPARE(lib.cause(), Cause::External);
+    }
+    // Other files of the source are not.
+    for (std::string_view source :
+         {"{ src }: import (src + \"/pkgs/lib\")", "{ src }: import (src + \"/lib/strings.nix\")",
+          "{ src }: import (src + \"/libs\")", "{ src }: import src",
+          "{ src }: import \"${src}/x/lib\""})
+        QCOMPARE(value(source).symbolicPath(), std::string_view("import(...)"));
+    // Its functions are the native ones, under any name it is bound to.
+    const Value function = value("{ src }: (import (src + \"/lib\")).recursiveUpdate");
+    QCOMPARE(function.kind(), Kind::Function);
+    QCOMPARE(function.symbolicPath(), std::string_view("lib.recursiveUpdate"));
+    QCOMPARE(value("{ src }: let l = import (src + \"/lib\"); in "
+                   "l.strings.concatStringsSep \"-\" [ \"a\" \"b\" ]")
+                 .asString(),
+             std::optional<std::string>("a-b"));
+    // Anything else of it stays unknown under lib's name.
+    QCOMPARE(value("{ src }: let l = import (src + \"/lib\"); in l.platforms.linux").symbolicPath(),
+             std::string_view("lib.platforms.linux"));
+    QCOMPARE(value("{ src }: (import (src + \"/lib\")).toUpper \"a\"").symbolicPath(),
+             std::string_view("lib.toUpper(...)"));
+}
+
+void TestEvaluator::mergedConfiguration_data()
+{
+    QTest::addColumn<QString>("name"); // what lib is bound to
+    QTest::addColumn<QString>("lib");
+    QTest::newRow("lib = import (src + \"/lib\")") << "lib"
+                                                   << R"(import (src + "/lib"))";
+    QTest::newRow("nixlib = import (src + \"/lib\")") << "nixlib"
+                                                      << R"(import (src + "/lib"))";
+    QTest::newRow("nixlib = import \"${src}/lib\"") << "nixlib"
+                                                    << R"(import "${src}/lib")";
+    QTest::newRow("nixlib = (import src { }).lib") << "nixlib"
+                                                   << R"((import src { }).lib)";
+    QTest::newRow("nixlib = pkgs.lib") << "nixlib"
+                                       << R"(let pkgs = import src { }; in pkgs.lib)";
+}
+
+// The shape of a recipe that merges per-variant settings into common ones.
+void TestEvaluator::mergedConfiguration()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, lib);
+    Eval e(R"(let
+  src = builtins.fetchTarball { url = "https://github.com/NixOS/nixpkgs/archive/abc.tar.gz"; };
+  )" + name.toStdString() +
+           " = " + lib.toStdString() + R"(;
+  mkMerge = builtins.foldl' )" +
+           name.toStdString() + R"(.recursiveUpdate { };
+  common = { config = { allowUnfree = true; cudaSupport = true; }; localSystem.system = "x86_64-linux"; };
+  perVariant = { config.cudaCapabilities = [ "9.0" ]; localSystem.gcc = { arch = "cascadelake"; tune = "generic"; }; };
+in mkMerge [ common perVariant ])");
+    QCOMPARE(e.binding("mkMerge").kind(), Kind::Function);
+    const Value merged = e.root();
+    QCOMPARE(merged.kind(), Kind::AttrSet);
+    QVERIFY(!merged.isOpen());
+    QCOMPARE(merged.describe(5),
+             std::string("{ config = { allowUnfree = true; cudaCapabilities = [ \"9.0\" ]; "
+                         "cudaSupport = true; }; localSystem = { gcc = { arch = \"cascadelake\"; "
+                         "tune = \"generic\"; }; system = \"x86_64-linux\"; }; }"));
+    const Value localSystem = *merged.attribute("localSystem");
+    const Value arch = *localSystem.attribute("gcc")->attribute("arch");
+    QCOMPARE(arch.asString(), std::optional<std::string>("cascadelake"));
+    QCOMPARE(arch.origin(), (Origin{"main.nix", e.range("\"cascadelake\"")}));
+    QCOMPARE(arch.sourceOf(0, 11)->range, e.range("cascadelake"));
+    const uint32_t key = e.range("arch =").begin;
+    QCOMPARE(arch.bindingChain().front(), (BindingStep{"arch", "main.nix", {key, key + 4}}));
+    const Value system = *localSystem.attribute("system");
+    QCOMPARE(system.asString(), std::optional<std::string>("x86_64-linux"));
+    QCOMPARE(system.origin(), (Origin{"main.nix", e.range("\"x86_64-linux\"")}));
+    const Value config = *merged.attribute("config");
+    QCOMPARE(config.attributeNames(),
+             (std::vector<std::string_view>{"allowUnfree", "cudaCapabilities", "cudaSupport"}));
+    QCOMPARE(config.attribute("allowUnfree")->asBool(), std::optional<bool>(true));
+    QCOMPARE(config.attribute("allowUnfree")->origin().range, e.range("true"));
+    const Value capabilities = *config.attribute("cudaCapabilities");
+    QCOMPARE(strings(capabilities), std::vector<std::string>{"9.0"});
+    QCOMPARE(capabilities.element(0)->origin().range, e.range("\"9.0\""));
+    QCOMPARE(capabilities.elementExpression(0)->range, e.range("\"9.0\""));
+}
+
+void TestEvaluator::folds()
+{
+    std::deque<Eval> evals;
+    const auto value = [&](std::string_view source) {
+        return evals.emplace_back(std::string(source)).body();
+    };
+    // The value keeps where it was written.
+    Eval last("builtins.foldl' (a: x: x) 0 [ \"p\" \"q\" ]");
+    QCOMPARE(last.root().origin().range, last.range("\"q\""));
+    QCOMPARE(value("builtins.foldl' (a: x: a) 5 [ ]").asInt(), std::optional<int64_t>(5));
+    QCOMPARE(value("{ lib }: lib.foldr (x: a: a) 5 [ ]").asInt(), std::optional<int64_t>(5));
+    // foldl' forces each accumulator, lib.foldl and lib.foldr do not.
+    const Value strict = value("builtins.foldl' (a: x: if x == 1 then throw \"one\" else x) 0 "
+                               "[ 1 2 ]");
+    QCOMPARE(strict.cause(), Cause::Error);
+    QCOMPARE(strict.reason(), std::string_view("throw one"));
+    QCOMPARE(
+        value("{ lib }: lib.foldl (a: x: if x == 1 then throw \"one\" else x) 0 [ 1 2 ]").asInt(),
+        std::optional<int64_t>(2));
+    QCOMPARE(
+        value("{ lib }: lib.foldr (x: a: if x == 1 then 1 else throw \"two\") 0 [ 1 2 ]").asInt(),
+        std::optional<int64_t>(1));
+    QCOMPARE(value("{ lib }: lib.foldl (a: x: a) (throw \"nul\") [ 1 ]").cause(), Cause::Error);
+    // An operator that is a partial application.
+    QCOMPARE(value("builtins.foldl' (builtins.foldl' (a: x: a + x)) 0 [ [ 1 2 ] [ 3 ] ]").asInt(),
+             std::optional<int64_t>(6));
+}
+
+// Attributes that recursiveUpdate, mapAttrs, genAttrs and listToAttrs compute are read
+// only when asked for, as in Nix.
+void TestEvaluator::lazyAttributes()
+{
+    std::deque<Eval> evals;
+    const auto value = [&](std::string_view source) {
+        return evals.emplace_back(std::string(source)).body();
+    };
+    Eval updated("{ lib }: lib.recursiveUpdate { a = throw \"l\"; b = 1; } "
+                 "{ c = throw \"r\"; b = 2; d = { x = throw \"d\"; }; }");
+    const Value update = updated.body();
+    QCOMPARE(update.attributeNames(), (std::vector<std::string_view>{"a", "b", "c", "d"}));
+    QCOMPARE(update.attribute("b")->asInt(), std::optional<int64_t>(2));
+    QCOMPARE(update.attribute("b")->origin().range, updated.range("2"));
+    QCOMPARE(update.attribute("a")->cause(), Cause::Error);
+    QCOMPARE(update.attribute("c")->cause(), Cause::Error);
+    QCOMPARE(update.attribute("d")->attributeNames(), std::vector<std::string_view>{"x"});
+    // Of an attribute both sides have, the left one is read first.
+    QCOMPARE(value("{ lib }: (lib.recursiveUpdate { a = throw \"x\"; } { a = 1; }).a").cause(),
+             Cause::Error);
+    QCOMPARE(value("{ lib }: (lib.recursiveUpdate { a = 1; } { a = throw \"x\"; }).a").cause(),
+             Cause::Error);
+    // A merged set that refers to itself.
+    QCOMPARE(value("{ lib }: let s = lib.recursiveUpdate { a = s.b; } { b = 1; }; in s.a").asInt(),
+             std::optional<int64_t>(1));
+    QCOMPARE(value("{ lib }: let s = lib.recursiveUpdate { a.x = s.a.y; } { a.y = 2; }; in s.a.x")
+                 .asInt(),
+             std::optional<int64_t>(2));
+    QCOMPARE(value("{ lib }: let s = lib.recursiveUpdate s { }; in s").cause(), Cause::Cycle);
+
+    Eval mapped("builtins.mapAttrs (n: v: v + 1) { a = throw \"x\"; b = 1; }");
+    const Value map = mapped.root();
+    QCOMPARE(map.attributeNames(), (std::vector<std::string_view>{"a", "b"}));
+    QCOMPARE(map.attribute("b")->asInt(), std::optional<int64_t>(2));
+    QCOMPARE(map.attribute("a")->cause(), Cause::Error);
+    QCOMPARE(value("let s = builtins.mapAttrs (n: v: v) { a = 1; b = s.a; }; in s.b").asInt(),
+             std::optional<int64_t>(1));
+    // The name is the attribute's, and maps to it where it is written as it is.
+    Eval names("builtins.mapAttrs (n: v: n) { abc = 1; \"q\" = 2; }");
+    const Value abc = *names.root().attribute("abc");
+    QCOMPARE(abc.asString(), std::optional<std::string>("abc"));
+    QCOMPARE(abc.sourceOf(0, 3)->range, names.range("abc"));
+    QCOMPARE(names.root().attribute("q")->asString(), std::optional<std::string>("q"));
+    QVERIFY(!names.root().attribute("q")->sourceOf(0, 1));
+    Eval listed("builtins.attrNames { zz = 1; a = 2; }");
+    QCOMPARE(listed.root().element(1)->sourceOf(0, 2)->range, listed.range("zz"));
+    Eval values("let v = \"x\"; in builtins.attrValues { a = v; }");
+    QCOMPARE(values.root().element(0)->origin().range, values.range("\"x\""));
+    QCOMPARE(values.root().elementExpression(0)->range, values.range("v", 1));
+
+    Eval generated("{ lib }: lib.genAttrs [ \"sm_90\" \"x\" ] "
+                   "(n: if n == \"x\" then throw \"x\" else n)");
+    const Value attrs = generated.body();
+    QCOMPARE(attrs.attribute("x")->cause(), Cause::Error);
+    const Value sm = *attrs.attribute("sm_90");
+    QCOMPARE(sm.sourceOf(0, 5)->range, generated.range("sm_90"));
+    QCOMPARE(sm.bindingChain().back(),
+             (BindingStep{"sm_90", "main.nix", generated.range("sm_90")}));
+
+    Eval entries("builtins.listToAttrs [ { name = \"a\"; value = throw \"x\"; } "
+                 "{ name = \"b\"; value = 2; } ]");
+    QCOMPARE(entries.root().attribute("a")->cause(), Cause::Error);
+    QCOMPARE(entries.root().attribute("b")->asInt(), std::optional<int64_t>(2));
+    QCOMPARE(entries.root().attribute("b")->origin().range, entries.range("2"));
+    // Elements that fail are not read unless needed.
+    QCOMPARE(value("builtins.elem 1 [ 1 (throw \"x\") ]").asBool(), std::optional<bool>(true));
+    QCOMPARE(value("builtins.elem 2 [ 1 (throw \"x\") ]").cause(), Cause::Error);
+    QCOMPARE(value("builtins.length (builtins.filter (x: true) [ (throw \"x\") ])").asInt(),
+             std::optional<int64_t>(1));
+}
+
+void TestEvaluator::listAndSetFunctionsWithUnknowns()
+{
+    std::deque<Eval> evals;
+    const auto value = [&](std::string_view source) {
+        return evals.emplace_back(std::string(source)).body();
+    };
+    const Value folded = value("{ xs }: builtins.foldl' (a: x: a) 0 xs");
+    QCOMPARE(folded.symbolicPath(), std::string_view("builtins.foldl'(...)"));
+    QCOMPARE(folded.cause(), Cause::Dependent);
+    QCOMPARE(value("{ lib, xs }: lib.foldr (x: a: a) 0 xs").symbolicPath(),
+             std::string_view("lib.foldr(...)"));
+
+    // An unknown left side: only the right side's attributes are known, its sets open.
+    Eval leftEval("{ lib, o }: lib.recursiveUpdate o { a = 1; b = { c = 2; }; }");
+    const Value left = leftEval.body();
+    QCOMPARE(left.kind(), Kind::AttrSet);
+    QVERIFY(left.isOpen());
+    QCOMPARE(left.attributeNames(), (std::vector<std::string_view>{"a", "b"}));
+    QCOMPARE(left.attribute("a")->asInt(), std::optional<int64_t>(1));
+    QCOMPARE(left.attribute("a")->origin().range, leftEval.range("1"));
+    QCOMPARE(left.attribute("z")->symbolicPath(), std::string_view("o.z"));
+    const Value b = *left.attribute("b");
+    QVERIFY(b.isOpen());
+    QCOMPARE(b.attribute("c")->asInt(), std::optional<int64_t>(2));
+    QCOMPARE(b.attribute("d")->symbolicPath(), std::string_view("o.b.d"));
+    // An unknown right side: nothing is known, unless the left side is empty.
+    const Value right = value("{ lib, o }: lib.recursiveUpdate { a = 1; } o");
+    QCOMPARE(right.symbolicPath(), std::string_view("lib.recursiveUpdate(...)"));
+    QCOMPARE(right.cause(), Cause::Dependent);
+    QCOMPARE(value("{ lib, o }: lib.recursiveUpdate { } o").symbolicPath(), std::string_view("o"));
+    // An open right side may have any of the left side's attributes.
+    Eval openEval("{ lib, o }: lib.recursiveUpdate { a = 1; b = 2; } (o // { b = 3; })");
+    const Value open = openEval.body();
+    QCOMPARE(open.attribute("a")->symbolicPath(), std::string_view("o.a"));
+    QCOMPARE(open.attribute("b")->asInt(), std::optional<int64_t>(3));
+    const Value mixed =
+        value("{ lib, o }: builtins.foldl' lib.recursiveUpdate { } [ { a = 1; } o { b = 2; } ]");
+    QVERIFY(mixed.isOpen());
+    QCOMPARE(mixed.attribute("b")->asInt(), std::optional<int64_t>(2));
+    QCOMPARE(mixed.attribute("a")->symbolicPath(), std::string_view("lib.recursiveUpdate(...).a"));
+
+    QCOMPARE(value("{ lib, s }: lib.mapAttrs (n: v: v) s").symbolicPath(),
+             std::string_view("lib.mapAttrs(...)"));
+    const Value mappedOpen = value("{ o }: builtins.mapAttrs (n: v: v + 1) (o // { a = 1; })");
+    QVERIFY(mappedOpen.isOpen());
+    QCOMPARE(mappedOpen.attribute("a")->asInt(), std::optional<int64_t>(2));
+    QCOMPARE(mappedOpen.attribute("z")->symbolicPath(),
+             std::string_view("builtins.mapAttrs(...).z"));
+    QCOMPARE(value("{ o }: builtins.attrNames (o // { a = 1; })").symbolicPath(),
+             std::string_view("builtins.attrNames(...)"));
+    QCOMPARE(value("{ o }: builtins.attrValues o").symbolicPath(),
+             std::string_view("builtins.attrValues(...)"));
+
+    QCOMPARE(value("{ lib, names }: lib.genAttrs names (n: n)").symbolicPath(),
+             std::string_view("lib.genAttrs(...)"));
+    const Value generated = value("{ lib, o }: lib.genAttrs [ \"a\" o ] (n: n)");
+    QVERIFY(generated.isOpen());
+    QCOMPARE(generated.attribute("a")->asString(), std::optional<std::string>("a"));
+    // After an unknown entry, a name may be that entry's.
+    const Value entries = value("{ o }: builtins.listToAttrs [ { name = \"a\"; value = 1; } o "
+                                "{ name = \"b\"; value = 2; } ]");
+    QVERIFY(entries.isOpen());
+    QCOMPARE(entries.attribute("a")->asInt(), std::optional<int64_t>(1));
+    QCOMPARE(entries.attribute("b")->symbolicPath(),
+             std::string_view("builtins.listToAttrs(...).b"));
+
+    // An element whose predicate is unknown may be kept: a part with it as fallback.
+    const Value filtered = value("{ o }: builtins.filter (x: x == 1 || o) [ 1 2 ]");
+    QVERIFY(filtered.isUnknown());
+    const auto parts = filtered.parts();
+    QCOMPARE(parts.size(), size_t(2));
+    QCOMPARE(parts[0].describe(), std::string("[ 1 ]"));
+    QCOMPARE(parts[1].symbolicPath(), std::string_view("builtins.filter(...)"));
+    QCOMPARE(parts[1].fallback()->describe(), std::string("[ 2 ]"));
+    const auto concatenated =
+        value("{ o }: builtins.concatMap (x: if x == 1 then [ x ] else o) [ 1 2 ]").parts();
+    QCOMPARE(concatenated.size(), size_t(2));
+    QCOMPARE(concatenated[0].describe(), std::string("[ 1 ]"));
+    QCOMPARE(concatenated[1].symbolicPath(), std::string_view("o"));
+    const auto flat = value("{ lib, o }: lib.flatten [ 1 [ o 2 ] ]").parts();
+    QCOMPARE(flat.size(), size_t(3));
+    QCOMPARE(flat[1].symbolicPath(), std::string_view("lib.flatten(...)"));
+    QCOMPARE(flat[2].describe(), std::string("[ 2 ]"));
+
+    QCOMPARE(value("{ o }: builtins.elem o [ 1 ]").symbolicPath(),
+             std::string_view("builtins.elem(...)"));
+    QCOMPARE(value("{ o }: builtins.elem 1 [ 1 o ]").asBool(), std::optional<bool>(true));
+    QCOMPARE(value("{ o }: builtins.elem 2 [ 1 o ]").cause(), Cause::Dependent);
+    QCOMPARE(value("{ o }: builtins.getAttr \"a\" o").symbolicPath(), std::string_view("o.a"));
+    QCOMPARE(value("{ lib }: builtins.getAttr \"concatStringsSep\" lib \"-\" [ \"a\" \"b\" ]")
+                 .asString(),
+             std::optional<std::string>("a-b"));
+    QCOMPARE(value("{ o }: builtins.hasAttr \"a\" o").symbolicPath(),
+             std::string_view("builtins.hasAttr(...)"));
+    QCOMPARE(value("{ o }: builtins.hasAttr \"a\" (o // { a = 1; })").asBool(),
+             std::optional<bool>(true));
+    QCOMPARE(value("{ o }: builtins.hasAttr \"b\" (o // { a = 1; })").cause(), Cause::Dependent);
+    QCOMPARE(value("{ o }: builtins.isString o").symbolicPath(),
+             std::string_view("builtins.isString(...)"));
+    QCOMPARE(value("{ o }: builtins.isAttrs (o // { })").asBool(), std::optional<bool>(true));
+    // lib.isFunction takes a set with __functor, which we do not call.
+    QCOMPARE(value("{ lib }: lib.isFunction { __functor = self: x: x; }").cause(),
+             Cause::Unsupported);
+    QCOMPARE(value("builtins.isFunction { __functor = self: x: x; }").asBool(),
+             std::optional<bool>(false));
+}
+
+void TestEvaluator::listAndSetTypeErrors_data()
+{
+    QTest::addColumn<QString>("source");
+    for (const char* source : {
+             "builtins.foldl' (a: x: a) 0 1",
+             "builtins.foldl' 1 0 [ ]",
+             "builtins.foldl' 1 0 [ 1 ]",
+             "{ lib }: lib.foldr (x: a: a) 0 { }",
+             "{ lib }: lib.recursiveUpdate 1 { }",
+             "{ lib }: lib.recursiveUpdate { } [ ]",
+             "{ lib, o }: lib.recursiveUpdate \"s\" o",
+             "builtins.mapAttrs (n: v: v) [ ]",
+             "builtins.attrNames 1",
+             "builtins.attrValues [ ]",
+             "{ lib }: lib.genAttrs [ 1 ] (n: n)",
+             "{ lib }: lib.genAttrs { } (n: n)",
+             "builtins.concatMap (x: x) [ 1 ]",
+             "builtins.concatMap (x: [ x ]) 1",
+             "builtins.filter (x: 1) [ 1 ]",
+             "builtins.filter (x: true) { }",
+             "builtins.elem 1 { }",
+             "builtins.getAttr 1 { }",
+             "builtins.getAttr \"b\" { a = 1; }",
+             "builtins.getAttr \"a\" [ ]",
+             "builtins.hasAttr \"a\" 1",
+             "builtins.listToAttrs [ 1 ]",
+             "builtins.listToAttrs [ { value = 1; } ]",
+             "builtins.listToAttrs [ { name = \"a\"; } ]",
+             "builtins.listToAttrs [ { name = 1; value = 1; } ]",
+             "builtins.listToAttrs { }",
+             "builtins.isString (throw \"x\")",
+             "{ lib }: lib.flatten [ (throw \"x\") ]",
+         })
+        QTest::newRow(source) << QString::fromUtf8(source);
+}
+
+void TestEvaluator::listAndSetTypeErrors()
+{
+    QFETCH(QString, source);
+    Eval e(source.toStdString());
+    QCOMPARE(e.body().cause(), Cause::Error);
+}
+
+void TestEvaluator::listAndSetLimits()
+{
+    QElapsedTimer timer;
+    timer.start();
+    std::string lists = "{ lib }: let l0 = [ 1 ];\n";
+    for (int i = 1; i <= 14; ++i)
+        lists += "  l" + std::to_string(i) + " = l" + std::to_string(i - 1) + " ++ l" +
+                 std::to_string(i - 1) + ";\n";
+    lists += "in ";
+    // 16384 elements fold within the budget, but not within a small one.
+    QCOMPARE(Eval(lists + "builtins.foldl' (a: x: a + x) 0 l14").body().asInt(),
+             std::optional<int64_t>(16384));
+    Evaluator::Limits few;
+    few.steps = 5000;
+    QCOMPARE(Eval(lists + "builtins.foldl' (a: x: a + x) 0 l14", nullptr, "main.nix", few)
+                 .body()
+                 .cause(),
+             Cause::Limit);
+    Evaluator::Limits some;
+    some.steps = 50000;
+    // An accumulator that doubles is too large; one that grows is charged by its size (or
+    // the default budget would copy 16384 lists of up to 16384 elements).
+    QCOMPARE(Eval(lists + "builtins.foldl' (a: x: a ++ a) [ 1 ] l14").body().cause(), Cause::Limit);
+    QCOMPARE(Eval(lists + "builtins.foldl' (a: x: a ++ [ x ]) [ ] l14").body().cause(),
+             Cause::Limit);
+    QCOMPARE(Eval(lists + "lib.foldr (x: a: [ x ] ++ a) [ ] l14", nullptr, "main.nix", some)
+                 .body()
+                 .cause(),
+             Cause::Limit);
+    QCOMPARE(Eval(lists + "builtins.foldl' (a: x: a // { \"${toString a.n}\" = x; n = a.n + 1; })"
+                          " { n = 0; } l14")
+                 .body()
+                 .cause(),
+             Cause::Limit);
+    // map makes a thunk per element, charged: else 16384 maps of 16384 elements.
+    QCOMPARE(Eval(lists + "builtins.foldl' (a: x: builtins.length (map (y: y) l14)) 0 l14", nullptr,
+                  "main.nix", some)
+                 .body()
+                 .cause(),
+             Cause::Limit);
+    QCOMPARE(Eval(lists + "builtins.foldl' (a: x: lib.recursiveUpdate a (builtins.listToAttrs "
+                          "(map (y: { name = toString y; value = y; }) l10))) { } l14",
+                  nullptr, "main.nix", some)
+                 .body()
+                 .cause(),
+             Cause::Limit);
+    // Recursion through the natives ends too.
+    QCOMPARE(Eval("let f = n: builtins.foldl' (a: x: f (n + 1)) 0 [ 1 ]; in f 0").root().cause(),
+             Cause::Limit);
+    QCOMPARE(Eval("{ lib }: let f = n: if n == 0 then { } else builtins.foldl' "
+                  "lib.recursiveUpdate { } [ (f (n - 1)) (f (n - 1)) { a = n; } ]; in f 40",
+                  nullptr, "main.nix", some)
+                 .body()
+                 .cause(),
+             Cause::Limit);
+    QCOMPARE(
+        Eval("let f = n: builtins.mapAttrs (k: v: f v) { a = n; }; in (f 0).a.a.a").root().kind(),
+        Kind::AttrSet);
+    QCOMPARE(Eval("let f = n: builtins.concatMap (x: f x) [ n ]; in f 0").root().cause(),
+             Cause::Limit);
+    QCOMPARE(Eval("{ lib }: let f = n: lib.flatten [ (f n) ]; in f 0").body().cause(),
+             Cause::Limit);
+    // Deeply nested lists.
+    std::string nested = "{ lib }: lib.flatten ";
+    for (int i = 0; i < 100; ++i)
+        nested += "[ ";
+    nested += "1 ";
+    for (int i = 0; i < 100; ++i)
+        nested += "] ";
+    QCOMPARE(Eval(nested).body().cause(), Cause::Limit);
+    // Well under a second on its own; generous for a loaded machine.
+    QVERIFY(timer.elapsed() < 15000);
 }
 
 void TestEvaluator::baseNameAndDirOf()
