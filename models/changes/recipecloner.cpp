@@ -486,7 +486,8 @@ private:
     void editPlatforms()
     {
         const auto& fact = m_facts.platformsValue;
-        if (!fact || fact->origin != ValueOrigin::Known || m_to.platform.empty())
+        if (!fact || fact->origin != ValueOrigin::Known || m_to.platform.empty() ||
+            !fact->in.empty())
             return;
         const auto& have = fact->platforms;
         const bool holdsTarget = std::find(have.begin(), have.end(), m_to.platform) != have.end();
@@ -524,9 +525,8 @@ private:
     {
         // A versioned set is rewritten whenever it is not the target's, also in a fix of the
         // recipe's own cell; `python3Packages` only when the Python changes.
-        if (!m_facts.pythonPackageSet ||
-            (m_from.python == m_to.name.python &&
-             m_facts.pythonPackageSet->value == "python3Packages"))
+        if (!m_facts.pythonPackageSet || (m_from.python == m_to.name.python &&
+                                          m_facts.pythonPackageSet->value == "python3Packages"))
             return;
         const std::string& from = m_facts.pythonPackageSet->value;
         const std::string to = m_catalog.describePython(m_to.name.python).packageSet;

@@ -20,6 +20,42 @@ std::string pinScope(const VariantName& name)
     return name.accelerator == Accelerator::Cpu ? "CPU-only variants" : "Darwin variants";
 }
 
+// Nothing in a recipe says which Python nixpkgs' python3Packages is; the recipes on the same
+// pin that select it do, by their names. Only a clear majority over this name's version
+// counts: with as many for each side, either may be the wrong one.
+void readDefaultPython(VariantExpectation& e, const GroupProfile& group)
+{
+    const std::string& own = e.name.python;
+    const auto ownUsers = group.defaultPythonUsers.find(own);
+    const size_t ownCount =
+        ownUsers == group.defaultPythonUsers.end() ? 0 : ownUsers->second.size();
+    const std::vector<std::string>* most = nullptr;
+    std::string digits;
+    bool tie = false;
+    for (const auto& [python, users] : group.defaultPythonUsers) {
+        if (most && users.size() == most->size())
+            tie = true;
+        if (!most || users.size() > most->size()) {
+            most = &users;
+            digits = python;
+            tie = false;
+        }
+    }
+    if (!most || tie || digits == own || most->size() <= ownCount)
+        return;
+    e.defaultPython = digits;
+    std::string names;
+    for (size_t i = 0; i < most->size() && i < 3; ++i)
+        names += (i ? ", " : "") + (*most)[i];
+    if (most->size() > 3)
+        names += ", …";
+    e.defaultPythonSource =
+        std::to_string(most->size()) + " recipe" + (most->size() == 1 ? "" : "s") +
+        " on this pin select" + (most->size() == 1 ? "s" : "") + " it for python" + digits + " (" +
+        names + ")" +
+        (ownCount > 0 ? " and " + std::to_string(ownCount) + " for python" + own : std::string());
+}
+
 } // namespace
 
 VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixSpec& spec,
@@ -68,6 +104,9 @@ VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixS
         e.patternSource = "the overlays " + std::to_string(group->overlaysCount) + " of " +
                           std::to_string(group->members) + " recipes of " + group->label + " carry";
     }
+
+    if (group)
+        readDefaultPython(e, *group);
 
     if (e.arch && !name.cuda.empty() && catalog.cuda(name.cuda))
         e.cudaTargetsArch = catalog.cudaSupports(*e.arch, name.cuda, &e.cudaWhy);

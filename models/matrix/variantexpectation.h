@@ -34,6 +34,9 @@ struct GroupProfile
     // The form the canonical recipe writes GPU archs in, per sink ("gpuTargets" → "+PTX"), so
     // a fix writes the group's form.
     std::map<std::string, std::string> archSuffixes;
+    // Which Python the pin's unversioned set (python3Packages) is, as the recipes on the
+    // group's pin that select it tell by their names: file-name digits → those recipes.
+    std::map<std::string, std::vector<std::string>> defaultPythonUsers;
 };
 
 struct VariantExpectation
@@ -54,6 +57,10 @@ struct VariantExpectation
     std::string pinSource; // "the spec's pin for CUDA 13.0" / "the group's dominant pin (7 of 9)"
     std::optional<RecipePattern> pattern;
     std::string patternSource;
+    // The Python the pin's python3Packages is, when most recipes on the pin that select it
+    // are named for one version and for this name's version fewer do: "313", with a phrase.
+    std::optional<std::string> defaultPython;
+    std::string defaultPythonSource;
     std::string pname;
     std::string torchVersion;
 

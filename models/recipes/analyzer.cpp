@@ -165,8 +165,13 @@ void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& r
         std::set<std::string_view> own;
         for (const Finding& finding : findings[i])
             own.insert(finding.ruleId);
+        // A recipe derived with `.override` may change any argument of its base: only where
+        // its nixpkgs comes from is surely the base's.
+        const bool derived = !recipes[i]->derivedFrom.empty();
         for (Finding& finding : RuleSet::check(asVariant, spec, catalog, grouping.profileOf(i)))
-            if (inherited.count(finding.ruleId) && !own.count(finding.ruleId)) {
+            if (inherited.count(finding.ruleId) && !own.count(finding.ruleId) &&
+                (!derived || finding.ruleId.starts_with("pin") ||
+                 finding.ruleId.find("overlay") != std::string::npos)) {
                 finding.message += " (inherited from " + asVariant.fileName + ")";
                 findings[i].push_back(std::move(finding));
             }

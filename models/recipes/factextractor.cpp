@@ -161,6 +161,7 @@ public:
         extractPins();
         extractValues();
         extractPackageSets();
+        extractSelectedPackageSets(); // `pkgs.${pyAttr}`: where no set is named
         extractShellSettings();
         extractArchSinks();
         extractCompilerFlags();
@@ -172,6 +173,14 @@ public:
     }
 
 private:
+    // A recipe derived from a sibling: the sibling's call (`import ./x.nix { … }`) and the
+    // argument of `.override`.
+    struct Derivation
+    {
+        const Node* base = nullptr;
+        const Node* overrides = nullptr;
+    };
+
     // ---- a builder module ------------------------------------------------------------------
 
     // `import ./lib/mk-torch.nix { capability = "8.6"; isa = "avx2"; }`: the arch sinks and
@@ -180,19 +189,164 @@ private:
     // recipe, so they are reported but never edited in place.
     void readThroughBuilder()
     {
-        if (m_facts.builderModule.empty() || !m_modules || m_depth > 0 ||
+        if (!m_modules || m_depth > 0 ||
             (!m_facts.archSinks.empty() && m_facts.compilerFlags && m_facts.pythonPackageSet &&
              m_facts.cudaPackageSet))
             return;
+        if (m_facts.builderModule.empty()) {
+            if (!m_derivations.empty())
+                readDerived(m_derivations.front());
+            return;
+        }
         const Node* argument = nullptr;
         for (const Node* apply : m_applies) {
             const auto arguments = callArguments(*apply);
-            if (arguments.size() == 2 && arguments[0] && arguments[0]->kind == NodeKind::Path &&
+            if (arguments.size() == 2 && arguments[0] && isLiteralPath(arguments[0]) &&
                 arguments[0]->text == m_facts.builderModule)
                 argument = arguments[1];
         }
-        const std::string id =
-            argument ? m_modules->resolve(m_facts.path, m_facts.builderModule) : std::string();
+        if (argument)
+            readBuilt(m_modules->resolve(m_facts.path, m_facts.builderModule), valueOf(argument));
+    }
+
+    // `(import ./<sibling>.nix { inherit callPackage; }).override { gpuArch = "8.9"; }` where
+    // the sibling is `callPackage ./lib/torch.nix { … }`: callPackage's makeOverridable calls
+    // the builder again with the sibling's arguments updated by the overrides, so this recipe
+    // is what that call makes. (`callPackage ./<sibling>.nix { }` would wrap it in a second
+    // makeOverridable over the sibling's own arguments, which is not followed.)
+    void readDerived(const Derivation& derivation)
+    {
+        const auto arguments = callArguments(*derivation.base);
+        if (arguments.size() != 2 || calleeName(*derivation.base) != "import" ||
+            !derivation.overrides)
+            return;
+        auto call = builderCallOf(m_modules->resolve(m_facts.path, arguments[0]->text),
+                                  valueOf(arguments[1]), 0);
+        if (!call)
+            return;
+        const nix::Value overrides = valueOf(derivation.overrides);
+        const nix::Value merged = evaluator().overridden(call->arguments, overrides);
+        readBuilt(call->module, merged);
+        // A sibling recipe the base passes (a companion's torch) is still passed unless
+        // overridden.
+        for (auto& [name, imported] : keptPasses(std::move(call->passed), overrides))
+            if (imported.value != "./" + m_facts.fileName)
+                m_facts.importedFiles.push_back(std::move(imported));
+        // Followed, it is a recipe of its own, not a thin wrapper checked on its base.
+        const std::string directory = m_facts.path.substr(0, m_facts.path.rfind('/') + 1);
+        if ((!m_facts.archSinks.empty() || m_facts.compilerFlags || m_facts.pythonPackageSet ||
+             m_facts.cudaPackageSet) &&
+            call->module.starts_with(directory)) {
+            m_facts.wrappedFile.reset();
+            m_facts.builderModule = "./" + call->module.substr(directory.size());
+        }
+        if (m_facts.pins.empty())
+            if (const nix::SyntaxTree* builder = m_modules->load(call->module))
+                for (PinFact& pin : appliedPins(*builder, call->module, merged))
+                    if (!pin.file.empty()) // the builder's, or where the arguments are written
+                        m_facts.pins.push_back(std::move(pin));
+    }
+
+    struct BuilderCall
+    {
+        std::string module; // id
+        nix::Value arguments;
+        // Sibling recipes passed as arguments (`torch = callPackage ./pytorch-….nix { };`),
+        // by the attribute each is passed as.
+        std::vector<std::pair<std::string, Fact<std::string>>> passed;
+    };
+
+    // What of `passed` overrides leave in place: all when they are a set without those
+    // attributes, none when they cannot be read (a function of the old arguments).
+    using Passes = std::vector<std::pair<std::string, Fact<std::string>>>;
+    static Passes keptPasses(Passes passed, const nix::Value& overrides)
+    {
+        if (overrides.kind() != nix::Value::Kind::AttrSet)
+            return {};
+        std::erase_if(passed, [&](const auto& pass) { return overrides.attribute(pass.first); });
+        return passed;
+    }
+
+    // Sibling recipes imported in `argument` (a call's argument set), by the attribute they
+    // are bound to.
+    Passes siblingPasses(const Node& argument) const
+    {
+        Passes passed;
+        if (argument.kind != NodeKind::AttrSet)
+            return passed;
+        for (const Node* apply : m_applies) {
+            const auto call = callArguments(*apply);
+            const std::string_view callee = calleeName(*apply);
+            if ((callee != "import" && callee != "callPackage") || call.empty() ||
+                !isLiteralPath(call[0]) || !isSibling(call[0]->text) ||
+                !within(&argument, apply->range))
+                continue;
+            for (const Node* binding : argument.children) {
+                const Node* path =
+                    binding->kind == NodeKind::Binding ? binding->bindingPath() : nullptr;
+                const Node* value = path ? binding->bindingValue() : nullptr;
+                if (!value || !within(value, apply->range) || path->children.empty() ||
+                    path->children.front()->kind != NodeKind::AttrName)
+                    continue;
+                const std::string name(path->children.front()->text);
+                if (std::ranges::any_of(passed, [&](const auto& p) { return p.first == name; }))
+                    continue;
+                Fact<std::string> imported{std::string(call[0]->text), SourceRange{}};
+                imported.in =
+                    "passed as " + name + " in " + m_facts.path + ":" +
+                    std::to_string(
+                        nix::LineIndex(m_tree.source()).position(call[0]->range.begin).line);
+                passed.emplace_back(name, std::move(imported));
+            }
+        }
+        return passed;
+    }
+
+    // The builder `import <recipe> <argument>` calls with callPackage, and its arguments: the
+    // recipe's own call, or, for a recipe derived from another, that one's call updated by
+    // its overrides (a chain of derivations, a few deep).
+    std::optional<BuilderCall> builderCallOf(const std::string& recipeId,
+                                             const nix::Value& argument, int depth) const
+    {
+        constexpr int maxDepth = 4;
+        const nix::SyntaxTree* recipe = recipeId.empty() ? nullptr : m_modules->load(recipeId);
+        if (depth >= maxDepth || !recipe || !recipe->root() ||
+            recipe->root()->kind != NodeKind::Lambda)
+            return std::nullopt;
+        RecipeFacts facts;
+        facts.path = recipeId;
+        Extractor base(*recipe, facts, m_modules, m_depth + 1);
+        base.visit(*recipe->root(), std::string());
+        const auto in = [&](const Node& node) {
+            return evaluator().evaluateApplied(recipeId, argument, node);
+        };
+        for (const Node* apply : base.m_applies) {
+            const auto call = callArguments(*apply);
+            if (call.size() == 2 && isLiteralPath(call[0]) && !isSibling(call[0]->text) &&
+                calleeName(*apply) == "callPackage")
+                return BuilderCall{m_modules->resolve(recipeId, call[0]->text), in(*call[1]),
+                                   base.siblingPasses(*call[1])};
+        }
+        base.extractDerivedFrom();
+        if (base.m_derivations.empty() || !base.m_derivations.front().overrides)
+            return std::nullopt;
+        const Derivation& derived = base.m_derivations.front();
+        const auto call = callArguments(*derived.base);
+        if (call.size() != 2 || calleeName(*derived.base) != "import")
+            return std::nullopt;
+        auto inner =
+            builderCallOf(m_modules->resolve(recipeId, call[0]->text), in(*call[1]), depth + 1);
+        if (!inner)
+            return inner;
+        const nix::Value overrides = in(*derived.overrides);
+        inner->arguments = evaluator().overridden(inner->arguments, overrides);
+        inner->passed = keptPasses(std::move(inner->passed), overrides);
+        return inner;
+    }
+
+    // The facts a builder module makes when applied to `argument`.
+    void readBuilt(const std::string& id, const nix::Value& argument, int chain = 0)
+    {
         const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
         if (!module || !module->root() || module->root()->kind != NodeKind::Lambda)
             return;
@@ -201,13 +355,15 @@ private:
         Extractor builder(*module, built, m_modules, m_depth + 1);
         builder.m_shared = &evaluator();
         builder.m_moduleId = id;
-        builder.m_appliedTo = valueOf(argument);
+        builder.m_appliedTo = argument;
         builder.visit(*module->root(), std::string());
         builder.findOverlays();
         builder.extractShellSettings();
         builder.extractArchSinks();
         builder.extractCompilerFlags();
         builder.extractSelectedPackageSets();
+        builder.extractPlatforms();
+        builder.extractNixpkgsSystem();
         for (Fact<std::string>& computed : builder.computedSiblingImports(m_facts.path))
             m_facts.importedFiles.push_back(std::move(computed));
         const nix::LineIndex lines(module->source());
@@ -225,6 +381,18 @@ private:
         };
         takeSet(m_facts.pythonPackageSet, built.pythonPackageSet);
         takeSet(m_facts.cudaPackageSet, built.cudaPackageSet);
+        if (!m_facts.nixpkgsSystem && built.nixpkgsSystem) {
+            Fact<std::string>& system = *built.nixpkgsSystem;
+            system.in =
+                "in " + at(system.range) + (system.in.empty() ? std::string() : ", " + system.in);
+            system.range = SourceRange{};
+            m_facts.nixpkgsSystem = std::move(system);
+        }
+        if (!m_facts.platformsValue && built.platformsValue) {
+            built.platformsValue->in = "in " + at(built.platformsValue->range);
+            built.platformsValue->range = SourceRange{};
+            m_facts.platformsValue = std::move(built.platformsValue);
+        }
         // What the recipe sets itself (an arch handed to the builder under a sink's name)
         // is read in the recipe; the rest where the builder makes it.
         if (m_facts.archSinks.empty()) {
@@ -247,6 +415,21 @@ private:
                 place(more);
             m_facts.compilerFlags = std::move(built.compilerFlags);
             m_facts.moreCompilerFlags = std::move(built.moreCompilerFlags);
+        }
+        // A builder that hands its values on to another (`callPackage ./torch-build.nix
+        // { inherit cpu gpuTargets; }`): what is still missing is made there.
+        constexpr int maxChain = 3;
+        if (chain + 1 >= maxChain || (!m_facts.archSinks.empty() && m_facts.compilerFlags &&
+                                      m_facts.pythonPackageSet && m_facts.cudaPackageSet))
+            return;
+        for (const Node* apply : builder.m_applies) {
+            const auto arguments = callArguments(*apply);
+            if (arguments.size() != 2 || !arguments[0] || !isLiteralPath(arguments[0]) ||
+                !endsWith(arguments[0]->text, ".nix"))
+                continue;
+            const std::string next = m_modules->resolve(id, arguments[0]->text);
+            if (!next.empty() && next != id && next != m_facts.path)
+                readBuilt(next, builder.valueOf(arguments[1]), chain + 1);
         }
     }
 
@@ -889,8 +1072,7 @@ private:
         for (const Node* apply : m_applies) {
             const auto arguments = callArguments(*apply);
             if (calleeName(*apply) != "import" || arguments.empty() || !arguments[0] ||
-                arguments[0]->kind != NodeKind::Path ||
-                !endsWith(arguments[0]->text, "sources.nix"))
+                !isLiteralPath(arguments[0]) || !endsWith(arguments[0]->text, "sources.nix"))
                 continue;
             const std::string_view path = arguments[0]->text;
             const std::string json = m_modules->resolveFile(
@@ -962,6 +1144,13 @@ private:
     // Files beside the recipe are recipes of their own (a companion's torch, a wrapper's base,
     // whose pins reach the wrapper as inherited findings); modules in other directories are
     // followed two levels deep, which also ends import cycles.
+    // `./x.nix`, not `./${name}.nix`: a path whose text is the file it names.
+    static bool isLiteralPath(const Node* node)
+    {
+        return node && node->kind == NodeKind::Path &&
+               node->text.find("${") == std::string_view::npos;
+    }
+
     static bool isSibling(std::string_view path)
     {
         return path.starts_with("./") && path.find('/', 2) == std::string_view::npos;
@@ -979,8 +1168,7 @@ private:
             const std::string_view callee = calleeName(*apply);
             const auto arguments = callArguments(*apply);
             if ((callee != "import" && callee != "callPackage") || arguments.empty() ||
-                !arguments[0] || arguments[0]->kind != NodeKind::Path ||
-                isSibling(arguments[0]->text))
+                !arguments[0] || !isLiteralPath(arguments[0]) || isSibling(arguments[0]->text))
                 continue;
             const Node* argument = arguments.size() == 2 ? arguments[1] : nullptr;
             auto known = std::find_if(imports.begin(), imports.end(),
@@ -999,7 +1187,7 @@ private:
             // that picks the pin by the variant (`tables.pins.${cuda}`) or lets the caller
             // override it (`derived // overrides`) pins what this call makes.
             std::vector<PinFact> pins =
-                argument ? appliedPins(*module, id, *argument) : std::vector<PinFact>();
+                argument ? appliedPins(*module, id, valueOf(argument)) : std::vector<PinFact>();
             const bool applied = !pins.empty();
             if (!applied) {
                 RecipeFacts moduleFacts;
@@ -1037,7 +1225,7 @@ private:
 
     // The pins of a module function where the recipe applies it to `argument`.
     std::vector<PinFact> appliedPins(const nix::SyntaxTree& module, const std::string& id,
-                                     const Node& argument) const
+                                     const nix::Value& argument) const
     {
         if (module.root()->kind != NodeKind::Lambda)
             return {};
@@ -1046,7 +1234,7 @@ private:
         Extractor nested(module, moduleFacts, m_modules, m_depth + 1);
         nested.m_shared = &evaluator();
         nested.m_moduleId = id;
-        nested.m_appliedTo = valueOf(&argument);
+        nested.m_appliedTo = argument;
         nested.visit(*module.root(), std::string());
         nested.extractPins();
         return std::move(moduleFacts.pins);
@@ -1313,7 +1501,7 @@ private:
         for (const Node* apply : m_applies) {
             const std::string_view callee = calleeName(*apply);
             auto arguments = callArguments(*apply);
-            if (arguments.empty() || !arguments[0] || arguments[0]->kind != NodeKind::Path)
+            if (arguments.empty() || !arguments[0] || !isLiteralPath(arguments[0]))
                 continue;
             if (arguments.size() == 2 && !isSibling(arguments[0]->text) &&
                 m_facts.builderModule.empty())
@@ -1350,7 +1538,7 @@ private:
             const std::string_view callee = calleeName(*apply);
             const auto arguments = callArguments(*apply);
             if ((callee != "import" && callee != "callPackage") || arguments.empty() ||
-                !arguments[0] || arguments[0]->kind == NodeKind::Path ||
+                !arguments[0] || isLiteralPath(arguments[0]) ||
                 std::ranges::count(seen, arguments[0]) > 0)
                 continue;
             seen.push_back(arguments[0]);
@@ -1394,9 +1582,14 @@ private:
             if (subject->kind != NodeKind::Apply)
                 continue;
             const auto arguments = callArguments(*subject);
-            if (!arguments.empty() && arguments[0] && arguments[0]->kind == NodeKind::Path &&
-                isSibling(arguments[0]->text))
-                m_facts.derivedFrom.push_back(std::string(arguments[0]->text));
+            if (arguments.empty() || !arguments[0] || !isLiteralPath(arguments[0]) ||
+                !isSibling(arguments[0]->text))
+                continue;
+            m_facts.derivedFrom.push_back(std::string(arguments[0]->text));
+            const auto call = std::ranges::find_if(
+                m_applies, [&](const Node* apply) { return apply->function() == select; });
+            m_derivations.push_back(
+                {subject, call == m_applies.end() ? nullptr : (*call)->argument()});
         }
     }
 
@@ -2229,7 +2422,7 @@ private:
         for (const Node* apply : m_applies) {
             const auto arguments = callArguments(*apply);
             if (calleeName(*apply) != "import" || arguments.size() != 2 || !arguments[1] ||
-                (arguments[0] && arguments[0]->kind == NodeKind::Path))
+                isLiteralPath(arguments[0]))
                 continue;
             const nix::Value argument = valueOf(arguments[1]);
             if (argument.kind() != nix::Value::Kind::AttrSet || argument.attribute("crossSystem"))
@@ -2362,6 +2555,7 @@ private:
     std::vector<BindingRecord> m_bindings;
     std::vector<const Node*> m_applies;
     std::vector<const Node*> m_selects;
+    std::vector<Derivation> m_derivations;
     std::vector<const Node*> m_identifiers;
     std::vector<const Node*> m_strings;
     std::vector<const Node*> m_formals;

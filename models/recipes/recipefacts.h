@@ -99,6 +99,7 @@ struct PlatformsFact
     std::vector<std::string> platforms; // expanded ("lib.platforms.linux" → its systems)
     std::string expression;             // as written, for messages when not Known
     nix::SourceRange range;
+    std::string in; // where a builder module sets it ("in lib/torch.nix:67"); then no range
 };
 
 // Compiler flags that reach the C/C++ compiler (CXXFLAGS, CFLAGS, NIX_CFLAGS_COMPILE,

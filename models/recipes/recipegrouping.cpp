@@ -25,6 +25,24 @@ std::string pinOf(const RecipeFacts& facts)
     return facts.pins.empty() ? std::string() : facts.pins.front().revision;
 }
 
+// Per pin: the recipes that select nixpkgs' unversioned python3Packages, by the Python
+// version their names say.
+std::map<std::string, std::map<std::string, std::vector<std::string>>>
+defaultPythonUsers(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                   const std::vector<int>& bases)
+{
+    std::map<std::string, std::map<std::string, std::vector<std::string>>> users;
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& recipe = *recipes[i];
+        if (recipe.variant && recipe.problem == FileProblem::None && recipe.pythonPackageSet &&
+            recipe.pythonPackageSet->value == "python3Packages")
+            users[pinOf(bases[i] >= 0 ? *recipes[static_cast<size_t>(bases[i])] : recipe)]
+                 [recipe.variant->python]
+                     .push_back(recipe.fileName);
+    }
+    return users;
+}
+
 bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
@@ -91,9 +109,11 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
         m_groupOf[i] = static_cast<int>(it->second);
         m_groups[it->second].files.push_back(recipe.path);
     }
+    auto pythonUsers = defaultPythonUsers(recipes, bases);
     for (auto& [key, index_] : index) {
         RecipeGroup& group = m_groups[index_];
         GroupProfile& profile = group.profile;
+        profile.defaultPythonUsers = pythonUsers[profile.pin];
         const std::string scope = key.substr(0, key.rfind('\n'));
         int acceleratorMembers = 0;
         for (const auto& [pin, count] : pinCounts[scope]) {

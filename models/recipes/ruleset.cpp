@@ -108,6 +108,9 @@ const std::vector<RuleInfo> allRules = {
      "A CPU-only or Darwin recipe names CUDA packages without enabling CUDA."},
     {rule::pythonVersionMismatch, S::Error, F::EditValue, "Python set differs",
      "The Python package set is not the file's Python version."},
+    {rule::pythonDefaultMismatch, S::Warning, F::None, "unversioned Python set of another version",
+     "The recipe selects python3Packages, the pin's default Python, which most recipes on the "
+     "same pin that select it are named for another Python version."},
     {rule::torchVersionMismatch, S::Error, F::Regenerate, "torch version differs",
      "The torch version the recipe builds differs from the spec's."},
     {rule::cudaBelowMinimum, S::Error, F::Delete, "CUDA cannot target the arch",
@@ -417,6 +420,13 @@ private:
                         digits.substr(0, 1) + "." + digits.substr(1) +
                         ", but the file name says python" + v.python,
                     f.pythonPackageSet->range);
+        } else if (f.pythonPackageSet && e->defaultPython) {
+            add(rule::pythonDefaultMismatch,
+                "python3Packages (" + whereIs(f, *f.pythonPackageSet) +
+                    ") is the pin's default Python, and " + e->defaultPythonSource +
+                    "; the file name says python" + v.python + ": name python" + v.python +
+                    "Packages",
+                f.pythonPackageSet->range);
         }
         if (e->fromSpecFile && !e->torchVersion.empty() && f.torchVersion &&
             f.torchVersion->value != e->torchVersion)
@@ -626,11 +636,13 @@ private:
             return;
         const PlatformsFact& fact = *f.platformsValue;
         const auto& list = fact.platforms;
-        const std::string written = fact.expression.size() <= 80 ? fact.expression : listText(list);
+        const std::string written =
+            fact.expression.size() <= 80 && fact.in.empty() ? fact.expression : listText(list);
+        const std::string where = fact.in.empty() ? lineOf(f, fact.range) : fact.in;
         if (std::find(list.begin(), list.end(), isa->platform) == list.end()) {
             add(rule::platformsMismatch,
-                "meta.platforms " + written + " (" + lineOf(f, fact.range) + ") leaves out " +
-                    isa->platform + ", where " + isa->id + " runs: Nix refuses to build it there",
+                "meta.platforms " + written + " (" + where + ") leaves out " + isa->platform +
+                    ", where " + isa->id + " runs: Nix refuses to build it there",
                 fact.range);
             return;
         }
@@ -645,8 +657,8 @@ private:
                 others.push_back(platform);
         if (!others.empty())
             add(rule::platformsWider,
-                "meta.platforms " + written + " (" + lineOf(f, fact.range) + ") also offers " +
-                    listText(others) + ", where " + isa->id + " code cannot run",
+                "meta.platforms " + written + " (" + where + ") also offers " + listText(others) +
+                    ", where " + isa->id + " code cannot run",
                 fact.range);
     }
 

@@ -55,6 +55,7 @@ inline constexpr std::string_view platformsWider = "platforms-wider";
 inline constexpr std::string_view cpuRecipeEnablesCuda = "cpu-recipe-enables-cuda";
 inline constexpr std::string_view cpuRecipeCudaInputs = "cpu-recipe-cuda-inputs";
 inline constexpr std::string_view pythonVersionMismatch = "python-version-mismatch";
+inline constexpr std::string_view pythonDefaultMismatch = "python-default-mismatch";
 inline constexpr std::string_view torchVersionMismatch = "torch-version-mismatch";
 inline constexpr std::string_view importedCellMismatch = "imported-cell-mismatch";
 inline constexpr std::string_view importedFileMissing = "imported-file-missing";

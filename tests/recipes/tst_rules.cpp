@@ -789,6 +789,57 @@ in
         }
     }
 
+    // python3Packages is the pin's default Python, which no recipe states; the recipes on
+    // the same pin that select it tell which by their names, when most agree.
+    void pythonDefaultFromThePin()
+    {
+        auto recipe = [](const QByteArray& pin, const QByteArray& torch) {
+            return "let\n  pkgs = import (builtins.fetchTarball "
+                   "\"https://github.com/NixOS/nixpkgs/archive/" +
+                   pin + ".tar.gz\") { };\nin\n" + torch + "\n";
+        };
+        const QByteArray notations[] = {
+            "pkgs.python3Packages.torch", "with pkgs.python3Packages; torch",
+            "pkgs.python3.pkgs.torch", "let py = pkgs.python3Packages; in py.torch"};
+        for (const QByteArray& torch : notations) {
+            TestRepository repo;
+            repo.writeRecipe("pytorch-python313-cpu-avx2.nix", recipe(goodPin, torch));
+            repo.writeRecipe("pytorch-python313-cpu-avx512.nix",
+                             recipe(goodPin, "pkgs.python3Packages.torch"));
+            repo.writeRecipe("pytorch-python312-cpu-avx2.nix", recipe(goodPin, torch));
+            // Named for its version, and on another pin: neither tells about this one.
+            repo.writeRecipe("pytorch-python312-cpu-avx512.nix",
+                             recipe(goodPin, "pkgs.python312Packages.torch"));
+            repo.writeRecipe("pytorch-python312-cpu-avx512bf16.nix",
+                             recipe(otherPin, "pkgs.python3Packages.torch"));
+            const Analysis analysis = analyze(repo);
+            QCOMPARE(analysis.entries.size(), size_t(5));
+            for (const MatrixEntry& entry : analysis.entries) {
+                const bool wrong = entry.variant.python == "312" && entry.variant.isa == "avx2";
+                const Finding* finding = find(entry.findings, "python-default-mismatch");
+                QVERIFY2(bool(finding) == wrong,
+                         (entry.variant.toString() + " with " + torch.toStdString()).c_str());
+                if (!finding)
+                    continue;
+                QCOMPARE(finding->severity, Severity::Warning);
+                QCOMPARE(finding->line, 4);
+                QVERIFY2(finding->message.find("2 recipes on this pin select it for python313 "
+                                               "(pytorch-python313-cpu-avx2.nix, "
+                                               "pytorch-python313-cpu-avx512.nix) and 1 for "
+                                               "python312") != std::string::npos,
+                         finding->message.c_str());
+            }
+        }
+        // One for each version: either may be the wrong one.
+        TestRepository tie;
+        tie.writeRecipe("pytorch-python313-cpu-avx2.nix",
+                        recipe(goodPin, "pkgs.python3Packages.torch"));
+        tie.writeRecipe("pytorch-python312-cpu-avx2.nix",
+                        recipe(goodPin, "pkgs.python3Packages.torch"));
+        for (const MatrixEntry& entry : analyze(tie).entries)
+            QVERIFY(!find(entry.findings, "python-default-mismatch"));
+    }
+
     // A builder module called with arguments makes the values: not checked, and said so.
     // The Python set torch comes from, found by what the name before `.torch` evaluates to.
     void pythonSetThroughABinding()
@@ -1244,6 +1295,144 @@ in
                    "{ inherit callPackage; }).overrideAttrs (old: { })\n",
                    name),
              "imported-cell-mismatch");
+
+        // One that RecipeGrouping cannot follow (the base is no callPackage of a builder) may
+        // have changed anything but its nixpkgs: the base's CUDA set is not held against it,
+        // its pin is.
+        TestRepository repo;
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx512.nix",
+                         "let\n  pkgs = import (builtins.fetchTarball "
+                         "\"https://github.com/NixOS/nixpkgs/archive/" +
+                             otherPin +
+                             ".tar.gz\") { };\nin\npkgs.python313Packages.torch.override {\n"
+                             "  cudaPackages = pkgs.cudaPackages_12_8;\n}\n");
+        for (const char* sm : {"sm80", "sm86", "sm89"})
+            repo.writeRecipe(QStringLiteral("pytorch-python313-cuda12_9-%1-avx512.nix").arg(sm),
+                             "let\n  pkgs = import (builtins.fetchTarball "
+                             "\"https://github.com/NixOS/nixpkgs/archive/" +
+                                 goodPin + ".tar.gz\") { };\nin\npkgs.python313Packages.torch\n");
+        repo.writeRecipe("pytorch-python313-cuda12_9-sm90-avx512.nix",
+                         "{ cudaPackages_12_9 }:\n"
+                         "(import ./pytorch-python313-cuda12_8-sm90-avx512.nix).override {\n"
+                         "  cudaPackages = cudaPackages_12_9;\n}\n");
+        for (const MatrixEntry& entry : analyze(repo).entries)
+            if (entry.variant.toString() == "pytorch-python313-cuda12_9-sm90-avx512") {
+                QVERIFY(!find(entry.findings, "cuda-version-mismatch"));
+                QVERIFY(find(entry.findings, "pin-differs-from-group"));
+            }
+    }
+
+    // A derived recipe is what its base's builder makes from the base's arguments updated by
+    // the overrides (callPackage's makeOverridable): read there, and judged as its own cell.
+    void derivedRecipesAreReadThroughTheirBase()
+    {
+        TestRepository repo;
+        repo.writeRecipe("lib/torch.nix",
+                         "{ pkgs, gpuArch, isa, pythonAttr ? \"python313Packages\",\n"
+                         "  platforms ? [ \"x86_64-linux\" ] }:\nlet\n"
+                         "  flags = {\n    avx2 = [ \"-mavx2\" \"-mfma\" \"-mf16c\" ];\n"
+                         "    avx512 = [ \"-mavx512f\" \"-mavx512dq\" \"-mavx512vl\" "
+                         "\"-mavx512bw\" \"-mfma\" ];\n"
+                         "    armv9 = [ \"-march=armv9-a+sve2\" ];\n  };\nin\n"
+                         "(pkgs.${pythonAttr}.torch.override { gpuTargets = [ gpuArch ]; "
+                         "}).overrideAttrs (old: {\n"
+                         "  NIX_CFLAGS_COMPILE = toString flags.${isa};\n"
+                         "  meta.platforms = platforms;\n})\n");
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx512.nix",
+                         "{ callPackage }:\ncallPackage ./lib/torch.nix {\n  gpuArch = \"9.0\";\n"
+                         "  isa = \"avx512\";\n}\n");
+        const QByteArray base = "./pytorch-python313-cuda12_8-sm90-avx512.nix";
+        auto derived = [&](const QByteArray& overrides) {
+            return "{ callPackage }:\n(import " + base + " { inherit callPackage; }).override " +
+                   overrides + "\n";
+        };
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm89-avx512.nix",
+                         derived("{\n  gpuArch = \"8.9\";\n}"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm89-avx2.nix",
+                         derived("{\n  gpuArch = \"8.9\";\n}"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm86-avx2.nix",
+                         "{ callPackage }:\nlet\n  base = import " + base +
+                             " { inherit callPackage; };\nin\n"
+                             "base.override (old: { gpuArch = \"8.6\"; isa = \"avx2\"; })\n");
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm80-avx2.nix",
+                         derived("(old: { isa = \"avx2\"; })"));
+        repo.writeRecipe("pytorch-python312-cuda12_8-sm89-avx512.nix",
+                         derived("{ gpuArch = \"8.9\"; pythonAttr = \"python312Packages\"; }"));
+        // A derivation of a derivation: the overrides of both, in order.
+        repo.writeRecipe("pytorch-python312-cuda12_8-sm86-avx2.nix",
+                         "{ callPackage }:\n(import ./pytorch-python313-cuda12_8-sm86-avx2.nix "
+                         "{ inherit callPackage; }).override {\n"
+                         "  pythonAttr = \"python312Packages\";\n}\n");
+        // An ARM cell that leaves the base's platforms in place.
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-armv9.nix",
+                         derived("{ isa = \"armv9\"; }"));
+        // A companion's torch passed by its base stays passed unless overridden.
+        repo.writeRecipe("lib/companion.nix", "{ python3Packages, torch }:\n"
+                                              "python3Packages.torchvision.override { inherit "
+                                              "torch; }\n");
+        repo.writeRecipe(
+            "torchvision-python313-cuda12_8-sm90-avx512.nix",
+            "{ callPackage }:\ncallPackage ./lib/companion.nix {\n"
+            "  torch = callPackage ./pytorch-python313-cuda12_8-sm90-avx512.nix { };\n}\n");
+        const QByteArray companion =
+            "{ callPackage }:\n(import ./torchvision-python313-cuda12_8-sm90-avx512.nix "
+            "{ inherit callPackage; }).override ";
+        repo.writeRecipe("torchvision-python313-cuda12_8-sm90-avx2.nix", companion + "{ }\n");
+        repo.writeRecipe(
+            "torchvision-python313-cuda12_8-sm89-avx512.nix",
+            companion + "{\n  torch = callPackage ./pytorch-python313-cuda12_8-sm89-avx512.nix "
+                        "{ };\n}\n");
+        const Analysis analysis = analyze(repo);
+        std::map<std::string, const MatrixEntry*> byName;
+        for (const MatrixEntry& entry : analysis.entries)
+            byName[entry.variant.toString()] = &entry;
+        QCOMPARE(byName.size(), size_t(11));
+        QVERIFY(!find(byName.at("torchvision-python313-cuda12_8-sm89-avx512")->findings,
+                      "imported-cell-mismatch"));
+        const Finding* passed =
+            find(byName.at("torchvision-python313-cuda12_8-sm90-avx2")->findings,
+                 "imported-cell-mismatch");
+        QVERIFY(passed);
+        QVERIFY2(
+            passed->message.find("(passed as torch in "
+                                 ".flox/pkgs/torchvision-python313-cuda12_8-sm90-avx512.nix:3)") !=
+                std::string::npos,
+            passed->message.c_str());
+        ONLY(byName.at("pytorch-python313-cuda12_8-sm90-armv9")->findings, "platforms-mismatch");
+        QVERIFY2(byName.at("pytorch-python313-cuda12_8-sm90-armv9")
+                         ->findings[0]
+                         .message.find("(in .flox/pkgs/lib/torch.nix:") != std::string::npos,
+                 byName.at("pytorch-python313-cuda12_8-sm90-armv9")->findings[0].message.c_str());
+        QCOMPARE(byName.at("pytorch-python312-cuda12_8-sm86-avx2")->recipe->pythonPackageSet->value,
+                 std::string("python312Packages"));
+        for (const char* sound :
+             {"pytorch-python313-cuda12_8-sm90-avx512", "pytorch-python313-cuda12_8-sm89-avx512",
+              "pytorch-python313-cuda12_8-sm86-avx2", "pytorch-python312-cuda12_8-sm89-avx512",
+              "pytorch-python312-cuda12_8-sm86-avx2"}) {
+            const MatrixEntry& entry = *byName.at(sound);
+            QVERIFY2(entry.recipe && !entry.recipe->archSinks.empty() &&
+                         entry.recipe->compilerFlags,
+                     sound);
+            QVERIFY2(!entry.firstError() && !find(entry.findings, "values-not-read"), sound);
+        }
+        QCOMPARE(
+            byName.at("pytorch-python312-cuda12_8-sm89-avx512")->recipe->pythonPackageSet->value,
+            std::string("python312Packages"));
+        // The arch comes from the override, written in the derived recipe.
+        const ArchSinkFact& sink =
+            byName.at("pytorch-python313-cuda12_8-sm89-avx512")->recipe->archSinks.front();
+        QCOMPARE(sink.value, std::string("8.9"));
+        QCOMPARE(sink.writtenIn,
+                 std::string(".flox/pkgs/pytorch-python313-cuda12_8-sm89-avx512.nix:3"));
+        // What an override leaves out is the base's: avx512 flags in an avx2 cell, sm90's arch.
+        const MatrixEntry& isa = *byName.at("pytorch-python313-cuda12_8-sm89-avx2");
+        ONLY(isa.findings, "cpu-flags-mismatch");
+        const MatrixEntry& arch = *byName.at("pytorch-python313-cuda12_8-sm80-avx2");
+        ONLY(arch.findings, "gpu-arch-mismatch");
+        QVERIFY2(arch.findings[0].message.find(
+                     "written in .flox/pkgs/pytorch-python313-cuda12_8-sm90-avx512.nix:3") !=
+                     std::string::npos,
+                 arch.findings[0].message.c_str());
     }
 
     // Overlays written in a module the recipes select from (`overlays = [ ov.cuda13 ov.magma
