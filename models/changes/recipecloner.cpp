@@ -617,8 +617,12 @@ private:
             return;
         for (const SourceRange& comment : commentRanges(m_source, m_inventory.opaque))
             replaceWords(m_source, comment, pairs, m_edits);
+        // A sibling a recipe is derived from (`(import ./<base>.nix { }).override { … }`) is
+        // its base whatever cell it is written for; an imported sibling (a companion's torch)
+        // is the cell's own and follows it.
         for (const Node* path : m_inventory.paths)
             if (textOf(path->range).starts_with("./") &&
+                std::ranges::count(m_facts.derivedFrom, textOf(path->range)) == 0 &&
                 std::none_of(path->children.begin(), path->children.end(), [](const Node* part) {
                     return part->kind == NodeKind::Interpolation;
                 }))

@@ -2082,6 +2082,28 @@ struct Evaluator::Impl
     }
 
     // Strings joined by `separator`; unknown items make an unknown with parts.
+    // An unknown list concatenated from parts, as items to join: the elements of its known
+    // parts and each unknown part as one item. nullopt for any other value.
+    std::optional<std::vector<Value>> itemsOfParts(const Value& items)
+    {
+        const ValueData& d = data(items);
+        if (items.isKnown() || d.partsKind != PartsKind::List || d.parts.empty() ||
+            items.cause() != Cause::Dependent)
+            return std::nullopt;
+        std::vector<Value> out;
+        for (const Value& part : d.parts) {
+            if (part.isKnown() && part.kind() != Kind::List)
+                return std::nullopt;
+            if (part.isUnknown()) {
+                out.push_back(part);
+                continue;
+            }
+            for (Value element : forceElements(part))
+                out.push_back(std::move(element));
+        }
+        return out;
+    }
+
     Value joinStrings(const Value& separator, const std::vector<Value>& items, Origin origin)
     {
         Concat out(*this, PartsKind::String, origin);
@@ -2192,6 +2214,11 @@ struct Evaluator::Impl
         case Native::ConcatMapStringsSep: {
             const Value separator = force(args[0]);
             const Value items = force(args.back());
+            // `[ (old.flags or "") ] ++ flags` filtered: the known parts are still joined,
+            // the unknown ones stay unknown parts of the string.
+            if (native == Native::ConcatStringsSep && separator.kind() == Kind::String)
+                if (auto pieces = itemsOfParts(items))
+                    return joinStrings(separator, *pieces, origin);
             if (separator.isUnknown() || items.isUnknown())
                 return unknownCall(path, separator.isUnknown() ? separator : items);
             if (separator.kind() != Kind::String || items.kind() != Kind::List)

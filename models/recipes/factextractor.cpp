@@ -2198,10 +2198,19 @@ private:
         if (auto text = textOf(value, at))
             return text->text.find(unknownMark) == std::string::npos ? text : std::nullopt;
         const auto inherited = [&](const nix::Value& part) {
-            const std::string_view path = part.symbolicPath();
-            return part.isUnknown() && path.size() > sink.size() &&
-                   path.substr(path.size() - sink.size()) == sink &&
-                   path[path.size() - sink.size() - 1] == '.';
+            const auto fromOld = [&](const nix::Value& v) {
+                const std::string_view path = v.symbolicPath();
+                return v.isUnknown() && path.size() > sink.size() &&
+                       path.substr(path.size() - sink.size()) == sink &&
+                       path[path.size() - sink.size() - 1] == '.';
+            };
+            if (fromOld(part))
+                return true;
+            // `lib.filter (f: f != "") [ (old.… or "") ]`: a part that is the old value or
+            // nothing.
+            const auto maybe = part.isUnknown() ? part.fallback() : std::nullopt;
+            const auto elements = maybe ? maybe->elements() : std::nullopt;
+            return elements && !elements->empty() && std::ranges::all_of(*elements, fromOld);
         };
         std::vector<nix::Value> parts;
         if (value.kind() == nix::Value::Kind::List) {

@@ -1464,6 +1464,21 @@ void TestEvaluator::listAndSetFunctionsWithUnknowns()
     QCOMPARE(value("{ lib, xs }: lib.foldr (x: a: a) 0 xs").symbolicPath(),
              std::string_view("lib.foldr(...)"));
 
+    // Joined, a list with unknown parts keeps its known parts as text: the flags a recipe
+    // adds to the inherited ones, which filter leaves unknown.
+    Eval joinEval("{ lib, old }: lib.concatStringsSep \" \" (lib.filter (f: f != \"\") "
+                  "[ (old.env.CFLAGS or \"\") ] ++ [ \"-mavx2\" \"-mfma\" ])");
+    const Value joined = joinEval.body();
+    QCOMPARE(joined.cause(), Cause::Dependent);
+    const std::vector<Value> joinedParts = joined.parts();
+    QCOMPARE(joinedParts.size(), size_t(2));
+    QCOMPARE(joinedParts[0].symbolicPath(), std::string_view("lib.filter(...)"));
+    QCOMPARE(joinedParts[1].asString(), std::optional<std::string>(" -mavx2 -mfma"));
+    QCOMPARE(joinedParts[1].sourceOf(1, 6)->range, joinEval.range("-mavx2"));
+    // With no unknown part the list is known, and so is the string.
+    QCOMPARE(value("{ lib }: lib.concatStringsSep \",\" ([ \"a\" ] ++ [ \"b\" ])").asString(),
+             std::optional<std::string>("a,b"));
+
     // An unknown left side: only the right side's attributes are known, its sets open.
     Eval leftEval("{ lib, o }: lib.recursiveUpdate o { a = 1; b = { c = 2; }; }");
     const Value left = leftEval.body();

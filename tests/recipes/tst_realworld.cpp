@@ -199,6 +199,31 @@ const std::vector<Expected>& expectations()
          "pytorch-python313-cuda12_9-sm120-avx512.nix",
          CellStatus::Broken,
          {"cuda-version-mismatch"}},
+        // (m) cells derived from a base with callPackage's `.override` (in chains, and a
+        // companion's torch passed by its base); three planted mistakes.
+        {"derived", "pytorch-python313-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
+        {"derived", "pytorch-python313-cuda12_8-sm90-avx2.nix", CellStatus::Ok, {}},
+        {"derived", "pytorch-python313-cuda12_8-sm89-avx512.nix", CellStatus::Ok, {}},
+        {"derived", "pytorch-python313-cuda12_8-sm86-avx2.nix", CellStatus::Ok, {}},
+        {"derived", "pytorch-python312-cuda12_8-sm89-avx512.nix", CellStatus::Ok, {}},
+        {"derived", "pytorch-python313-cuda12_8-sm90-armv9.nix", CellStatus::Ok, {}},
+        {"derived", "torchvision-python313-cuda12_8-sm90-avx512.nix", CellStatus::Ok, {}},
+        {"derived", "torchvision-python313-cuda12_8-sm90-avx2.nix", CellStatus::Ok, {}},
+        // overrides the arch only: the base's avx512 flags in an avx2 cell
+        {"derived",
+         "pytorch-python313-cuda12_8-sm89-avx2.nix",
+         CellStatus::Broken,
+         {"cpu-flags-mismatch"}},
+        // an ARM cell that keeps the base's x86 platforms
+        {"derived",
+         "pytorch-python313-cuda12_8-sm120-armv9.nix",
+         CellStatus::Broken,
+         {"platforms-mismatch"}},
+        // overrides nothing: still the sm90 torch its base passes
+        {"derived",
+         "torchvision-python313-cuda12_8-sm89-avx512.nix",
+         CellStatus::Broken,
+         {"imported-cell-mismatch"}},
         // (l) pins in JSON (fromJSON + readFile) and niv's sources.json, overlays picked from a
         // module by name, the Python set through a `with`-bound name; three planted mistakes.
         {"json-pins", "pytorch-python313-cuda13_0-sm90-avx512.nix", CellStatus::Ok, {}},
@@ -351,10 +376,10 @@ private slots:
 
     void fixtureShape()
     {
-        QCOMPARE(styles(),
-                 (QStringList{"builder", "companion", "dotted-bindings", "flake-pins", "isa-module",
-                              "json-pins", "mno-flags", "open-vocabulary", "pins-per-group",
-                              "sm-notation", "sparse-rows", "vllm", "warnings-only"}));
+        QCOMPARE(styles(), (QStringList{"builder", "companion", "derived", "dotted-bindings",
+                                        "flake-pins", "isa-module", "json-pins", "mno-flags",
+                                        "open-vocabulary", "pins-per-group", "sm-notation",
+                                        "sparse-rows", "vllm", "warnings-only"}));
         int total = 0;
         for (const QString& style : styles()) {
             const QStringList files = recipeFiles(style);

@@ -857,6 +857,17 @@ in
         ONLY(checkAlone(QByteArray(recipe).replace("SET", "pkgs.python311Packages"),
                         "pytorch-python312-cpu.nix"),
              "python-version-mismatch");
+        // An attribute name computed from the cell's tag: the set it selects.
+        const char* const computed =
+            "{ pkgs, lib }:\nlet\n  tag = \"TAG-cpu\";\n"
+            "  pyAttr = \"${lib.head (lib.splitString \"-\" tag)}Packages\";\nin\n"
+            "pkgs.${pyAttr}.torch\n";
+        const auto fromTag = checkAlone(QByteArray(computed).replace("TAG", "python313"),
+                                        "pytorch-python312-cpu.nix");
+        ONLY(fromTag, "python-version-mismatch");
+        QCOMPARE(fromTag[0].line, 6u);
+        CLEAN(checkAlone(QByteArray(computed).replace("TAG", "python312"),
+                         "pytorch-python312-cpu.nix"));
     }
 
     void valuesNotRead()
@@ -1235,7 +1246,8 @@ in
         for (const QByteArray& other :
              {QByteArray("./pytorch-python313-cuda13_0-sm90-avx2.nix"),
               QByteArray("./. + \"/pytorch-python313-cuda13_0-sm90-avx2.nix\""),
-              QByteArray("./lib/.. + \"/pytorch-python313-cuda13_0-sm90-\" + \"avx2.nix\"")}) {
+              QByteArray("./lib/.. + \"/pytorch-python313-cuda13_0-sm90-\" + \"avx2.nix\""),
+              QByteArray("./${\"pytorch-python313-cuda13_0-sm90-\" + \"avx2\"}.nix")}) {
             const auto findings = check(companion(other), name);
             ONLY(findings, "imported-cell-mismatch");
             QCOMPARE(findings[0].line, 4); // where the path is imported
@@ -1243,6 +1255,7 @@ in
         for (const QByteArray& own :
              {QByteArray("./pytorch-python313-cuda13_0-sm90-avx512.nix"),
               QByteArray("./. + \"/pytorch-python313-cuda13_0-sm90-avx512.nix\""),
+              QByteArray("./${\"pytorch-python313-cuda13_0-sm90-avx512\"}.nix"),
               QByteArray("./lib/torch.nix"),
               QByteArray("../pytorch-python313-cuda13_0-sm90-avx2.nix")})
             QVERIFY2(!find(check(companion(own), name), "imported-cell-mismatch"), own.constData());
