@@ -372,7 +372,10 @@ bool VariantGenerator::retargetImports(const MatrixEntry& entry, const RecipeFac
     for (const Fact<std::string>& imported : facts.importedFiles) {
         const std::string& path = imported.value;
         auto base = VariantName::ofSiblingPath(path);
-        if (!base || entry.variant.matchesBase(*base))
+        // A derived recipe's base is another cell's by design (`(import ./<base>.nix
+        // { … }).override { … }`): pointed at its own cell it would import itself.
+        if (!base || entry.variant.matchesBase(*base) ||
+            std::ranges::count(facts.derivedFrom, path) > 0)
             continue;
         if (!imported.in.empty()) { // a path a module computes: no bytes of it to point
             *error = "it imports " + path + " of another cell (" + imported.in +

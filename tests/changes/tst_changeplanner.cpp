@@ -75,6 +75,7 @@ private slots:
     void fixesValuesInPlace();
     void fixesACompanionsImport();
     void fixesTheSetAndSystemInPlace();
+    void fixesADerivedRecipeKeepingItsBase();
     void unknownCellIsSkipped();
     void generatesInRealWorldStyles_data();
     void generatesInRealWorldStyles();
@@ -283,6 +284,37 @@ void TestChangePlanner::fixesTheSetAndSystemInPlace()
                                       : "system = \"aarch64-linux\";") != std::string::npos,
                  op.after.c_str());
     }
+}
+
+void TestChangePlanner::fixesADerivedRecipeKeepingItsBase()
+{
+    // A derived recipe imports another cell's recipe by design: a fix never points that
+    // import at its own cell (it would import itself). It writes what the cell needs into the
+    // overrides, or says why it cannot.
+    test::TestRepository dir;
+    dir.copyFrom(fixture("realworld/derived"));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    ChangeRequest request;
+    request.action = ChangeAction::Fix;
+    request.cells = {".flox/pkgs/pytorch-python313-cuda12_8-sm89-avx2.nix",
+                     ".flox/pkgs/pytorch-python313-cuda12_8-sm120-armv9.nix"};
+    request.updateReadme = false;
+    const ChangeSet changes = ChangePlanner(source, analyse(source)).plan(request);
+    QCOMPARE(changes.operations.size(), size_t(1));
+    const FileOperation& op = changes.operations.front();
+    QCOMPARE(op.path, std::string(".flox/pkgs/pytorch-python313-cuda12_8-sm89-avx2.nix"));
+    QVERIFY2(op.after.find("import ./pytorch-python313-cuda12_8-sm90-avx512.nix") !=
+                     std::string::npos &&
+                 op.after.find("isa = \"avx2\";") != std::string::npos &&
+                 op.after.find("gpuArch = \"8.9\";") != std::string::npos,
+             op.after.c_str());
+    // The ARM cell's overrides lack the arch, which no sibling writes for it: refused.
+    QCOMPARE(changes.skipped.size(), size_t(1));
+    QVERIFY2(changes.skipped.front().why.find("would still be wrong") != std::string::npos,
+             changes.skipped.front().why.c_str());
+    for (const FileOperation& any : changes.operations)
+        QVERIFY(any.after.find("import ./pytorch-python313-cuda12_8-sm120-armv9.nix") ==
+                std::string::npos);
 }
 
 void TestChangePlanner::fixesACompanionsImport()
