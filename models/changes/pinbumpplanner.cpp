@@ -286,8 +286,7 @@ std::optional<Fetcher> fetcherInJson(std::string_view bytes, nix::SourceRange pi
         Fetcher fetcher;
         fetcher.callee = "fetchTarball";
         bool holdsPin = false;
-        for (size_t j = i + 1, m = 0; m < nodes[i].size && j < nodes.size();
-             ++m, j = nodes[j].next) {
+        for (size_t j : reader.members(i)) {
             const auto& member = nodes[j];
             if (member.kind != nix::JsonReader::Node::Kind::String || member.escaped)
                 continue;

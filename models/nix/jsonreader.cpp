@@ -387,4 +387,15 @@ bool JsonReader::expected(std::string_view what)
                 std::string(what));
 }
 
+std::vector<size_t> JsonReader::members(size_t index) const
+{
+    std::vector<size_t> out;
+    if (index >= m_nodes.size())
+        return out;
+    for (size_t i = index + 1; out.size() < m_nodes[index].size && i < m_nodes.size();
+         i = m_nodes[i].next)
+        out.push_back(i);
+    return out;
+}
+
 } // namespace rg::nix

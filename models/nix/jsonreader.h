@@ -48,6 +48,8 @@ public:
 
     // In pre-order: the value read is nodes()[0], an Array's or Object's members follow it.
     const std::vector<Node>& nodes() const { return m_nodes; }
+    // The indices of the members of the Array or Object at `index`, in order.
+    std::vector<size_t> members(size_t index) const;
     const std::string& error() const { return m_error; }
     bool tooDeep() const { return m_tooDeep; }
 

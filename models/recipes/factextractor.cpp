@@ -1112,14 +1112,13 @@ private:
         const auto& nodes = reader.nodes();
         if (nodes.empty() || nodes[0].kind != Kind::Object)
             return std::nullopt;
-        for (size_t i = 1, m = 0; m < nodes[0].size && i < nodes.size(); ++m, i = nodes[i].next) {
+        for (size_t i : reader.members(0)) {
             if (nodes[i].key != name || nodes[i].kind != Kind::Object)
                 continue;
             PinFact pin;
             pin.fetcher = PinFetcher::FetchTarball;
             bool nixpkgs = name.find("nixpkgs") != std::string::npos;
-            for (size_t j = i + 1, k = 0; k < nodes[i].size && j < nodes.size();
-                 ++k, j = nodes[j].next) {
+            for (size_t j : reader.members(i)) {
                 const auto& member = nodes[j];
                 if (member.kind != Kind::String)
                     continue;

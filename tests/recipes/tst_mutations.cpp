@@ -20,6 +20,9 @@
 //                  module) → another ISA's flags from the catalog       → cpu-flags-mismatch
 //   platforms      "x86_64-linux" ↔ "aarch64-linux" in meta.platforms (never in an `or`
 //                  fallback, which nixpkgs' torch never uses)             → platforms-mismatch
+//   system         "x86_64-linux" ↔ "aarch64-linux" bound to `system` / `localSystem` (the
+//                  platform nixpkgs is imported for), where meta.platforms does not read the
+//                  same literal                                          → platforms-mismatch
 //   cuda-set       every mention of cudaPackages_X_Y → another version's → cuda-version-mismatch
 //   import         a sibling recipe of its own cell a companion imports → the same package's
 //                  recipe of another cell                                → imported-cell-mismatch
@@ -933,6 +936,7 @@ private slots:
                 }
 
                 // (4) platforms
+                std::set<uint32_t> platformTokens;
                 if (isa && (isa->platform == "x86_64-linux" || isa->platform == "aarch64-linux")) {
                     std::map<uint32_t, Token> found;
                     for (const Node* binding : reading.bindings()) {
@@ -951,10 +955,43 @@ private slots:
                             seen);
                     }
                     for (const auto& [offset, token] : found) {
+                        platformTokens.insert(offset);
                         const std::string swapped =
                             token.text == "x86_64-linux" ? "aarch64-linux" : "x86_64-linux";
                         mutants.push_back(
                             {"platforms",
+                             where(token.range) + ": \"" + token.text + "\" → \"" + swapped + "\"",
+                             replaced(original, {{token.range, swapped}}),
+                             {"platforms-mismatch"}});
+                    }
+                }
+
+                // (4b) the system nixpkgs is imported for (`system = …`, `localSystem`), where
+                // no meta.platforms reads the same literal
+                if (isa && (isa->platform == "x86_64-linux" || isa->platform == "aarch64-linux")) {
+                    std::map<uint32_t, Token> found;
+                    for (const Node* binding : reading.bindings()) {
+                        const std::vector<std::string> bound = pathNames(*binding->bindingPath());
+                        if (bound.empty() ||
+                            (bound.back() != "system" && bound.back() != "localSystem"))
+                            continue;
+                        std::unordered_set<const Node*> seen;
+                        reading.walk(
+                            *binding->bindingValue(),
+                            [&](const Node& part) {
+                                for (const Token& token : tokensOf(tree, part, " \t\n"))
+                                    if ((token.text == "x86_64-linux" ||
+                                         token.text == "aarch64-linux") &&
+                                        !platformTokens.count(token.range.begin))
+                                        found.emplace(token.range.begin, token);
+                            },
+                            seen);
+                    }
+                    for (const auto& [offset, token] : found) {
+                        const std::string swapped =
+                            token.text == "x86_64-linux" ? "aarch64-linux" : "x86_64-linux";
+                        mutants.push_back(
+                            {"system",
                              where(token.range) + ": \"" + token.text + "\" → \"" + swapped + "\"",
                              replaced(original, {{token.range, swapped}}),
                              {"platforms-mismatch"}});
@@ -1119,6 +1156,7 @@ private slots:
              {"arch-value", "arch-notation", "pin", "isa", "platforms", "cuda-set"})
             QVERIFY2(byKind[kind].mutants >= 20, kind);
         QVERIFY2(byKind["import"].mutants >= 2, "import"); // only companions import a recipe
+        QVERIFY2(byKind["system"].mutants >= 5, "system"); // few recipes import for a system
         for (const RepoUnderTest& repo : repositories())
             QVERIFY2(!byRepo[repo.name.toStdString()].empty(), qPrintable(repo.name));
         QVERIFY2(!belowThreshold,
