@@ -935,67 +935,43 @@ private slots:
                     }
                 }
 
-                // (4) platforms
-                std::set<uint32_t> platformTokens;
+                // (4) platforms, and (4b) the system nixpkgs is imported for (`system = …`,
+                // `localSystem`) where meta.platforms does not read the same literal: each
+                // Linux system swapped for the other.
                 if (isa && (isa->platform == "x86_64-linux" || isa->platform == "aarch64-linux")) {
-                    std::map<uint32_t, Token> found;
-                    for (const Node* binding : reading.bindings()) {
-                        const std::vector<std::string> bound = pathNames(*binding->bindingPath());
-                        if (bound.empty() || bound.back() != "platforms")
-                            continue;
-                        std::unordered_set<const Node*> seen;
-                        reading.walk(
-                            *binding->bindingValue(),
-                            [&](const Node& part) {
-                                for (const Token& token : tokensOf(tree, part, " \t\n"))
-                                    if (token.text == "x86_64-linux" ||
-                                        token.text == "aarch64-linux")
-                                        found.emplace(token.range.begin, token);
-                            },
-                            seen);
-                    }
-                    for (const auto& [offset, token] : found) {
-                        platformTokens.insert(offset);
-                        const std::string swapped =
-                            token.text == "x86_64-linux" ? "aarch64-linux" : "x86_64-linux";
-                        mutants.push_back(
-                            {"platforms",
-                             where(token.range) + ": \"" + token.text + "\" → \"" + swapped + "\"",
-                             replaced(original, {{token.range, swapped}}),
-                             {"platforms-mismatch"}});
-                    }
-                }
-
-                // (4b) the system nixpkgs is imported for (`system = …`, `localSystem`), where
-                // no meta.platforms reads the same literal
-                if (isa && (isa->platform == "x86_64-linux" || isa->platform == "aarch64-linux")) {
-                    std::map<uint32_t, Token> found;
-                    for (const Node* binding : reading.bindings()) {
-                        const std::vector<std::string> bound = pathNames(*binding->bindingPath());
-                        if (bound.empty() ||
-                            (bound.back() != "system" && bound.back() != "localSystem"))
-                            continue;
-                        std::unordered_set<const Node*> seen;
-                        reading.walk(
-                            *binding->bindingValue(),
-                            [&](const Node& part) {
-                                for (const Token& token : tokensOf(tree, part, " \t\n"))
-                                    if ((token.text == "x86_64-linux" ||
-                                         token.text == "aarch64-linux") &&
-                                        !platformTokens.count(token.range.begin))
-                                        found.emplace(token.range.begin, token);
-                            },
-                            seen);
-                    }
-                    for (const auto& [offset, token] : found) {
-                        const std::string swapped =
-                            token.text == "x86_64-linux" ? "aarch64-linux" : "x86_64-linux";
-                        mutants.push_back(
-                            {"system",
-                             where(token.range) + ": \"" + token.text + "\" → \"" + swapped + "\"",
-                             replaced(original, {{token.range, swapped}}),
-                             {"platforms-mismatch"}});
-                    }
+                    std::set<uint32_t> taken;
+                    auto swapSystems = [&](const char* kind, std::set<std::string> bindingNames) {
+                        std::map<uint32_t, Token> found;
+                        for (const Node* binding : reading.bindings()) {
+                            const std::vector<std::string> bound =
+                                pathNames(*binding->bindingPath());
+                            if (bound.empty() || !bindingNames.count(bound.back()))
+                                continue;
+                            std::unordered_set<const Node*> seen;
+                            reading.walk(
+                                *binding->bindingValue(),
+                                [&](const Node& part) {
+                                    for (const Token& token : tokensOf(tree, part, " \t\n"))
+                                        if ((token.text == "x86_64-linux" ||
+                                             token.text == "aarch64-linux") &&
+                                            !taken.count(token.range.begin))
+                                            found.emplace(token.range.begin, token);
+                                },
+                                seen);
+                        }
+                        for (const auto& [offset, token] : found) {
+                            taken.insert(offset);
+                            const std::string swapped =
+                                token.text == "x86_64-linux" ? "aarch64-linux" : "x86_64-linux";
+                            mutants.push_back({kind,
+                                               where(token.range) + ": \"" + token.text +
+                                                   "\" → \"" + swapped + "\"",
+                                               replaced(original, {{token.range, swapped}}),
+                                               {"platforms-mismatch"}});
+                        }
+                    };
+                    swapSystems("platforms", {"platforms"});
+                    swapSystems("system", {"system", "localSystem"});
                 }
 
                 // (5) CUDA package set
