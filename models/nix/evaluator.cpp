@@ -691,7 +691,7 @@ struct Evaluator::Impl
     std::unordered_map<Key, const Env*, KeyHash> envMemo;
     std::unordered_map<Key, const ValueData*, KeyHash> renamed;
     // Modules whose root function evaluateApplied() applies: the argument's thunk per file.
-    std::unordered_map<uint32_t, Thunk*> appliedRoots;
+    std::unordered_map<uint32_t, std::vector<Thunk*>> appliedRoots;
     // What builtins.readFile read, by file id: each file is read once per evaluator.
     std::unordered_map<std::string, Value> readFiles;
     // builtins.match's regexes by their text: a module matching each variant's name compiles
@@ -3467,7 +3467,7 @@ struct Evaluator::Impl
 
     // ---- evaluate() of any node ---------------------------------------------------------
 
-    Value evaluateApplied(const std::string& id, const Value& argument, const Node& node)
+    Value evaluateApplied(const std::string& id, std::span<const Value> arguments, const Node& node)
     {
         auto known = fileIndex.find(id);
         uint32_t index = known == fileIndex.end() ? UINT32_MAX : known->second;
@@ -3482,13 +3482,17 @@ struct Evaluator::Impl
         const Node* root = files[index].tree->root();
         if (root->kind != NodeKind::Lambda)
             return unknown(Cause::Unsupported, id + " is not a function");
-        // One argument per module for the evaluator's lifetime: memoised environments and
-        // thunks stay valid for it.
-        auto [it, inserted] = appliedRoots.try_emplace(index, nullptr);
-        if (inserted)
-            it->second = ready(argument);
-        else if (it->second->value.m_data != argument.m_data)
-            return unknown(Cause::Unsupported, id + " is already applied to another argument");
+        // One application per module for the evaluator's lifetime: memoised environments
+        // and thunks stay valid for it.
+        auto [it, inserted] = appliedRoots.try_emplace(index);
+        if (inserted) {
+            for (const Value& argument : arguments)
+                it->second.push_back(ready(argument));
+        } else if (!std::ranges::equal(it->second, arguments, [](Thunk* had, const Value& now) {
+                       return had->value.m_data == now.m_data;
+                   })) {
+            return unknown(Cause::Unsupported, id + " is already applied to other arguments");
+        }
         return evaluateIn(index, node);
     }
 
@@ -3534,6 +3538,9 @@ struct Evaluator::Impl
     const Env* staticEnv(uint32_t file, std::span<const Node* const> ancestors)
     {
         const Env* env = &files[file].base;
+        // The root lambda and the lambdas its body starts with take the applied arguments.
+        const auto applied = appliedRoots.find(file);
+        size_t curried = 0;
         for (size_t i = 0; i + 1 < ancestors.size(); ++i) {
             const Node& scope = *ancestors[i];
             const Node* child = ancestors[i + 1];
@@ -3548,11 +3555,16 @@ struct Evaluator::Impl
                 if (scope.isRec())
                     env = recEnv(scope, env);
                 break;
-            case NodeKind::Lambda:
-                env = staticLambdaEnv(scope, env,
-                                      i == 0 && appliedRoots.count(file) ? appliedRoots.at(file)
-                                                                         : nullptr);
+            case NodeKind::Lambda: {
+                Thunk* argument = nullptr;
+                if (applied != appliedRoots.end() && curried == i && i < applied->second.size()) {
+                    argument = applied->second[i];
+                    if (child == scope.lambdaBody())
+                        ++curried;
+                }
+                env = staticLambdaEnv(scope, env, argument);
                 break;
+            }
             case NodeKind::With:
                 if (child == scope.withBody())
                     env = withEnv(scope, env);
@@ -3655,8 +3667,14 @@ Value Evaluator::evaluate(const Node& node)
 
 Value Evaluator::evaluateApplied(std::string_view moduleId, const Value& argument, const Node& node)
 {
+    return evaluateApplied(moduleId, std::span<const Value>(&argument, 1), node);
+}
+
+Value Evaluator::evaluateApplied(std::string_view moduleId, std::span<const Value> arguments,
+                                 const Node& node)
+{
     Impl::Entry entry(*d);
-    return d->evaluateApplied(std::string(moduleId), argument, node);
+    return d->evaluateApplied(std::string(moduleId), arguments, node);
 }
 
 Value Evaluator::overridden(const Value& arguments, const Value& overrides)

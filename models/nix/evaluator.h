@@ -40,6 +40,7 @@
 #include "nix/value.h"
 
 #include <memory>
+#include <span>
 #include <string>
 
 namespace rg::nix {
@@ -78,6 +79,10 @@ public:
     // the builder's expressions. Unknown when the module cannot be loaded, its root is not a
     // function, or `node` is not one of its nodes.
     Value evaluateApplied(std::string_view moduleId, const Value& argument, const Node& node);
+    // The same for a curried module function (`{ lib }: spec: …`) applied to its arguments in
+    // order: each binds the formal of the next lambda its root's body starts with.
+    Value evaluateApplied(std::string_view moduleId, std::span<const Value> arguments,
+                          const Node& node);
 
     // The arguments callPackage's `.override` calls a package function with again:
     // `arguments // overrides`, or `arguments // overrides arguments` when the overrides are a

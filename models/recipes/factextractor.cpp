@@ -198,15 +198,17 @@ private:
                 readDerived(m_derivations.front());
             return;
         }
-        const Node* argument = nullptr;
+        // The outermost call: `import ./lib/mk.nix { inherit lib; } cell` applies a curried
+        // function to both.
+        std::vector<const Node*> call;
         for (const Node* apply : m_applies) {
-            const auto arguments = callArguments(*apply);
-            if (arguments.size() == 2 && arguments[0] && isLiteralPath(arguments[0]) &&
-                arguments[0]->text == m_facts.builderModule)
-                argument = arguments[1];
+            auto arguments = callArguments(*apply);
+            if (arguments.size() >= 2 && arguments.size() > call.size() &&
+                isLiteralPath(arguments[0]) && arguments[0]->text == m_facts.builderModule)
+                call = std::move(arguments);
         }
-        if (argument)
-            readBuilt(m_modules->resolve(m_facts.path, m_facts.builderModule), valueOf(argument));
+        if (!call.empty())
+            readBuilt(m_modules->resolve(m_facts.path, m_facts.builderModule), valuesOf(call));
     }
 
     // `(import ./<sibling>.nix { inherit callPackage; }).override { gpuArch = "8.9"; }` where
@@ -226,7 +228,7 @@ private:
             return;
         const nix::Value overrides = valueOf(derivation.overrides);
         const nix::Value merged = evaluator().overridden(call->arguments, overrides);
-        readBuilt(call->module, merged);
+        readBuilt(call->module, {merged});
         // A sibling recipe the base passes (a companion's torch) is still passed unless
         // overridden.
         for (auto& [name, imported] : keptPasses(std::move(call->passed), overrides))
@@ -242,7 +244,7 @@ private:
         }
         if (m_facts.pins.empty())
             if (const nix::SyntaxTree* builder = m_modules->load(call->module))
-                for (PinFact& pin : appliedPins(*builder, call->module, merged))
+                for (PinFact& pin : appliedPins(*builder, call->module, {merged}))
                     if (!pin.file.empty()) // the builder's, or where the arguments are written
                         m_facts.pins.push_back(std::move(pin));
     }
@@ -345,7 +347,7 @@ private:
     }
 
     // The facts a builder module makes when applied to `argument`.
-    void readBuilt(const std::string& id, const nix::Value& argument, int chain = 0)
+    void readBuilt(const std::string& id, std::vector<nix::Value> arguments, int chain = 0)
     {
         const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
         if (!module || !module->root() || module->root()->kind != NodeKind::Lambda)
@@ -355,7 +357,7 @@ private:
         Extractor builder(*module, built, m_modules, m_depth + 1);
         builder.m_shared = &evaluator();
         builder.m_moduleId = id;
-        builder.m_appliedTo = argument;
+        builder.m_appliedTo = std::move(arguments);
         builder.visit(*module->root(), std::string());
         builder.findOverlays();
         builder.extractShellSettings();
@@ -429,7 +431,7 @@ private:
                 continue;
             const std::string next = m_modules->resolve(id, arguments[0]->text);
             if (!next.empty() && next != id && next != m_facts.path)
-                readBuilt(next, builder.valueOf(arguments[1]), chain + 1);
+                readBuilt(next, {builder.valueOf(arguments[1])}, chain + 1);
         }
     }
 
@@ -691,15 +693,24 @@ private:
 
     nix::Value valueOf(const Node* node) const
     {
-        if (node && m_appliedTo)
-            return evaluator().evaluateApplied(m_moduleId, *m_appliedTo, *node);
+        if (node && !m_appliedTo.empty())
+            return evaluator().evaluateApplied(m_moduleId, m_appliedTo, *node);
         return node ? evaluator().evaluate(*node) : nix::Value();
+    }
+
+    // The values of a call's arguments after the callee's first (`import ./m.nix a b`: a, b).
+    std::vector<nix::Value> valuesOf(const std::vector<const Node*>& call) const
+    {
+        std::vector<nix::Value> values;
+        for (size_t i = 1; i < call.size(); ++i)
+            values.push_back(valueOf(call[i]));
+        return values;
     }
 
     // File ids in values view the evaluator's own copy of this file's id.
     bool inThisFile(std::string_view file) const
     {
-        const std::string& id = m_appliedTo ? m_moduleId : evaluator().fileId();
+        const std::string& id = !m_appliedTo.empty() ? m_moduleId : evaluator().fileId();
         return file.size() == id.size() && (file.data() == id.data() || file == id);
     }
     bool inThisFile(const nix::Origin& origin) const { return inThisFile(origin.file); }
@@ -1161,23 +1172,25 @@ private:
         std::vector<PinFact> found;
         if (!m_modules || m_depth >= maxDepth)
             return found;
-        // Each imported module once, with the argument set it is called with (if any).
-        std::vector<std::pair<const Node*, const Node*>> imports; // path, argument
+        // Each imported module once, with the arguments it is called with (if any; a curried
+        // module function takes several).
+        std::vector<std::vector<const Node*>> imports; // path, then the arguments
         for (const Node* apply : m_applies) {
             const std::string_view callee = calleeName(*apply);
-            const auto arguments = callArguments(*apply);
+            auto arguments = callArguments(*apply);
             if ((callee != "import" && callee != "callPackage") || arguments.empty() ||
                 !arguments[0] || !isLiteralPath(arguments[0]) || isSibling(arguments[0]->text))
                 continue;
-            const Node* argument = arguments.size() == 2 ? arguments[1] : nullptr;
-            auto known = std::find_if(imports.begin(), imports.end(),
-                                      [&](const auto& i) { return i.first == arguments[0]; });
+            auto known = std::ranges::find(imports, arguments[0],
+                                           [](const auto& call) { return call.front(); });
             if (known == imports.end())
-                imports.emplace_back(arguments[0], argument);
-            else if (argument)
-                known->second = argument;
+                imports.push_back(std::move(arguments));
+            else if (arguments.size() > known->size())
+                *known = std::move(arguments);
         }
-        for (const auto& [path, argument] : imports) {
+        for (const std::vector<const Node*>& call : imports) {
+            const Node* path = call.front();
+            const Node* argument = call.size() >= 2 ? call[1] : nullptr;
             const std::string id = m_modules->resolve(m_facts.path, path->text);
             const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
             if (!module || !module->root())
@@ -1186,7 +1199,7 @@ private:
             // that picks the pin by the variant (`tables.pins.${cuda}`) or lets the caller
             // override it (`derived // overrides`) pins what this call makes.
             std::vector<PinFact> pins =
-                argument ? appliedPins(*module, id, valueOf(argument)) : std::vector<PinFact>();
+                argument ? appliedPins(*module, id, valuesOf(call)) : std::vector<PinFact>();
             const bool applied = !pins.empty();
             if (!applied) {
                 RecipeFacts moduleFacts;
@@ -1224,7 +1237,7 @@ private:
 
     // The pins of a module function where the recipe applies it to `argument`.
     std::vector<PinFact> appliedPins(const nix::SyntaxTree& module, const std::string& id,
-                                     const nix::Value& argument) const
+                                     std::vector<nix::Value> arguments) const
     {
         if (module.root()->kind != NodeKind::Lambda)
             return {};
@@ -1233,7 +1246,7 @@ private:
         Extractor nested(module, moduleFacts, m_modules, m_depth + 1);
         nested.m_shared = &evaluator();
         nested.m_moduleId = id;
-        nested.m_appliedTo = argument;
+        nested.m_appliedTo = std::move(arguments);
         nested.visit(*module.root(), std::string());
         nested.extractPins();
         return std::move(moduleFacts.pins);
@@ -1502,7 +1515,7 @@ private:
             auto arguments = callArguments(*apply);
             if (arguments.empty() || !arguments[0] || !isLiteralPath(arguments[0]))
                 continue;
-            if (arguments.size() == 2 && !isSibling(arguments[0]->text) &&
+            if (arguments.size() >= 2 && !isSibling(arguments[0]->text) &&
                 m_facts.builderModule.empty())
                 m_facts.builderModule = std::string(arguments[0]->text);
             // `callPackage ./x.nix { }` is two Applies with the same first argument.
@@ -1552,7 +1565,7 @@ private:
                 id.find('/', directory.size()) != std::string::npos || id == recipePath)
                 continue;
             Fact<std::string> imported{"./" + id.substr(directory.size()), arguments[0]->range};
-            if (m_appliedTo) {
+            if (!m_appliedTo.empty()) {
                 imported.in = "imported in " + m_moduleId + ":" +
                               std::to_string(lineIn(m_moduleId, arguments[0]->range.begin));
                 imported.range = SourceRange{};
@@ -2582,7 +2595,7 @@ private:
     // module's id and the argument the recipe applies it to.
     nix::Evaluator* m_shared = nullptr;
     std::string m_moduleId;
-    std::optional<nix::Value> m_appliedTo;
+    std::vector<nix::Value> m_appliedTo; // the arguments a module function is applied to
     mutable std::unique_ptr<nix::Evaluator> m_evaluator;
 };
 

@@ -1861,6 +1861,31 @@ void TestEvaluator::aBuilderAppliedToTheCallersArgument()
     QVERIFY(recipe.evaluator
                 ->evaluateApplied("pkgs/lib/mk-torch.nix", other, *bindingValue(*module, "flags"))
                 .isUnknown());
+
+    // A curried builder: each argument binds the next lambda of the root's body.
+    loader.sources["pkgs/lib/curried.nix"] =
+        "{ lib }:\nspec:\nlet\n  name = if builtins.isString spec then spec else spec.name;\n"
+        "in {\n  tag = lib.concatStringsSep \"-\" [ name \"x\" ];\n}\n";
+    Eval stub("{ lib }: import ./lib/curried.nix { inherit lib; } \"sm90\"", &loader,
+              "pkgs/stub.nix");
+    const Node& call = *stub.tree.root()->lambdaBody();
+    const std::vector<Value> arguments{stub.evaluator->evaluate(*call.function()->argument()),
+                                       stub.evaluator->evaluate(*call.argument())};
+    const SyntaxTree* curried = loader.load("pkgs/lib/curried.nix");
+    QVERIFY(curried);
+    const Value tag = stub.evaluator->evaluateApplied("pkgs/lib/curried.nix", arguments,
+                                                      *bindingValue(*curried, "tag"));
+    QCOMPARE(tag.asString(), std::optional<std::string>("sm90-x"));
+    QCOMPARE(tag.sourceOf(0, 4)->range, stub.range("sm90"));
+    // Applied to the first argument only, the second lambda's formal is unknown.
+    Eval half("{ lib }: import ./lib/curried.nix { inherit lib; } \"sm90\"", &loader,
+              "pkgs/half.nix");
+    QVERIFY(half.evaluator
+                ->evaluateApplied("pkgs/lib/curried.nix",
+                                  half.evaluator->evaluate(
+                                      *half.tree.root()->lambdaBody()->function()->argument()),
+                                  *bindingValue(*curried, "tag"))
+                .isUnknown());
 }
 
 void TestEvaluator::imports()

@@ -1969,6 +1969,45 @@ in
         }
     }
 
+    // A curried builder (`{ lib }: spec: …`) that stubs call with two arguments: both are
+    // applied, so the values made from the second are read.
+    void aCurriedBuilder()
+    {
+        TestRepository repo;
+        repo.writeRecipe(
+            "lib/mk.nix",
+            "{ lib }:\nspec:\nlet\n  cells = {\n"
+            "    \"sm90-avx512\" = { cap = \"9.0\"; flags = [ \"-mavx512f\" \"-mavx512dq\" "
+            "\"-mavx512vl\" \"-mavx512bw\" \"-mfma\" ]; };\n"
+            "    \"sm86-avx2\" = { cap = \"8.6\"; flags = [ \"-mavx2\" \"-mfma\" \"-mf16c\" ]; };\n"
+            "  };\n  opts = if builtins.isString spec then { name = spec; } else spec;\n"
+            "  cell = cells.${opts.name};\n  pkgs = import <nixpkgs> { };\nin\n"
+            "(pkgs.python313Packages.torch.override { gpuTargets = [ cell.cap ]; }).overrideAttrs "
+            "(old: {\n  NIX_CFLAGS_COMPILE = toString cell.flags;\n})\n");
+        auto stub = [](const char* cell) {
+            return QByteArray("{ lib }:\nimport ./lib/mk.nix { inherit lib; } \"") + cell + "\"\n";
+        };
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx512.nix", stub("sm90-avx512"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm86-avx2.nix", stub("sm86-avx2"));
+        repo.writeRecipe("pytorch-python313-cuda12_8-sm89-avx2.nix", stub("sm86-avx2"));
+        repo.writeRecipe(
+            "pytorch-python313-cuda12_8-sm86-avx512.nix",
+            "{ lib }:\nimport ./lib/mk.nix { inherit lib; } { name = \"sm86-avx2\"; }\n");
+        const Analysis analysis = analyze(repo);
+        QCOMPARE(analysis.entries.size(), size_t(4));
+        for (const MatrixEntry& entry : analysis.entries) {
+            QVERIFY(entry.recipe);
+            const std::string cell = entry.variant.gpuArch + "-" + entry.variant.isa;
+            QVERIFY2(!entry.recipe->archSinks.empty() && entry.recipe->compilerFlags, cell.c_str());
+            if (cell == "sm89-avx2")
+                ONLY(entry.findings, "gpu-arch-mismatch");
+            else if (cell == "sm86-avx512")
+                ONLY(entry.findings, "cpu-flags-mismatch");
+            else
+                CLEAN(entry.findings);
+        }
+    }
+
     // A generator that picks the pin by the variant from a table and lets a stub override
     // it (`derived // overrides`): each stub pins what its call makes, written in the table
     // or in the stub itself.
