@@ -126,6 +126,8 @@ enum class Native : int {
     IsInt,
     IsFloat,
     IsPath,
+    MapAttrsPrime,
+    CartesianProduct,
     // Ours, found by no name: what recursiveUpdate's lazy attributes compute when read.
     RecursiveMerge, // recursiveUpdate of an attribute both sides have
 };
@@ -192,6 +194,8 @@ constexpr NativeInfo kNatives[] = {
     {"isInt", 1, true, true},
     {"isFloat", 1, false, true},
     {"isPath", 1, true, true},
+    {"mapAttrs'", 2, true, false},
+    {"cartesianProduct", 1, true, false},
     {"(recursiveUpdate of an attribute)", 2, false, false},
 };
 static_assert(std::size(kNatives) == static_cast<size_t>(Native::RecursiveMerge) + 1);
@@ -2361,6 +2365,10 @@ struct Evaluator::Impl
             return recursiveMerge(args, origin, path);
         case Native::MapAttrs:
             return mapAttrs(args, origin, path);
+        case Native::MapAttrsPrime:
+            return mapAttrsPrime(args, origin, path);
+        case Native::CartesianProduct:
+            return cartesianProduct(force(args[0]), origin, path);
         case Native::AttrNames:
         case Native::AttrValues:
             return attrNamesOrValues(native, force(args[0]), origin, path);
@@ -3050,6 +3058,66 @@ struct Evaluator::Impl
         if (d.rest)
             rest = unknownCall(path, *d.rest);
         return set(std::move(slots), rest, origin);
+    }
+
+    // nixpkgs' lib.mapAttrs': listToAttrs (map (name: f name set.${name}) (attrNames set)).
+    [[gnu::noinline]] Value mapAttrsPrime(const std::vector<Thunk*>& args, Origin origin,
+                                          std::string_view path)
+    {
+        const Value attrs = force(args[1]);
+        if (attrs.isUnknown())
+            return unknownCall(path, attrs);
+        if (attrs.kind() != Kind::AttrSet)
+            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        if (data(attrs).rest)
+            return unknownCall(path, *data(attrs).rest);
+        const Value function = force(args[0]);
+        const uint32_t file = fileOf(origin);
+        std::vector<Thunk*> entries;
+        for (const Slot& slot : data(attrs).attributes) {
+            if (!spend())
+                return exhaustion();
+            entries.push_back(callThunk(function, ready(nameString(slot, origin)), slot.thunk, file,
+                                        origin.range));
+        }
+        return listToAttrs(ready(list(std::move(entries), origin)), origin, path);
+    }
+
+    // nixpkgs' lib.cartesianProduct: every set taking one element of each list, the last
+    // name varying fastest.
+    [[gnu::noinline]] Value cartesianProduct(const Value& attrs, Origin origin,
+                                             std::string_view path)
+    {
+        if (attrs.isUnknown())
+            return unknownCall(path, attrs);
+        if (attrs.kind() != Kind::AttrSet)
+            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        if (data(attrs).rest)
+            return unknownCall(path, *data(attrs).rest);
+        std::vector<std::vector<Slot>> products{{}};
+        for (const Slot& slot : data(attrs).attributes) {
+            const Value items = force(slot.thunk);
+            if (auto early = unlessList(items, path))
+                return *early;
+            const std::vector<Thunk*>& elements = data(items).elements;
+            if (products.size() * elements.size() > limits.elements)
+                return tooLarge("list");
+            std::vector<std::vector<Slot>> next;
+            next.reserve(products.size() * elements.size());
+            for (const std::vector<Slot>& product : products)
+                for (Thunk* element : elements) {
+                    if (!spend())
+                        return exhaustion();
+                    next.push_back(product);
+                    next.back().push_back({slot.name, element, slot.step});
+                }
+            products = std::move(next);
+        }
+        std::vector<Thunk*> sets;
+        sets.reserve(products.size());
+        for (std::vector<Slot>& product : products)
+            sets.push_back(ready(set(std::move(product), std::nullopt, origin)));
+        return list(std::move(sets), origin);
     }
 
     // builtins.attrNames and attrValues, by name; unknown when the set is open.

@@ -1479,6 +1479,22 @@ void TestEvaluator::listAndSetFunctionsWithUnknowns()
     QCOMPARE(value("{ lib }: lib.concatStringsSep \",\" ([ \"a\" ] ++ [ \"b\" ])").asString(),
              std::optional<std::string>("a,b"));
 
+    // lib.cartesianProduct (the last name varies fastest) and lib.mapAttrs'.
+    const Value product =
+        value("{ lib }: lib.cartesianProduct { b = [ \"x\" \"y\" ]; a = [ 1 2 ]; }");
+    QCOMPARE(product.size(), size_t(4));
+    QCOMPARE(product.element(1)->attribute("a")->asInt(), std::optional<int64_t>(1));
+    QCOMPARE(product.element(1)->attribute("b")->asString(), std::optional<std::string>("y"));
+    QCOMPARE(product.element(2)->attribute("a")->asInt(), std::optional<int64_t>(2));
+    QCOMPARE(value("{ lib, o }: lib.cartesianProduct o").symbolicPath(),
+             std::string_view("lib.cartesianProduct(...)"));
+    const Value renamed = value(
+        "{ lib }: lib.mapAttrs' (n: v: lib.nameValuePair (\"k-\" + n) (v * 2)) { a = 1; b = 2; }");
+    QCOMPARE(renamed.attributeNames(), (std::vector<std::string_view>{"k-a", "k-b"}));
+    QCOMPARE(renamed.attribute("k-b")->asInt(), std::optional<int64_t>(4));
+    QCOMPARE(value("{ lib, o }: lib.mapAttrs' (n: v: v) o").symbolicPath(),
+             std::string_view("lib.mapAttrs'(...)"));
+
     // An unknown left side: only the right side's attributes are known, its sets open.
     Eval leftEval("{ lib, o }: lib.recursiveUpdate o { a = 1; b = { c = 2; }; }");
     const Value left = leftEval.body();
