@@ -2884,6 +2884,16 @@ struct Evaluator::Impl
         return std::nullopt;
     }
 
+    // The same for a function of a set.
+    std::optional<Value> unlessSet(const Value& attrs, std::string_view path)
+    {
+        if (attrs.isUnknown())
+            return unknownCall(path, attrs);
+        if (attrs.kind() != Kind::AttrSet)
+            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        return std::nullopt;
+    }
+
     // builtins.foldl', lib.foldl and lib.foldr: op called along the list one element at a
     // time (foldr from its end), so a long list costs steps rather than nesting. Our values
     // do not throw, so computing what lib.foldl and foldr leave lazy changes the work, not
@@ -3038,10 +3048,8 @@ struct Evaluator::Impl
                                      std::string_view path)
     {
         const Value attrs = force(args[1]);
-        if (attrs.isUnknown())
-            return unknownCall(path, attrs);
-        if (attrs.kind() != Kind::AttrSet)
-            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        if (auto early = unlessSet(attrs, path))
+            return *early;
         const ValueData& d = data(attrs);
         const Value function = force(args[0]);
         const uint32_t file = fileOf(origin);
@@ -3065,10 +3073,8 @@ struct Evaluator::Impl
                                           std::string_view path)
     {
         const Value attrs = force(args[1]);
-        if (attrs.isUnknown())
-            return unknownCall(path, attrs);
-        if (attrs.kind() != Kind::AttrSet)
-            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        if (auto early = unlessSet(attrs, path))
+            return *early;
         if (data(attrs).rest)
             return unknownCall(path, *data(attrs).rest);
         const Value function = force(args[0]);
@@ -3088,10 +3094,8 @@ struct Evaluator::Impl
     [[gnu::noinline]] Value cartesianProduct(const Value& attrs, Origin origin,
                                              std::string_view path)
     {
-        if (attrs.isUnknown())
-            return unknownCall(path, attrs);
-        if (attrs.kind() != Kind::AttrSet)
-            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        if (auto early = unlessSet(attrs, path))
+            return *early;
         if (data(attrs).rest)
             return unknownCall(path, *data(attrs).rest);
         std::vector<std::vector<Slot>> products{{}};
@@ -3124,10 +3128,8 @@ struct Evaluator::Impl
     [[gnu::noinline]] Value attrNamesOrValues(Native native, const Value& attrs, Origin origin,
                                               std::string_view path)
     {
-        if (attrs.isUnknown())
-            return unknownCall(path, attrs);
-        if (attrs.kind() != Kind::AttrSet)
-            return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
+        if (auto early = unlessSet(attrs, path))
+            return *early;
         const ValueData& d = data(attrs);
         if (d.rest)
             return unknownCall(path, *d.rest);
