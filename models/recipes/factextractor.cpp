@@ -867,19 +867,63 @@ private:
             m_overlays.push_back(*range);
     }
 
+    // An overlay written in this file is read here; one a module writes, there; one composed
+    // of others (`lib.composeManyExtensions [ … ]`) is each of them.
+    void addOverlayValue(const nix::Value& overlay, const std::optional<nix::Origin>& written,
+                         int depth = 0)
+    {
+        if (depth > 8)
+            return; // a composition that refers to itself
+        if (const Node* composed = composition(overlay, written)) {
+            const auto arguments = callArguments(*composed);
+            if (calleeName(*composed) == "composeManyExtensions")
+                addOverlayElements(valueOf(arguments.back()), depth + 1);
+            else
+                for (const Node* argument : arguments)
+                    addOverlayValue(valueOf(argument),
+                                    nix::Origin{evaluator().fileId(), argument->range}, depth + 1);
+            return;
+        }
+        if (auto range = overlayRange(overlay, written))
+            addOverlay(range);
+        else if (overlay.kind() == nix::Value::Kind::Function && !overlay.origin().file.empty() &&
+                 m_moduleOverlays.size() < 16)
+            m_moduleOverlays.push_back(overlay.origin());
+    }
+
+    // The call of this file that composes overlays into `overlay` (written as that
+    // expression, or bound to a name it came through), if any.
+    const Node* composition(const nix::Value& overlay,
+                            const std::optional<nix::Origin>& written) const
+    {
+        if (!overlay.isUnknown())
+            return nullptr;
+        std::vector<SourceRange> candidates;
+        if (written && inThisFile(*written))
+            candidates.push_back(written->range);
+        for (const nix::BindingStep& step : overlay.bindingChain())
+            if (inThisFile(step.file))
+                for (const BindingRecord& binding : m_bindings)
+                    if (binding.value && binding.key->range.begin == step.key.begin)
+                        candidates.push_back(binding.value->range);
+        for (const Node* apply : m_applies) {
+            const std::string_view callee = calleeName(*apply);
+            if ((callee == "composeManyExtensions" && callArguments(*apply).size() == 1) ||
+                (callee == "composeExtensions" && callArguments(*apply).size() == 2))
+                if (std::ranges::count(candidates, apply->range) > 0)
+                    return apply;
+        }
+        return nullptr;
+    }
+
     void addOverlayElements(const nix::Value& list, int depth)
     {
         if (depth > 8)
             return;
         if (list.kind() == nix::Value::Kind::List) {
-            for (size_t i = 0; i < list.size(); ++i) {
-                const nix::Value element = list.element(i).value_or(nix::Value());
-                if (auto range = overlayRange(element, list.elementExpression(i)))
-                    addOverlay(range);
-                else if (element.kind() == nix::Value::Kind::Function &&
-                         !element.origin().file.empty() && m_moduleOverlays.size() < 16)
-                    m_moduleOverlays.push_back(element.origin());
-            }
+            for (size_t i = 0; i < list.size(); ++i)
+                addOverlayValue(list.element(i).value_or(nix::Value()), list.elementExpression(i),
+                                depth);
         } else if (auto fallback = optionalList(list)) {
             addOverlayElements(*fallback, depth + 1);
         } else {
@@ -890,17 +934,23 @@ private:
 
     void findOverlays()
     {
-        for (const BindingRecord& binding : m_bindings)
+        for (const BindingRecord& binding : m_bindings) {
             if (binding.last == "overlays")
                 addOverlayElements(valueOf(binding.source), 0);
+            // `python313.override { packageOverrides = pyfinal: pyprev: { torch = …; }; }`
+            // changes the Python set as an overlay of it would.
+            if (binding.last == "packageOverrides" && binding.value &&
+                binding.value->kind == NodeKind::Lambda)
+                addOverlay(binding.value->range);
+        }
         for (const Node* apply : m_applies) {
             const std::string_view callee = calleeName(*apply);
             auto arguments = callArguments(*apply);
             if (arguments.size() != 1 || !arguments[0])
                 continue;
             if (callee == "extend")
-                addOverlay(overlayRange(valueOf(arguments[0]),
-                                        nix::Origin{evaluator().fileId(), arguments[0]->range}));
+                addOverlayValue(valueOf(arguments[0]),
+                                nix::Origin{evaluator().fileId(), arguments[0]->range});
             else if (callee == "appendOverlays" || callee == "applyOverlays")
                 addOverlayElements(valueOf(arguments[0]), 0);
         }

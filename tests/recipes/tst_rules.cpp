@@ -1485,6 +1485,63 @@ in
         }
     }
 
+    // The same overlays applied in other notations: one at a time with `extend`, composed
+    // into one, and the torch upgrade done on the interpreter (`packageOverrides`).
+    void overlaysInOtherNotations()
+    {
+        TestRepository repo;
+        repo.writeRecipe("lib/cuda13.nix",
+                         QByteArray(cudaOverlay).replace("CUDASET", "cudaPackages_13") + "\n");
+        repo.writeRecipe("lib/magma.nix", magmaOverlay + "\n");
+        repo.writeRecipe("lib/torch.nix", torchOverlay + "\n");
+        const QByteArray pin = "builtins.fetchTarball \"https://github.com/NixOS/nixpkgs/archive/" +
+                               QByteArray(goodPin) + ".tar.gz\"";
+        auto listed = [&](const QByteArray& overlays) {
+            return "let\n  pkgs = import (" + pin + ") { overlays = [ " + overlays +
+                   " ]; };\nin\npkgs.python313Packages.torch\n";
+        };
+        const QByteArray all =
+            "(import ./lib/cuda13.nix) (import ./lib/magma.nix) (import ./lib/torch.nix)";
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm80-avx512.nix", listed(all));
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm86-avx512.nix", listed(all));
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm89-avx512.nix",
+                         "let\n  base = import (" + pin +
+                             ") { };\n  pkgs = ((base.extend (import ./lib/cuda13.nix)).extend "
+                             "(import ./lib/magma.nix)).extend (import ./lib/torch.nix);\nin\n"
+                             "pkgs.python313Packages.torch\n");
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix",
+                         "{ lib }:\nlet\n  stack = lib.composeManyExtensions [ " + all +
+                             " ];\n  pkgs = import (" + pin +
+                             ") { overlays = [ stack ]; };\nin\npkgs.python313Packages.torch\n");
+        repo.writeRecipe(
+            "pytorch-python313-cuda13_0-sm100-avx512.nix",
+            "let\n  pkgs = import (" + pin +
+                ") { overlays = [ (import ./lib/cuda13.nix) (import ./lib/magma.nix) ]; };\n"
+                "  python = pkgs.python313.override {\n"
+                "    packageOverrides = pyfinal: pyprev: {\n"
+                "      torch = pyprev.torch.overrideAttrs (old: { version = \"2.10.0\"; });\n"
+                "    };\n  };\nin\npython.pkgs.torch\n");
+        // Composed, with the MAGMA patch left out.
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm120-avx512.nix",
+                         "{ lib }:\nlet\n  pkgs = import (" + pin +
+                             ") { overlays = [ (lib.composeExtensions (import ./lib/cuda13.nix) "
+                             "(import ./lib/torch.nix)) ]; };\nin\npkgs.python313Packages.torch\n");
+        const Analysis analysis = analyze(repo);
+        QCOMPARE(analysis.groups.size(), size_t(1));
+        QCOMPARE(analysis.groups[0].profile.overlays,
+                 (std::vector<OverlayKind>{OverlayKind::CudaPackageSet, OverlayKind::MagmaPatch,
+                                           OverlayKind::TorchUpgrade}));
+        for (const MatrixEntry& entry : analysis.entries) {
+            const bool wrong = entry.variant.gpuArch == "sm120";
+            QVERIFY2(bool(find(entry.findings, "overlay-differs-from-group")) == wrong,
+                     entry.recipe->fileName.c_str());
+            if (wrong)
+                QVERIFY2(find(entry.findings, "overlay-differs-from-group")
+                                 ->message.find("missing overlay magma-patch") != std::string::npos,
+                         find(entry.findings, "overlay-differs-from-group")->message.c_str());
+        }
+    }
+
     // Nix stops at an import of a file that is not there; an existing one, a module in a
     // subdirectory and a sibling reached with `../` are fine.
     void importedFileMissing()
