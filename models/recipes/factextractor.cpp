@@ -1975,10 +1975,31 @@ private:
                     std::find(std::begin(names), std::end(names), word) == std::end(names))
                     word.remove_prefix(1); // -DNAME=value
                 const auto known = std::find(std::begin(names), std::end(names), word);
-                if (known != std::end(names))
+                if (known != std::end(names) && !inShellComment(text, start))
                     m_settings[*known].push_back(readShellValue(string, i, at + 1));
             }
         }
+    }
+
+    // Whether byte `at` of a shell script is in a comment: after a `#` that starts a word,
+    // outside quotes, on the same line (`# was: export TORCH_CUDA_ARCH_LIST="8.6;8.9"`).
+    static bool inShellComment(std::string_view text, size_t at)
+    {
+        const size_t line = text.rfind('\n', at);
+        char quote = 0;
+        for (size_t i = line == std::string_view::npos ? 0 : line + 1; i < at; ++i) {
+            const char c = text[i];
+            if (quote) {
+                if (c == quote)
+                    quote = 0;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' ||
+                                    text[i - 1] == '\n')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // Where byte `index` of a literal run (or its end, at the run's size) is in the source.

@@ -85,8 +85,9 @@ const std::vector<RuleInfo> allRules = {
      "file's SM."},
     {rule::gpuArchNotation, S::Error, F::EditValue, "arch notation rejected",
      "A GPU-arch sink gets a notation it rejects (e.g. \"sm_86\" in TORCH_CUDA_ARCH_LIST)."},
-    {rule::gpuArchExtra, S::Info, F::EditValue, "more archs",
-     "A GPU-arch sink also targets architectures beyond the file's SM."},
+    {rule::gpuArchExtra, S::Warning, F::EditValue, "more archs",
+     "A GPU-arch sink also targets architectures beyond the file's SM: a fat build, bigger and "
+     "slower than the variant its name says, doing other cells' work."},
     {rule::cpuFlagsMismatch, S::Error, F::EditValue, "ISA features differ",
      "The compiler flags leave out a feature the file's ISA requires, or enable one that "
      "machines of that ISA lack."},
@@ -513,7 +514,8 @@ private:
                 reading.numbers.size() == 1 ? "sm" + reading.numbers.front() : "other archs";
             if (sinkHasArch)
                 note(rule::gpuArchExtra, entry,
-                     origin(entry) + ": it also builds for " + denotes + ", not only " + v.gpuArch);
+                     origin(entry) + ": it also builds for " + denotes + ", not only " + v.gpuArch +
+                         " (a fat build, where each cell builds its own arch)");
             else
                 note(rule::gpuArchMismatch, entry,
                      origin(entry) + ": that is " + denotes + ", but the file builds " + v.gpuArch +

@@ -411,6 +411,18 @@ private slots:
         }
         list.archList = "8.6;9.0"; // builds sm90, and more
         ONLY(check(list), "gpu-arch-extra");
+        QCOMPARE(check(list)[0].severity, Severity::Warning);
+        // What a shell comment says is not set.
+        for (const char* comment :
+             {"# was: export TORCH_CUDA_ARCH_LIST=\"8.6;8.9\"",
+              "  #export TORCH_CUDA_ARCH_LIST=8.0", "echo ok # TORCH_CUDA_ARCH_LIST=8.0"}) {
+            Recipe commented;
+            commented.extraShell = comment;
+            CLEAN(check(commented));
+        }
+        Recipe hashInValue;
+        hashInValue.extraShell = "export TORCH_CUDA_ARCH_LIST=\"8.0\" # sm80";
+        ONLY(check(hashInValue), "gpu-arch-mismatch");
     }
 
     // A fix is written in the sink's notation and in the form the group's canonical recipe
