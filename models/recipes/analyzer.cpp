@@ -157,6 +157,9 @@ void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& r
         rule::missingOverlay,       rule::overlayDiffersFromGroup, rule::cudaVersionMismatch,
         rule::torchVersionMismatch, rule::pythonVersionMismatch,   rule::cpuRecipeCudaInputs,
         rule::cpuRecipeEnablesCuda};
+    static const std::set<std::string_view> ofItsNixpkgs = {
+        rule::pinMismatch, rule::pinDiffersFromGroup, rule::pinMissing, rule::missingOverlay,
+        rule::overlayDiffersFromGroup};
     for (size_t i = 0; i < recipes.size(); ++i) {
         if (bases[i] < 0 || !recipes[i]->variant)
             continue;
@@ -167,11 +170,9 @@ void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& r
             own.insert(finding.ruleId);
         // A recipe derived with `.override` may change any argument of its base: only where
         // its nixpkgs comes from is surely the base's.
-        const bool derived = !recipes[i]->derivedFrom.empty();
+        const auto& rules = recipes[i]->derivedFrom.empty() ? inherited : ofItsNixpkgs;
         for (Finding& finding : RuleSet::check(asVariant, spec, catalog, grouping.profileOf(i)))
-            if (inherited.count(finding.ruleId) && !own.count(finding.ruleId) &&
-                (!derived || finding.ruleId.starts_with("pin") ||
-                 finding.ruleId.find("overlay") != std::string::npos)) {
+            if (rules.count(finding.ruleId) && !own.count(finding.ruleId)) {
                 finding.message += " (inherited from " + asVariant.fileName + ")";
                 findings[i].push_back(std::move(finding));
             }

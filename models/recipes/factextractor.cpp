@@ -249,18 +249,19 @@ private:
                         m_facts.pins.push_back(std::move(pin));
     }
 
+    // Sibling recipes passed as arguments (`torch = callPackage ./pytorch-….nix { };`), by the
+    // attribute each is passed as.
+    using Passes = std::vector<std::pair<std::string, Fact<std::string>>>;
+
     struct BuilderCall
     {
         std::string module; // id
         nix::Value arguments;
-        // Sibling recipes passed as arguments (`torch = callPackage ./pytorch-….nix { };`),
-        // by the attribute each is passed as.
-        std::vector<std::pair<std::string, Fact<std::string>>> passed;
+        Passes passed;
     };
 
     // What of `passed` overrides leave in place: all when they are a set without those
     // attributes, none when they cannot be read (a function of the old arguments).
-    using Passes = std::vector<std::pair<std::string, Fact<std::string>>>;
     static Passes keptPasses(Passes passed, const nix::Value& overrides)
     {
         if (overrides.kind() != nix::Value::Kind::AttrSet)
@@ -346,7 +347,7 @@ private:
         return inner;
     }
 
-    // The facts a builder module makes when applied to `argument`.
+    // The facts a builder module makes when applied to `arguments` (several for a curried one).
     void readBuilt(const std::string& id, std::vector<nix::Value> arguments, int chain = 0)
     {
         const nix::SyntaxTree* module = id.empty() ? nullptr : m_modules->load(id);
@@ -849,13 +850,8 @@ private:
             return overlay.origin().range;
         if (overlay.kind() == nix::Value::Kind::Function && !overlay.origin().file.empty())
             return std::nullopt; // written in a module: read there (overlaysOfModules)
-        for (const nix::BindingStep& step : overlay.bindingChain()) {
-            if (!inThisFile(step.file))
-                continue;
-            for (const BindingRecord& binding : m_bindings)
-                if (binding.value && binding.key->range.begin == step.key.begin)
-                    return binding.value->range;
-        }
+        if (const auto through = bindingsOf(overlay); !through.empty())
+            return through.front()->value->range;
         if (written && inThisFile(*written))
             return written->range;
         return std::nullopt;
@@ -865,6 +861,21 @@ private:
     {
         if (range && std::find(m_overlays.begin(), m_overlays.end(), *range) == m_overlays.end())
             m_overlays.push_back(*range);
+    }
+
+    // The bindings of this file (with a value) a value came through, nearest to its literal
+    // first.
+    std::vector<const BindingRecord*> bindingsOf(const nix::Value& value) const
+    {
+        std::vector<const BindingRecord*> found;
+        for (const nix::BindingStep& step : value.bindingChain()) {
+            if (!inThisFile(step.file))
+                continue;
+            for (const BindingRecord& binding : m_bindings)
+                if (binding.value && binding.key->range.begin == step.key.begin)
+                    found.push_back(&binding);
+        }
+        return found;
     }
 
     // An overlay written in this file is read here; one a module writes, there; one composed
@@ -901,11 +912,8 @@ private:
         std::vector<SourceRange> candidates;
         if (written && inThisFile(*written))
             candidates.push_back(written->range);
-        for (const nix::BindingStep& step : overlay.bindingChain())
-            if (inThisFile(step.file))
-                for (const BindingRecord& binding : m_bindings)
-                    if (binding.value && binding.key->range.begin == step.key.begin)
-                        candidates.push_back(binding.value->range);
+        for (const BindingRecord* binding : bindingsOf(overlay))
+            candidates.push_back(binding->value->range);
         for (const Node* apply : m_applies) {
             const std::string_view callee = calleeName(*apply);
             if ((callee == "composeManyExtensions" && callArguments(*apply).size() == 1) ||
