@@ -1,6 +1,7 @@
 #include "changesetreviewdialog.h"
 
 #include "diffview.h"
+#include "recipes/qtext.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -22,11 +23,6 @@ namespace rg {
 namespace {
 
 constexpr int indexRole = Qt::UserRole + 1;
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 QString fileName(const std::string& path)
 {

@@ -2,6 +2,7 @@
 
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
+#include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
 
 #include <QStringList>
@@ -13,11 +14,6 @@
 namespace rg {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 bool isCreateTarget(CellStatus status)
 {
