@@ -3367,33 +3367,13 @@ struct Evaluator::Impl
     {
         if (value.isUnknown())
             return unknownCall(path, value);
-        Kind kind = Kind::Unknown;
-        switch (native) {
-        case Native::IsString:
-            kind = Kind::String;
-            break;
-        case Native::IsAttrs:
-            kind = Kind::AttrSet;
-            break;
-        case Native::IsList:
-            kind = Kind::List;
-            break;
-        case Native::IsFunction:
-            kind = Kind::Function;
-            break;
-        case Native::IsBool:
-            kind = Kind::Bool;
-            break;
-        case Native::IsInt:
-            kind = Kind::Int;
-            break;
-        case Native::IsFloat:
-            kind = Kind::Float;
-            break;
-        default:
-            kind = Kind::Path;
-            break;
-        }
+        static constexpr std::pair<Native, Kind> tested[] = {
+            {Native::IsString, Kind::String}, {Native::IsAttrs, Kind::AttrSet},
+            {Native::IsList, Kind::List},     {Native::IsFunction, Kind::Function},
+            {Native::IsBool, Kind::Bool},     {Native::IsInt, Kind::Int},
+            {Native::IsFloat, Kind::Float},   {Native::IsPath, Kind::Path}};
+        const Kind kind =
+            std::ranges::find(tested, native, &std::pair<Native, Kind>::first)->second;
         if (native == Native::IsFunction && value.kind() == Kind::AttrSet && fromLib(path)) {
             const ValueData& d = data(value);
             if (findSlot(d.attributes, "__functor"))
