@@ -1139,6 +1139,100 @@ private slots:
                  qPrintable(QStringLiteral("a kind caught or fixed less than 95%; missed:\n") +
                             missed.join('\n') + "\nunfixed:\n" + unfixed.join('\n')));
     }
+
+    // Recipes whose values a builder makes (`import ./lib/mk-torch.nix { capability = "9.0";
+    // … }`) or that derive from a sibling (`(import ./<base>.nix { … }).override { gpuArch =
+    // "8.9"; }`): the arguments they write are what a copy-paste gets wrong. Each argument
+    // literal naming the arch, ISA, Python or CUDA version is changed to another cell's, and
+    // the engine must report it on that file.
+    void builderArgumentMutantsAreCaught()
+    {
+        // argument name → (replacement of a value, the rules that catch it)
+        const std::map<std::string, std::pair<std::function<std::string(const std::string&)>,
+                                              std::set<std::string>>>
+            arguments = {
+                {"capability",
+                 {[](const std::string& v) { return v == "7.5" ? "8.6" : "7.5"; },
+                  {"gpu-arch-mismatch"}}},
+                {"gpuArch",
+                 {[](const std::string& v) { return v == "7.5" ? "8.6" : "7.5"; },
+                  {"gpu-arch-mismatch"}}},
+                {"isa",
+                 {[](const std::string& v) { return v == "avx2" ? "avx512" : "avx2"; },
+                  {"cpu-flags-mismatch", "cpu-flags-weaker", "platforms-mismatch"}}},
+                {"python",
+                 {[](const std::string& v) { return v == "312" ? "313" : "312"; },
+                  {"python-version-mismatch"}}},
+                {"cudaVersion",
+                 {[](const std::string& v) { return v == "12_9" ? "12_8" : "12_9"; },
+                  {"cuda-version-mismatch"}}},
+            };
+        Tally tally;
+        QStringList missed;
+        std::set<std::string> names;
+        for (const char* style : {"builder", "derived"}) {
+            const QString root = QStringLiteral(RG_FIXTURES_DIR) + "/realworld/" + style;
+            test::TestRepository copy;
+            QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString file = it.next();
+                copy.write(QDir(root).relativeFilePath(file), readFile(file));
+            }
+            const auto source = openWorkTree(copy.rootPath());
+            const Analysis before = Analyzer().analyze(*source);
+            for (const MatrixEntry& entry : before.entries) {
+                if (!entry.recipe || entry.firstError())
+                    continue;
+                const std::string& path = entry.recipe->path;
+                const QString absolute = copy.root() + "/" + QString::fromStdString(path);
+                const QByteArray original = readFile(absolute);
+                const nix::SyntaxTree tree = nix::SyntaxTree::parse(original.toStdString());
+                std::vector<Mutant> mutants;
+                nix::forEachNode(*tree.root(), [&](const Node& node) {
+                    const Node* key = node.kind == NodeKind::Binding ? node.bindingPath() : nullptr;
+                    const Node* value = key ? node.bindingValue() : nullptr;
+                    if (!value || key->children.empty() || value->kind != NodeKind::String ||
+                        value->children.size() != 1 ||
+                        value->children[0]->kind != NodeKind::StringText)
+                        return true;
+                    const auto argument = arguments.find(std::string(key->children.back()->text));
+                    if (argument == arguments.end())
+                        return true;
+                    const std::string was(value->children[0]->text);
+                    const std::string to = argument->second.first(was);
+                    mutants.push_back({argument->first, was + " → " + to,
+                                       replaced(original, {{value->children[0]->range, to}}),
+                                       argument->second.second});
+                    return true;
+                });
+                const std::map<std::string, int> baseline = findingsOn(before, path);
+                for (const Mutant& mutant : mutants) {
+                    ++tally.mutants;
+                    names.insert(mutant.kind);
+                    QVERIFY(writeFile(absolute, mutant.bytes));
+                    const std::map<std::string, int> now =
+                        findingsOn(Analyzer().analyze(*source), path);
+                    QVERIFY(writeFile(absolute, original));
+                    const bool caught = std::ranges::any_of(mutant.rules, [&](const auto& rule) {
+                        return now.count(rule) &&
+                               now.at(rule) > (baseline.count(rule) ? baseline.at(rule) : 0);
+                    });
+                    if (caught)
+                        ++tally.caught;
+                    else
+                        missed << QString::fromStdString(path + " [" + mutant.kind + "] " +
+                                                         mutant.description);
+                }
+            }
+        }
+        qInfo("builder and derived arguments: %d of %d mutants caught", tally.caught,
+              tally.mutants);
+        QVERIFY2(missed.isEmpty(), qPrintable(missed.join('\n')));
+        // Arch, ISA and Python arguments are all written somewhere in the two fixtures.
+        for (const char* kind : {"capability", "gpuArch", "isa", "python"})
+            QVERIFY2(names.count(kind), kind);
+        QVERIFY(tally.mutants >= 20);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMutations)
