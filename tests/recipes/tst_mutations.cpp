@@ -715,11 +715,7 @@ private slots:
         for (const RepoUnderTest& repo : repositories()) {
             // A temporary copy; the mutated file is written there and restored after each run.
             test::TestRepository copy;
-            QDirIterator it(repo.root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString file = it.next();
-                copy.write(QDir(repo.root).relativeFilePath(file), readFile(file));
-            }
+            copy.copyFrom(repo.root);
             const std::shared_ptr<const RepositorySource> source = openWorkTree(copy.rootPath());
             const Analysis before = Analyzer().analyze(*source);
             const std::string repoName = repo.name.toStdString();
@@ -1173,11 +1169,7 @@ private slots:
         for (const char* style : {"builder", "derived"}) {
             const QString root = QStringLiteral(RG_FIXTURES_DIR) + "/realworld/" + style;
             test::TestRepository copy;
-            QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString file = it.next();
-                copy.write(QDir(root).relativeFilePath(file), readFile(file));
-            }
+            copy.copyFrom(root);
             const auto source = openWorkTree(copy.rootPath());
             const Analysis before = Analyzer().analyze(*source);
             for (const MatrixEntry& entry : before.entries) {
