@@ -277,6 +277,7 @@ private:
         Passes passed;
         if (argument.kind != NodeKind::AttrSet)
             return passed;
+        std::optional<nix::LineIndex> lines; // only when a sibling is passed
         for (const Node* apply : m_applies) {
             const auto call = callArguments(*apply);
             const std::string_view callee = calleeName(*apply);
@@ -295,10 +296,10 @@ private:
                 if (std::ranges::any_of(passed, [&](const auto& p) { return p.first == name; }))
                     continue;
                 Fact<std::string> imported{std::string(call[0]->text), SourceRange{}};
-                imported.in =
-                    "passed as " + name + " in " + m_facts.path + ":" +
-                    std::to_string(
-                        nix::LineIndex(m_tree.source()).position(call[0]->range.begin).line);
+                if (!lines)
+                    lines.emplace(m_tree.source());
+                imported.in = "passed as " + name + " in " + m_facts.path + ":" +
+                              std::to_string(lines->position(call[0]->range.begin).line);
                 passed.emplace_back(name, std::move(imported));
             }
         }

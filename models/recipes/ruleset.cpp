@@ -4,6 +4,7 @@
 #include "recipes/archnotation.h"
 
 #include <algorithm>
+#include <set>
 
 namespace rg {
 
@@ -212,6 +213,16 @@ public:
 private:
     void add(std::string_view id, std::string message, nix::SourceRange range = {})
     {
+        // A recipe derived from a sibling with `.override` that states a wrong value nowhere
+        // in itself: the value is what its overrides leave to the base.
+        static const std::set<std::string_view> madeValues = {
+            rule::gpuArchMismatch,     rule::gpuArchNotation,       rule::cpuFlagsMismatch,
+            rule::platformsMismatch,   rule::pythonVersionMismatch, rule::cudaVersionMismatch,
+            rule::cpuRecipeEnablesCuda};
+        if (!f.derivedFrom.empty() && !f.builderModule.empty() && madeValues.count(id) &&
+            message.find(f.path) == std::string::npos)
+            message += "; this recipe overrides " + f.derivedFrom.front() +
+                       " and leaves what makes this value to it";
         out.push_back(RuleSet::make(id, f, std::move(message), range));
     }
 

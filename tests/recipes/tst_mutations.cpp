@@ -42,7 +42,6 @@
 #include "testrepository.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTest>

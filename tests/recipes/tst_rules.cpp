@@ -1452,6 +1452,10 @@ in
         // What an override leaves out is the base's: avx512 flags in an avx2 cell, sm90's arch.
         const MatrixEntry& isa = *byName.at("pytorch-python313-cuda12_8-sm89-avx2");
         ONLY(isa.findings, "cpu-flags-mismatch");
+        QVERIFY2(isa.findings[0].message.find(
+                     "this recipe overrides ./pytorch-python313-cuda12_8-sm90-avx512.nix and "
+                     "leaves what makes this value to it") != std::string::npos,
+                 isa.findings[0].message.c_str());
         const MatrixEntry& arch = *byName.at("pytorch-python313-cuda12_8-sm80-avx2");
         ONLY(arch.findings, "gpu-arch-mismatch");
         QVERIFY2(arch.findings[0].message.find(
