@@ -26,6 +26,7 @@ struct Invocation
     QStringList cells;
     std::string package;
     bool readme = true;
+    bool acceptRemovals = false;
     bool dryRun = false;
     bool diff = false;
     bool commit = false;
@@ -88,6 +89,10 @@ struct Options
     QCommandLineOption noReadme{
         QStringLiteral("no-readme"),
         QStringLiteral("Leave README.md's variant-matrix section as it is.")};
+    QCommandLineOption acceptRemovals{
+        QStringLiteral("accept-removals"),
+        QStringLiteral("Also apply fixes that remove lines outside what their findings name "
+                       "(listed as \"also removes\"); without it those files are left out.")};
     QCommandLineOption dryRun{QStringLiteral("dry-run"),
                               QStringLiteral("Print the plan; write nothing.")};
     QCommandLineOption diff{QStringLiteral("diff"),
@@ -127,7 +132,8 @@ struct Options
         if (action == ChangeAction::Complete)
             parser->addOption(cell);
         parser->addOptions(
-            {package, noReadme, dryRun, diff, commit, message, format, spec, recipeDir});
+            {package, noReadme, acceptRemovals, dryRun, diff, commit, message, format, spec,
+             recipeDir});
         parser->addPositionalArgument(
             QStringLiteral("REPO"),
             QStringLiteral("The recipe repository (a writable work tree)."));
@@ -163,6 +169,7 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
     invocation->json = format == QLatin1String("json");
     invocation->package = parser.value(options.package).toStdString();
     invocation->readme = !parser.isSet(options.noReadme);
+    invocation->acceptRemovals = parser.isSet(options.acceptRemovals);
     invocation->dryRun = parser.isSet(options.dryRun);
     invocation->diff = parser.isSet(options.diff);
     invocation->commit = parser.isSet(options.commit);
@@ -371,7 +378,10 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
             !error.empty())
             return CommandLine::repositoryError(invocation.name, error);
 
-    const ChangeSet changes = ChangePlanner(source, analysis).plan(request);
+    ChangeSet changes = ChangePlanner(source, analysis).plan(request);
+    if (invocation.acceptRemovals)
+        for (FileOperation& op : changes.operations)
+            op.selected = op.selected || !op.alsoRemoves.empty();
     const ChangeSetRun::Options options = runOptions(invocation);
     if (!invocation.json)
         std::cout << AnalysisReport::printable(changes.title) + "\n" +

@@ -2,6 +2,7 @@
 
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
+#include "changes/removalreport.h"
 #include "changes/unifieddiff.h"
 #include "recipes/analysisreport.h"
 #include "recipes/gitlibrary.h"
@@ -15,10 +16,18 @@ namespace {
 
 const char* const dot = " \xc2\xb7 "; // " · "
 
+// What a fix takes out beyond its findings, one line below the operation's.
+std::string removalLine(const FileOperation& op)
+{
+    return op.alsoRemoves.empty()
+               ? std::string()
+               : "  " + AnalysisReport::printable(RemovalReport::summary(op.alsoRemoves)) + "\n";
+}
+
 std::string operationLine(const FileOperation& op)
 {
     return std::string(fileOperationKindId(op.kind)) + "  " + AnalysisReport::printable(op.path) +
-           "  (" + AnalysisReport::printable(op.reason) + ")\n";
+           "  (" + AnalysisReport::printable(op.reason) + ")\n" + removalLine(op);
 }
 
 } // namespace
@@ -56,7 +65,7 @@ std::string ChangeSetRun::planText(const ChangeSet& changes, bool diff, const st
     for (const FileOperation& op : changes.operations)
         if (!op.selected)
             out += "not selected: " + std::string(fileOperationKindId(op.kind)) + "  " +
-                   AnalysisReport::printable(op.path) + "\n";
+                   AnalysisReport::printable(op.path) + "\n" + removalLine(op);
     out += countsLine(changes) + "\n" + note;
     if (!changes.skipped.empty()) {
         out += "Skipped (" + std::to_string(changes.skipped.size()) + "):\n";
@@ -88,6 +97,7 @@ nlohmann::json ChangeSetRun::document(const ChangeSet& changes, const Options& o
             {"reason", op.reason},
             {"subject", op.subject.empty() ? nlohmann::json() : nlohmann::json(op.subject)},
             {"selected", op.selected},
+            {"alsoRemoves", op.alsoRemoves},
             {"added", stat.added},
             {"removed", stat.removed}};
         if (options.diff)

@@ -1,5 +1,6 @@
 #include "changesetreviewdialog.h"
 
+#include "changes/removalreport.h"
 #include "diffview.h"
 #include "recipes/qtext.h"
 
@@ -195,6 +196,15 @@ QWidget* ChangeSetReviewDialog::createDiffPane()
     wrapping.setHeightForWidth(true); // else the box layout gives it one line
     m_fileReason->setSizePolicy(wrapping);
     m_fileReason->setAccessibleName(tr("Why"));
+    m_alsoRemoves = new QLabel(pane);
+    m_alsoRemoves->setTextFormat(Qt::PlainText);
+    m_alsoRemoves->setWordWrap(true);
+    m_alsoRemoves->setSizePolicy(wrapping);
+    m_alsoRemoves->setAccessibleName(tr("Also removes"));
+    QPalette warning = m_alsoRemoves->palette();
+    warning.setColor(QPalette::WindowText, kindColor(FileOperationKind::Delete, palette()));
+    m_alsoRemoves->setPalette(warning);
+    m_alsoRemoves->setVisible(false);
     m_diff = new DiffView(pane);
     connect(m_diff, &DiffView::nextFileRequested, this, [this] { moveCurrent(1); });
     connect(m_diff, &DiffView::previousFileRequested, this, [this] { moveCurrent(-1); });
@@ -202,6 +212,7 @@ QWidget* ChangeSetReviewDialog::createDiffPane()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_fileTitle);
     layout->addWidget(m_fileReason);
+    layout->addWidget(m_alsoRemoves);
     layout->addWidget(m_diff, 1);
     return pane;
 }
@@ -267,6 +278,13 @@ void ChangeSetReviewDialog::fillOperations()
         item->setTextAlignment(RemovedColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(ReasonColumn, qs(op.reason));
         item->setToolTip(ReasonColumn, qs(op.reason));
+        if (!op.alsoRemoves.empty()) {
+            // Unchecked by the plan, and said in red: the author's lines would go.
+            const QString removes = qs(RemovalReport::summary(op.alsoRemoves));
+            item->setText(ReasonColumn, removes + QStringLiteral(" \u2014 ") + qs(op.reason));
+            item->setToolTip(ReasonColumn, removes + QLatin1Char('\n') + qs(op.reason));
+            item->setForeground(ReasonColumn, kindColor(FileOperationKind::Delete, palette()));
+        }
         items << item;
     }
     m_operations->addTopLevelItems(items);
@@ -309,6 +327,7 @@ void ChangeSetReviewDialog::currentChanged()
     if (index < 0) {
         m_fileTitle->clear();
         m_fileReason->clear();
+        m_alsoRemoves->setVisible(false);
         return;
     }
     const FileOperation& op = m_changes.operations[static_cast<size_t>(index)];
@@ -320,6 +339,13 @@ void ChangeSetReviewDialog::currentChanged()
     m_fileTitle->setToolTip(m_fileTitle->text());
     m_fileReason->setText(qs(op.reason));
     m_fileReason->setVisible(!op.reason.empty());
+    QStringList removed;
+    for (const std::string& line : op.alsoRemoves)
+        removed << QStringLiteral("\u2212 ") + qs(line);
+    m_alsoRemoves->setText(
+        tr("Also removes %n line(s) that no finding names:", nullptr, int(removed.size())) +
+        QLatin1Char('\n') + removed.join(QLatin1Char('\n')));
+    m_alsoRemoves->setVisible(!removed.isEmpty());
     const size_t at = static_cast<size_t>(index);
     if (at < m_diffs.size() && !m_diffs[at].empty())
         m_diff->setDiff(qs(m_diffs[at]));

@@ -79,6 +79,7 @@ private:
     QTreeWidget* m_skipped = nullptr;
     QLabel* m_fileTitle = nullptr;
     QLabel* m_fileReason = nullptr;
+    QLabel* m_alsoRemoves = nullptr; // lines a fix takes out beyond its findings, in red
     DiffView* m_diff = nullptr;
     QCheckBox* m_commit = nullptr;
     QPlainTextEdit* m_message = nullptr;

@@ -2,6 +2,7 @@
 
 #include "changes/overlaysource.h"
 #include "changes/readmematrix.h"
+#include "changes/removalreport.h"
 #include "changes/variantgenerator.h"
 #include "recipes/analyzer.h"
 
@@ -246,6 +247,9 @@ private:
         op.plannedHash = contentHash(op.before);
         op.reason = rulesOf(entry) + "; " + recipe.how;
         op.subject = entry.variant.toString();
+        op.alsoRemoves = RemovalReport::outsideFindings(
+            op.before, op.after, VariantGenerator::namedRanges(entry, op.before));
+        op.selected = op.alsoRemoves.empty();
         m_changes.operations.push_back(std::move(op));
     }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rg {
 
@@ -22,6 +23,9 @@ struct FileOperation
     std::string plannedHash;
     std::string reason;  // one line: "missing cell", "pin-mismatch, missing-overlay", …
     std::string subject; // the variant it serves ("pytorch-python313-cpu-avx2"), "" otherwise
+    // Lines of `before` a fix deletes or rewrites outside what its findings name; such an
+    // operation is planned unselected, for the user to look at first.
+    std::vector<std::string> alsoRemoves;
     bool selected = true;
 };
 

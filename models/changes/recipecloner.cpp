@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 namespace rg {
 
@@ -41,6 +42,17 @@ bool mentionsVersion(std::string_view name)
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return lower.find("version") != std::string::npos || lower.find("cuda") != std::string::npos;
+}
+
+// Bindings people name after the GPU arch: gpuArchSM, gpuArchNum, smCapability, cudaArch,
+// computeCapability.
+bool namesArch(std::string_view name)
+{
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower.find("arch") != std::string::npos || lower.starts_with("sm") ||
+           lower.find("capabilit") != std::string::npos;
 }
 
 // What a parse of the source offers the edits: every node by kind, with the name of the
@@ -237,6 +249,114 @@ bool isPlainStringList(const Node& node)
            });
 }
 
+// Where an element of a list sits: alone on its line (possibly with a trailing comment), or
+// among others on one line.
+struct ElementLine
+{
+    bool alone = false;
+    uint32_t lineBegin = 0; // first byte of the element's line
+    uint32_t lineEnd = 0;   // one past its newline (or the end of the text)
+};
+
+ElementLine elementLine(std::string_view source, SourceRange element)
+{
+    ElementLine out;
+    size_t begin = source.rfind('\n', element.begin == 0 ? 0 : element.begin - 1);
+    out.lineBegin = begin == std::string_view::npos || element.begin == 0
+                        ? 0
+                        : static_cast<uint32_t>(begin + 1);
+    size_t end = source.find('\n', element.end);
+    out.lineEnd = end == std::string_view::npos ? static_cast<uint32_t>(source.size())
+                                                : static_cast<uint32_t>(end + 1);
+    const std::string_view before = source.substr(out.lineBegin, element.begin - out.lineBegin);
+    std::string_view after = source.substr(element.end, out.lineEnd - element.end);
+    after = after.substr(0, after.find('#'));
+    auto blank = [](std::string_view text) {
+        return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+    };
+    out.alone = blank(before) && blank(after);
+    return out;
+}
+
+// The fewest flags to take out of and put into `have` so that it builds `isa` by effect:
+// out go the flags that on their own enable a feature the ISA forbids or switch off one it
+// requires; in go the catalog flags that supply a missing required feature (and, when flags of
+// another ISA went out, a missing recommended one), each before the first flag the list keeps
+// that the catalog lists after it. nullopt: no such edit makes the list right.
+struct FlagEdit
+{
+    std::vector<size_t> removed;                          // indexes into the list
+    std::vector<std::pair<size_t, std::string>> inserted; // (insert before index, flag)
+};
+
+std::optional<FlagEdit> minimalFlagEdit(const std::vector<std::string>& have, const CpuIsa& isa)
+{
+    const std::vector<std::string> features = CpuFeatureSet(isa.flags).features();
+    auto forbiddenAlone = [&](const std::string& flag) {
+        std::vector<std::string> withIt = isa.flags;
+        withIt.push_back(flag);
+        return !CpuFeatureSet({flag}).judge(isa).forbiddenEnabled.empty() ||
+               !CpuFeatureSet(withIt).judge(isa).missingRequired.empty();
+    };
+    // A flag the ISA's own flags already imply (`-mavx2` beside `-mavx512f`).
+    auto addsNothing = [&](const std::string& flag) {
+        if (flag.starts_with("-mno-"))
+            return false;
+        const std::vector<std::string> enabled = CpuFeatureSet({flag}).features();
+        return !enabled.empty() && std::ranges::all_of(enabled, [&](const std::string& f) {
+            return std::ranges::count(features, f) > 0;
+        });
+    };
+    // A list that held another ISA's flags (a flag of a bigger one, or most of this ISA's
+    // flags absent) becomes this ISA's; a list that only lacks one keeps the author's choice
+    // of the others.
+    const auto absent = std::ranges::count_if(
+        isa.flags, [&](const std::string& flag) { return std::ranges::count(have, flag) == 0; });
+    const bool wasAnother = std::ranges::any_of(have, forbiddenAlone) ||
+                            static_cast<size_t>(absent) * 2 > isa.flags.size();
+    FlagEdit edit;
+    std::vector<std::string> kept;
+    std::vector<size_t> keptIndex;
+    for (size_t i = 0; i < have.size(); ++i) {
+        const bool inCatalog = std::ranges::count(isa.flags, have[i]) > 0;
+        if (!inCatalog && (forbiddenAlone(have[i]) || (wasAnother && addsNothing(have[i])))) {
+            edit.removed.push_back(i);
+            continue;
+        }
+        kept.push_back(have[i]);
+        keptIndex.push_back(i);
+    }
+    auto wanting = [&](const std::vector<std::string>& flags) {
+        const IsaVerdict verdict = CpuFeatureSet(flags).judge(isa);
+        return verdict.missingRequired.size() +
+               (wasAnother ? verdict.missingRecommended.size() : 0);
+    };
+    std::vector<std::string> now = kept;
+    for (size_t t = 0; t < isa.flags.size(); ++t) {
+        const std::string& flag = isa.flags[t];
+        if (std::ranges::count(now, flag) > 0)
+            continue;
+        std::vector<std::string> with = now;
+        with.push_back(flag);
+        if (wanting(with) >= wanting(now))
+            continue;
+        // Before the first kept flag that the catalog lists after this one.
+        size_t before = have.size();
+        for (size_t k = 0; k < kept.size(); ++k) {
+            const auto at = std::ranges::find(isa.flags, kept[k]);
+            if (at != isa.flags.end() && static_cast<size_t>(at - isa.flags.begin()) > t) {
+                before = keptIndex[k];
+                break;
+            }
+        }
+        edit.inserted.push_back({before, flag});
+        now.push_back(flag);
+    }
+    if (!CpuFeatureSet(now).judge(isa).acceptable())
+        return std::nullopt;
+    return edit;
+}
+
 std::string joined(const std::vector<std::string>& words)
 {
     std::string out;
@@ -316,8 +436,10 @@ private:
         for (const ArchSinkFact& sink : m_facts.archSinks)
             if (sink.writtenIn.empty())
                 editSink(sink, from, to);
-        if (from == to)
+        if (from == to) {
+            renameOtherArch(to);
             return;
+        }
         // Literals that denote the arch without reaching a sink the facts know (passthru).
         const CudaVersion cuda = m_catalog.describeCuda(m_from.cuda);
         for (const auto& [node, binding] : m_inventory.strings) {
@@ -333,6 +455,27 @@ private:
                 m_edits.replace(*content, *rewritten);
         }
         renameSelected(m_from.gpuArch, m_to.name.gpuArch);
+    }
+
+    // A fix of a recipe that names another arch at its sinks: the bindings that name the arch
+    // for a reader (`gpuArchNum = "89";` beside `gpuArchSM = "8.9";`) follow, sink or not.
+    void renameOtherArch(const std::string& to)
+    {
+        std::set<std::string> wrong;
+        for (const ArchSinkFact& sink : m_facts.archSinks) {
+            const ArchReading reading = ArchNotation::read(sink.sink, sink.value);
+            if (sink.writtenIn.empty() && reading.numbers.size() == 1 &&
+                reading.numbers.front() != to)
+                wrong.insert(reading.numbers.front());
+        }
+        for (const std::string& other : wrong)
+            for (const auto& [node, binding] : m_inventory.strings) {
+                if (!namesArch(binding) || mentionsVersion(binding))
+                    continue;
+                if (auto content = contentOf(*node))
+                    if (auto rewritten = rewriteArch(textOf(*content), other, to))
+                        m_edits.replace(*content, *rewritten);
+            }
     }
 
     // A clone keeps the notation written at the sink; a value the sink rejects or that
@@ -385,6 +528,21 @@ private:
         return renamed;
     }
 
+    // `(import ./lib/cpu-isa.nix).avx512` in an avx2 recipe: the attribute naming another
+    // ISA the catalog knows is renamed to this one.
+    bool selectOwnIsa(const std::string& isa)
+    {
+        bool renamed = false;
+        for (const Node* select : m_inventory.selects)
+            if (const Node* path = select->attrPath())
+                for (const Node* segment : path->segments())
+                    if (segment && segment->kind == NodeKind::AttrName && segment->text != isa &&
+                        m_catalog.isa(segment->text) &&
+                        m_catalog.isa(segment->text)->family == m_to.isa->family)
+                        renamed = m_edits.replace(segment->range, isa) || renamed;
+        return renamed;
+    }
+
     bool editFlags(std::string* error)
     {
         if (m_to.name.isa.empty() && !m_from.isa.empty()) {
@@ -428,8 +586,10 @@ private:
         // A builder module called with the ISA as an argument (`isa = "avx2";`) gets it from
         // the recipe's strings, which editText rewrites; re-analysis through the builder then
         // judges the flags it makes.
-        if (fromModule && !renameSelected(m_from.isa, m_to.name.isa) &&
-            m_facts.builderModule.empty()) {
+        // A fix of the recipe's own cell: the module's entry it selects is another ISA's.
+        const bool selected = sameIsa ? selectOwnIsa(m_to.name.isa)
+                                      : renameSelected(m_from.isa, m_to.name.isa);
+        if (fromModule && !selected && m_facts.builderModule.empty()) {
             *error = "the flags come from a module (" + m_facts.compilerFlags->writtenIn +
                      ") and no attribute selecting ISA '" + m_from.isa + "' was found";
             return false;
@@ -437,10 +597,107 @@ private:
         return true;
     }
 
+    // The lists of flag strings a flags value is made of: a list, the lists of a `++`
+    // concatenation, a let-bound name's list, `toString` / `concatStringsSep " "` of a list.
+    void gatherFlagLists(const Node* node, std::vector<const Node*>& lists, int depth) const
+    {
+        if (!node || depth > 4)
+            return;
+        if (node->kind == NodeKind::List) {
+            if (isPlainStringList(*node) && !node->children.empty())
+                lists.push_back(node);
+        } else if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Concat) {
+            gatherFlagLists(node->left(), lists, depth + 1);
+            gatherFlagLists(node->right(), lists, depth + 1);
+        } else if (node->kind == NodeKind::Apply) {
+            gatherFlagLists(node->argument(), lists, depth + 1);
+        } else if (node->kind == NodeKind::Identifier) {
+            nix::forEachNode(*m_tree.root(), [&](const Node& binding) {
+                const Node* path = binding.kind == NodeKind::Binding ? binding.bindingPath()
+                                                                     : nullptr;
+                if (path && path->children.size() == 1 &&
+                    path->children.front()->kind == NodeKind::AttrName &&
+                    path->children.front()->text == node->text)
+                    gatherFlagLists(binding.bindingValue(), lists, depth + 1);
+                return true;
+            });
+        }
+    }
+
+    // The author's own lists, their layout and comments kept: only the flags that make them
+    // another ISA go, and only the missing ones come in, each in a line (or a place) like its
+    // neighbours'. False when no such edit makes them build the ISA.
+    bool editListsInPlace(const Node& value)
+    {
+        std::vector<const Node*> lists;
+        gatherFlagLists(&value, lists, 0);
+        std::vector<const Node*> elements;
+        std::vector<const Node*> listOf;
+        std::vector<std::string> have;
+        for (const Node* list : lists)
+            for (const Node* element : list->children) {
+                elements.push_back(element);
+                listOf.push_back(list);
+                have.push_back(*nix::literalString(*element));
+            }
+        if (have.empty())
+            return false;
+        const auto edit = minimalFlagEdit(have, *m_to.isa);
+        if (!edit || edit->removed.size() == have.size())
+            return false;
+        std::map<const Node*, TextEdits> edits; // per list
+        for (size_t index : edit->removed)
+            edits[listOf[index]].replace(removal(*listOf[index], *elements[index]), "");
+        std::map<size_t, std::string> insertions; // before index → text
+        for (const auto& [before, flag] : edit->inserted) {
+            const bool last = before >= elements.size();
+            const Node* neighbour = elements[last ? elements.size() - 1 : before];
+            if (elementLine(m_source, neighbour->range).alone)
+                insertions[before] +=
+                    lineIndentBefore(m_source, neighbour->range.begin) + quoted(flag) + "\n";
+            else
+                insertions[before] += last ? " " + quoted(flag) : quoted(flag) + " ";
+        }
+        for (const auto& [before, text] : insertions) {
+            const bool last = before >= elements.size();
+            const size_t at = last ? elements.size() - 1 : before;
+            const SourceRange neighbour = elements[at]->range;
+            const ElementLine line = elementLine(m_source, neighbour);
+            const uint32_t offset = line.alone ? (last ? line.lineEnd : line.lineBegin)
+                                               : (last ? neighbour.end : neighbour.begin);
+            if (!edits[listOf[at]].replace({offset, offset}, text))
+                return false;
+        }
+        // Every edit lies inside its list (a line alone in it is between its brackets), so an
+        // edited list is the same span of the edited text, longer or shorter by its edits.
+        for (const auto& [list, listEdits] : edits) {
+            const std::string edited = listEdits.applyTo(m_source);
+            const size_t length = list->range.length() + edited.size() - m_source.size();
+            if (!m_edits.replace(list->range, edited.substr(list->range.begin, length)))
+                return false;
+        }
+        return true;
+    }
+
+    // The bytes that go with an element taken out of a list: its line when it stands alone
+    // on it (a trailing comment included), else itself and the blanks before it.
+    SourceRange removal(const Node& list, const Node& element) const
+    {
+        const ElementLine line = elementLine(m_source, element.range);
+        if (line.alone)
+            return {line.lineBegin, line.lineEnd};
+        uint32_t begin = element.range.begin;
+        while (begin > list.range.begin + 1 && m_source[begin - 1] == ' ')
+            --begin;
+        return {begin, element.range.end};
+    }
+
     bool writeFlags(SourceRange range)
     {
         const std::vector<std::string>& flags = m_to.isa->flags;
         if (const Node* node = nodeAt(*m_tree.root(), range)) {
+            if (m_from.isa == m_to.name.isa && editListsInPlace(*node))
+                return true;
             // `[ "-mavx" ] ++ noNewerThanAvx`: the whole concatenation is the ISA's flags.
             const Node* whole = node;
             for (auto up = m_inventory.parent.find(whole);

@@ -58,4 +58,28 @@ DiffStat UnifiedDiff::statOf(const FileOperation& operation)
     return DiffStat{static_cast<int>(added), static_cast<int>(removed)};
 }
 
+std::vector<LineHunk> UnifiedDiff::hunksOf(const std::string& before, const std::string& after)
+{
+    FileOperation operation;
+    operation.before = before;
+    operation.after = after;
+    const Patch patch = patchOf(operation, 0);
+    std::vector<LineHunk> hunks;
+    if (!patch)
+        return hunks;
+    for (size_t i = 0; i < git_patch_num_hunks(patch.get()); ++i) {
+        const git_diff_hunk* hunk = nullptr;
+        if (git_patch_get_hunk(&hunk, nullptr, patch.get(), i) != 0)
+            continue;
+        // git numbers lines from 1, and an empty side's start is the line before it.
+        LineHunk out;
+        out.oldLines = hunk->old_lines;
+        out.newLines = hunk->new_lines;
+        out.oldStart = hunk->old_lines == 0 ? hunk->old_start : hunk->old_start - 1;
+        out.newStart = hunk->new_lines == 0 ? hunk->new_start : hunk->new_start - 1;
+        hunks.push_back(out);
+    }
+    return hunks;
+}
+
 } // namespace rg

@@ -7,6 +7,7 @@
 #include "changes/fileoperation.h"
 
 #include <string>
+#include <vector>
 
 namespace rg {
 
@@ -16,11 +17,24 @@ struct DiffStat
     int removed = 0;
 };
 
+// One run of lines that differ between two texts, without context: lines
+// [oldStart, oldStart + oldLines) of the old text become [newStart, newStart + newLines) of
+// the new one (0-based; a count of 0 is a pure insertion or deletion before that line).
+struct LineHunk
+{
+    int oldStart = 0;
+    int oldLines = 0;
+    int newStart = 0;
+    int newLines = 0;
+};
+
 class UnifiedDiff
 {
 public:
     static std::string of(const FileOperation& operation, int contextLines = 3);
     static DiffStat statOf(const FileOperation& operation);
+    // The differing runs of lines of `before` and `after`, in order (git's diff).
+    static std::vector<LineHunk> hunksOf(const std::string& before, const std::string& after);
 };
 
 } // namespace rg

@@ -1,13 +1,19 @@
 #include "changes/variantgenerator.h"
 
 #include "changes/pinbumpplanner.h"
+#include "changes/recipemerge.h"
 #include "changes/textedits.h"
+#include "changes/unifieddiff.h"
+#include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
+#include "recipes/archnotation.h"
 #include "recipes/recipegrouping.h"
 #include "recipes/recipemodules.h"
 #include "recipes/ruleset.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 namespace rg {
 
@@ -32,6 +38,18 @@ bool editableInPlace(const MatrixEntry& entry)
         return f.severity == Severity::Info || f.fix == FixKind::EditValue ||
                f.fix == FixKind::ReplacePin;
     });
+}
+
+// `word` in `text` not glued to letters or digits on either side.
+bool containsWord(const std::string& text, const std::string& word)
+{
+    auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        const size_t end = at + word.size();
+        if ((at == 0 || !alnum(text[at - 1])) && (end >= text.size() || !alnum(text[end])))
+            return true;
+    }
+    return false;
 }
 
 std::string textAt(const std::string& text, nix::SourceRange range)
@@ -312,10 +330,27 @@ GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::strin
             return inPlace;
     }
     GeneratedRecipe out = generate(entry.variant, &entry);
-    if (!out.text.empty()) {
-        out.text = keepOwnValues(entry, bytes, out.text);
-        out.how = "regenerated (" + out.how + "), keeping its own values";
+    if (out.text.empty())
+        return out;
+    // What the recipe has that the canonical one lacks (workarounds, exports, comments) is
+    // merged back; a line both write differently is never settled silently.
+    const MergedRecipe merged =
+        RecipeMerge::merge(bytes, keepOwnValues(entry, bytes, out.text), namedRanges(entry, bytes));
+    if (!merged.conflicts.empty()) {
+        out.text.clear();
+        out.error = "regenerating it (" + out.how + ") conflicts with what the recipe writes: " +
+                    merged.describeConflicts();
+        return out;
     }
+    if (const std::string foreign = foreignHardwareWords(bytes, merged.text, entry.variant);
+        !foreign.empty()) {
+        out.text.clear();
+        out.error = "regenerating it (" + out.how + ") would write another variant's " +
+                    "hardware words into it: " + foreign;
+        return out;
+    }
+    out.text = merged.text;
+    out.how = "regenerated (" + out.how + ") and merged with the recipe's own lines";
     return out;
 }
 
@@ -353,6 +388,7 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
         }
         edits.replace(pin.range, *expectation.pin);
     }
+    rewriteCudaSet(entry, now, text, &edits);
     if (now.torchAttribute && now.torchAttribute->value == "pytorch" &&
         textAt(text, now.torchAttribute->range) == "pytorch")
         edits.replace(now.torchAttribute->range, "torch");
@@ -361,6 +397,57 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
     out.text = edits.applyTo(text);
     out.how = "values written in place";
     return out;
+}
+
+// How the recipes of CUDA version `cuda` spell its package set ("cudaPackages_13" or
+// "cudaPackages_13_0"): the spelling most of them select, else the catalog's first.
+std::string VariantGenerator::cudaSetSpelling(const std::string& cuda) const
+{
+    const CudaVersion version = m_analysis.catalog.describeCuda(cuda);
+    std::map<std::string, int> used;
+    for (const MatrixEntry& entry : m_analysis.entries)
+        if (entry.recipe && entry.recipe->cudaPackageSet && !entry.firstError() &&
+            std::ranges::count(version.packageSets, entry.recipe->cudaPackageSet->value) > 0)
+            ++used[entry.recipe->cudaPackageSet->value];
+    const auto most = std::ranges::max_element(
+        used, [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (most != used.end())
+        return most->first;
+    return version.packageSets.empty() ? std::string() : version.packageSets.front();
+}
+
+// A CUDA package set of another version than the name's (`cudaPackages_12_6` in a cuda12_8
+// recipe) is renamed wherever the recipe writes it: the overlay's attribute and every
+// reference, nothing else.
+void VariantGenerator::rewriteCudaSet(const MatrixEntry& entry, const RecipeFacts& facts,
+                                      const std::string& text, TextEdits* edits) const
+{
+    if (entry.variant.accelerator != Accelerator::Cuda || entry.variant.cuda.empty() ||
+        !facts.cudaPackageSet)
+        return;
+    const std::string& wrong = facts.cudaPackageSet->value;
+    const CudaVersion* selected = m_analysis.catalog.cudaByPackageSet(wrong);
+    if (!selected || compareVersions(selected->dotted, entry.variant.cuda) == 0)
+        return;
+    // Selected by a builder from the recipe's arguments: the cloner's whole-value rewrite of
+    // its version strings is what could change it, not a rename here.
+    if (!facts.cudaPackageSet->in.empty())
+        return;
+    const std::string spelling = cudaSetSpelling(entry.variant.cuda);
+    const nix::SyntaxTree tree = nix::SyntaxTree::parse(text);
+    if (!tree.root() || spelling.empty())
+        return;
+    nix::forEachNode(*tree.root(), [&](const nix::Node& node) {
+        const bool name = node.kind == nix::NodeKind::Identifier ||
+                          node.kind == nix::NodeKind::AttrName ||
+                          node.kind == nix::NodeKind::Formal;
+        // A formal's range may cover its default; the name is its first bytes.
+        const nix::SourceRange range{node.range.begin,
+                                     node.range.begin + static_cast<uint32_t>(wrong.size())};
+        if (name && node.text == wrong && textAt(text, range) == wrong)
+            edits->replace(range, spelling);
+        return true;
+    });
 }
 
 // A sibling recipe imported from another cell (a torchvision on the avx512 torch in an avx2
@@ -399,6 +486,60 @@ bool VariantGenerator::retargetImports(const MatrixEntry& entry, const RecipeFac
         edits->replace(imported.range, "./" + file);
     }
     return true;
+}
+
+// A pin's hash must change with it: a finding that names the revision names its hash too.
+std::vector<nix::SourceRange> VariantGenerator::namedRanges(const MatrixEntry& entry,
+                                                            const std::string& bytes)
+{
+    std::vector<nix::SourceRange> ranges = entry.namedRanges();
+    if (!entry.recipe)
+        return ranges;
+    for (const PinFact& pin : entry.recipe->pins) {
+        const bool named = std::any_of(ranges.begin(), ranges.end(), [&](nix::SourceRange r) {
+            return r.begin < pin.range.end && pin.range.begin < r.end;
+        });
+        if (named && pin.file.empty() && pin.hasHash)
+            if (auto hash = PinBumpPlanner::hashOf(bytes, pin.range))
+                ranges.push_back(*hash);
+    }
+    return ranges;
+}
+
+// Hardware words of another cell in the lines a regeneration adds: an SM number or a GPU
+// description of another arch, an ISA word of the other CPU family. "" when there are none.
+std::string VariantGenerator::foreignHardwareWords(const std::string& before,
+                                                   const std::string& after,
+                                                   const VariantName& name) const
+{
+    std::string added;
+    size_t lineAt = 0;
+    std::vector<std::string> lines;
+    for (size_t at = 0; at <= after.size(); ++at)
+        if (at == after.size() || after[at] == '\n') {
+            lines.push_back(after.substr(lineAt, at - lineAt));
+            lineAt = at + 1;
+        }
+    for (const LineHunk& hunk : UnifiedDiff::hunksOf(before, after))
+        for (int i = 0; i < hunk.newLines; ++i)
+            if (static_cast<size_t>(hunk.newStart + i) < lines.size())
+                added += lines[static_cast<size_t>(hunk.newStart + i)] + "\n";
+    const Catalog& catalog = m_analysis.catalog;
+    const std::string number = ArchNotation::numberOf(name.gpuArch);
+    for (const GpuArch& arch : catalog.gpuArchs()) {
+        if (arch.number == number)
+            continue;
+        for (const std::string& word : {"SM" + arch.number, "sm" + arch.number,
+                                        "sm_" + arch.number, arch.description})
+            if (containsWord(added, word))
+                return word;
+    }
+    const CpuIsa* own = catalog.isa(name.isa);
+    for (const CpuIsa& isa : catalog.isas())
+        if (own && isa.family != own->family && !isa.description.empty() &&
+            containsWord(added, isa.description))
+            return isa.description;
+    return {};
 }
 
 // Seed-style regeneration keeps what makes the variant its own: its descriptions and, unless

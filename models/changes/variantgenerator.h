@@ -33,6 +33,10 @@ public:
     GeneratedRecipe create(const VariantName& name) const;
     // `bytes` is the broken recipe's text as read now.
     GeneratedRecipe fix(const MatrixEntry& entry, const std::string& bytes) const;
+    // The byte ranges of `bytes` (the entry's recipe) its findings name, with what must change
+    // along with them (a named pin's hash): what a fix may rewrite.
+    static std::vector<nix::SourceRange> namedRanges(const MatrixEntry& entry,
+                                                     const std::string& bytes);
 
 private:
     GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
@@ -40,7 +44,12 @@ private:
     std::string hashOfPin(const std::string& revision) const;
     bool retargetImports(const MatrixEntry& entry, const RecipeFacts& facts, TextEdits* edits,
                          std::string* error) const;
+    std::string cudaSetSpelling(const std::string& cuda) const;
+    void rewriteCudaSet(const MatrixEntry& entry, const RecipeFacts& facts, const std::string& text,
+                        TextEdits* edits) const;
     GeneratedRecipe fixInPlace(const MatrixEntry& entry, const std::string& bytes) const;
+    std::string foreignHardwareWords(const std::string& before, const std::string& after,
+                                     const VariantName& name) const;
     std::string keepOwnValues(const MatrixEntry& entry, const std::string& old,
                               const std::string& generated) const;
     const RecipeGroup* cloneSource(const VariantName& name) const;

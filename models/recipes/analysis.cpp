@@ -39,6 +39,15 @@ const Finding* MatrixEntry::firstError() const
     return it == findings.end() ? nullptr : &*it;
 }
 
+std::vector<nix::SourceRange> MatrixEntry::namedRanges() const
+{
+    std::vector<nix::SourceRange> ranges;
+    for (const Finding& finding : findings)
+        if (recipe && finding.file == recipe->path && finding.range.length() > 0)
+            ranges.push_back(finding.range);
+    return ranges;
+}
+
 std::array<int, cellStatusCount> Analysis::counts() const
 {
     std::array<int, cellStatusCount> result{};

@@ -36,6 +36,8 @@ struct MatrixEntry
 
     int count(Severity severity) const; // findings of that severity
     const Finding* firstError() const;  // null when the recipe has no error
+    // The byte ranges of the recipe its findings point at: what a fix may change.
+    std::vector<nix::SourceRange> namedRanges() const;
 };
 
 // Recipes of one package, accelerator (CUDA version, CPU-only, Darwin) and pin: the unit

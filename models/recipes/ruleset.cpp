@@ -66,7 +66,7 @@ const std::vector<RuleInfo> allRules = {
      "Neither the GPU arch nor the compiler flags could be read where they reach the build (a "
      "builder function in a module called with arguments, values read from JSON): the recipe "
      "is not checked for them."},
-    {rule::cudaVersionMismatch, S::Error, F::Regenerate, "CUDA package set differs",
+    {rule::cudaVersionMismatch, S::Error, F::EditValue, "CUDA package set differs",
      "The CUDA package set the recipe selects is not the CUDA version its name says."},
     {rule::deprecatedTorchAttribute, S::Warning, F::EditValue, "deprecated pytorch attribute",
      "python3Packages.pytorch is a deprecated alias; use python3Packages.torch."},

@@ -12,12 +12,20 @@
 //                  the file's arch → another arch in the same notation ("8.6" → "7.5",
 //                  "86" → "75")                                         → gpu-arch-mismatch
 //   arch-notation  the same literal → "sm_86"                             → gpu-arch-notation
+//   arch-bindings  every such literal and every binding named after the arch (gpuArchNum
+//                  beside gpuArchSM, read by a sink or not) → another arch, as in a copy of
+//                  another cell's recipe                                 → gpu-arch-mismatch
+//   python-set     every mention of a versioned python3XXPackages → another version's
+//                                                                        → python-version-mismatch
 //   pin            the 40-hex nixpkgs revision → another 40-hex. With a spec that pins the
 //                  recipe's CUDA version (or CPU-only) → pin-mismatch; without a spec only where
 //                  at least 3 recipes of the same package and accelerator share the pin, so the
 //                  group defines it → pin-differs-from-group
-//   isa            the flag list / flag run (or the ISA attribute a recipe selects from a
-//                  module) → another ISA's flags from the catalog       → cpu-flags-mismatch
+//   isa            the flag list (in its own layout) / flag run (or the ISA attribute a recipe
+//                  selects from a module) → another ISA's flags from the catalog
+//                                                                        → cpu-flags-mismatch
+//   isa-flag       one flag the ISA needs left out of a list, or a bigger ISA's flag put in
+//                                                                        → cpu-flags-mismatch
 //   platforms      "x86_64-linux" ↔ "aarch64-linux" in meta.platforms (never in an `or`
 //                  fallback, which nixpkgs' torch never uses)             → platforms-mismatch
 //   system         "x86_64-linux" ↔ "aarch64-linux" bound to `system` / `localSystem` (the
@@ -26,15 +34,18 @@
 //   cuda-set       every mention of cudaPackages_X_Y → another version's → cuda-version-mismatch
 //   import         a sibling recipe of its own cell a companion imports → the same package's
 //                  recipe of another cell                                → imported-cell-mismatch
-// Every caught mutant is then fixed through the change planner (in place or by regenerating
-// the recipe from its group's canonical one): the fixed file must have no finding its
-// original did not have.
+// Every caught mutant is then fixed through the change planner: the fixed file must have no
+// finding its original did not have, must keep every export, cmake -D flag, USE_* switch and
+// comment line the mutant kept, and must be the author's file byte for byte. The only mutants
+// excused from that are those that erased what the author wrote (a whole flag list that was
+// not the catalog's, replaced) and the ones listed in restoreExceptions() with their reasons.
 // Only recipes with no error before mutation are mutated; the planted defects of the fixtures
 // and the demo's broken recipes are asserted to be exactly the files with errors.
 
 #include "changes/changeplanner.h"
 #include "changes/overlaysource.h"
 #include "matrix/catalog.h"
+#include "matrix/cpufeatureset.h"
 #include "matrix/variantname.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
@@ -444,6 +455,9 @@ struct Mutant
     std::string description;
     QByteArray bytes;
     std::set<std::string> rules; // any of these, gained on the mutated file, catches it
+    // Why no fix can give back the author's bytes (the mutant erased what they were); "" when
+    // fixing it must restore the file byte for byte.
+    std::string unrestorable{};
 };
 
 QByteArray replaced(const QByteArray& source,
@@ -623,12 +637,85 @@ std::string flagList(const std::vector<std::string>& flags)
     return text + " ]";
 }
 
+// A list of flags in the layout of `list` as the author wrote it: one per line, indented like
+// its first element, when it spans lines.
+std::string flagListLike(const nix::SyntaxTree& tree, const Node& list,
+                         const std::vector<std::string>& flags)
+{
+    const std::string_view text = tree.text(list.range);
+    if (text.find('\n') == std::string_view::npos || list.elements().empty())
+        return flagList(flags);
+    auto indentOf = [&](uint32_t offset) {
+        const std::string_view source = tree.source();
+        size_t start = source.rfind('\n', offset - 1) + 1;
+        size_t end = start;
+        while (end < offset && (source[end] == ' ' || source[end] == '\t'))
+            ++end;
+        return std::string(source.substr(start, end - start));
+    };
+    const std::string indent = indentOf(list.elements().front()->range.begin);
+    std::string out = "[\n";
+    for (const std::string& flag : flags)
+        out += indent + "\"" + flag + "\"\n";
+    return out + indentOf(list.range.end - 1) + "]";
+}
+
+// The bytes an element of a list takes: its whole line when it stands alone on it (a
+// trailing comment included), else itself and the blanks before it.
+SourceRange elementSpan(const nix::SyntaxTree& tree, const Node& element)
+{
+    const std::string_view source = tree.source();
+    const size_t lineBegin = source.rfind('\n', element.range.begin - 1) + 1;
+    size_t lineEnd = source.find('\n', element.range.end);
+    lineEnd = lineEnd == std::string_view::npos ? source.size() : lineEnd + 1;
+    std::string_view after = source.substr(element.range.end, lineEnd - element.range.end);
+    after = after.substr(0, after.find('#'));
+    const std::string_view before =
+        source.substr(lineBegin, element.range.begin - lineBegin);
+    if (before.find_first_not_of(" \t") == std::string_view::npos &&
+        after.find_first_not_of(" \t\n") == std::string_view::npos)
+        return {uint32_t(lineBegin), uint32_t(lineEnd)};
+    uint32_t begin = element.range.begin;
+    while (begin > 0 && source[begin - 1] == ' ')
+        --begin;
+    return {begin, element.range.end};
+}
+
+// A flag that makes an ISA's list build a bigger one.
+std::optional<std::string> forbiddenFlag(const std::string& isa)
+{
+    static const std::map<std::string, std::string> flags = {{"avx", "-mavx2"},
+                                                             {"avx2", "-mavx512f"},
+                                                             {"avx512", "-mavx512bf16"},
+                                                             {"avx512vnni", "-mavx512bf16"},
+                                                             {"avx512bf16", "-mamx-tile"}};
+    const auto it = flags.find(isa);
+    return it == flags.end() ? std::nullopt : std::optional(it->second);
+}
+
 std::string flagRun(const std::vector<std::string>& flags)
 {
     std::string text;
     for (const std::string& flag : flags)
         text += (text.empty() ? "" : " ") + flag;
     return text;
+}
+
+// Where the fixed text first departs from the author's: the line of each.
+std::string firstDifference(const std::string& original, const std::string& fixed)
+{
+    size_t at = 0;
+    while (at < original.size() && at < fixed.size() && original[at] == fixed[at])
+        ++at;
+    auto lineOf = [&](const std::string& text) {
+        const size_t begin = text.rfind('\n', at == 0 ? 0 : at - 1);
+        const size_t from = begin == std::string::npos || at == 0 ? 0 : begin + 1;
+        const size_t end = text.find('\n', at);
+        return text.substr(from, (end == std::string::npos ? text.size() : end) - from);
+    };
+    const int line = int(std::count(original.begin(), original.begin() + at, '\n')) + 1;
+    return "\n        line " + std::to_string(line) + " was: " + lineOf(original) +
+           "\n        now: " + lineOf(fixed);
 }
 
 // ---- per repository ----------------------------------------------------------------------
@@ -665,14 +752,51 @@ struct Tally
     int mutants = 0;
     int caught = 0;
     int fixed = 0;
+    int restored = 0;     // fixed back to the author's bytes
+    int unrestorable = 0; // the mutant erased the author's bytes (Mutant::unrestorable)
+};
+
+// Fixes known not to give back the author's file, by "repo/file [kind]", with the reason.
+// A fix not listed here must restore the file byte for byte; a listed one that does fails
+// too, so the list stays true.
+const std::map<std::string, std::string>& restoreExceptions()
+{
+    static const std::map<std::string, std::string> exceptions = {
+    };
+    return exceptions;
+}
+
+// Lines that set something or explain it: exports, cmake -D flags, USE_* switches, comments.
+std::vector<std::string> settingLines(const std::string& text)
+{
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        end = end == std::string::npos ? text.size() : end;
+        const std::string line = text.substr(at, end - at);
+        const size_t first = line.find_first_not_of(" \t");
+        if (first != std::string::npos &&
+            (line.find("export ") != std::string::npos || line.find("\"-D") != std::string::npos ||
+             line.find("USE_") != std::string::npos || line[first] == '#'))
+            lines.push_back(line);
+        at = end + 1;
+    }
+    return lines;
+}
+
+struct FixOutcome
+{
+    std::map<std::string, int> findings; // on the fixed file, with the rest of the repository
+    std::string text;                    // the fixed file
+    std::string how;                     // the operation's reason
 };
 
 // Plans the fix of `path` in the repository as it is on disk now (mutated), and returns the
-// findings on the fixed file, judged together with the rest of the repository; `why` says
+// fixed file and its findings, judged together with the rest of the repository; `why` says
 // why there is no fix.
-std::optional<std::map<std::string, int>>
-fixedFindings(const std::shared_ptr<const RepositorySource>& source, const Analysis& mutated,
-              const std::string& path, std::string* why)
+std::optional<FixOutcome> fixOf(const std::shared_ptr<const RepositorySource>& source,
+                                const Analysis& mutated, const std::string& path, std::string* why)
 {
     ChangeRequest request;
     request.action = ChangeAction::Fix;
@@ -688,7 +812,7 @@ fixedFindings(const std::shared_ptr<const RepositorySource>& source, const Analy
     }
     auto fixed = std::make_shared<OverlaySource>(source);
     fixed->write(path, op->after);
-    return findingsOn(Analyzer().analyze(*fixed), path);
+    return FixOutcome{findingsOn(Analyzer().analyze(*fixed), path), op->after, op->reason};
 }
 
 } // namespace
@@ -707,6 +831,10 @@ private slots:
         std::map<std::string, std::map<std::string, int>> byRepo; // repo → kind → mutants
         QStringList missed;
         QStringList unfixed;
+        QStringList notRestored;     // fixes that did not give back the author's file
+        QStringList dropped;         // settings and comments a fix lost
+        QStringList staleExceptions; // listed as not restored, and restored
+        std::set<std::string> usedExceptions;
         QStringList invalid;
         QStringList baselineProblems;
         QStringList uncovered; // for the record: where the test's own reading found nothing
@@ -806,6 +934,79 @@ private slots:
                     }
                 }
 
+                // (1b) the arch everywhere the recipe names it, as in a copy of another cell's
+                // recipe: the literals at its sinks and those of the bindings named after the
+                // arch (`gpuArchNum = "89";` beside `gpuArchSM = "8.9";`), sink or not.
+                if (!number.empty()) {
+                    const std::string other = number == "75" ? "86" : "75";
+                    std::map<uint32_t, Token> named;
+                    for (const Token& token : archLiterals(reading, number))
+                        named.emplace(token.range.begin, token);
+                    const size_t atSinks = named.size();
+                    for (const Node* binding : reading.bindings()) {
+                        const std::vector<std::string> bound = pathNames(*binding->bindingPath());
+                        std::string lower = bound.empty() ? std::string() : bound.back();
+                        std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+                        const bool archName = lower.find("arch") != std::string::npos ||
+                                              lower.starts_with("sm") ||
+                                              lower.find("capabilit") != std::string::npos;
+                        const Node* value = binding->bindingValue();
+                        if (!archName || lower.find("version") != std::string::npos ||
+                            value->kind != NodeKind::String || value->children.size() != 1 ||
+                            value->children[0]->kind != NodeKind::StringText)
+                            continue;
+                        const Token token{value->children[0]->range,
+                                          std::string(value->children[0]->text)};
+                        if (auto arch = readArch(token.text); arch && arch->number == number)
+                            named.emplace(token.range.begin, token);
+                    }
+                    if (atSinks > 0 && named.size() > atSinks) {
+                        std::vector<std::pair<SourceRange, std::string>> edits;
+                        for (const auto& [offset, token] : named) {
+                            const ArchToken arch = *readArch(token.text);
+                            edits.push_back(
+                                {token.range,
+                                 (arch.dotted ? ArchNotation::dotted(other) : other) +
+                                     arch.suffix});
+                        }
+                        mutants.push_back({"arch-bindings",
+                                           where(named.begin()->second.range) + ": " +
+                                               std::to_string(named.size()) + " literals → sm" +
+                                               other,
+                                           replaced(original, edits),
+                                           {"gpu-arch-mismatch"}});
+                    }
+                }
+
+                // (1c) the versioned Python package set, wherever it is named
+                {
+                    std::map<std::string, std::vector<SourceRange>> sets;
+                    for (const Node* node : reading.all()) {
+                        if (node->kind != NodeKind::Identifier &&
+                            node->kind != NodeKind::AttrName && node->kind != NodeKind::Formal)
+                            continue;
+                        const std::string_view text = node->text;
+                        if (!text.starts_with("python3") || !text.ends_with("Packages") ||
+                            text.size() != std::string_view("python313Packages").size())
+                            continue;
+                        const SourceRange range{node->range.begin,
+                                                node->range.begin + uint32_t(text.size())};
+                        if (tree.text(range) == text)
+                            sets[std::string(text)].push_back(range);
+                    }
+                    for (const auto& [set, ranges] : sets) {
+                        const std::string other =
+                            set == "python313Packages" ? "python312Packages" : "python313Packages";
+                        std::vector<std::pair<SourceRange, std::string>> edits;
+                        for (const SourceRange& range : ranges)
+                            edits.push_back({range, other});
+                        mutants.push_back({"python-set",
+                                           where(ranges.front()) + ": " + set + " → " + other,
+                                           replaced(original, edits),
+                                           {"python-version-mismatch"}});
+                    }
+                }
+
                 // (2) pin
                 const auto pins = pinLiterals(reading);
                 if (!pins.empty()) {
@@ -849,14 +1050,50 @@ private slots:
                         }
                         if (!flags || !machine)
                             continue;
-                        for (const Node* element : node->elements())
+                        std::vector<std::string> written;
+                        for (const Node* element : node->elements()) {
                             for (const Node* part : element->parts())
                                 inFlagLists.insert(part);
+                            written.push_back(*nix::literalString(*element));
+                        }
                         mutants.push_back(
                             {"isa",
                              where(node->range) + ": flag list → " + other->id + "'s flags",
-                             replaced(original, {{node->range, flagList(other->flags)}}),
-                             {"cpu-flags-mismatch"}});
+                             replaced(original,
+                                      {{node->range, flagListLike(tree, *node, other->flags)}}),
+                             {"cpu-flags-mismatch"},
+                             written == isa->flags
+                                 ? ""
+                                 : "every flag of a list that is not the catalog's was replaced"});
+                        // One flag the ISA needs, left out; one a bigger ISA needs, put in.
+                        for (const Node* element : node->elements()) {
+                            std::vector<std::string> rest = written;
+                            std::erase(rest, *nix::literalString(*element));
+                            if (CpuFeatureSet(rest).judge(*isa).missingRequired.empty())
+                                continue;
+                            mutants.push_back({"isa-flag",
+                                               where(element->range) + ": " +
+                                                   *nix::literalString(*element) + " left out",
+                                               replaced(original, {{elementSpan(tree, *element),
+                                                                    ""}}),
+                                               {"cpu-flags-mismatch"}});
+                            break;
+                        }
+                        if (auto extra = forbiddenFlag(isa->id)) {
+                            const Node* last = node->elements().back();
+                            const SourceRange span = elementSpan(tree, *last);
+                            const bool alone = span.end > last->range.end;
+                            const std::string indent(
+                                tree.text({span.begin, last->range.begin}));
+                            const std::string text =
+                                alone ? indent + "\"" + *extra + "\"\n"
+                                      : " \"" + *extra + "\"";
+                            const uint32_t at = alone ? span.end : last->range.end;
+                            mutants.push_back(
+                                {"isa-flag", where(last->range) + ": " + *extra + " put in",
+                                 replaced(original, {{{at, at}, text}}),
+                                 {"cpu-flags-mismatch", "cpu-flags-beyond"}});
+                        }
                     }
                     for (const Node* string : reading.strings())
                         for (const Node* part : string->parts()) {
@@ -888,12 +1125,15 @@ private slots:
                                        tokens[j + 1].text.starts_with("-m"))
                                     ++j;
                                 const SourceRange run{tokens[i].range.begin, tokens[j].range.end};
+                                const bool catalogRun = tree.text(run) == flagRun(isa->flags);
                                 mutants.push_back(
                                     {"isa",
                                      where(run) + ": \"" + std::string(tree.text(run)) + "\" → " +
                                          other->id + "'s flags",
                                      replaced(original, {{run, flagRun(other->flags)}}),
-                                     {"cpu-flags-mismatch"}});
+                                     {"cpu-flags-mismatch"},
+                                     catalogRun ? "" : "every flag of a run that is not the "
+                                                       "catalog's was replaced"});
                                 i = j + 1;
                             }
                         }
@@ -1066,18 +1306,37 @@ private slots:
                                             is->second > (was == baseline.end() ? 0 : was->second));
                     }
                     std::string why;
-                    const auto fixed =
-                        caught ? fixedFindings(source, after, path, &why) : std::nullopt;
+                    const auto fixed = caught ? fixOf(source, after, path, &why) : std::nullopt;
                     QVERIFY(writeFile(absolute, original));
                     if (fixed) {
                         std::string left;
-                        for (const auto& [rule, count] : *fixed)
+                        for (const auto& [rule, count] : fixed->findings)
                             if (count > (baseline.count(rule) ? baseline.at(rule) : 0))
                                 left += " " + rule;
                         if (left.empty())
                             ++byKind[mutant.kind].fixed;
                         else
                             unfixed << QString::fromStdString(label + " — the fix leaves" + left);
+                        for (const std::string& line : settingLines(original.toStdString()))
+                            if (mutant.bytes.contains(QByteArray::fromStdString(line)) &&
+                                fixed->text.find(line) == std::string::npos)
+                                dropped << QString::fromStdString(label + ": " + line);
+                        const auto exception = restoreExceptions().find(
+                            repoName + "/" + fileName + " [" + mutant.kind + "]");
+                        const bool excused = exception != restoreExceptions().end();
+                        if (excused)
+                            usedExceptions.insert(exception->first);
+                        if (!mutant.unrestorable.empty()) {
+                            ++byKind[mutant.kind].unrestorable;
+                        } else if (fixed->text == original.toStdString()) {
+                            ++byKind[mutant.kind].restored;
+                            if (excused)
+                                staleExceptions << QString::fromStdString(exception->first);
+                        } else if (!excused) {
+                            notRestored << QString::fromStdString(
+                                label + " (" + fixed->how + ")" +
+                                firstDifference(original.toStdString(), fixed->text));
+                        }
                     } else if (caught) {
                         unfixed << QString::fromStdString(label + " — no fix: " + why);
                     }
@@ -1101,14 +1360,22 @@ private slots:
         for (const auto& [kind, tally] : byKind) {
             const double rate = tally.mutants ? 100.0 * tally.caught / tally.mutants : 0.0;
             const double fixRate = tally.caught ? 100.0 * tally.fixed / tally.caught : 0.0;
-            qInfo().noquote() << QStringLiteral("%1: %2 of %3 mutants caught (%4%), %5 fixed (%6%)")
+            const int restorable = tally.caught - tally.unrestorable;
+            const double restoreRate = restorable ? 100.0 * tally.restored / restorable : 100.0;
+            qInfo().noquote() << QStringLiteral(
+                                     "%1: %2 of %3 mutants caught (%4%), %5 fixed (%6%), %7 "
+                                     "of %9 restorable restored byte for byte (%8%)")
                                      .arg(QString::fromStdString(kind), -14)
                                      .arg(tally.caught)
                                      .arg(tally.mutants)
                                      .arg(rate, 0, 'f', 1)
                                      .arg(tally.fixed)
-                                     .arg(fixRate, 0, 'f', 1);
-            belowThreshold = belowThreshold || rate < 95.0 || fixRate < 95.0;
+                                     .arg(fixRate, 0, 'f', 1)
+                                     .arg(tally.restored)
+                                     .arg(restoreRate, 0, 'f', 1)
+                                     .arg(restorable);
+            belowThreshold =
+                belowThreshold || rate < 95.0 || fixRate < 95.0 || restoreRate < 95.0;
         }
         qInfo() << "mutation run took" << timer.elapsed() << "ms";
 
@@ -1119,15 +1386,30 @@ private slots:
             qInfo().noquote() << "missed mutants:\n" + missed.join('\n');
         if (!unfixed.isEmpty())
             qInfo().noquote() << "mutants the fix did not repair:\n" + unfixed.join('\n');
+        if (!notRestored.isEmpty())
+            qInfo().noquote() << "fixes that did not give back the author's file:\n" +
+                                     notRestored.join('\n');
+        for (const auto& [key, reason] : restoreExceptions())
+            if (!usedExceptions.count(key))
+                staleExceptions << QString::fromStdString(key + " (no such mutant)");
         QVERIFY2(baselineProblems.isEmpty(), qPrintable(baselineProblems.join('\n')));
+        QVERIFY2(notRestored.isEmpty(),
+                 qPrintable("fixes that did not give back the author's file:\n" +
+                            notRestored.join('\n')));
+        QVERIFY2(staleExceptions.isEmpty(),
+                 qPrintable("listed as not restored, but restored:\n" + staleExceptions.join('\n')));
+        QVERIFY2(dropped.isEmpty(), qPrintable("fixes that dropped a setting or comment:\n" +
+                                               dropped.join('\n')));
         QVERIFY2(invalid.isEmpty(), qPrintable("mutants Nix would reject (a bug of this test):\n" +
                                                invalid.join('\n')));
         // Every kind is exercised, and every repository gets mutants.
         for (const char* kind :
-             {"arch-value", "arch-notation", "pin", "isa", "platforms", "cuda-set"})
+             {"arch-value", "arch-notation", "pin", "isa", "isa-flag", "platforms", "cuda-set",
+             "python-set"})
             QVERIFY2(byKind[kind].mutants >= 20, kind);
         QVERIFY2(byKind["import"].mutants >= 2, "import"); // only companions import a recipe
         QVERIFY2(byKind["system"].mutants >= 5, "system"); // few recipes import for a system
+        QVERIFY2(byKind["arch-bindings"].mutants >= 5, "arch-bindings");
         for (const RepoUnderTest& repo : repositories())
             QVERIFY2(!byRepo[repo.name.toStdString()].empty(), qPrintable(repo.name));
         QVERIFY2(!belowThreshold,
