@@ -283,13 +283,22 @@ ElementLine elementLine(std::string_view source, SourceRange element)
 // requires; in go the catalog flags that supply a missing required feature (and, when flags of
 // another ISA went out, a missing recommended one), each before the first flag the list keeps
 // that the catalog lists after it. nullopt: no such edit makes the list right.
-struct FlagEdit
+struct FlagInsertion
 {
-    std::vector<size_t> removed;                          // indexes into the list
-    std::vector<std::pair<size_t, std::string>> inserted; // (insert before index, flag)
+    size_t anchor = 0; // a kept flag's index in the list
+    bool after = true; // after it, or before it
+    std::string flag;
+    bool first = false; // no catalog flag is kept to place it by: it leads the flags
 };
 
-std::optional<FlagEdit> minimalFlagEdit(const std::vector<std::string>& have, const CpuIsa& isa)
+struct FlagEdit
+{
+    std::vector<size_t> removed; // indexes into the list
+    std::vector<FlagInsertion> inserted;
+};
+
+std::optional<FlagEdit> minimalFlagEdit(const std::vector<std::string>& have, const CpuIsa& isa,
+                                        const Catalog& catalog)
 {
     const std::vector<std::string> features = CpuFeatureSet(isa.flags).features();
     auto forbiddenAlone = [&](const std::string& flag) {
@@ -314,12 +323,17 @@ std::optional<FlagEdit> minimalFlagEdit(const std::vector<std::string>& have, co
         isa.flags, [&](const std::string& flag) { return std::ranges::count(have, flag) == 0; });
     const bool wasAnother = std::ranges::any_of(have, forbiddenAlone) ||
                             static_cast<size_t>(absent) * 2 > isa.flags.size();
+    // Another ISA's catalog flags, exactly: a copy of its list, which becomes this ISA's.
+    const bool copied = std::ranges::any_of(catalog.isas(), [&](const CpuIsa& other) {
+        return other.id != isa.id && other.flags == have;
+    });
     FlagEdit edit;
     std::vector<std::string> kept;
     std::vector<size_t> keptIndex;
     for (size_t i = 0; i < have.size(); ++i) {
         const bool inCatalog = std::ranges::count(isa.flags, have[i]) > 0;
-        if (!inCatalog && (forbiddenAlone(have[i]) || (wasAnother && addsNothing(have[i])))) {
+        if (!inCatalog &&
+            (copied || forbiddenAlone(have[i]) || (wasAnother && addsNothing(have[i])))) {
             edit.removed.push_back(i);
             continue;
         }
@@ -329,7 +343,7 @@ std::optional<FlagEdit> minimalFlagEdit(const std::vector<std::string>& have, co
     auto wanting = [&](const std::vector<std::string>& flags) {
         const IsaVerdict verdict = CpuFeatureSet(flags).judge(isa);
         return verdict.missingRequired.size() +
-               (wasAnother ? verdict.missingRecommended.size() : 0);
+               (wasAnother || copied ? verdict.missingRecommended.size() : 0);
     };
     std::vector<std::string> now = kept;
     for (size_t t = 0; t < isa.flags.size(); ++t) {
@@ -340,16 +354,29 @@ std::optional<FlagEdit> minimalFlagEdit(const std::vector<std::string>& have, co
         with.push_back(flag);
         if (wanting(with) >= wanting(now))
             continue;
-        // Before the first kept flag that the catalog lists after this one.
-        size_t before = have.size();
-        for (size_t k = 0; k < kept.size(); ++k) {
-            const auto at = std::ranges::find(isa.flags, kept[k]);
-            if (at != isa.flags.end() && static_cast<size_t>(at - isa.flags.begin()) > t) {
-                before = keptIndex[k];
-                break;
-            }
-        }
-        edit.inserted.push_back({before, flag});
+        // In catalog order among the kept catalog flags: after the last one the catalog lists
+        // before it, else before the first it lists after it, else before the first kept flag.
+        auto catalogIndex = [&](const std::string& flag) {
+            const auto at = std::ranges::find(isa.flags, flag);
+            return at == isa.flags.end() ? -1 : static_cast<int>(at - isa.flags.begin());
+        };
+        std::optional<FlagInsertion> place;
+        for (size_t k = kept.size(); k-- > 0 && !place;)
+            if (const int index = catalogIndex(kept[k]); index >= 0 && index < int(t))
+                place = FlagInsertion{keptIndex[k], true, flag};
+        for (size_t k = 0; k < kept.size() && !place; ++k)
+            if (catalogIndex(kept[k]) > int(t))
+                place = FlagInsertion{keptIndex[k], false, flag};
+        // Else after the last kept flag that enables something (`-march=x86-64-v4`), else
+        // leading the -mno-… ones.
+        for (size_t k = kept.size(); k-- > 0 && !place;)
+            if (!kept[k].starts_with("-mno-") && !CpuFeatureSet({kept[k]}).features().empty())
+                place = FlagInsertion{keptIndex[k], true, flag};
+        if (!place && !kept.empty())
+            place = FlagInsertion{keptIndex.front(), false, flag, true};
+        if (!place)
+            return std::nullopt;
+        edit.inserted.push_back(*place);
         now.push_back(flag);
     }
     if (!CpuFeatureSet(now).judge(isa).acceptable())
@@ -392,7 +419,9 @@ public:
         editPlatforms();
         editNixpkgsSystem();
         editPythonSet();
-        editText();
+        // A fix of the recipe's own cell writes no names or prose: they are the author's.
+        if (m_from.cellKey() != m_to.name.cellKey())
+            editText();
         return m_edits.applyTo(m_source);
     }
 
@@ -418,6 +447,12 @@ private:
     void editPname()
     {
         if (!m_facts.pname || m_to.pname.empty())
+            return;
+        // A fix of the recipe's own cell leaves a pname that names its file: a legacy
+        // spelling there (`…-armv8.2`) is the naming rule's to judge, not this fix's.
+        const std::string stem = m_facts.fileName.substr(0, m_facts.fileName.rfind(".nix"));
+        if (m_from.cellKey() == m_to.name.cellKey() && !stem.empty() &&
+            m_facts.pname->value.ends_with(stem))
             return;
         if (const Node* node = nodeAt(*m_tree.root(), m_facts.pname->range))
             if (auto content = contentOf(*node))
@@ -604,7 +639,7 @@ private:
         if (!node || depth > 4)
             return;
         if (node->kind == NodeKind::List) {
-            if (isPlainStringList(*node) && !node->children.empty())
+            if (isPlainStringList(*node))
                 lists.push_back(node);
         } else if (node->kind == NodeKind::Binary && node->op == nix::BinaryOp::Concat) {
             gatherFlagLists(node->left(), lists, depth + 1);
@@ -642,31 +677,52 @@ private:
             }
         if (have.empty())
             return false;
-        const auto edit = minimalFlagEdit(have, *m_to.isa);
+        const auto edit = minimalFlagEdit(have, *m_to.isa, m_catalog);
         if (!edit || edit->removed.size() == have.size())
             return false;
         std::map<const Node*, TextEdits> edits; // per list
         for (size_t index : edit->removed)
             edits[listOf[index]].replace(removal(*listOf[index], *elements[index]), "");
-        std::map<size_t, std::string> insertions; // before index → text
-        for (const auto& [before, flag] : edit->inserted) {
-            const bool last = before >= elements.size();
-            const Node* neighbour = elements[last ? elements.size() - 1 : before];
-            if (elementLine(m_source, neighbour->range).alone)
-                insertions[before] +=
-                    lineIndentBefore(m_source, neighbour->range.begin) + quoted(flag) + "\n";
-            else
-                insertions[before] += last ? " " + quoted(flag) : quoted(flag) + " ";
+        // Flags that lead the others go into the first list left empty (`[ ] ++
+        // noNewerThanAvx`), where the ISA's own flags stood.
+        const Node* empty = nullptr;
+        for (size_t i = 0, at = 0; i < lists.size() && !empty; ++i) {
+            const size_t size = lists[i]->children.size();
+            const auto gone = std::ranges::count_if(
+                edit->removed, [&](size_t index) { return index >= at && index < at + size; });
+            if (static_cast<size_t>(gone) == size)
+                empty = lists[i];
+            at += size;
         }
-        for (const auto& [before, text] : insertions) {
-            const bool last = before >= elements.size();
-            const size_t at = last ? elements.size() - 1 : before;
-            const SourceRange neighbour = elements[at]->range;
-            const ElementLine line = elementLine(m_source, neighbour);
-            const uint32_t offset = line.alone ? (last ? line.lineEnd : line.lineBegin)
-                                               : (last ? neighbour.end : neighbour.begin);
-            if (!edits[listOf[at]].replace({offset, offset}, text))
+        std::vector<std::string> leading;
+        // Insertions at one place, in the order they come: (anchor, after) → text.
+        std::map<std::pair<size_t, bool>, std::string> insertions;
+        for (const FlagInsertion& insertion : edit->inserted) {
+            if (insertion.first && empty) {
+                leading.push_back(insertion.flag);
+                continue;
+            }
+            const SourceRange anchor = elements[insertion.anchor]->range;
+            std::string& text = insertions[{insertion.anchor, insertion.after}];
+            if (elementLine(m_source, anchor).alone)
+                text += lineIndentBefore(m_source, anchor.begin) + quoted(insertion.flag) + "\n";
+            else
+                text += insertion.after ? " " + quoted(insertion.flag)
+                                        : quoted(insertion.flag) + " ";
+        }
+        for (const auto& [place, text] : insertions) {
+            const auto [anchor, after] = place;
+            const SourceRange range = elements[anchor]->range;
+            const ElementLine line = elementLine(m_source, range);
+            const uint32_t offset = line.alone ? (after ? line.lineEnd : line.lineBegin)
+                                               : (after ? range.end : range.begin);
+            if (!edits[listOf[anchor]].replace({offset, offset}, text))
                 return false;
+        }
+        if (!leading.empty()) {
+            // The list is written anew; its own removals are part of that.
+            edits[empty] = TextEdits();
+            edits[empty].replace(empty->range, listLike(m_source, *empty, leading));
         }
         // Every edit lies inside its list (a line alone in it is between its brackets), so an
         // edited list is the same span of the edited text, longer or shorter by its edits.

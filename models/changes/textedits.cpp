@@ -34,8 +34,11 @@ std::string TextEdits::applyTo(std::string_view original) const
     std::vector<const Edit*> sorted;
     for (const Edit& edit : m_edits)
         sorted.push_back(&edit);
-    std::sort(sorted.begin(), sorted.end(),
-              [](const Edit* a, const Edit* b) { return a->range.begin < b->range.begin; });
+    // An insertion (an empty range) goes before a replacement that starts where it does.
+    std::sort(sorted.begin(), sorted.end(), [](const Edit* a, const Edit* b) {
+        return a->range.begin != b->range.begin ? a->range.begin < b->range.begin
+                                                : a->range.end < b->range.end;
+    });
     std::string out;
     out.reserve(original.size());
     uint32_t at = 0;

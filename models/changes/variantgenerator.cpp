@@ -30,13 +30,12 @@ bool implicates(const MatrixEntry& entry, std::string_view rulePrefix)
     });
 }
 
-// Every error and warning is a value written wrong: a clone of the recipe onto itself, plus
-// the pin and torch attribute, repairs it without touching anything else.
-bool editableInPlace(const MatrixEntry& entry)
+// Whether an error or warning of the recipe asks for a fix of one of `kinds`.
+bool hasFinding(const MatrixEntry& entry, std::initializer_list<FixKind> kinds)
 {
-    return std::all_of(entry.findings.begin(), entry.findings.end(), [](const Finding& f) {
-        return f.severity == Severity::Info || f.fix == FixKind::EditValue ||
-               f.fix == FixKind::ReplacePin;
+    return std::any_of(entry.findings.begin(), entry.findings.end(), [&](const Finding& f) {
+        return f.severity != Severity::Info &&
+               std::find(kinds.begin(), kinds.end(), f.fix) != kinds.end();
     });
 }
 
@@ -296,16 +295,18 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
         inputs.overlays.push_back(found);
     }
     if (expectation.pin)
-        inputs.pinHash = hashOfPin(*expectation.pin);
+        if (const std::vector<std::string> hashes = hashesOfPin(*expectation.pin); !hashes.empty())
+            inputs.pinHash = hashes.front();
     out.text = m_templates.render(expectation, inputs, &out.error);
     out.how = "template " + m_templates.originOf(expectation.name);
     return out;
 }
 
-// The hash written next to `revision` by a recipe (or module) of the repository that pins it;
-// "" when none does.
-std::string VariantGenerator::hashOfPin(const std::string& revision) const
+// The hashes written next to `revision` by the recipes (or modules) of the repository that
+// pin it, the first one's first; empty when none does.
+std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revision) const
 {
+    std::vector<std::string> hashes;
     for (const MatrixEntry& entry : m_analysis.entries) {
         if (!entry.recipe || entry.recipe->pins.empty())
             continue;
@@ -314,21 +315,40 @@ std::string VariantGenerator::hashOfPin(const std::string& revision) const
             continue;
         SourceFile file =
             m_source.read(pin.file.empty() ? entry.recipe->path : pin.file, maxRecipeSize);
-        if (auto hash = PinBumpPlanner::hashOf(file.bytes, pin.range))
-            return textAt(file.bytes, *hash);
+        if (auto hash = PinBumpPlanner::hashOf(file.bytes, pin.range)) {
+            std::string text = textAt(file.bytes, *hash);
+            if (std::ranges::count(hashes, text) == 0)
+                hashes.push_back(std::move(text));
+        }
     }
-    return {};
+    return hashes;
 }
 
 GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::string& bytes) const
 {
-    if (editableInPlace(entry)) {
+    // Wrong values are written in place; only what has no value to write (missing overlays,
+    // the from-scratch pattern) asks for regeneration, which merges or is refused.
+    GeneratedRecipe inPlace;
+    if (hasFinding(entry, {FixKind::EditValue, FixKind::ReplacePin})) {
+        inPlace = fixInPlace(entry, bytes);
         // Values the recipe passes to a builder module are not edited in place (their facts
         // have no range in it): an unchanged text falls through to regeneration.
-        GeneratedRecipe inPlace = fixInPlace(entry, bytes);
-        if (!inPlace.text.empty() && inPlace.text != bytes)
-            return inPlace;
+        if (inPlace.text == bytes)
+            inPlace.text.clear();
     }
+    const bool regenerating = hasFinding(entry, {FixKind::Regenerate});
+    if (!inPlace.text.empty() && !regenerating)
+        return inPlace;
+    GeneratedRecipe regenerated = regenerate(entry, bytes);
+    if (!regenerated.text.empty() || inPlace.text.empty())
+        return regenerated;
+    inPlace.how += "; not regenerated: " + regenerated.error;
+    return inPlace;
+}
+
+GeneratedRecipe VariantGenerator::regenerate(const MatrixEntry& entry,
+                                             const std::string& bytes) const
+{
     GeneratedRecipe out = generate(entry.variant, &entry);
     if (out.text.empty())
         return out;
@@ -378,13 +398,16 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
             return out;
         }
         if (pin.hasHash) {
-            const std::string hash = hashOfPin(*expectation.pin);
             auto at = PinBumpPlanner::hashOf(text, pin.range);
-            if (hash.empty() || !at) {
+            const std::vector<std::string> hashes = hashesOfPin(*expectation.pin);
+            if (hashes.empty() || !at) {
                 out.error = "the new pin needs a new tarball hash and no recipe on it has one";
                 return out;
             }
-            edits.replace(*at, hash);
+            // A hash some recipe already pins the revision with is the revision's: only the
+            // revision was wrong.
+            if (std::ranges::count(hashes, textAt(text, *at)) == 0)
+                edits.replace(*at, hashes.front());
         }
         edits.replace(pin.range, *expectation.pin);
     }

@@ -2,9 +2,11 @@
 
 // Writes the recipe of one variant from the same facts the rules check against: a clone of
 // its group's canonical recipe (RecipeCloner) when the repository has one, the templates
-// otherwise; and fixes a broken recipe, in place when every finding is a wrong value, or by
-// regenerating it while keeping the variant's own values that no finding implicates
-// (meta.description, meta.longDescription, its flags, its pname).
+// otherwise; and fixes a broken recipe. A fix changes only what its findings name: wrong
+// values are written in place (the tokens that hold them, the author's layout, comments and
+// prose kept); only a finding with no value to write (missing overlays, the from-scratch
+// pattern) regenerates the recipe, merged with everything the author wrote (RecipeMerge) or
+// refused with the conflict named.
 
 #include "changes/recipecloner.h"
 #include "changes/recipetemplates.h"
@@ -41,12 +43,13 @@ public:
 private:
     GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
     GeneratedRecipe fromTemplate(const VariantExpectation& expectation) const;
-    std::string hashOfPin(const std::string& revision) const;
+    std::vector<std::string> hashesOfPin(const std::string& revision) const;
     bool retargetImports(const MatrixEntry& entry, const RecipeFacts& facts, TextEdits* edits,
                          std::string* error) const;
     std::string cudaSetSpelling(const std::string& cuda) const;
     void rewriteCudaSet(const MatrixEntry& entry, const RecipeFacts& facts, const std::string& text,
                         TextEdits* edits) const;
+    GeneratedRecipe regenerate(const MatrixEntry& entry, const std::string& bytes) const;
     GeneratedRecipe fixInPlace(const MatrixEntry& entry, const std::string& bytes) const;
     std::string foreignHardwareWords(const std::string& before, const std::string& after,
                                      const VariantName& name) const;
