@@ -131,9 +131,8 @@ struct Options
         parser->addHelpOption();
         if (action == ChangeAction::Complete)
             parser->addOption(cell);
-        parser->addOptions(
-            {package, noReadme, acceptRemovals, dryRun, diff, commit, message, format, spec,
-             recipeDir});
+        parser->addOptions({package, noReadme, acceptRemovals, dryRun, diff, commit, message,
+                            format, spec, recipeDir});
         parser->addPositionalArgument(
             QStringLiteral("REPO"),
             QStringLiteral("The recipe repository (a writable work tree)."));

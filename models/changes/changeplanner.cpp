@@ -272,8 +272,13 @@ private:
             const Finding* error = entry.firstError();
             if (!error)
                 continue;
-            m_changes.skipped.push_back({op->subject, "the written recipe would still be wrong (" +
-                                                          error->ruleId + "): " + error->message});
+            // Why the fix left it so, when regenerating it was refused.
+            const size_t refused = op->reason.find("; not regenerated: ");
+            m_changes.skipped.push_back(
+                {op->subject,
+                 "the written recipe would still be wrong (" + error->ruleId +
+                     "): " + error->message +
+                     (refused == std::string::npos ? std::string() : op->reason.substr(refused))});
             dropped.insert(op->path);
         }
         std::erase_if(m_changes.operations,

@@ -1,6 +1,7 @@
 #include "changes/recipecloner.h"
 
 #include "matrix/cpufeatureset.h"
+#include "matrix/flagrepair.h"
 #include "nix/syntaxtree.h"
 #include "recipes/archnotation.h"
 
@@ -278,112 +279,6 @@ ElementLine elementLine(std::string_view source, SourceRange element)
     return out;
 }
 
-// The fewest flags to take out of and put into `have` so that it builds `isa` by effect:
-// out go the flags that on their own enable a feature the ISA forbids or switch off one it
-// requires; in go the catalog flags that supply a missing required feature (and, when flags of
-// another ISA went out, a missing recommended one), each before the first flag the list keeps
-// that the catalog lists after it. nullopt: no such edit makes the list right.
-struct FlagInsertion
-{
-    size_t anchor = 0; // a kept flag's index in the list
-    bool after = true; // after it, or before it
-    std::string flag;
-    bool first = false; // no catalog flag is kept to place it by: it leads the flags
-};
-
-struct FlagEdit
-{
-    std::vector<size_t> removed; // indexes into the list
-    std::vector<FlagInsertion> inserted;
-};
-
-std::optional<FlagEdit> minimalFlagEdit(const std::vector<std::string>& have, const CpuIsa& isa,
-                                        const Catalog& catalog)
-{
-    const std::vector<std::string> features = CpuFeatureSet(isa.flags).features();
-    auto forbiddenAlone = [&](const std::string& flag) {
-        std::vector<std::string> withIt = isa.flags;
-        withIt.push_back(flag);
-        return !CpuFeatureSet({flag}).judge(isa).forbiddenEnabled.empty() ||
-               !CpuFeatureSet(withIt).judge(isa).missingRequired.empty();
-    };
-    // A flag the ISA's own flags already imply (`-mavx2` beside `-mavx512f`).
-    auto addsNothing = [&](const std::string& flag) {
-        if (flag.starts_with("-mno-"))
-            return false;
-        const std::vector<std::string> enabled = CpuFeatureSet({flag}).features();
-        return !enabled.empty() && std::ranges::all_of(enabled, [&](const std::string& f) {
-            return std::ranges::count(features, f) > 0;
-        });
-    };
-    // A list that held another ISA's flags (a flag of a bigger one, or most of this ISA's
-    // flags absent) becomes this ISA's; a list that only lacks one keeps the author's choice
-    // of the others.
-    const auto absent = std::ranges::count_if(
-        isa.flags, [&](const std::string& flag) { return std::ranges::count(have, flag) == 0; });
-    const bool wasAnother = std::ranges::any_of(have, forbiddenAlone) ||
-                            static_cast<size_t>(absent) * 2 > isa.flags.size();
-    // Another ISA's catalog flags, exactly: a copy of its list, which becomes this ISA's.
-    const bool copied = std::ranges::any_of(catalog.isas(), [&](const CpuIsa& other) {
-        return other.id != isa.id && other.flags == have;
-    });
-    FlagEdit edit;
-    std::vector<std::string> kept;
-    std::vector<size_t> keptIndex;
-    for (size_t i = 0; i < have.size(); ++i) {
-        const bool inCatalog = std::ranges::count(isa.flags, have[i]) > 0;
-        if (!inCatalog &&
-            (copied || forbiddenAlone(have[i]) || (wasAnother && addsNothing(have[i])))) {
-            edit.removed.push_back(i);
-            continue;
-        }
-        kept.push_back(have[i]);
-        keptIndex.push_back(i);
-    }
-    auto wanting = [&](const std::vector<std::string>& flags) {
-        const IsaVerdict verdict = CpuFeatureSet(flags).judge(isa);
-        return verdict.missingRequired.size() +
-               (wasAnother || copied ? verdict.missingRecommended.size() : 0);
-    };
-    std::vector<std::string> now = kept;
-    for (size_t t = 0; t < isa.flags.size(); ++t) {
-        const std::string& flag = isa.flags[t];
-        if (std::ranges::count(now, flag) > 0)
-            continue;
-        std::vector<std::string> with = now;
-        with.push_back(flag);
-        if (wanting(with) >= wanting(now))
-            continue;
-        // In catalog order among the kept catalog flags: after the last one the catalog lists
-        // before it, else before the first it lists after it, else before the first kept flag.
-        auto catalogIndex = [&](const std::string& flag) {
-            const auto at = std::ranges::find(isa.flags, flag);
-            return at == isa.flags.end() ? -1 : static_cast<int>(at - isa.flags.begin());
-        };
-        std::optional<FlagInsertion> place;
-        for (size_t k = kept.size(); k-- > 0 && !place;)
-            if (const int index = catalogIndex(kept[k]); index >= 0 && index < int(t))
-                place = FlagInsertion{keptIndex[k], true, flag};
-        for (size_t k = 0; k < kept.size() && !place; ++k)
-            if (catalogIndex(kept[k]) > int(t))
-                place = FlagInsertion{keptIndex[k], false, flag};
-        // Else after the last kept flag that enables something (`-march=x86-64-v4`), else
-        // leading the -mno-… ones.
-        for (size_t k = kept.size(); k-- > 0 && !place;)
-            if (!kept[k].starts_with("-mno-") && !CpuFeatureSet({kept[k]}).features().empty())
-                place = FlagInsertion{keptIndex[k], true, flag};
-        if (!place && !kept.empty())
-            place = FlagInsertion{keptIndex.front(), false, flag, true};
-        if (!place)
-            return std::nullopt;
-        edit.inserted.push_back(*place);
-        now.push_back(flag);
-    }
-    if (!CpuFeatureSet(now).judge(isa).acceptable())
-        return std::nullopt;
-    return edit;
-}
-
 std::string joined(const std::vector<std::string>& words)
 {
     std::string out;
@@ -622,8 +517,8 @@ private:
         // the recipe's strings, which editText rewrites; re-analysis through the builder then
         // judges the flags it makes.
         // A fix of the recipe's own cell: the module's entry it selects is another ISA's.
-        const bool selected = sameIsa ? selectOwnIsa(m_to.name.isa)
-                                      : renameSelected(m_from.isa, m_to.name.isa);
+        const bool selected =
+            sameIsa ? selectOwnIsa(m_to.name.isa) : renameSelected(m_from.isa, m_to.name.isa);
         if (fromModule && !selected && m_facts.builderModule.empty()) {
             *error = "the flags come from a module (" + m_facts.compilerFlags->writtenIn +
                      ") and no attribute selecting ISA '" + m_from.isa + "' was found";
@@ -648,8 +543,8 @@ private:
             gatherFlagLists(node->argument(), lists, depth + 1);
         } else if (node->kind == NodeKind::Identifier) {
             nix::forEachNode(*m_tree.root(), [&](const Node& binding) {
-                const Node* path = binding.kind == NodeKind::Binding ? binding.bindingPath()
-                                                                     : nullptr;
+                const Node* path =
+                    binding.kind == NodeKind::Binding ? binding.bindingPath() : nullptr;
                 if (path && path->children.size() == 1 &&
                     path->children.front()->kind == NodeKind::AttrName &&
                     path->children.front()->text == node->text)
@@ -677,7 +572,7 @@ private:
             }
         if (have.empty())
             return false;
-        const auto edit = minimalFlagEdit(have, *m_to.isa, m_catalog);
+        const auto edit = FlagRepair::of(have, *m_to.isa, m_catalog);
         if (!edit || edit->removed.size() == have.size())
             return false;
         std::map<const Node*, TextEdits> edits; // per list
@@ -697,7 +592,7 @@ private:
         std::vector<std::string> leading;
         // Insertions at one place, in the order they come: (anchor, after) → text.
         std::map<std::pair<size_t, bool>, std::string> insertions;
-        for (const FlagInsertion& insertion : edit->inserted) {
+        for (const FlagRepair::Insertion& insertion : edit->inserted) {
             if (insertion.first && empty) {
                 leading.push_back(insertion.flag);
                 continue;
@@ -707,8 +602,8 @@ private:
             if (elementLine(m_source, anchor).alone)
                 text += lineIndentBefore(m_source, anchor.begin) + quoted(insertion.flag) + "\n";
             else
-                text += insertion.after ? " " + quoted(insertion.flag)
-                                        : quoted(insertion.flag) + " ";
+                text +=
+                    insertion.after ? " " + quoted(insertion.flag) : quoted(insertion.flag) + " ";
         }
         for (const auto& [place, text] : insertions) {
             const auto [anchor, after] = place;
@@ -726,6 +621,9 @@ private:
         }
         // Every edit lies inside its list (a line alone in it is between its brackets), so an
         // edited list is the same span of the edited text, longer or shorter by its edits.
+        for (const auto& [list, listEdits] : edits)
+            if (m_edits.touches(list->range))
+                return false;
         for (const auto& [list, listEdits] : edits) {
             const std::string edited = listEdits.applyTo(m_source);
             const size_t length = list->range.length() + edited.size() - m_source.size();

@@ -46,7 +46,6 @@ template <typename T> std::vector<T> slice(const std::vector<T>& all, int first,
     return std::vector<T>(begin, end);
 }
 
-
 // One run of lines that differ, where at least one line of ours is named by a finding: line
 // by line, a named line gives way to its counterpart, an author's line no counterpart
 // replaces stays, and a line of the same shape the author wrote differently is a conflict.
@@ -136,9 +135,9 @@ std::string MergedRecipe::describeConflicts(size_t atMost) const
     std::string out;
     for (size_t i = 0; i < conflicts.size() && i < atMost; ++i) {
         const MergeConflict& c = conflicts[i];
-        out += (out.empty() ? "" : "; ") + ("line " + std::to_string(c.line) + ": the recipe has `" +
-                                            trimmed(c.ours) + "`, the canonical recipe `" +
-                                            trimmed(c.theirs) + "`");
+        out += (out.empty() ? "" : "; ") +
+               ("line " + std::to_string(c.line) + ": the recipe has `" + trimmed(c.ours) +
+                "`, the canonical recipe `" + trimmed(c.theirs) + "`");
     }
     if (conflicts.size() > atMost)
         out += "; and " + std::to_string(conflicts.size() - atMost) + " more";

@@ -42,8 +42,8 @@ std::vector<std::string> RemovalReport::outsideFindings(const std::string& befor
     const std::vector<uint32_t> offsets = lineOffsets(old);
     std::vector<std::string> removed;
     for (const LineHunk& hunk : UnifiedDiff::hunksOf(before, after)) {
-        const std::vector<int> pairs = LinePairing::pair(
-            slice(old, hunk.oldStart, hunk.oldLines), slice(now, hunk.newStart, hunk.newLines));
+        const std::vector<int> pairs = LinePairing::pair(slice(old, hunk.oldStart, hunk.oldLines),
+                                                         slice(now, hunk.newStart, hunk.newLines));
         for (size_t i = 0; i < pairs.size(); ++i) {
             const size_t line = static_cast<size_t>(hunk.oldStart) + i;
             const uint32_t begin = offsets[line], end = offsets[line + 1];

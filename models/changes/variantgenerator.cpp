@@ -1,5 +1,6 @@
 #include "changes/variantgenerator.h"
 
+#include "changes/overridemerge.h"
 #include "changes/pinbumpplanner.h"
 #include "changes/recipemerge.h"
 #include "changes/textedits.h"
@@ -340,6 +341,8 @@ GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::strin
     if (!inPlace.text.empty() && !regenerating)
         return inPlace;
     GeneratedRecipe regenerated = regenerate(entry, bytes);
+    if (regenerated.text.empty() && !inPlace.error.empty())
+        regenerated.error = inPlace.error + "; " + regenerated.error;
     if (!regenerated.text.empty() || inPlace.text.empty())
         return regenerated;
     inPlace.how += "; not regenerated: " + regenerated.error;
@@ -354,23 +357,31 @@ GeneratedRecipe VariantGenerator::regenerate(const MatrixEntry& entry,
         return out;
     // What the recipe has that the canonical one lacks (workarounds, exports, comments) is
     // merged back; a line both write differently is never settled silently.
-    const MergedRecipe merged =
-        RecipeMerge::merge(bytes, keepOwnValues(entry, bytes, out.text), namedRanges(entry, bytes));
+    const std::string theirs = keepOwnValues(entry, bytes, out.text);
+    MergedRecipe merged = RecipeMerge::merge(bytes, theirs, namedRanges(entry, bytes));
+    std::string how = "regenerated (" + out.how + ") and merged with the recipe's own lines";
+    // A derived recipe writes only what differs from its base: what it lacks is an override
+    // argument, added to its own set.
+    if (!merged.conflicts.empty() && !entry.recipe->derivedFrom.empty())
+        if (auto completed = OverrideMerge::merge(bytes, theirs)) {
+            merged = MergedRecipe{*completed, {}};
+            how = "override arguments added from the regenerated recipe (" + out.how + ")";
+        }
     if (!merged.conflicts.empty()) {
         out.text.clear();
-        out.error = "regenerating it (" + out.how + ") conflicts with what the recipe writes: " +
-                    merged.describeConflicts();
+        out.error = "regenerating it (" + out.how +
+                    ") conflicts with what the recipe writes: " + merged.describeConflicts();
         return out;
     }
     if (const std::string foreign = foreignHardwareWords(bytes, merged.text, entry.variant);
         !foreign.empty()) {
         out.text.clear();
-        out.error = "regenerating it (" + out.how + ") would write another variant's " +
-                    "hardware words into it: " + foreign;
+        out.error = "regenerating it (" + out.how +
+                    ") would write another variant's hardware words into it: " + foreign;
         return out;
     }
     out.text = merged.text;
-    out.how = "regenerated (" + out.how + ") and merged with the recipe's own lines";
+    out.how = how;
     return out;
 }
 
@@ -552,8 +563,8 @@ std::string VariantGenerator::foreignHardwareWords(const std::string& before,
     for (const GpuArch& arch : catalog.gpuArchs()) {
         if (arch.number == number)
             continue;
-        for (const std::string& word : {"SM" + arch.number, "sm" + arch.number,
-                                        "sm_" + arch.number, arch.description})
+        for (const std::string& word :
+             {"SM" + arch.number, "sm" + arch.number, "sm_" + arch.number, arch.description})
             if (containsWord(added, word))
                 return word;
     }
@@ -583,6 +594,8 @@ std::string VariantGenerator::keepOwnValues(const MatrixEntry& entry, const std:
     };
     keep(before.description, after.description);
     keep(before.longDescription, after.longDescription);
+    if (!implicates(entry, "pname"))
+        keep(before.pname, after.pname);
     // Flags are kept only as a list for a list: a shell setting's bytes mean other things too.
     if (!implicates(entry, "cpu-flags") && before.compilerFlags && after.compilerFlags &&
         textAt(old, before.compilerFlags->range).starts_with('[') &&

@@ -74,13 +74,11 @@ private slots:
         test::TestRepository dir;
         dir.copyFrom(fixture("realworld/old-gpu"));
         QByteArray original;
-        const ChangeSet changes = planFix(dir,
-                                          "pytorch-python312-cuda12_8-sm61-avx.nix",
-                                          "pkgs.cudaPackages_12_8", "pkgs.cudaPackages_12_6",
-                                          &original);
-        QVERIFY2(changes.skipped.empty(), changes.skipped.empty()
-                                              ? ""
-                                              : changes.skipped.front().why.c_str());
+        const ChangeSet changes =
+            planFix(dir, "pytorch-python312-cuda12_8-sm61-avx.nix", "pkgs.cudaPackages_12_8",
+                    "pkgs.cudaPackages_12_6", &original);
+        QVERIFY2(changes.skipped.empty(),
+                 changes.skipped.empty() ? "" : changes.skipped.front().why.c_str());
         QCOMPARE(changes.operations.size(), size_t(1));
         const FileOperation& op = changes.operations.front();
         QVERIFY2(op.reason.find("in place") != std::string::npos, op.reason.c_str());
@@ -129,8 +127,7 @@ private slots:
         writeFile(path, recipe);
         QByteArray original;
         const ChangeSet changes =
-            planFix(dir,
-                    "pytorch-python313-cuda13_0-sm120-avx512vnni.nix",
+            planFix(dir, "pytorch-python313-cuda13_0-sm120-avx512vnni.nix",
                     "    \"-mavx512vnni\" # Cascade Lake and newer\n", "", &original);
         QCOMPARE(changes.operations.size(), size_t(1));
         // The comment of the removed line is gone with it; the others stay where they were.
@@ -147,10 +144,9 @@ private slots:
         test::TestRepository dir;
         dir.copyFrom(fixture("realworld/old-gpu"));
         QByteArray original;
-        const ChangeSet changes =
-            planFix(dir, "pytorch-python313-cuda12_8-sm61-avx.nix",
-                    "    \"-mno-bmi2\" # and no BMI2.\n",
-                    "    \"-mno-bmi2\" # and no BMI2.\n    \"-mavx512f\"\n", &original);
+        const ChangeSet changes = planFix(
+            dir, "pytorch-python313-cuda12_8-sm61-avx.nix", "    \"-mno-bmi2\" # and no BMI2.\n",
+            "    \"-mno-bmi2\" # and no BMI2.\n    \"-mavx512f\"\n", &original);
         QCOMPARE(changes.operations.size(), size_t(1));
         QCOMPARE(QByteArray::fromStdString(changes.operations.front().after), original);
     }
@@ -172,11 +168,9 @@ private slots:
             "      (final: prev: { cudaPackages = final.cudaPackages_13; })\n\n";
         QVERIFY(withExport.contains(overlay));
         QByteArray original;
-        const ChangeSet changes =
-            planFix(dir, file, overlay, "", &original);
-        QVERIFY2(changes.skipped.empty(), changes.skipped.empty()
-                                              ? ""
-                                              : changes.skipped.front().why.c_str());
+        const ChangeSet changes = planFix(dir, file, overlay, "", &original);
+        QVERIFY2(changes.skipped.empty(),
+                 changes.skipped.empty() ? "" : changes.skipped.front().why.c_str());
         QCOMPARE(changes.operations.size(), size_t(1));
         const FileOperation& op = changes.operations.front();
         QVERIFY2(op.reason.find("regenerated") != std::string::npos &&
@@ -199,15 +193,42 @@ private slots:
                     "\"-DCMAKE_CUDA_FLAGS=-I/opt/cccl -lineinfo\"");
         writeFile(path, own);
         QByteArray original;
-        const ChangeSet changes = planFix(
-            dir, file,
-            "      (final: prev: { cudaPackages = final.cudaPackages_13; })\n", "", &original);
+        const ChangeSet changes =
+            planFix(dir, file, "      (final: prev: { cudaPackages = final.cudaPackages_13; })\n",
+                    "", &original);
         QVERIFY(changes.operations.empty());
         QCOMPARE(changes.skipped.size(), size_t(1));
         const std::string& why = changes.skipped.front().why;
         QVERIFY2(why.find("conflicts") != std::string::npos, why.c_str());
         QVERIFY2(why.find("-I/opt/cccl -lineinfo") != std::string::npos, why.c_str());
         QVERIFY2(why.find("-I/build/cccl-compat") != std::string::npos, why.c_str());
+    }
+
+    // Lines the canonical recipe brings in that name another cell's hardware (its own arch
+    // words are rewritten for the cell; these are not) are never written: refused, named.
+    void regenerationNeverWritesAnotherCellsHardwareWords()
+    {
+        test::TestRepository dir;
+        dir.copyFrom(fixture("seed001-target"));
+        const QString canonical =
+            dir.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix";
+        QByteArray text = readFile(canonical);
+        QVERIFY(text.contains("      # Overlay 1: Use CUDA 13.0\n"));
+        text.replace("      # Overlay 1: Use CUDA 13.0\n",
+                     "      # Overlay 1: Use CUDA 13.0, first needed by the SM75 builds\n");
+        writeFile(canonical, text);
+        QByteArray original;
+        const ChangeSet changes =
+            planFix(dir, "pytorch-python313-cuda13_0-sm90-avx2.nix",
+                    "      # Overlay 1: Use CUDA 13.0\n"
+                    "      (final: prev: { cudaPackages = final.cudaPackages_13; })\n\n",
+                    "", &original);
+        QVERIFY(changes.operations.empty());
+        QCOMPARE(changes.skipped.size(), size_t(1));
+        const std::string& why = changes.skipped.front().why;
+        QVERIFY2(why.find("another variant's hardware words") != std::string::npos &&
+                     why.find("SM75") != std::string::npos,
+                 why.c_str());
     }
 
     // The merge itself: each kind of run.
@@ -257,9 +278,9 @@ private slots:
         const uint32_t pin = static_cast<uint32_t>(before.find("aaaa"));
         const std::vector<std::string> removed =
             RemovalReport::outsideFindings(before, after, {{pin, pin + 4}});
-        QCOMPARE(removed, (std::vector<std::string>{
-                              "export USE_FBGEMM=0",
-                              "cmakeFlags = [ \"-DCXX_AVX2_FOUND=FALSE\" ];"}));
+        QCOMPARE(removed,
+                 (std::vector<std::string>{"export USE_FBGEMM=0",
+                                           "cmakeFlags = [ \"-DCXX_AVX2_FOUND=FALSE\" ];"}));
         QCOMPARE(RemovalReport::summary(removed, 1),
                  std::string("also removes 2 lines: export USE_FBGEMM=0, …"));
         QVERIFY(RemovalReport::outsideFindings(before, before, {}).empty());

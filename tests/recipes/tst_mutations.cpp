@@ -670,8 +670,7 @@ SourceRange elementSpan(const nix::SyntaxTree& tree, const Node& element)
     lineEnd = lineEnd == std::string_view::npos ? source.size() : lineEnd + 1;
     std::string_view after = source.substr(element.range.end, lineEnd - element.range.end);
     after = after.substr(0, after.find('#'));
-    const std::string_view before =
-        source.substr(lineBegin, element.range.begin - lineBegin);
+    const std::string_view before = source.substr(lineBegin, element.range.begin - lineBegin);
     if (before.find_first_not_of(" \t") == std::string_view::npos &&
         after.find_first_not_of(" \t\n") == std::string_view::npos)
         return {uint32_t(lineBegin), uint32_t(lineEnd)};
@@ -968,9 +967,8 @@ private slots:
                         for (const auto& [offset, token] : named) {
                             const ArchToken arch = *readArch(token.text);
                             edits.push_back(
-                                {token.range,
-                                 (arch.dotted ? ArchNotation::dotted(other) : other) +
-                                     arch.suffix});
+                                {token.range, (arch.dotted ? ArchNotation::dotted(other) : other) +
+                                                  arch.suffix});
                         }
                         mutants.push_back({"arch-bindings",
                                            where(named.begin()->second.range) + ": " +
@@ -1090,29 +1088,27 @@ private slots:
                             const SourceRange span = elementSpan(tree, *element);
                             const bool commented =
                                 tree.text(span).find('#') != std::string_view::npos;
-                            mutants.push_back({"isa-flag",
-                                               where(element->range) + ": " +
-                                                   *nix::literalString(*element) + " left out",
-                                               replaced(original, {{span, ""}}),
-                                               {"cpu-flags-mismatch"},
-                                               commented ? "the flag's line went with its comment"
-                                                         : ""});
+                            mutants.push_back(
+                                {"isa-flag",
+                                 where(element->range) + ": " + *nix::literalString(*element) +
+                                     " left out",
+                                 replaced(original, {{span, ""}}),
+                                 {"cpu-flags-mismatch"},
+                                 commented ? "the flag's line went with its comment" : ""});
                             break;
                         }
                         if (auto extra = single ? std::nullopt : forbiddenFlag(isa->id)) {
                             const Node* last = node->elements().back();
                             const SourceRange span = elementSpan(tree, *last);
                             const bool alone = span.end > last->range.end;
-                            const std::string indent(
-                                tree.text({span.begin, last->range.begin}));
+                            const std::string indent(tree.text({span.begin, last->range.begin}));
                             const std::string text =
-                                alone ? indent + "\"" + *extra + "\"\n"
-                                      : " \"" + *extra + "\"";
+                                alone ? indent + "\"" + *extra + "\"\n" : " \"" + *extra + "\"";
                             const uint32_t at = alone ? span.end : last->range.end;
-                            mutants.push_back(
-                                {"isa-flag", where(last->range) + ": " + *extra + " put in",
-                                 replaced(original, {{{at, at}, text}}),
-                                 {"cpu-flags-mismatch", "cpu-flags-beyond"}});
+                            mutants.push_back({"isa-flag",
+                                               where(last->range) + ": " + *extra + " put in",
+                                               replaced(original, {{{at, at}, text}}),
+                                               {"cpu-flags-mismatch", "cpu-flags-beyond"}});
                         }
                     }
                     for (const Node* string : reading.strings())
@@ -1152,8 +1148,9 @@ private slots:
                                          other->id + "'s flags",
                                      replaced(original, {{run, flagRun(other->flags)}}),
                                      {"cpu-flags-mismatch"},
-                                     catalogRun ? "" : "every flag of a run that is not the "
-                                                       "catalog's was replaced"});
+                                     catalogRun ? ""
+                                                : "every flag of a run that is not the "
+                                                  "catalog's was replaced"});
                                 i = j + 1;
                             }
                         }
@@ -1347,8 +1344,8 @@ private slots:
                             if (mutant.bytes.contains(QByteArray::fromStdString(line)) &&
                                 fixed->text.find(line) == std::string::npos)
                                 dropped << QString::fromStdString(label + ": " + line);
-                        const auto exception = restoreExceptions().find(
-                            repoName + "/" + fileName + " [" + mutant.kind + "]");
+                        const auto exception = restoreExceptions().find(repoName + "/" + fileName +
+                                                                        " [" + mutant.kind + "]");
                         const bool excused = exception != restoreExceptions().end();
                         if (excused)
                             usedExceptions.insert(exception->first);
@@ -1359,9 +1356,9 @@ private slots:
                             if (excused)
                                 staleExceptions << QString::fromStdString(exception->first);
                         } else if (!excused) {
-                            notRestored << QString::fromStdString(
-                                label + " (" + fixed->how + ")" +
-                                firstDifference(expected, fixed->text));
+                            notRestored
+                                << QString::fromStdString(label + " (" + fixed->how + ")" +
+                                                          firstDifference(expected, fixed->text));
                         }
                     } else if (caught) {
                         unfixed << QString::fromStdString(label + " — no fix: " + why);
@@ -1400,8 +1397,7 @@ private slots:
                                      .arg(tally.restored)
                                      .arg(restoreRate, 0, 'f', 1)
                                      .arg(restorable);
-            belowThreshold =
-                belowThreshold || rate < 95.0 || fixRate < 95.0 || restoreRate < 95.0;
+            belowThreshold = belowThreshold || rate < 95.0 || fixRate < 95.0 || restoreRate < 95.0;
         }
         qInfo() << "mutation run took" << timer.elapsed() << "ms";
 
@@ -1422,16 +1418,15 @@ private slots:
         QVERIFY2(notRestored.isEmpty(),
                  qPrintable("fixes that did not give back the author's file:\n" +
                             notRestored.join('\n')));
-        QVERIFY2(staleExceptions.isEmpty(),
-                 qPrintable("listed as not restored, but restored:\n" + staleExceptions.join('\n')));
-        QVERIFY2(dropped.isEmpty(), qPrintable("fixes that dropped a setting or comment:\n" +
-                                               dropped.join('\n')));
+        QVERIFY2(staleExceptions.isEmpty(), qPrintable("listed as not restored, but restored:\n" +
+                                                       staleExceptions.join('\n')));
+        QVERIFY2(dropped.isEmpty(),
+                 qPrintable("fixes that dropped a setting or comment:\n" + dropped.join('\n')));
         QVERIFY2(invalid.isEmpty(), qPrintable("mutants Nix would reject (a bug of this test):\n" +
                                                invalid.join('\n')));
         // Every kind is exercised, and every repository gets mutants.
-        for (const char* kind :
-             {"arch-value", "arch-notation", "pin", "isa", "isa-flag", "platforms", "cuda-set",
-             "python-set"})
+        for (const char* kind : {"arch-value", "arch-notation", "pin", "isa", "isa-flag",
+                                 "platforms", "cuda-set", "python-set"})
             QVERIFY2(byKind[kind].mutants >= 20, kind);
         QVERIFY2(byKind["import"].mutants >= 2, "import"); // only companions import a recipe
         QVERIFY2(byKind["system"].mutants >= 5, "system"); // few recipes import for a system

@@ -159,6 +159,13 @@ const std::vector<Expected>& expectations()
          "pytorch-python313-cuda13_0-sm121-armv9.nix",
          CellStatus::Broken,
          {"gpu-arch-notation"}},
+        // Old GPUs on AVX-only hosts with their workarounds (AVX2 dispatch off, FBGEMM,
+        // MKLDNN, NNPACK and cuDNN off): all sound, none of the workarounds a finding.
+        {"old-gpu", "pytorch-python312-cuda12_8-sm60-avx.nix", CellStatus::Ok, {}},
+        {"old-gpu", "pytorch-python312-cuda12_8-sm61-avx.nix", CellStatus::Ok, {}},
+        {"old-gpu", "pytorch-python312-cuda12_8-sm61-avx2.nix", CellStatus::Ok, {}},
+        {"old-gpu", "pytorch-python312-cuda12_8-sm75-avx2.nix", CellStatus::Ok, {}},
+        {"old-gpu", "pytorch-python313-cuda12_8-sm61-avx.nix", CellStatus::Ok, {}},
         // (c) careful AVX builds with -mno-, x86-64-v3 for AVX2: all sound.
         {"mno-flags", "pytorch-python312-cpu-avx.nix", CellStatus::Ok, {}},
         {"mno-flags", "pytorch-python312-cpu-avx2.nix", CellStatus::Ok, {}},
@@ -378,8 +385,8 @@ private slots:
     {
         QCOMPARE(styles(), (QStringList{"builder", "companion", "derived", "dotted-bindings",
                                         "flake-pins", "isa-module", "json-pins", "mno-flags",
-                                        "open-vocabulary", "pins-per-group", "sm-notation",
-                                        "sparse-rows", "vllm", "warnings-only"}));
+                                        "old-gpu", "open-vocabulary", "pins-per-group",
+                                        "sm-notation", "sparse-rows", "vllm", "warnings-only"}));
         int total = 0;
         for (const QString& style : styles()) {
             const QStringList files = recipeFiles(style);

@@ -13,6 +13,7 @@
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -119,6 +120,45 @@ private slots:
         QVERIFY(dialog.skippedView()->isVisibleTo(&dialog));
         QCOMPARE(dialog.currentOperation(), 0);
         QCOMPARE(dialog.diffView()->diff(), text(r.diffs[0]));
+    }
+
+    // A fix that takes out lines no finding names is listed unchecked, its reason in red
+    // saying what it also removes, and the lines themselves in red above its diff.
+    void whatAFixAlsoRemovesIsShownInRedAndUnchecked()
+    {
+        ChangeSet changes = sample();
+        FileOperation& fix = changes.operations[1];
+        fix.alsoRemoves = {"export USE_FBGEMM=0", "\"-DCXX_AVX2_FOUND=FALSE\""};
+        fix.selected = false;
+        const Review r = reviewOf(changes);
+        ChangeSetReviewDialog dialog(r.changes, r.diffs, r.stats);
+        QTreeWidget* list = dialog.operationsView();
+        const QTreeWidgetItem* item = list->topLevelItem(1);
+        QCOMPARE(item->checkState(ChangeSetReviewDialog::PathColumn), Qt::Unchecked);
+        QVERIFY2(item->text(ChangeSetReviewDialog::ReasonColumn)
+                     .startsWith(QStringLiteral("also removes 2 lines: export USE_FBGEMM=0")),
+                 qPrintable(item->text(ChangeSetReviewDialog::ReasonColumn)));
+        QVERIFY(item->text(ChangeSetReviewDialog::ReasonColumn).contains(text(fix.reason)));
+        const QColor red = item->foreground(ChangeSetReviewDialog::ReasonColumn).color();
+        QVERIFY2(red.red() > 2 * red.green() && red.red() > 2 * red.blue(), qPrintable(red.name()));
+        // The other operations keep the list's own colour.
+        QCOMPARE(list->topLevelItem(0)->foreground(ChangeSetReviewDialog::ReasonColumn).style(),
+                 Qt::NoBrush);
+
+        QLabel* removes = nullptr;
+        for (QLabel* label : dialog.findChildren<QLabel*>())
+            if (label->accessibleName() == QLatin1String("Also removes"))
+                removes = label;
+        QVERIFY(removes);
+        QVERIFY(!removes->isVisibleTo(&dialog)); // the first operation removes nothing else
+        list->setCurrentItem(list->topLevelItem(1));
+        QVERIFY(removes->isVisibleTo(&dialog));
+        QVERIFY(removes->text().contains(QStringLiteral("export USE_FBGEMM=0")));
+        QVERIFY(removes->text().contains(QStringLiteral("-DCXX_AVX2_FOUND=FALSE")));
+        const QColor shown = removes->palette().color(QPalette::WindowText);
+        QVERIFY2(shown.red() > 2 * shown.green(), qPrintable(shown.name()));
+        QVERIFY2(dialog.countsText().contains(QStringLiteral("1 of 3 left out")),
+                 qPrintable(dialog.countsText()));
     }
 
     void countsFollowTheCheckBoxes()
