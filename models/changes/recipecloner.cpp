@@ -398,7 +398,7 @@ private:
                 reading.numbers.front() != to)
                 wrong.insert(reading.numbers.front());
         }
-        for (const std::string& other : wrong)
+        for (const std::string& other : wrong) {
             for (const auto& [node, binding] : m_inventory.strings) {
                 if (!namesArch(binding) || mentionsVersion(binding))
                     continue;
@@ -406,6 +406,30 @@ private:
                     if (auto rewritten = rewriteArch(textOf(*content), other, to))
                         m_edits.replace(*content, *rewritten);
             }
+            renameArchInProse(other, to);
+        }
+    }
+
+    // Prose that names the wrong arch (`# GPU target: SM89`, an echo line, a description)
+    // follows the fix in those words only; the rest of it is the author's.
+    void renameArchInProse(const std::string& from, const std::string& to)
+    {
+        const GpuArch was = m_catalog.describeGpuArch("sm" + from);
+        const GpuArch now = m_catalog.describeGpuArch("sm" + to);
+        std::vector<Replacement> pairs = {
+            {"SM" + from, "SM" + to}, {"sm" + from, "sm" + to}, {"sm_" + from, "sm_" + to}};
+        if (was.known && now.known && was.description != now.description)
+            pairs.insert(pairs.begin(), {was.description, now.description});
+        for (const SourceRange& comment : commentRanges(m_source, m_inventory.opaque))
+            replaceWords(m_source, comment, pairs, m_edits);
+        for (const auto& [node, binding] : m_inventory.strings) {
+            if (isSourceBinding(binding))
+                continue;
+            for (const Node* part : node->children)
+                if (part && part->kind == NodeKind::StringText &&
+                    textOf(part->range).find("://") == std::string_view::npos)
+                    replaceWords(m_source, part->range, pairs, m_edits);
+        }
     }
 
     // A clone keeps the notation written at the sink; a value the sink rejects or that

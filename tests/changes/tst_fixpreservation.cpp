@@ -102,6 +102,25 @@ private slots:
         QCOMPARE(QByteArray::fromStdString(changes.operations.front().after), original);
     }
 
+    // Prose that names the wrong arch follows the fix in those words only.
+    void anArchFixRenamesTheArchInProse()
+    {
+        test::TestRepository dir;
+        dir.copyFrom(fixture("realworld/old-gpu"));
+        const QString file = "pytorch-python312-cuda12_8-sm61-avx.nix";
+        QByteArray copied = readFile(dir.root() + "/.flox/pkgs/" + file);
+        QVERIFY(copied.contains("echo \"PyTorch for NVIDIA Pascal (SM61) + AVX"));
+        copied.replace("Pascal (SM61) + AVX", "Pascal (SM89) + AVX");
+        writeFile(dir.root() + "/.flox/pkgs/" + file, copied);
+        QByteArray original;
+        const ChangeSet changes =
+            planFix(dir, file, "gpuArchSM = \"6.1\";", "gpuArchSM = \"8.9\";", &original);
+        QCOMPARE(changes.operations.size(), size_t(1));
+        QByteArray expected = original;
+        expected.replace("Pascal (SM89) + AVX", "Pascal (SM61) + AVX");
+        QCOMPARE(QByteArray::fromStdString(changes.operations.front().after), expected);
+    }
+
     // An ISA fix that only has to put one flag in edits the author's commented list in place:
     // the missing flag comes in on its own line, after its catalog neighbour; the comments
     // stay.

@@ -389,6 +389,25 @@ private:
     std::unordered_map<std::string, std::vector<std::pair<const Node*, std::string>>> m_inherits;
 };
 
+// Every name (a variable, an attribute, a formal) the file writes that `wanted` accepts, by
+// name, with the bytes it is written at.
+std::map<std::string, std::vector<SourceRange>>
+namesWhere(const Reading& reading, const std::function<bool(std::string_view)>& wanted)
+{
+    std::map<std::string, std::vector<SourceRange>> found;
+    for (const Node* node : reading.all()) {
+        if (node->kind != NodeKind::Identifier && node->kind != NodeKind::AttrName &&
+            node->kind != NodeKind::Formal)
+            continue;
+        const std::string_view text = node->text;
+        // A formal's range may cover its default; the name is its first bytes.
+        const SourceRange range{node->range.begin, node->range.begin + uint32_t(text.size())};
+        if (wanted(text) && reading.tree().text(range) == text)
+            found[std::string(text)].push_back(range);
+    }
+    return found;
+}
+
 // A token of text at an exact byte range of the file.
 struct Token
 {
@@ -981,20 +1000,10 @@ private slots:
 
                 // (1c) the versioned Python package set, wherever it is named
                 {
-                    std::map<std::string, std::vector<SourceRange>> sets;
-                    for (const Node* node : reading.all()) {
-                        if (node->kind != NodeKind::Identifier &&
-                            node->kind != NodeKind::AttrName && node->kind != NodeKind::Formal)
-                            continue;
-                        const std::string_view text = node->text;
-                        if (!text.starts_with("python3") || !text.ends_with("Packages") ||
-                            text.size() != std::string_view("python313Packages").size())
-                            continue;
-                        const SourceRange range{node->range.begin,
-                                                node->range.begin + uint32_t(text.size())};
-                        if (tree.text(range) == text)
-                            sets[std::string(text)].push_back(range);
-                    }
+                    const auto sets = namesWhere(reading, [](std::string_view text) {
+                        return text.starts_with("python3") && text.ends_with("Packages") &&
+                               text.size() == std::string_view("python313Packages").size();
+                    });
                     for (const auto& [set, ranges] : sets) {
                         const std::string other =
                             set == "python313Packages" ? "python312Packages" : "python313Packages";
@@ -1228,19 +1237,9 @@ private slots:
 
                 // (5) CUDA package set
                 if (name->accelerator == Accelerator::Cuda && !name->cuda.empty()) {
-                    std::map<std::string, std::vector<SourceRange>> mentions;
-                    for (const Node* node : reading.all()) {
-                        if (node->kind != NodeKind::Identifier &&
-                            node->kind != NodeKind::AttrName && node->kind != NodeKind::Formal)
-                            continue;
-                        const std::string_view text = node->text;
-                        if (!text.starts_with("cudaPackages_") || text.size() <= 13)
-                            continue;
-                        const SourceRange range{node->range.begin,
-                                                node->range.begin + uint32_t(text.size())};
-                        if (tree.text(range) == text)
-                            mentions[std::string(text)].push_back(range);
-                    }
+                    const auto mentions = namesWhere(reading, [](std::string_view text) {
+                        return text.starts_with("cudaPackages_") && text.size() > 13;
+                    });
                     for (const auto& [set, ranges] : mentions) {
                         const CudaVersion* version = catalog.cudaByPackageSet(set);
                         std::string other = "cudaPackages_12_8";
