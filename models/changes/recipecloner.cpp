@@ -317,6 +317,8 @@ public:
         // A fix of the recipe's own cell writes no names or prose: they are the author's.
         if (m_from.cellKey() != m_to.name.cellKey())
             editText();
+        else
+            fixBuilderArguments();
         return m_edits.applyTo(m_source);
     }
 
@@ -394,7 +396,7 @@ private:
         std::set<std::string> wrong;
         for (const ArchSinkFact& sink : m_facts.archSinks) {
             const ArchReading reading = ArchNotation::read(sink.sink, sink.value);
-            if (sink.writtenIn.empty() && reading.numbers.size() == 1 &&
+            if (writtenHere(sink.writtenIn) && reading.numbers.size() == 1 &&
                 reading.numbers.front() != to)
                 wrong.insert(reading.numbers.front());
         }
@@ -407,6 +409,53 @@ private:
                         m_edits.replace(*content, *rewritten);
             }
             renameArchInProse(other, to);
+        }
+    }
+
+    // In the recipe itself: in place, or as an argument it passes a builder ("…/this.nix:3").
+    bool writtenHere(const std::string& writtenIn) const
+    {
+        return writtenIn.empty() || writtenIn.starts_with(m_facts.path + ":");
+    }
+
+    // A fix of a recipe that calls a builder with arguments: an argument naming another
+    // cell's ISA, Python or CUDA version (`isa = "avx2";` in an avx512 recipe) is the one
+    // token to change, written in its own notation. The arch is renameOtherArch's.
+    void fixBuilderArguments()
+    {
+        if (m_facts.builderModule.empty())
+            return;
+        auto dotted = [](const std::string& digits) {
+            return digits.size() > 1 ? digits.substr(0, 1) + "." + digits.substr(1) : digits;
+        };
+        auto underscored = [](std::string version) {
+            std::replace(version.begin(), version.end(), '.', '_');
+            return version;
+        };
+        auto dottedCuda = [](std::string version) {
+            std::replace(version.begin(), version.end(), '_', '.');
+            return version;
+        };
+        const std::string python = m_to.name.python;
+        const std::string cuda = underscored(m_to.name.cuda);
+        for (const auto& [node, binding] : m_inventory.strings) {
+            const auto content = contentOf(*node);
+            if (!content)
+                continue;
+            const std::string text(textOf(*content));
+            std::string lower = binding;
+            std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+            std::string wanted;
+            if (lower.find("isa") != std::string::npos && m_to.isa && m_catalog.isa(text))
+                wanted = m_to.name.isa;
+            else if (lower.find("python") != std::string::npos && !python.empty() &&
+                     m_catalog.describePython(text).known)
+                wanted = text.find('.') != std::string::npos ? dotted(python) : python;
+            else if (lower.find("cuda") != std::string::npos && !cuda.empty() &&
+                     m_catalog.describeCuda(text).known)
+                wanted = text.find('.') != std::string::npos ? dottedCuda(cuda) : cuda;
+            if (!wanted.empty() && underscored(text) != underscored(wanted))
+                m_edits.replace(*content, wanted);
         }
     }
 

@@ -1441,7 +1441,7 @@ private slots:
     // … }`) or that derive from a sibling (`(import ./<base>.nix { … }).override { gpuArch =
     // "8.9"; }`): the arguments they write are what a copy-paste gets wrong. Each argument
     // literal naming the arch, ISA, Python or CUDA version is changed to another cell's, and
-    // the engine must report it on that file.
+    // the engine must report it on that file, and fixing it must give back the author's file.
     void builderArgumentMutantsAreCaught()
     {
         // argument name → (replacement of a value, the rules that catch it)
@@ -1466,12 +1466,13 @@ private slots:
             };
         Tally tally;
         QStringList missed;
+        QStringList notRestored;
         std::set<std::string> names;
         for (const char* style : {"builder", "derived"}) {
             const QString root = QStringLiteral(RG_FIXTURES_DIR) + "/realworld/" + style;
             test::TestRepository copy;
             copy.copyFrom(root);
-            const auto source = openWorkTree(copy.rootPath());
+            const std::shared_ptr<const RepositorySource> source = openWorkTree(copy.rootPath());
             const Analysis before = Analyzer().analyze(*source);
             for (const MatrixEntry& entry : before.entries) {
                 if (!entry.recipe || entry.firstError())
@@ -1503,13 +1504,24 @@ private slots:
                     ++tally.mutants;
                     names.insert(mutant.kind);
                     QVERIFY(writeFile(absolute, mutant.bytes));
-                    const std::map<std::string, int> now =
-                        findingsOn(Analyzer().analyze(*source), path);
-                    QVERIFY(writeFile(absolute, original));
+                    const Analysis after = Analyzer().analyze(*source);
+                    const std::map<std::string, int> now = findingsOn(after, path);
                     const bool caught = std::ranges::any_of(mutant.rules, [&](const auto& rule) {
                         return now.count(rule) &&
                                now.at(rule) > (baseline.count(rule) ? baseline.at(rule) : 0);
                     });
+                    // The argument is the one token the defect wrote: its fix gives it back.
+                    std::string why;
+                    const auto fixed = caught ? fixOf(source, after, path, &why) : std::nullopt;
+                    QVERIFY(writeFile(absolute, original));
+                    if (fixed && fixed->text == original.toStdString())
+                        ++tally.restored;
+                    else if (caught)
+                        notRestored << QString::fromStdString(
+                            path + " [" + mutant.kind + "] " + mutant.description + ": " +
+                            (fixed
+                                 ? fixed->how + firstDifference(original.toStdString(), fixed->text)
+                                 : why));
                     if (caught)
                         ++tally.caught;
                     else
@@ -1518,9 +1530,13 @@ private slots:
                 }
             }
         }
-        qInfo("builder and derived arguments: %d of %d mutants caught", tally.caught,
-              tally.mutants);
+        qInfo("builder and derived arguments: %d of %d mutants caught, %d fixed back to the "
+              "author's bytes",
+              tally.caught, tally.mutants, tally.restored);
         QVERIFY2(missed.isEmpty(), qPrintable(missed.join('\n')));
+        QVERIFY2(notRestored.isEmpty(),
+                 qPrintable("fixes that did not give back the author's file:\n" +
+                            notRestored.join('\n')));
         // Arch, ISA and Python arguments are all written somewhere in the two fixtures.
         for (const char* kind : {"capability", "gpuArch", "isa", "python"})
             QVERIFY2(names.count(kind), kind);
