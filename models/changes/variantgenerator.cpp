@@ -332,8 +332,8 @@ GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::strin
     GeneratedRecipe inPlace;
     if (hasFinding(entry, {FixKind::EditValue, FixKind::ReplacePin})) {
         inPlace = fixInPlace(entry, bytes);
-        // Values the recipe passes to a builder module are not edited in place (their facts
-        // have no range in it): an unchanged text falls through to regeneration.
+        // A value no token of the recipe holds (made in a module from what it passes) cannot
+        // be written in place: an unchanged text falls through to regeneration.
         if (inPlace.text == bytes)
             inPlace.text.clear();
     }
@@ -463,8 +463,8 @@ void VariantGenerator::rewriteCudaSet(const MatrixEntry& entry, const RecipeFact
     const CudaVersion* selected = m_analysis.catalog.cudaByPackageSet(wrong);
     if (!selected || compareVersions(selected->dotted, entry.variant.cuda) == 0)
         return;
-    // Selected by a builder from the recipe's arguments: the cloner's whole-value rewrite of
-    // its version strings is what could change it, not a rename here.
+    // Selected by a builder from the recipe's arguments: the cloner rewrites the argument
+    // (`cudaVersion = "12_6";`), not a rename here.
     if (!facts.cudaPackageSet->in.empty())
         return;
     const std::string spelling = cudaSetSpelling(entry.variant.cuda);
