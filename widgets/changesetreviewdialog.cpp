@@ -343,7 +343,9 @@ void ChangeSetReviewDialog::currentChanged()
     for (const std::string& line : op.alsoRemoves)
         removed << QStringLiteral("\u2212 ") + qs(line);
     m_alsoRemoves->setText(
-        tr("Also removes %n line(s) that no finding names:", nullptr, int(removed.size())) +
+        (removed.size() == 1
+             ? tr("Also removes 1 line that no finding names:")
+             : tr("Also removes %1 lines that no finding names:").arg(removed.size())) +
         QLatin1Char('\n') + removed.join(QLatin1Char('\n')));
     m_alsoRemoves->setVisible(!removed.isEmpty());
     const size_t at = static_cast<size_t>(index);

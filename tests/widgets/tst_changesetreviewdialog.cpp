@@ -153,6 +153,8 @@ private slots:
         QVERIFY(!removes->isVisibleTo(&dialog)); // the first operation removes nothing else
         list->setCurrentItem(list->topLevelItem(1));
         QVERIFY(removes->isVisibleTo(&dialog));
+        QVERIFY2(removes->text().startsWith(QStringLiteral("Also removes 2 lines")),
+                 qPrintable(removes->text()));
         QVERIFY(removes->text().contains(QStringLiteral("export USE_FBGEMM=0")));
         QVERIFY(removes->text().contains(QStringLiteral("-DCXX_AVX2_FOUND=FALSE")));
         const QColor shown = removes->palette().color(QPalette::WindowText);
