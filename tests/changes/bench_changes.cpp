@@ -4,12 +4,19 @@
 //   BM_PlanCreate1000  ChangePlanner generating ~1,000 missing recipes of a synthetic
 //                      repository (tests/tools/make_repo.py) from the canonical recipe left
 //                      in each group, then re-analysing the planned repository
+//   BM_PlanFixCudaSet  ChangePlanner fixing the ~1,000 CUDA recipes of the synthetic
+//                      repository that each carry one wrong token (the CUDA set of their
+//                      overlay) in place, then re-analysing the planned repository
+//   BM_MergeRegenerated  RecipeMerge of a regenerated ~4 KB recipe into the author's (the
+//                      regeneration of a recipe that lacks an overlay)
 // Targets: an apply of 250 files < 1 s (a "complete the matrix" change set is of that size);
-// generating and re-analysing 1,000 recipes < 1 s.
+// generating and re-analysing 1,000 recipes < 1 s; fixing 1,000 in place < 1 s, as creating
+// them; one merge < 1 ms.
 
 #include "changes/changeplanner.h"
 #include "changes/changesetapplier.h"
 #include "changes/overlaysource.h"
+#include "changes/recipemerge.h"
 #include "changes/unifieddiff.h"
 #include "recipes/analyzer.h"
 
@@ -130,5 +137,68 @@ void BM_PlanCreate1000(benchmark::State& state)
     state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(created));
 }
 BENCHMARK(BM_PlanCreate1000)->Unit(benchmark::kMillisecond);
+
+// Every recipe of the synthetic repository with its overlay's CUDA set one version off: the
+// planner renames it in place in each, and re-analyses the result.
+void BM_PlanFixCudaSet(benchmark::State& state)
+{
+    QTemporaryDir dir;
+    const QString root = dir.filePath("repo");
+    QProcess make;
+    make.start("python3", {RG_SOURCE_DIR "/tests/tools/make_repo.py", "1100", root});
+    if (!make.waitForFinished(120000) || make.exitCode() != 0) {
+        state.SkipWithError(make.readAllStandardError().constData());
+        return;
+    }
+    auto full = std::shared_ptr<const rg::RepositorySource>(rg::openWorkTree(root.toStdString()));
+    const rg::Analysis whole = rg::Analyzer().analyze(*full);
+    auto broken = std::make_shared<rg::OverlaySource>(full);
+    rg::ChangeRequest request;
+    request.action = rg::ChangeAction::Fix;
+    request.updateReadme = false;
+    for (const rg::MatrixEntry& entry : whole.entries) {
+        if (!entry.recipe)
+            continue;
+        std::string text = full->read(entry.recipe->path, 1 << 20).bytes;
+        // The overlay's set, one version off: final.cudaPackages_12_8 → final.cudaPackages_11_8.
+        const size_t at = text.find("final.cudaPackages_");
+        if (at == std::string::npos)
+            continue;
+        const size_t version = at + 19;
+        const size_t end = text.find_first_of("; )", version);
+        const std::string other = text.compare(version, 4, "11_8") == 0 ? "12_8" : "11_8";
+        text.replace(version, end - version, other);
+        broken->write(entry.recipe->path, text);
+        request.cells.push_back(entry.recipe->path);
+    }
+    std::shared_ptr<const rg::RepositorySource> source = broken;
+    auto analysis = std::make_shared<const rg::Analysis>(rg::Analyzer().analyze(*source));
+    size_t fixed = 0;
+    for (auto _ : state) {
+        const rg::ChangeSet changes = rg::ChangePlanner(source, analysis).plan(request);
+        fixed = changes.operations.size();
+        if (fixed < request.cells.size() * 9 / 10)
+            state.SkipWithError(("only " + std::to_string(fixed) + " of " +
+                                 std::to_string(request.cells.size()) + " fixed")
+                                    .c_str());
+    }
+    state.counters["fixed"] = static_cast<double>(fixed);
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(fixed));
+}
+BENCHMARK(BM_PlanFixCudaSet)->Unit(benchmark::kMillisecond);
+
+void BM_MergeRegenerated(benchmark::State& state)
+{
+    const std::string theirs = recipe(1, "python313Packages");
+    std::string ours = theirs;
+    // The author's recipe lacks a line of the pattern and carries two of its own.
+    const size_t line = ours.find('\n', ours.size() / 2);
+    ours.erase(line + 1, ours.find('\n', line + 1) - line);
+    ours.insert(ours.find('\n', ours.size() / 3) + 1,
+                "  # ours: no FBGEMM\n  USE_FBGEMM = \"0\";\n");
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rg::RecipeMerge::merge(ours, theirs, {}));
+}
+BENCHMARK(BM_MergeRegenerated)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
