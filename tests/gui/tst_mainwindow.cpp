@@ -87,8 +87,8 @@ private slots:
         QVERIFY(openAndWait(window, dir.path()));
         QVERIFY(window.isShowingGrid());
         QCOMPARE(window.summaryText(),
-                 QStringLiteral("44 expected \u00b7 1 ok \u00b7 4 broken \u00b7 1 "
-                                "redundant \u00b7 41 missing \u00b7 4 with warnings"));
+                 QStringLiteral("44 expected (1 ok \u00b7 2 broken \u00b7 41 missing) \u00b7 3 not "
+                                "expected (2 broken \u00b7 1 redundant) \u00b7 4 with warnings"));
         QVERIFY(window.windowTitle().contains(QFileInfo(dir.path()).fileName()));
 
         QSignalSpy preview(&window, &MainWindow::previewUpdated);
@@ -387,7 +387,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, dir.path()));
-        QCOMPARE(window.summaryText(), QStringLiteral("5 expected \u00b7 5 ok \u00b7 1 gap "
+        QCOMPARE(window.summaryText(), QStringLiteral("5 expected (5 ok) \u00b7 1 gap "
                                                       "\u00b7 1 with warnings"));
         QVERIFY(window.banner()->text().contains(QStringLiteral("gaps")));
 

@@ -2,6 +2,7 @@
 // git revisions, inferred and invalid specs, caches and threads.
 
 #include "recipes/analyzer.h"
+#include "recipes/matrixcounts.h"
 #include "testrepository.h"
 
 #include <QDirIterator>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 
 using namespace rg;
@@ -102,6 +104,18 @@ private slots:
         QCOMPARE(outside, 3);
         QCOMPARE(analysis.summary(),
                  std::string("3 expected (3 ok) \u00b7 3 not expected (2 ok \u00b7 1 broken)"));
+        const MatrixCounts counts = MatrixCounts::of(analysis);
+        QCOMPARE(counts.expectedTotal(), 3);
+        QCOMPARE(counts.expected[size_t(CellStatus::Ok)], 3);
+        QCOMPARE(counts.notExpectedTotal(), 3);
+        QCOMPARE(counts.notExpected[size_t(CellStatus::Ok)], 2);
+        QCOMPARE(counts.notExpected[size_t(CellStatus::Broken)], 1);
+        // Every cell once: expected, not expected or a gap, and so in the status counts.
+        const auto all = counts.byStatus();
+        QCOMPARE(std::accumulate(all.begin(), all.end(), 0),
+                 counts.expectedTotal() + counts.notExpectedTotal() + counts.gaps);
+        QCOMPARE(std::accumulate(all.begin(), all.end(), 0), int(analysis.entries.size()));
+        QCOMPARE(all, analysis.counts());
     }
 
     void seed001StartWholeTable()
