@@ -25,7 +25,8 @@ struct Invocation
     std::string root; // absolute
     QStringList cells;
     std::string package;
-    bool readme = true;
+    bool readme = true;            // keep a marked README section up to date
+    bool addReadmeSection = false; // --readme: add one to a README without the markers
     bool dryRun = false;
     bool diff = false;
     bool commit = false;
@@ -85,9 +86,14 @@ struct Options
         QStringLiteral("package"),
         QStringLiteral("The package whose cells are meant (default: the spec's package)."),
         QStringLiteral("P")};
+    QCommandLineOption readme{
+        QStringLiteral("readme"),
+        QStringLiteral("Add a variant-matrix section to a README.md without one (between "
+                       "<!-- recipegrid:matrix --> markers). A marked section is always kept "
+                       "up to date.")};
     QCommandLineOption noReadme{
         QStringLiteral("no-readme"),
-        QStringLiteral("Leave README.md's variant-matrix section as it is.")};
+        QStringLiteral("Leave README.md as it is, even its marked variant-matrix section.")};
     QCommandLineOption dryRun{QStringLiteral("dry-run"),
                               QStringLiteral("Print the plan; write nothing.")};
     QCommandLineOption diff{QStringLiteral("diff"),
@@ -127,7 +133,7 @@ struct Options
         if (action == ChangeAction::Complete)
             parser->addOption(cell);
         parser->addOptions(
-            {package, noReadme, dryRun, diff, commit, message, format, spec, recipeDir});
+            {package, readme, noReadme, dryRun, diff, commit, message, format, spec, recipeDir});
         parser->addPositionalArgument(
             QStringLiteral("REPO"),
             QStringLiteral("The recipe repository (a writable work tree)."));
@@ -162,7 +168,11 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
             command, QStringLiteral("unknown format '%1' (text or json)").arg(format));
     invocation->json = format == QLatin1String("json");
     invocation->package = parser.value(options.package).toStdString();
+    if (parser.isSet(options.readme) && parser.isSet(options.noReadme))
+        return CommandLine::usageError(command,
+                                       QStringLiteral("--readme and --no-readme contradict"));
     invocation->readme = !parser.isSet(options.noReadme);
+    invocation->addReadmeSection = parser.isSet(options.readme);
     invocation->dryRun = parser.isSet(options.dryRun);
     invocation->diff = parser.isSet(options.diff);
     invocation->commit = parser.isSet(options.commit);
@@ -364,6 +374,7 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     request.action = action;
     request.package = invocation.package;
     request.updateReadme = invocation.readme;
+    request.addReadmeSection = invocation.addReadmeSection;
     if (const auto stop = resolveCells(*analysis, invocation, &request.cells))
         return *stop;
     if (invocation.commit)

@@ -121,7 +121,7 @@ void TestChangePlanner::completesSeed001()
 
     write(dir.root(), changes);
     auto after = analyse(source);
-    QCOMPARE(after->summary(), std::string("44 expected · 44 ok"));
+    QCOMPARE(after->summary(), std::string("44 expected (44 ok)"));
     QCOMPARE(after->findingCount(), 0);
 
     // The rewritten ARM recipes keep their own descriptions and flags.
@@ -510,7 +510,7 @@ void TestChangePlanner::regeneratesTheTargetsValues()
         without->write(op.path, op.after);
         auto after = analyse(planned);
         QCOMPARE(after->findingCount(), 0);
-        QCOMPARE(after->summary(), std::string("44 expected · 44 ok"));
+        QCOMPARE(after->summary(), std::string("44 expected (44 ok)"));
     }
     // With the spec's canonical recipe removed, the group's next recipe stands in for it.
     QCOMPARE(cloned, 44);
@@ -715,6 +715,17 @@ void TestChangePlanner::readmeSectionOnlyWhenMarkedOrAsked()
             for (const FileOperation& op : changes.operations)
                 QVERIFY2(op.path != "README.md", name);
         }
+
+        // Asked for: the generated section follows the hand-made part, which stays as it is.
+        ChangeRequest asked;
+        asked.addReadmeSection = true;
+        const ChangeSet added = ChangePlanner(source, analysis).plan(asked);
+        const auto section =
+            std::find_if(added.operations.begin(), added.operations.end(),
+                         [](const FileOperation& op) { return op.path == "README.md"; });
+        QVERIFY2(section != added.operations.end(), name);
+        QVERIFY(section->after.starts_with(handMade.toStdString()));
+        QVERIFY(section->after.find("<!-- recipegrid:matrix -->") != std::string::npos);
 
         // A marked section is the README's own request: it is kept up to date.
         dir.write(QStringLiteral("README.md"),
