@@ -511,7 +511,8 @@ private slots:
         repo.commitAll("start");
         const QByteArray startCommit = repo.git({"rev-parse", "HEAD"});
 
-        const Run run = recipegrid({"complete", "--commit", "--format", "json", repo.root()});
+        const Run run =
+            recipegrid({"complete", "--readme", "--commit", "--format", "json", repo.root()});
         QCOMPARE(run.exitCode, 0);
         const json doc = json::parse(run.out.toStdString());
         QCOMPARE(doc["applied"].get<bool>(), true);
