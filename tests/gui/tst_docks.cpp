@@ -5,12 +5,12 @@
 #include "guitestsupport.h"
 #include "mainwindow.h"
 #include "pinactions.h"
+#include "recipes/alignmentmodel.h"
 #include "recipes/repositorysession.h"
 
 #include <QAbstractItemView>
 #include <QDockWidget>
 #include <QHeaderView>
-#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTableView>
@@ -24,22 +24,14 @@ namespace {
 constexpr int slowly = 30000;
 constexpr int severalRows = 5;
 
-QAction* menuAction(MainWindow& window, const QString& objectName)
-{
-    for (QAction* menu : window.menuBar()->actions())
-        if (menu->menu())
-            for (QAction* action : menu->menu()->actions())
-                if (action->objectName() == objectName)
-                    return action;
-    return nullptr;
-}
-
 // What a dock is read through: its list or table, else its text.
 QAbstractScrollArea* contentOf(QDockWidget* dock)
 {
-    const auto views = dock->widget()->findChildren<QAbstractItemView*>();
+    auto views = dock->widget()->findChildren<QAbstractItemView*>();
+    if (auto* view = qobject_cast<QAbstractItemView*>(dock->widget()))
+        views.prepend(view);
     for (QAbstractItemView* view : views)
-        if (view->isVisible())
+        if (view->isVisible() && !qobject_cast<QHeaderView*>(view))
             return view;
     const auto texts = dock->widget()->findChildren<QAbstractScrollArea*>();
     for (QAbstractScrollArea* text : texts)
@@ -70,10 +62,18 @@ void screenshot(QWidget* widget, const QString& name)
     QVERIFY(widget->grab().save(directory + QLatin1Char('/') + name));
 }
 
-// seed001-start with a second branch, so the Branches and Pin Alignment docks have rows.
+// seed001-start with a second branch, and its canonical recipe copied to other Pythons and
+// CUDA versions: the Pin Alignment dock gets a row per Python × accelerator, more than fit.
 void makeRepository(const TestRepository& repo)
 {
     repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"));
+    const QByteArray canonical =
+        readAll(repo.root() + "/" + recipe("pytorch-python313-cuda13_0-sm120-avx512"));
+    for (const char* python : {"python311", "python312"})
+        for (const char* cuda : {"cuda12_6", "cuda12_8", "cuda12_9", "cuda13_0"})
+            repo.writeRecipe(QStringLiteral("pytorch-%1-%2-sm120-avx512.nix")
+                                 .arg(QLatin1String(python), QLatin1String(cuda)),
+                             canonical);
     repo.git({QStringLiteral("init"), QStringLiteral("-q")});
     repo.commitAll(QStringLiteral("seed 001"));
     repo.git({QStringLiteral("branch"), QStringLiteral("cuda-12_9")});
@@ -94,7 +94,8 @@ class TestDocks : public QObject
 private slots:
     void init() { isolateSettings(); } // each test starts as a new user
 
-    // At 1600 × 1000, a first start: every dock, brought to the front, shows several rows.
+    // At 1600 × 1000, a first start: every dock, brought to the front, shows several rows of
+    // its list (all of them when it has fewer), the text docks several lines.
     void everyDockShowsSeveralRows()
     {
         TestRepository repo;
@@ -105,8 +106,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, repo.root()));
         QSignalSpy loaded(window.pinActions(), &PinActions::alignmentLoaded);
-        menuAction(window, QStringLiteral("pinAlignmentAction"))->trigger();
+        // Its tab clicked, as a user finds it: behind Branches until then.
+        window.findChild<QDockWidget*>(QStringLiteral("alignmentDock"))->raise();
         QVERIFY(loaded.wait(slowly));
+        QVERIFY2(window.pinActions()->alignmentModel()->rowCount() > severalRows,
+                 "too few rows for the test to mean anything");
 
         const auto docks = window.findChildren<QDockWidget*>();
         QVERIFY(docks.size() >= 6);
@@ -117,12 +121,17 @@ private slots:
             QAbstractScrollArea* content = contentOf(dock);
             QVERIFY2(content, qPrintable(dock->objectName()));
             const int row = rowHeight(content);
-            QVERIFY(row > 0);
+            auto* list = qobject_cast<QAbstractItemView*>(content);
+            const int rows = list ? std::min(list->model()->rowCount(), severalRows) : severalRows;
+            QVERIFY2(row > 0, qPrintable(dock->objectName() + QLatin1Char(' ') +
+                                         QString::fromLatin1(content->metaObject()->className()) +
+                                         QStringLiteral(" %1 px high").arg(content->height())));
             const int shown = content->viewport()->height();
-            QVERIFY2(shown >= severalRows * row,
-                     qPrintable(QStringLiteral("%1: %2 px for rows of %3 px")
+            QVERIFY2(shown >= rows * row,
+                     qPrintable(QStringLiteral("%1: %2 px for %3 rows of %4 px")
                                     .arg(dock->objectName())
                                     .arg(shown)
+                                    .arg(rows)
                                     .arg(row)));
             screenshot(&window, dock->objectName() + QStringLiteral(".png"));
         }
