@@ -46,13 +46,10 @@ DockFitter::DockFitter(QMainWindow* window) : QObject(window), m_window(window)
                 fitLater(dock);
         });
         for (QAbstractItemView* list : listsOf(dock)) {
-            QAbstractItemModel* model = list->model();
-            if (!model)
-                continue;
             const auto grown = [this, dock] { fitLater(dock); };
-            connect(model, &QAbstractItemModel::rowsInserted, this, grown);
-            connect(model, &QAbstractItemModel::modelReset, this, grown);
-            connect(model, &QAbstractItemModel::layoutChanged, this, grown);
+            connect(list->model(), &QAbstractItemModel::rowsInserted, this, grown);
+            connect(list->model(), &QAbstractItemModel::modelReset, this, grown);
+            connect(list->model(), &QAbstractItemModel::layoutChanged, this, grown);
         }
     }
 }
