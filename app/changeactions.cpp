@@ -72,6 +72,16 @@ void ChangeActions::createActions()
                               "package when no cell is selected), for review"));
     connect(m_complete, &QAction::triggered, this, [this] { request(ChangeAction::Complete); });
 
+    // Off by default: a README may document its matrix by hand, and a second, generated
+    // section is then noise. A section between the markers is updated either way.
+    m_readmeSection = new QAction(tr("Add a Variant-Matrix &Section to README"), this);
+    m_readmeSection->setObjectName(QStringLiteral("readmeSectionAction"));
+    m_readmeSection->setCheckable(true);
+    m_readmeSection->setToolTip(
+        tr("Create and Complete also add a generated variant-matrix section to a README.md "
+           "that has none; a section between <!-- recipegrid:matrix --> markers is always "
+           "kept up to date"));
+
     m_undo = new QAction(tr("&Undo Last Change"), this);
     m_undo->setObjectName(QStringLiteral("undoChangeAction"));
     m_undo->setShortcut(QKeySequence::Undo);
@@ -108,6 +118,7 @@ void ChangeActions::addToMenu(QMenu* menu)
     menu->addAction(m_delete);
     menu->addSeparator();
     menu->addAction(m_complete);
+    menu->addAction(m_readmeSection);
     menu->addSeparator();
     menu->addAction(m_undo);
 }
@@ -155,6 +166,7 @@ void ChangeActions::request(ChangeAction action)
             return;
         }
     }
+    request.addReadmeSection = m_readmeSection->isChecked();
     if (m_session->plan(request))
         showStatus(tr("Planning the change set\u2026"));
 }

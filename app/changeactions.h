@@ -37,6 +37,8 @@ public:
     QAction* deleteAction() const { return m_delete; }
     QAction* completeAction() const { return m_complete; }
     QAction* undoAction() const { return m_undo; }
+    // Checked: Create and Complete add a variant-matrix section to a README without one.
+    QAction* readmeSectionAction() const { return m_readmeSection; }
     // The review dialog while it is open, else null.
     ChangeSetReviewDialog* reviewDialog() const;
 
@@ -64,6 +66,7 @@ private:
     QAction* m_delete = nullptr;
     QAction* m_complete = nullptr;
     QAction* m_undo = nullptr;
+    QAction* m_readmeSection = nullptr;
     QPointer<ChangeSetReviewDialog> m_review;
 };
 

@@ -25,7 +25,8 @@ struct Invocation
     std::string root; // absolute
     QStringList cells;
     std::string package;
-    bool readme = true;
+    bool readme = true;            // keep a marked README section up to date
+    bool addReadmeSection = false; // --readme: add one to a README without the markers
     bool acceptRemovals = false;
     bool dryRun = false;
     bool diff = false;
@@ -86,9 +87,14 @@ struct Options
         QStringLiteral("package"),
         QStringLiteral("The package whose cells are meant (default: the spec's package)."),
         QStringLiteral("P")};
+    QCommandLineOption readme{
+        QStringLiteral("readme"),
+        QStringLiteral("Add a variant-matrix section to a README.md without one (between "
+                       "<!-- recipegrid:matrix --> markers). A marked section is always kept "
+                       "up to date.")};
     QCommandLineOption noReadme{
         QStringLiteral("no-readme"),
-        QStringLiteral("Leave README.md's variant-matrix section as it is.")};
+        QStringLiteral("Leave README.md as it is, even its marked variant-matrix section.")};
     QCommandLineOption acceptRemovals{
         QStringLiteral("accept-removals"),
         QStringLiteral("Also apply fixes that remove lines outside what their findings name "
@@ -131,8 +137,8 @@ struct Options
         parser->addHelpOption();
         if (action == ChangeAction::Complete)
             parser->addOption(cell);
-        parser->addOptions({package, noReadme, acceptRemovals, dryRun, diff, commit, message,
-                            format, spec, recipeDir});
+        parser->addOptions({package, readme, noReadme, acceptRemovals, dryRun, diff, commit,
+                            message, format, spec, recipeDir});
         parser->addPositionalArgument(
             QStringLiteral("REPO"),
             QStringLiteral("The recipe repository (a writable work tree)."));
@@ -167,7 +173,11 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
             command, QStringLiteral("unknown format '%1' (text or json)").arg(format));
     invocation->json = format == QLatin1String("json");
     invocation->package = parser.value(options.package).toStdString();
+    if (parser.isSet(options.readme) && parser.isSet(options.noReadme))
+        return CommandLine::usageError(command,
+                                       QStringLiteral("--readme and --no-readme contradict"));
     invocation->readme = !parser.isSet(options.noReadme);
+    invocation->addReadmeSection = parser.isSet(options.readme);
     invocation->acceptRemovals = parser.isSet(options.acceptRemovals);
     invocation->dryRun = parser.isSet(options.dryRun);
     invocation->diff = parser.isSet(options.diff);
@@ -370,6 +380,7 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     request.action = action;
     request.package = invocation.package;
     request.updateReadme = invocation.readme;
+    request.addReadmeSection = invocation.addReadmeSection;
     if (const auto stop = resolveCells(*analysis, invocation, &request.cells))
         return *stop;
     if (invocation.commit)

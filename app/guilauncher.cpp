@@ -1,5 +1,6 @@
 #include "guilauncher.h"
 
+#include "headlesscommands.h"
 #include "mainwindow.h"
 #include "recipes/repositorysession.h"
 
@@ -93,6 +94,40 @@ bool asksForHelpOrVersion(int argc, char* argv[])
     return false;
 }
 
+// Whether Qt's platform plugin will find something to draw on. Where it finds no display
+// server Qt aborts (exit 134, a core dump), so the window must not be tried then. xcb needs
+// DISPLAY, wayland WAYLAND_DISPLAY; the others (offscreen, minimal, vnc, eglfs, linuxfb…) need
+// neither, or are left to Qt to judge.
+bool displayAvailable(int argc, char* argv[])
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    QString platforms = qEnvironmentVariable("QT_QPA_PLATFORM");
+    for (int i = 1; i + 1 < argc; ++i) {
+        const std::string_view argument = argv[i];
+        if (argument == "-platform" || argument == "--platform")
+            platforms = QString::fromLocal8Bit(argv[i + 1]);
+    }
+    const bool x11 = !qEnvironmentVariableIsEmpty("DISPLAY");
+    const bool wayland = !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+    if (platforms.isEmpty())
+        return x11 || wayland;
+    // "wayland;xcb" is a list of fallbacks; "vnc:size=800x600" carries options.
+    for (const QString& entry : platforms.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const QString name = entry.section(QLatin1Char(':'), 0, 0).trimmed();
+        const bool found = name == QLatin1String("xcb")                ? x11
+                           : name.startsWith(QLatin1String("wayland")) ? wayland
+                                                                       : true;
+        if (found)
+            return true;
+    }
+    return false;
+#else
+    Q_UNUSED(argc);
+    Q_UNUSED(argv);
+    return true;
+#endif
+}
+
 void setApplicationIdentity()
 {
     QCoreApplication::setApplicationName(QStringLiteral("RecipeGrid"));
@@ -114,6 +149,12 @@ int GuiLauncher::run(int argc, char* argv[])
         return 0;
     }
 
+    if (!displayAvailable(argc, argv)) {
+        std::cerr << "recipegrid: no display to open the window on (DISPLAY and WAYLAND_DISPLAY "
+                     "are unset); see 'recipegrid --help', or run a headless command ("
+                  << HeadlessCommands::names() << "; 'recipegrid help' lists them)\n";
+        return 2;
+    }
     QApplication app(argc, argv);
     setApplicationIdentity();
     QApplication::setDesktopFileName(QStringLiteral("recipegrid"));

@@ -1,63 +1,59 @@
-// recipegrid: with a subcommand it runs headless; without one it opens the window.
+// recipegrid: with a subcommand it runs headless; with nothing, options or a path it opens
+// the window; any other word is a mistyped command.
 
-#include "buildcommand.h"
-#include "changecommand.h"
-#include "checkcommand.h"
-#include "exportcicommand.h"
 #include "guilauncher.h"
-#include "pincommand.h"
+#include "headlesscommands.h"
 
 #include <QCoreApplication>
-#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <string_view>
 
 namespace {
 
-struct Command
+int runHeadless(const rg::HeadlessCommand& command, int argc, char* argv[])
 {
-    const char* name;
-    const char* summary;
-    int (*run)(const QStringList& arguments);
-};
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("recipegrid"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RG_VERSION));
+    QStringList arguments = QCoreApplication::arguments();
+    arguments.removeAt(1); // the parser sees "recipegrid [options] …"
+    arguments[0] += QLatin1Char(' ') + QLatin1String(command.name);
+    return command.run(arguments);
+}
 
-const Command commands[] = {
-    {"check", "Analyse a recipe repository and report findings", rg::CheckCommand::run},
-    {"build", "Build variants with flox or nix, streaming their logs", rg::BuildCommand::run},
-    {"export-ci", "Write a GitHub Actions workflow that builds variants", rg::ExportCiCommand::run},
-    {"complete", "Create, fix and delete recipes until the matrix is complete",
-     rg::ChangeCommand::complete},
-    {"create", "Create the recipes of missing cells", rg::ChangeCommand::create},
-    {"fix", "Fix broken recipes", rg::ChangeCommand::fix},
-    {"delete", "Delete recipes of cells or recipe files", rg::ChangeCommand::remove},
-    {"bump-pin", "Move recipes from one nixpkgs pin to another", rg::PinCommand::bumpPin},
-    {"pins", "List nixpkgs pins; compare them across branches and repositories",
-     rg::PinCommand::pins},
-};
+// A word that names neither a command nor anything on disk was meant as a command: opening
+// the window on it would show an empty page, or abort where there is no display.
+bool isUnknownCommand(std::string_view word)
+{
+    std::error_code error;
+    return !word.empty() && !word.starts_with('-') && !std::filesystem::exists(word, error);
+}
+
+int unknownCommand(std::string_view word)
+{
+    std::cerr << "recipegrid: unknown command '" << word << "' (and no such file or folder)";
+    if (const rg::HeadlessCommand* nearest = rg::HeadlessCommands::nearest(word))
+        std::cerr << "; did you mean " << nearest->name << '?';
+    std::cerr << "\n\n";
+    rg::HeadlessCommands::printUsage(std::cerr);
+    return 2;
+}
 
 } // namespace
 
 int main(int argc, char* argv[])
 {
     if (argc > 1) {
-        for (const Command& command : commands) {
-            if (std::strcmp(argv[1], command.name) != 0)
-                continue;
-            QCoreApplication app(argc, argv);
-            QCoreApplication::setApplicationName(QStringLiteral("recipegrid"));
-            QCoreApplication::setApplicationVersion(QStringLiteral(RG_VERSION));
-            QStringList arguments = QCoreApplication::arguments();
-            arguments.removeAt(1); // the parser sees "recipegrid [options] …"
-            arguments[0] += QLatin1Char(' ') + QLatin1String(command.name);
-            return command.run(arguments);
+        const std::string_view first = argv[1];
+        if (const rg::HeadlessCommand* command = rg::HeadlessCommands::find(first))
+            return runHeadless(*command, argc, argv);
+        if (first == "help") {
+            rg::HeadlessCommands::printUsage(std::cout);
+            return 0;
         }
-    }
-    if (argc > 1 && (std::strcmp(argv[1], "help") == 0)) {
-        std::cout << "Usage: recipegrid [--demo] [REPO]\n       recipegrid COMMAND --help\n\n"
-                     "Commands:\n";
-        for (const Command& command : commands)
-            std::cout << "  " << command.name << std::string(12 - std::strlen(command.name), ' ')
-                      << command.summary << '\n';
-        return 0;
+        if (isUnknownCommand(first))
+            return unknownCommand(first);
     }
     return rg::GuiLauncher::run(argc, argv);
 }

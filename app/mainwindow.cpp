@@ -10,6 +10,7 @@
 #include "changeactions.h"
 #include "demorepository.h"
 #include "detailspanel.h"
+#include "dockfitter.h"
 #include "emptystatepage.h"
 #include "filterbar.h"
 #include "logpane.h"
@@ -163,6 +164,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_empty, &EmptyStatePage::recentRequested, this, &MainWindow::openRepository);
 
     resize(1500, 920);
+    new DockFitter(this); // every dock exists by now, PinActions' too
     restoreSettings();
     const QStringList recent =
         QSettings().value(QStringLiteral("recentRepositories")).toStringList();

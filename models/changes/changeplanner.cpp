@@ -49,7 +49,7 @@ public:
         // leaves the set of variants as it is, so it adds no section to a README without one.
         const bool completing = request.action == ChangeAction::Complete;
         verify(request.updateReadme && (!m_changes.operations.empty() || completing),
-               request.action != ChangeAction::Fix);
+               request.addReadmeSection && request.action != ChangeAction::Fix);
         std::sort(m_changes.operations.begin(), m_changes.operations.end(),
                   [](const FileOperation& a, const FileOperation& b) { return a.path < b.path; });
         return std::move(m_changes);

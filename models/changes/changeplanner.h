@@ -30,8 +30,12 @@ struct ChangeRequest
     // Cell keys (MatrixEntry::cellKey) or recipe paths (MatrixEntry::recipe->path). Empty with
     // Complete: every cell of `package`.
     std::vector<std::string> cells;
-    std::string package;      // Complete without cells: "" → the spec's package
-    bool updateReadme = true; // add README.md's matrix section as its own operation
+    std::string package; // Complete without cells: "" → the spec's package
+    // README.md's variant-matrix section, as its own operation: kept up to date where the
+    // README has the markers; added to one without them only when asked for, since a README
+    // may document its matrix by hand.
+    bool updateReadme = true;
+    bool addReadmeSection = false;
 };
 
 class ChangePlanner

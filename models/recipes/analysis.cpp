@@ -1,5 +1,7 @@
 #include "recipes/analysis.h"
 
+#include "recipes/matrixcounts.h"
+
 #include <algorithm>
 
 namespace rg {
@@ -50,18 +52,12 @@ std::vector<nix::SourceRange> MatrixEntry::namedRanges() const
 
 std::array<int, cellStatusCount> Analysis::counts() const
 {
-    std::array<int, cellStatusCount> result{};
-    for (const MatrixEntry& entry : entries)
-        ++result[static_cast<size_t>(entry.status)];
-    return result;
+    return MatrixCounts::of(*this).byStatus();
 }
 
 int Analysis::expectedCount() const
 {
-    int n = 0;
-    for (const MatrixEntry& entry : entries)
-        n += entry.expected ? 1 : 0;
-    return n;
+    return MatrixCounts::of(*this).expectedTotal();
 }
 
 int Analysis::findingCount() const
@@ -74,15 +70,7 @@ int Analysis::findingCount() const
 
 std::string Analysis::summary() const
 {
-    std::string text = std::to_string(expectedCount()) + " expected";
-    const auto n = counts();
-    for (int i = 0; i < cellStatusCount; ++i) {
-        if (n[static_cast<size_t>(i)] == 0)
-            continue;
-        text += " \u00b7 " + std::to_string(n[static_cast<size_t>(i)]) + ' ' +
-                std::string(cellStatusId(static_cast<CellStatus>(i)));
-    }
-    return text;
+    return MatrixCounts::of(*this).summary();
 }
 
 } // namespace rg

@@ -63,10 +63,12 @@ struct Analysis
     std::string sourceError; // the recipe directory could not be listed (then no entries)
     std::string recipeDir;   // the directory that was scanned, relative to the root
 
+    // Shorthands for MatrixCounts::of(*this) (recipes/matrixcounts.h), which says what each
+    // count counts: every cell by status, the expected ones, the summary line.
     std::array<int, cellStatusCount> counts() const;
     int expectedCount() const;
     int findingCount() const;
-    // "44 expected · 1 ok · 4 broken · 1 redundant · 41 missing"
+    // "44 expected (1 ok · 2 broken · 41 missing) · 3 not expected (2 broken · 1 redundant)"
     std::string summary() const;
 };
 

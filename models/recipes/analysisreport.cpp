@@ -1,5 +1,6 @@
 #include "recipes/analysisreport.h"
 
+#include "recipes/matrixcounts.h"
 #include "recipes/ruleset.h"
 
 #include <nlohmann/json.hpp>
@@ -195,8 +196,10 @@ std::string AnalysisReport::json(const Analysis& analysis, const ReportContext& 
     root["spec"] = spec;
 
     ordered_json summary;
-    summary["expected"] = analysis.expectedCount();
-    const auto counts = analysis.counts();
+    const MatrixCounts matrixCounts = MatrixCounts::of(analysis);
+    summary["expected"] = matrixCounts.expectedTotal();
+    summary["notExpected"] = matrixCounts.notExpectedTotal();
+    const auto counts = matrixCounts.byStatus();
     for (int i = 0; i < cellStatusCount; ++i)
         summary[std::string(cellStatusId(static_cast<CellStatus>(i)))] =
             counts[static_cast<size_t>(i)];

@@ -82,9 +82,8 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
             std::string error;
             if (auto source = openGitRevision(path, branches[i], &error)) {
                 const Analysis analysis = analyzer.analyze(*source, options);
-                row->counts = analysis.counts();
-                row->expected = analysis.expectedCount();
-                row->summary = analysis.summary();
+                row->counts = MatrixCounts::of(analysis);
+                row->summary = row->counts.summary();
             } else {
                 row->error = error;
             }
@@ -138,8 +137,10 @@ QVariant BranchOverviewModel::data(const QModelIndex& index, int role) const
         if (!row.error.empty())
             return column == ExpectedColumn ? QStringLiteral("error") : QString();
         if (column == ExpectedColumn)
-            return row.expected;
-        return row.counts[static_cast<size_t>(column - FirstStatusColumn)];
+            return row.counts.expectedTotal();
+        if (column == NotExpectedColumn)
+            return row.counts.notExpectedTotal();
+        return row.counts.byStatus()[static_cast<size_t>(column - FirstStatusColumn)];
     case Qt::ToolTipRole:
         if (!row.error.empty())
             return qs(row.branch) + QStringLiteral(": ") + qs(row.error);
@@ -154,7 +155,7 @@ QVariant BranchOverviewModel::data(const QModelIndex& index, int role) const
         return row.loaded;
     case CountsRole: {
         QVariantList counts;
-        for (int count : row.counts)
+        for (int count : row.counts.byStatus())
             counts << count;
         return counts;
     }
@@ -170,9 +171,21 @@ QVariant BranchOverviewModel::headerData(int section, Qt::Orientation orientatio
     if (section == BranchColumn)
         return tr("Branch");
     if (section == ExpectedColumn)
-        return role == Qt::DisplayRole ? tr("expected") : tr("Variants the branch's spec expects");
-    if (section >= FirstStatusColumn && section < FirstStatusColumn + cellStatusCount)
-        return qs(std::string(cellStatusId(static_cast<CellStatus>(section - FirstStatusColumn))));
+        return role == Qt::DisplayRole
+                   ? tr("expected")
+                   : tr("Cells the branch's spec expects (inferred from the recipes without "
+                        "one), whatever their status");
+    if (section == NotExpectedColumn)
+        return role == Qt::DisplayRole
+                   ? tr("not expected")
+                   : tr("Recipes outside the expected cells: redundant copies, unexpected "
+                        "variants, companions an inferred spec does not cover");
+    if (section >= FirstStatusColumn && section < FirstStatusColumn + cellStatusCount) {
+        const QString status =
+            qs(std::string(cellStatusId(static_cast<CellStatus>(section - FirstStatusColumn))));
+        return role == Qt::DisplayRole ? status
+                                       : tr("Cells that are %1, expected or not").arg(status);
+    }
     return {};
 }
 

@@ -5,6 +5,7 @@
 // "…" and fill in as each branch's analysis ends.
 
 #include "recipes/analysis.h"
+#include "recipes/matrixcounts.h"
 
 #include <QAbstractTableModel>
 #include <QFuture>
@@ -21,7 +22,9 @@ class BranchOverviewModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { BranchColumn, ExpectedColumn, FirstStatusColumn };
+    // Expected and not expected cells together are every cell but the gaps; the status
+    // columns count every cell, whichever of the two it is.
+    enum Column { BranchColumn, ExpectedColumn, NotExpectedColumn, FirstStatusColumn };
     enum Role { BranchRole = Qt::UserRole + 1, CountsRole, LoadedRole };
 
     explicit BranchOverviewModel(QObject* parent = nullptr);
@@ -50,8 +53,7 @@ private:
         std::string branch;
         bool loaded = false;
         std::string error;
-        std::array<int, cellStatusCount> counts{};
-        int expected = 0;
+        MatrixCounts counts;
         std::string summary;
     };
     void stop();

@@ -14,6 +14,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <map>
 
 using namespace rg;
@@ -85,6 +86,7 @@ private slots:
     void templatesCoverTheCatalog_data();
     void templatesCoverTheCatalog();
     void repositoryTemplateTakesPrecedence();
+    void readmeSectionOnlyWhenMarkedOrAsked();
 };
 
 void TestChangePlanner::completesSeed001()
@@ -119,7 +121,7 @@ void TestChangePlanner::completesSeed001()
 
     write(dir.root(), changes);
     auto after = analyse(source);
-    QCOMPARE(after->summary(), std::string("44 expected · 44 ok"));
+    QCOMPARE(after->summary(), std::string("44 expected (44 ok)"));
     QCOMPARE(after->findingCount(), 0);
 
     // The rewritten ARM recipes keep their own descriptions and flags.
@@ -508,7 +510,7 @@ void TestChangePlanner::regeneratesTheTargetsValues()
         without->write(op.path, op.after);
         auto after = analyse(planned);
         QCOMPARE(after->findingCount(), 0);
-        QCOMPARE(after->summary(), std::string("44 expected · 44 ok"));
+        QCOMPARE(after->summary(), std::string("44 expected (44 ok)"));
     }
     // With the spec's canonical recipe removed, the group's next recipe stands in for it.
     QCOMPARE(cloned, 44);
@@ -689,6 +691,55 @@ void TestChangePlanner::repositoryTemplateTakesPrecedence()
     QVERIFY(own.operations.front().after.starts_with(
         "# Our own CPU template for pytorch-python313-cpu-avx2\n"));
     QVERIFY(own.operations.front().after.find("-mavx2 -mfma -mf16c ") != std::string::npos);
+}
+
+// A README that documents its matrix by hand gets no generated section unless it has the
+// markers: without a spec (companions beside pytorch, nothing else to do) and with one.
+void TestChangePlanner::readmeSectionOnlyWhenMarkedOrAsked()
+{
+    const QByteArray handMade = "# build-pytorch\n\n| Variant | GPU |\n| --- | --- |\n"
+                                "| sm90 avx512 | H100 |\n| sm120 avx512 | RTX 5090 |\n";
+    for (const char* name : {"realworld/companion", "seed001-start"}) {
+        test::TestRepository dir;
+        dir.copyFrom(fixture(name));
+        dir.write(QStringLiteral("README.md"), handMade);
+        auto source =
+            std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+        const auto analysis = analyse(source);
+        for (ChangeAction action : {ChangeAction::Complete, ChangeAction::Create}) {
+            ChangeRequest request;
+            request.action = action;
+            if (action == ChangeAction::Create)
+                request.cells = {"pytorch-python313-cuda13_0-sm90-avx512"};
+            const ChangeSet changes = ChangePlanner(source, analysis).plan(request);
+            for (const FileOperation& op : changes.operations)
+                QVERIFY2(op.path != "README.md", name);
+        }
+
+        // Asked for: the generated section follows the hand-made part, which stays as it is.
+        ChangeRequest asked;
+        asked.addReadmeSection = true;
+        const ChangeSet added = ChangePlanner(source, analysis).plan(asked);
+        const auto section =
+            std::find_if(added.operations.begin(), added.operations.end(),
+                         [](const FileOperation& op) { return op.path == "README.md"; });
+        QVERIFY2(section != added.operations.end(), name);
+        QVERIFY(section->after.starts_with(handMade.toStdString()));
+        QVERIFY(section->after.find("<!-- recipegrid:matrix -->") != std::string::npos);
+
+        // A marked section is the README's own request: it is kept up to date.
+        dir.write(QStringLiteral("README.md"),
+                  handMade + "\n<!-- recipegrid:matrix -->\nstale\n<!-- /recipegrid:matrix -->\n");
+        const ChangeSet marked = ChangePlanner(source, analyse(source)).plan({});
+        const auto readme =
+            std::find_if(marked.operations.begin(), marked.operations.end(),
+                         [](const FileOperation& op) { return op.path == "README.md"; });
+        QVERIFY2(readme != marked.operations.end(), name);
+        QVERIFY(readme->after.starts_with(handMade.toStdString()));
+        QVERIFY(readme->after.find("stale") == std::string::npos);
+        QVERIFY(readme->after.find("<!-- recipegrid:matrix -->") != std::string::npos);
+        QVERIFY(readme->after.find("sm90") != std::string::npos);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestChangePlanner)

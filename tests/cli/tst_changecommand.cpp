@@ -109,7 +109,7 @@ private slots:
             QVERIFY2(out.startsWith("Usage: recipegrid " + QByteArray(command) + " [options] REPO"),
                      out.constData());
             for (const char* option : {"--dry-run", "--diff", "--commit", "--message", "--format",
-                                       "--no-readme", "--package", "Exit status"})
+                                       "--no-readme", "--readme", "--package", "Exit status"})
                 QVERIFY2(out.contains(option), option);
             QCOMPARE(out.contains("--cell"), qstrcmp(command, "complete") == 0);
         }
@@ -123,7 +123,7 @@ private slots:
         TestRepository repo;
         start(repo);
         const auto before = snapshot(repo.root());
-        const Run run = recipegrid({"complete", "--dry-run", repo.root()});
+        const Run run = recipegrid({"complete", "--dry-run", "--readme", repo.root()});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.isEmpty(), run.err.constData());
         QVERIFY(snapshot(repo.root()) == before);
@@ -156,13 +156,47 @@ private slots:
         QVERIFY(!noReadme.out.contains("README.md"));
     }
 
+    // seed001-start's README documents the recipes by hand, without the markers: a generated
+    // section is added only when asked for (--readme); a marked one is kept up to date.
+    void readmeSectionOnlyWhenMarkedOrAsked()
+    {
+        TestRepository repo;
+        start(repo);
+        const Run unasked = recipegrid({"complete", "--dry-run", repo.root()});
+        QCOMPARE(unasked.exitCode, 0);
+        QVERIFY2(!unasked.out.contains("README.md"), unasked.out.constData());
+        QCOMPARE(lines(unasked.out, "modify  ").size(), 2);
+        QCOMPARE(lines(unasked.out, "create  ").size(), 41);
+        const Run created =
+            recipegrid({"create", "--dry-run", "--diff", repo.root(), "python313-cpu-avx2"});
+        QCOMPARE(created.exitCode, 0);
+        QVERIFY2(!created.out.contains("README.md"), created.out.constData());
+
+        const Run both =
+            recipegrid({"complete", "--dry-run", "--readme", "--no-readme", repo.root()});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains("--readme"), both.err.constData());
+
+        QFile readme(repo.root() + "/README.md");
+        QVERIFY(readme.open(QIODevice::Append));
+        readme.write("\n<!-- recipegrid:matrix -->\nstale\n<!-- /recipegrid:matrix -->\n");
+        readme.close();
+        const Run marked = recipegrid({"complete", "--dry-run", "--diff", repo.root()});
+        QCOMPARE(marked.exitCode, 0);
+        QVERIFY2(marked.out.contains("modify  README.md  ("), marked.out.constData());
+        QVERIFY(marked.out.contains("-stale\n"));
+        const Run kept = recipegrid({"complete", "--dry-run", "--no-readme", repo.root()});
+        QCOMPARE(kept.exitCode, 0);
+        QVERIFY2(!kept.out.contains("README.md"), kept.out.constData());
+    }
+
     void dryRunDiff()
     {
         TestRepository repo;
         start(repo);
         const auto before = snapshot(repo.root());
-        const Run run =
-            recipegrid({"create", "--dry-run", "--diff", repo.root(), "python313-cpu-avx2"});
+        const Run run = recipegrid(
+            {"create", "--dry-run", "--diff", "--readme", repo.root(), "python313-cpu-avx2"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(snapshot(repo.root()) == before);
         QVERIFY2(
@@ -177,15 +211,15 @@ private slots:
     {
         TestRepository repo;
         start(repo);
-        const Run run = recipegrid({"complete", repo.root()});
+        const Run run = recipegrid({"complete", "--readme", repo.root()});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.isEmpty(), run.err.constData());
         QVERIFY2(QString::fromUtf8(run.out).contains(
                      QString::fromUtf8("Applied: 41 create \u00b7 3 modify \u00b7 3 delete\n")),
                  run.out.constData());
-        QVERIFY2(QString::fromUtf8(run.out).contains(
-                     QString::fromUtf8("Now: 44 expected \u00b7 44 ok\n")),
-                 run.out.constData());
+        QVERIFY2(
+            QString::fromUtf8(run.out).contains(QString::fromUtf8("Now: 44 expected (44 ok)\n")),
+            run.out.constData());
         for (const char* variant : deletedByComplete)
             QVERIFY2(!QFile::exists(repo.root() + "/" + recipe(variant)), variant);
         QCOMPARE(QDir(repo.root() + "/" + pkgs).entryList(QDir::Files).size(), 44);
@@ -216,7 +250,8 @@ private slots:
     {
         TestRepository repo;
         start(repo);
-        const Run run = recipegrid({"complete", "--dry-run", "--format", "json", repo.root()});
+        const Run run =
+            recipegrid({"complete", "--dry-run", "--readme", "--format", "json", repo.root()});
         QCOMPARE(run.exitCode, 0);
         const json doc = json::parse(run.out.toStdString());
         QCOMPARE(doc["command"].get<std::string>(), std::string("complete"));
@@ -476,7 +511,8 @@ private slots:
         repo.commitAll("start");
         const QByteArray startCommit = repo.git({"rev-parse", "HEAD"});
 
-        const Run run = recipegrid({"complete", "--commit", "--format", "json", repo.root()});
+        const Run run =
+            recipegrid({"complete", "--readme", "--commit", "--format", "json", repo.root()});
         QCOMPARE(run.exitCode, 0);
         const json doc = json::parse(run.out.toStdString());
         QCOMPARE(doc["applied"].get<bool>(), true);

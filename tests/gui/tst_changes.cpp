@@ -26,6 +26,7 @@
 #include <QSignalSpy>
 #include <QTimer>
 #include <QTreeWidget>
+#include <algorithm>
 
 using namespace rg;
 using namespace rg::test;
@@ -291,6 +292,55 @@ private slots:
         QCOMPARE(readAll(dir.filePath(QStringLiteral("README.md"))), readme);
         QCOMPARE(readAll(dir.filePath(recipe("pytorch-python313-cuda13_0-sm110-armv9"))), armv9);
         QVERIFY(!QFileInfo::exists(dir.filePath(recipe(sm90avx512))));
+    }
+
+    // seed001-start's README documents the recipes by hand, without the markers: Complete
+    // offers no generated section unless "Add a Variant-Matrix Section" is checked (off by
+    // default).
+    void completeAddsAReadmeSectionOnlyWhenAsked()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        QAction* complete = nullptr;
+        QAction* section = nullptr;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (QAction* action : menu->menu()->actions()) {
+                    if (action->objectName() == QStringLiteral("completeMatrixAction"))
+                        complete = action;
+                    if (action->objectName() == QStringLiteral("readmeSectionAction"))
+                        section = action;
+                }
+        QVERIFY(complete);
+        const auto readmeOperations = [](const ChangeSetReviewDialog* review) {
+            return std::count_if(review->changeSet().operations.begin(),
+                                 review->changeSet().operations.end(),
+                                 [](const FileOperation& op) { return op.path == "README.md"; });
+        };
+
+        complete->trigger();
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QVERIFY2(review->countsText().startsWith(QStringLiteral("41 create")),
+                 qPrintable(review->countsText()));
+        QCOMPARE(readmeOperations(review), 0);
+        review->reject();
+        QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
+
+        QVERIFY2(section, "no README section checkbox in the menus");
+        QVERIFY(section->isCheckable());
+        QVERIFY(!section->isChecked());
+        section->setChecked(true);
+        complete->trigger();
+        review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QCOMPARE(readmeOperations(review), 1);
+        review->reject();
+        QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
     }
 
     void undoRefusedWhenTheFileChangedSince()

@@ -2,6 +2,7 @@
 // click a finding, filter, use the keyboard, edit and delete files under the selection,
 // open folders without recipes and repositories with a malformed spec.
 
+#include "../recipes/testrepository.h"
 #include "aboutdialog.h"
 #include "detailspanel.h"
 #include "emptystatepage.h"
@@ -11,6 +12,7 @@
 #include "matrixview.h"
 #include "messagebanner.h"
 #include "recipepreview.h"
+#include "recipes/branchoverviewmodel.h"
 #include "recipes/findingsmodel.h"
 #include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
@@ -85,8 +87,8 @@ private slots:
         QVERIFY(openAndWait(window, dir.path()));
         QVERIFY(window.isShowingGrid());
         QCOMPARE(window.summaryText(),
-                 QStringLiteral("44 expected \u00b7 1 ok \u00b7 4 broken \u00b7 1 "
-                                "redundant \u00b7 41 missing \u00b7 4 with warnings"));
+                 QStringLiteral("44 expected (1 ok \u00b7 2 broken \u00b7 41 missing) \u00b7 3 not "
+                                "expected (2 broken \u00b7 1 redundant) \u00b7 4 with warnings"));
         QVERIFY(window.windowTitle().contains(QFileInfo(dir.path()).fileName()));
 
         QSignalSpy preview(&window, &MainWindow::previewUpdated);
@@ -385,7 +387,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, dir.path()));
-        QCOMPARE(window.summaryText(), QStringLiteral("5 expected \u00b7 5 ok \u00b7 1 gap "
+        QCOMPARE(window.summaryText(), QStringLiteral("5 expected (5 ok) \u00b7 1 gap "
                                                       "\u00b7 1 with warnings"));
         QVERIFY(window.banner()->text().contains(QStringLiteral("gaps")));
 
@@ -467,6 +469,55 @@ private slots:
             if (label->accessibleName() == QStringLiteral("Recipe facts"))
                 QVERIFY(label->grab().save(
                     QStringLiteral(RG_BINARY_DIR "/screenshots/spec-less-facts.png")));
+    }
+
+    // A branch without a spec whose torchvision/torchaudio recipes sit beside pytorch: the
+    // status bar and the Branches dock say the same, and their numbers add up.
+    void countsAddUpInTheSummaryAndTheBranchesDock()
+    {
+        TestRepository repo;
+        repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/realworld/companion"));
+        repo.git({QStringLiteral("init"), QStringLiteral("-q")});
+        repo.commitAll(QStringLiteral("companions"));
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, repo.root()));
+        const QString summary =
+            QString::fromUtf8("3 expected (3 ok) \u00b7 3 not expected (2 ok \u00b7 1 broken)");
+        QVERIFY2(window.summaryText().startsWith(summary), qPrintable(window.summaryText()));
+
+        BranchOverviewModel* branches = window.branchModel();
+        QTRY_VERIFY_WITH_TIMEOUT(branches->rowCount() == 1 && !branches->isLoading(), 10000);
+        int expectedColumn = -1;
+        int outsideColumn = -1;
+        int statusTotal = 0;
+        for (int column = 0; column < branches->columnCount(); ++column) {
+            const QString header = branches->headerData(column, Qt::Horizontal).toString();
+            const int value = branches->index(0, column).data().toInt();
+            if (header == QStringLiteral("expected"))
+                expectedColumn = column;
+            else if (header == QStringLiteral("not expected"))
+                outsideColumn = column;
+            else if (column != BranchOverviewModel::BranchColumn)
+                statusTotal += value; // every status column, gaps included
+            QVERIFY2(
+                !branches->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty(),
+                qPrintable(header)); // each column says which cells it counts
+        }
+        QVERIFY(expectedColumn > 0);
+        QVERIFY2(outsideColumn > 0, "no column for the recipes outside the expected matrix");
+        const int expected = branches->index(0, expectedColumn).data().toInt();
+        const int outside = branches->index(0, outsideColumn).data().toInt();
+        QCOMPARE(expected, 3);
+        QCOMPARE(outside, 3);
+        const std::shared_ptr<const Analysis> analysis = window.session()->analysis();
+        int gaps = 0;
+        for (const MatrixEntry& entry : analysis->entries)
+            gaps += entry.status == CellStatus::Gap ? 1 : 0;
+        QCOMPARE(statusTotal, expected + outside + gaps);
+        QVERIFY2(branches->index(0, 0).data(Qt::ToolTipRole).toString().contains(summary),
+                 qPrintable(branches->index(0, 0).data(Qt::ToolTipRole).toString()));
     }
 
     void aboutNamesTheHighlighter()

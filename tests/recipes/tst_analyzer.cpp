@@ -2,6 +2,7 @@
 // git revisions, inferred and invalid specs, caches and threads.
 
 #include "recipes/analyzer.h"
+#include "recipes/matrixcounts.h"
 #include "testrepository.h"
 
 #include <QDirIterator>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 
 using namespace rg;
@@ -88,6 +90,34 @@ class TestAnalyzer : public QObject
     Q_OBJECT
 
 private slots:
+    // No spec, companions beside pytorch: the inferred matrix expects the pytorch cells only;
+    // the companion recipes are counted apart, so every number of the line adds up.
+    void summaryAddsUpWithCompanionRecipes()
+    {
+        const Analysis analysis = analyzeFixture("realworld/companion");
+        QVERIFY(analysis.spec.isInferred());
+        int expected = 0;
+        int outside = 0;
+        for (const MatrixEntry& entry : analysis.entries)
+            (entry.expected ? expected : outside) += entry.recipe ? 1 : 0;
+        QCOMPARE(expected, 3);
+        QCOMPARE(outside, 3);
+        QCOMPARE(analysis.summary(),
+                 std::string("3 expected (3 ok) \u00b7 3 not expected (2 ok \u00b7 1 broken)"));
+        const MatrixCounts counts = MatrixCounts::of(analysis);
+        QCOMPARE(counts.expectedTotal(), 3);
+        QCOMPARE(counts.expected[size_t(CellStatus::Ok)], 3);
+        QCOMPARE(counts.notExpectedTotal(), 3);
+        QCOMPARE(counts.notExpected[size_t(CellStatus::Ok)], 2);
+        QCOMPARE(counts.notExpected[size_t(CellStatus::Broken)], 1);
+        // Every cell once: expected, not expected or a gap, and so in the status counts.
+        const auto all = counts.byStatus();
+        QCOMPARE(std::accumulate(all.begin(), all.end(), 0),
+                 counts.expectedTotal() + counts.notExpectedTotal() + counts.gaps);
+        QCOMPARE(std::accumulate(all.begin(), all.end(), 0), int(analysis.entries.size()));
+        QCOMPARE(all, analysis.counts());
+    }
+
     void seed001StartWholeTable()
     {
         const Analysis analysis = analyzeFixture("seed001-start");
@@ -103,8 +133,11 @@ private slots:
         QCOMPARE(count(analysis, CellStatus::Impossible), 0);
         QCOMPARE(analysis.entries.size(), size_t(47));
         QVERIFY(analysis.repositoryFindings.empty());
-        QCOMPARE(analysis.summary(), std::string("44 expected \u00b7 1 ok \u00b7 4 broken \u00b7 1 "
-                                                 "redundant \u00b7 41 missing"));
+        // Each count says which cells it counts: the 44 expected ones, then the recipes
+        // beside them (the stray sm120-avx, the nightly standing in for sm121-armv9, -magma).
+        QCOMPARE(analysis.summary(),
+                 std::string("44 expected (1 ok \u00b7 2 broken \u00b7 41 missing) \u00b7 3 not "
+                             "expected (2 broken \u00b7 1 redundant)"));
 
         const MatrixEntry* canonical =
             entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512.nix");

@@ -1,0 +1,180 @@
+// The docks at a usual screen size: each shows several rows of its content without being
+// resized by hand, and a size the user gave a dock is there again when the window reopens.
+
+#include "../recipes/testrepository.h"
+#include "guitestsupport.h"
+#include "mainwindow.h"
+#include "pinactions.h"
+#include "recipes/alignmentmodel.h"
+#include "recipes/repositorysession.h"
+
+#include <QAbstractItemView>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTextEdit>
+
+using namespace rg;
+using namespace rg::test;
+
+namespace {
+
+constexpr int slowly = 30000;
+constexpr int severalRows = 5;
+
+// What a dock is read through: its list or table, else its text.
+QAbstractScrollArea* contentOf(QDockWidget* dock)
+{
+    auto views = dock->widget()->findChildren<QAbstractItemView*>();
+    if (auto* view = qobject_cast<QAbstractItemView*>(dock->widget()))
+        views.prepend(view);
+    for (QAbstractItemView* view : views)
+        if (view->isVisible() && !qobject_cast<QHeaderView*>(view))
+            return view;
+    const auto texts = dock->widget()->findChildren<QAbstractScrollArea*>();
+    for (QAbstractScrollArea* text : texts)
+        if (text->isVisible())
+            return text;
+    return qobject_cast<QAbstractScrollArea*>(dock->widget());
+}
+
+// The height of one row as the view draws it (or would, while it is empty).
+int rowHeight(QAbstractScrollArea* area)
+{
+    auto* view = qobject_cast<QAbstractItemView*>(area);
+    if (!view)
+        return area->fontMetrics().lineSpacing();
+    if (view->model() && view->model()->rowCount() > 0)
+        return view->visualRect(view->model()->index(0, 0)).height();
+    if (auto* table = qobject_cast<QTableView*>(view))
+        return table->verticalHeader()->defaultSectionSize();
+    return view->fontMetrics().height() + 4;
+}
+
+void screenshot(QWidget* widget, const QString& name)
+{
+    const QString directory =
+        qEnvironmentVariable("RG_SCREENSHOTS", QStringLiteral("/tmp/recipegrid-screenshots"));
+    QDir().mkpath(directory);
+    QTest::qWait(50); // layouts settle
+    QVERIFY(widget->grab().save(directory + QLatin1Char('/') + name));
+}
+
+// seed001-start with a second branch, and its canonical recipe copied to other Pythons and
+// CUDA versions: the Pin Alignment dock gets a row per Python × accelerator, more than fit.
+void makeRepository(const TestRepository& repo)
+{
+    repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"));
+    const QByteArray canonical =
+        readAll(repo.root() + "/" + recipe("pytorch-python313-cuda13_0-sm120-avx512"));
+    for (const char* python : {"python311", "python312"})
+        for (const char* cuda : {"cuda12_6", "cuda12_8", "cuda12_9", "cuda13_0"})
+            repo.writeRecipe(QStringLiteral("pytorch-%1-%2-sm120-avx512.nix")
+                                 .arg(QLatin1String(python), QLatin1String(cuda)),
+                             canonical);
+    repo.git({QStringLiteral("init"), QStringLiteral("-q")});
+    repo.commitAll(QStringLiteral("seed 001"));
+    repo.git({QStringLiteral("branch"), QStringLiteral("cuda-12_9")});
+}
+
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+    window.openRepository(path);
+    return changed.wait(slowly);
+}
+
+} // namespace
+
+class TestDocks : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init() { isolateSettings(); } // each test starts as a new user
+
+    // At 1600 × 1000, a first start: every dock, brought to the front, shows several rows of
+    // its list (all of them when it has fewer), the text docks several lines.
+    void everyDockShowsSeveralRows()
+    {
+        TestRepository repo;
+        makeRepository(repo);
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, repo.root()));
+        QSignalSpy loaded(window.pinActions(), &PinActions::alignmentLoaded);
+        // Its tab clicked, as a user finds it: behind Branches until then.
+        window.findChild<QDockWidget*>(QStringLiteral("alignmentDock"))->raise();
+        QVERIFY(loaded.wait(slowly));
+        QVERIFY2(window.pinActions()->alignmentModel()->rowCount() > severalRows,
+                 "too few rows for the test to mean anything");
+
+        const auto docks = window.findChildren<QDockWidget*>();
+        QVERIFY(docks.size() >= 6);
+        for (QDockWidget* dock : docks) {
+            dock->show();
+            dock->raise();
+            QTest::qWait(50);
+            QAbstractScrollArea* content = contentOf(dock);
+            QVERIFY2(content, qPrintable(dock->objectName()));
+            const int row = rowHeight(content);
+            auto* list = qobject_cast<QAbstractItemView*>(content);
+            const int rows = list ? std::min(list->model()->rowCount(), severalRows) : severalRows;
+            QVERIFY2(row > 0, qPrintable(dock->objectName() + QLatin1Char(' ') +
+                                         QString::fromLatin1(content->metaObject()->className()) +
+                                         QStringLiteral(" %1 px high").arg(content->height())));
+            const int shown = content->viewport()->height();
+            QVERIFY2(shown >= rows * row,
+                     qPrintable(QStringLiteral("%1: %2 px for %3 rows of %4 px")
+                                    .arg(dock->objectName())
+                                    .arg(shown)
+                                    .arg(rows)
+                                    .arg(row)));
+            screenshot(&window, dock->objectName() + QStringLiteral(".png"));
+        }
+    }
+
+    // A dock the user made taller, and one made wider, keep their sizes across a restart.
+    void resizedDocksSurviveARestart()
+    {
+        int alignmentHeight = 0;
+        int detailsWidth = 0;
+        {
+            MainWindow window;
+            window.resize(1600, 1000);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto* alignment = window.findChild<QDockWidget*>(QStringLiteral("alignmentDock"));
+            auto* details = window.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
+            QVERIFY(alignment && details);
+            alignment->raise();
+            window.resizeDocks({alignment}, {430}, Qt::Vertical);
+            window.resizeDocks({details}, {700}, Qt::Horizontal);
+            QTest::qWait(50);
+            alignmentHeight = alignment->height();
+            detailsWidth = details->width();
+            QVERIFY2(alignmentHeight > 380, qPrintable(QString::number(alignmentHeight)));
+            QVERIFY2(detailsWidth > 650, qPrintable(QString::number(detailsWidth)));
+            QVERIFY(window.close());
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), QSize(1600, 1000));
+        auto* alignment = again.findChild<QDockWidget*>(QStringLiteral("alignmentDock"));
+        auto* details = again.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
+        alignment->raise();
+        QTest::qWait(50);
+        QVERIFY2(
+            qAbs(alignment->height() - alignmentHeight) <= 2,
+            qPrintable(QStringLiteral("%1 then %2").arg(alignmentHeight).arg(alignment->height())));
+        QVERIFY2(qAbs(details->width() - detailsWidth) <= 2,
+                 qPrintable(QStringLiteral("%1 then %2").arg(detailsWidth).arg(details->width())));
+    }
+};
+
+QTEST_MAIN(TestDocks)
+#include "tst_docks.moc"
