@@ -56,9 +56,11 @@ mounts_below() {
 cleanup() {
     local rc=$? pid m
     trap - EXIT INT TERM HUP
+    set +e # cleaning up goes on past any failure
     [ -z "$current_step" ] || echo "debian-root: <== $current_step: FAILED (exit $rc) after $(($(date +%s) - step_started)) s" >&2
     # Whatever the run left behind inside the root (an X server, a build) would keep a mount busy.
-    for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+    for pid in /proc/[0-9]*; do
+        pid=${pid#/proc/}
         [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$(readlink -f "$root")" ] && kill -KILL "$pid" 2>/dev/null
     done
     for m in $(mounts_below); do
@@ -99,8 +101,12 @@ make_root() {
 mount_all() {
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"
+    # Slaves: on a host whose mounts are shared (systemd), a mount below the bind must not
+    # propagate back onto the host's /dev.
     mount --bind /dev "$root/dev"
+    mount --make-slave "$root/dev"
     mount --bind /dev/pts "$root/dev/pts"
+    mount --make-slave "$root/dev/pts"
     mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 }

@@ -52,24 +52,28 @@ apt_update() {
 
 # The major version of the release's default clang (the `clang` package's version, e.g.
 # 1:19.0-63 on Debian 13), for the release's own compiler-rt package.
-clang_major() {
+# Sets clang_major.
+find_clang_major() {
     local v
     v=$(apt-cache policy clang 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
     if [ -z "$v" ] || [ "$v" = "(none)" ]; then
-        apt_update >&2
+        apt_update
         v=$(apt-cache policy clang 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
     fi
     v=${v#*:}
     v=${v%%.*}
     case $v in
-    '' | *[!0-9]*) echo "setup: ERROR: cannot tell the release's clang version (apt-cache policy clang)" >&2; return 1 ;;
+    '' | *[!0-9]*)
+        echo "setup: ERROR: cannot tell the release's clang version (apt-cache policy clang)" >&2
+        exit 1
+        ;;
     esac
-    echo "$v"
+    clang_major=$v
 }
 
 install_packages() {
-    local clang
-    clang=$(clang_major)
+    find_clang_major
+    local clang=$clang_major
     mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s/@CLANG@/$clang/g" "$here/debian-packages.txt")
     missing=()
     for p in "${wanted[@]}"; do
@@ -178,11 +182,15 @@ test)
     # suites in parallel, keeps a probe from racing another suite's first build.
     nix-instantiate --eval --expr 'builtins.nixVersion' >/dev/null
     cd "$build_dir"
-    # GUI tests use the offscreen platform; the screenshot test wants a real X server.
-    if [ -z "${DISPLAY:-}" ]; then
-        exec xvfb-run -a -s "-screen 0 1600x1000x24" ctest --output-on-failure --timeout 600 -j "$(nproc)"
-    fi
-    exec ctest --output-on-failure --timeout 600 -j "$(nproc)"
+    # GUI tests use the offscreen platform; the X11 screenshot test starts an X server of its
+    # own, and the outer one is for anything else that wants a display.
+    runner=(ctest --output-on-failure --timeout 600 -j "$(nproc)")
+    [ -n "${DISPLAY:-}" ] || runner=(xvfb-run -a -s "-screen 0 1600x1000x24" "${runner[@]}")
+    t0=$(date +%s)
+    rc=0
+    "${runner[@]}" || rc=$?
+    echo "setup: ctest: $(($(date +%s) - t0)) s (exit $rc)" >&2
+    exit $rc
     ;;
 *)
     echo "usage: $0 run|test|deps" >&2
