@@ -321,15 +321,16 @@ void TestNixDifferential::corpusIsLargeAndMixed()
     QCOMPARE(canonicalOrder("({ b, a ? \"x, y\" }: a)"),
              canonicalOrder("({ a ? \"x, y\", b }: a)"));
     // Nix 2.8's and 2.26's spellings of the same strings are equal after decoding …
-    QCOMPARE(decodedStrings(R"(("\$" + "a\$" + "\${x}"))"),
-             decodedStrings(R"(("$" + "a$" + "\${x}"))"));
-    QCOMPARE(decodedStrings(R"("\$\n\"")"), decodedStrings("\"$\\n\\\"\""));
+    // (Plain literals: moc's tokenizer does not read raw strings.)
+    QCOMPARE(decodedStrings("(\"\\$\" + \"a\\$\" + \"\\${x}\")"),
+             decodedStrings("(\"$\" + \"a$\" + \"\\${x}\")"));
+    QCOMPARE(decodedStrings("\"\\$\\n\\\"\""), decodedStrings("\"$\\n\\\"\""));
     // … and different strings, or the same strings in different places, still differ.
-    QVERIFY(decodedStrings(R"("\$a")") != decodedStrings(R"("$b")"));
-    QVERIFY(decodedStrings(R"("\\$")") != decodedStrings(R"("$")"));
-    QVERIFY(decodedStrings(R"("\n")") != decodedStrings(R"("n")"));
-    QVERIFY(decodedStrings(R"((a + "$"))") != decodedStrings(R"((b + "$"))"));
-    QVERIFY(decodedStrings(R"(("$" + "x"))") != decodedStrings(R"(("$x"))"));
+    QVERIFY(decodedStrings("\"\\$a\"") != decodedStrings("\"$b\""));
+    QVERIFY(decodedStrings("\"\\\\$\"") != decodedStrings("\"$\""));
+    QVERIFY(decodedStrings("\"\\n\"") != decodedStrings("\"n\""));
+    QVERIFY(decodedStrings("(a + \"$\")") != decodedStrings("(b + \"$\")"));
+    QVERIFY(decodedStrings("(\"$\" + \"x\")") != decodedStrings("(\"$x\")"));
 }
 
 QTEST_GUILESS_MAIN(TestNixDifferential)
