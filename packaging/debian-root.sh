@@ -119,10 +119,13 @@ copy_checkout() {
     tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$root$src" -xf -
 }
 
+# In the background and waited for: bash runs a trap only once its foreground command ends, so a
+# TERM to this script would otherwise wait for a whole build before the cleanup.
 in_root() {
     chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        RG_BUILD_DIR="$build" RG_DEPS_DIR=/recipegrid/deps "$@"
+        RG_BUILD_DIR="$build" RG_DEPS_DIR=/recipegrid/deps "$@" &
+    wait $!
 }
 
 step "host: debootstrap available" host_debootstrap

@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QWindow>
 
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
 #include <KSyntaxHighlighting/Repository>

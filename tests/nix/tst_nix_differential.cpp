@@ -155,7 +155,7 @@ QString decodedStrings(const QString& text)
             else if (c == '\t')
                 out += QLatin1String("\\t");
             else if (c == '"' || c == '\\' || c == '$')
-                out += QChar('\\') + c;
+                out += QLatin1Char('\\') + QString(c);
             else
                 out += c;
         }
