@@ -65,9 +65,12 @@ grep -qF "recipegrid check: $demo" <<<"$report" || { echo "$report" >&2; fail "t
 summary=$(grep -E '^[0-9]+ errors?, [0-9]+ warnings?, [0-9]+ notes?$' <<<"$report" | tail -n 1) \
     || { echo "$report" >&2; fail "the report has no summary line"; }
 echo "check (exit $rc): $summary"
-expected_summary=@DEMO_SUMMARY@
+expected_summary="9 errors, 29 warnings, 0 notes"
 [ "$summary" = "$expected_summary" ] || { echo "$report" >&2; fail "summary '$summary', expected '$expected_summary'"; }
-for finding in @DEMO_FINDINGS@; do
+known=("BROKEN (5)" "REDUNDANT (1)" "UNEXPECTED (1)" "IMPOSSIBLE (1)" "MISSING (21)" "OK (12)"
+    missing-overlay pin-mismatch from-scratch-pattern torch-version-mismatch gpu-arch-mismatch
+    'that is sm86, but the file builds sm89')
+for finding in "${known[@]}"; do
     grep -qF -- "$finding" <<<"$report" || { echo "$report" >&2; fail "the report lacks the demo's known finding '$finding'"; }
 done
 
