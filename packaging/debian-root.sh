@@ -12,6 +12,9 @@
 # inside the root, never the host's build/dev. /proc, /sys, /dev, /dev/pts (Nix builds need a
 # pseudoterminal) and a tmpfs /tmp are mounted for the run and unmounted by a trap whatever
 # happens, so a failed run leaves no mount behind.
+#
+# Host needs: root, a Debian host, and the package debootstrap (installed here when missing).
+# Everything else is installed inside the root by packaging/setup.sh from its package list.
 set -euo pipefail
 
 release=${1:-}
