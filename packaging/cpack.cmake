@@ -6,7 +6,11 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "nix-bin")
+# dpkg-shlibdeps sees only linked libraries; the window needs a platform plugin (xcb) too.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 set(CPACK_GENERATOR "DEB;TGZ")
+# recipegrid_VERSION_ARCH.deb, the name apt and dpkg users expect.
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 
 # KSyntaxHighlighting (top-level CMakeLists.txt): a distribution package (/usr/lib, /lib) becomes
 # a dependency through dpkg-shlibdeps; a build of our own (setup.sh on Debian 12:

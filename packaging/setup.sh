@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# One entry point for a fresh Debian 12 machine: installs what RecipeGrid needs, builds it,
-# then either opens the app on the bundled demo repository (run) or runs every test (test).
+# One entry point for a fresh Debian machine (Debian 12 bookworm, Debian 13 trixie, and any later
+# release that has the packages): installs what RecipeGrid needs, builds it, then either opens
+# the app on the bundled demo repository (run) or runs every test (test).
 # Idempotent: packages already installed and an existing build directory are reused.
 #
 #   packaging/setup.sh run    install, build, open the demo repository
 #   packaging/setup.sh test   install, build, run the whole test suite through CTest
 #   packaging/setup.sh deps   install only (packages, and KSyntaxHighlighting for Qt 6)
 #
+# Packages: packaging/debian-packages.txt, where @CLANG@ stands for the major version of the
+# release's default clang (14 on Debian 12, 19 on Debian 13), so one list serves every release.
 # KSyntaxHighlighting for Qt 6 comes from the distribution's KF6 package where there is one
-# (libkf6syntaxhighlighting-dev); on Debian 12 it is built once from Debian's source package into
+# (libkf6syntaxhighlighting-dev, Debian 13 and later: missing there is an error); on Debian 12
+# it is built once from Debian's source package into
 # $RG_DEPS_DIR/ksyntaxhighlighting-qt6 (default build/deps) by packaging/ksyntaxhighlighting-qt6.sh
 # and reused afterwards. The build is configured with RG_SYNTAX_HIGHLIGHTING=ON, so a missing
 # highlighter fails the configure instead of silently using the built-in one; only when the
@@ -29,17 +33,70 @@ as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# Prints how long a step took; what a CI log needs to tell a slow mirror from a slow build.
+# Not in a conditional context, so `set -e` still stops the script at a failing command inside.
+timed() {
+    local name=$1 t0
+    shift
+    t0=$(date +%s)
+    "$@"
+    echo "setup: $name: $(($(date +%s) - t0)) s" >&2
+}
+
+apt_updated=""
+apt_update() {
+    [ -n "$apt_updated" ] && return
+    as_root apt-get update -q
+    apt_updated=1
+}
+
+# The major version of the release's default clang (the `clang` package's version, e.g.
+# 1:19.0-63 on Debian 13), for the release's own compiler-rt package.
+# Sets clang_major.
+find_clang_major() {
+    local v
+    v=$(apt-cache policy clang 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
+    if [ -z "$v" ] || [ "$v" = "(none)" ]; then
+        apt_update
+        v=$(apt-cache policy clang 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
+    fi
+    v=${v#*:}
+    v=${v%%.*}
+    case $v in
+    '' | *[!0-9]*)
+        echo "setup: ERROR: cannot tell the release's clang version (apt-cache policy clang)" >&2
+        exit 1
+        ;;
+    esac
+    clang_major=$v
+}
+
 install_packages() {
-    mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/debian-packages.txt")
+    find_clang_major
+    local clang=$clang_major
+    mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s/@CLANG@/$clang/g" "$here/debian-packages.txt")
     missing=()
     for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
     done
     if [ ${#missing[@]} -gt 0 ]; then
         echo "setup: installing ${missing[*]}"
-        as_root apt-get update -q
+        apt_update
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
     fi
+}
+
+# Debian 13 (trixie) and later ship KF6 SyntaxHighlighting; Debian 12 and other systems may not.
+release_has_kf6() {
+    local id version codename
+    id=$(. /etc/os-release && echo "${ID:-}")
+    version=$(. /etc/os-release && echo "${VERSION_ID:-}")
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    [ "$id" = debian ] || return 1
+    case $codename in
+    trixie | forky | duke | sid) return 0 ;;
+    esac
+    [ -n "$version" ] && [ "${version%%.*}" -ge 13 ] 2>/dev/null
 }
 
 has_candidate() {
@@ -50,6 +107,14 @@ has_candidate() {
 
 # KSyntaxHighlighting built against Qt 6 (never a Qt 5 build). Sets cmake_prefix_path.
 install_ksyntaxhighlighting() {
+    if release_has_kf6 && ! has_candidate libkf6syntaxhighlighting-dev; then
+        apt_update
+        if ! has_candidate libkf6syntaxhighlighting-dev; then
+            echo "setup: ERROR: this release ships libkf6syntaxhighlighting-dev, but apt has no candidate for it;" >&2
+            echo "setup: ERROR: check the apt sources (component main) and run apt-get update." >&2
+            exit 1
+        fi
+    fi
     if has_candidate libkf6syntaxhighlighting-dev; then
         if ! dpkg-query -W -f='${Status}' libkf6syntaxhighlighting-dev 2>/dev/null | grep -q 'install ok installed'; then
             echo "setup: installing libkf6syntaxhighlighting-dev"
@@ -76,8 +141,8 @@ install_ksyntaxhighlighting() {
 }
 
 install_deps() {
-    install_packages
-    install_ksyntaxhighlighting
+    timed "packages" install_packages
+    timed "KSyntaxHighlighting" install_ksyntaxhighlighting
 }
 
 configure() {
@@ -86,8 +151,8 @@ configure() {
 }
 
 build() {
-    configure
-    cmake --build "$build_dir" --parallel "$(nproc)"
+    timed "configure" configure
+    timed "build" cmake --build "$build_dir" --parallel "$(nproc)"
 }
 
 # Nix as installed by Debian expects a nixbld group and a sandbox; tests build self-contained
@@ -117,11 +182,15 @@ test)
     # suites in parallel, keeps a probe from racing another suite's first build.
     nix-instantiate --eval --expr 'builtins.nixVersion' >/dev/null
     cd "$build_dir"
-    # GUI tests use the offscreen platform; the screenshot test wants a real X server.
-    if [ -z "${DISPLAY:-}" ]; then
-        exec xvfb-run -a -s "-screen 0 1600x1000x24" ctest --output-on-failure --timeout 600 -j "$(nproc)"
-    fi
-    exec ctest --output-on-failure --timeout 600 -j "$(nproc)"
+    # GUI tests use the offscreen platform; the X11 screenshot test starts an X server of its
+    # own, and the outer one is for anything else that wants a display.
+    runner=(ctest --output-on-failure --timeout 600 -j "$(nproc)")
+    [ -n "${DISPLAY:-}" ] || runner=(xvfb-run -a -s "-screen 0 1600x1000x24" "${runner[@]}")
+    t0=$(date +%s)
+    rc=0
+    "${runner[@]}" || rc=$?
+    echo "setup: ctest: $(($(date +%s) - t0)) s (exit $rc)" >&2
+    exit $rc
     ;;
 *)
     echo "usage: $0 run|test|deps" >&2

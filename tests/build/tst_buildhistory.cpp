@@ -4,6 +4,8 @@
 #include "build/logstore.h"
 #include "buildfixture.h"
 
+#include <QTimeZone>
+
 using namespace rg;
 
 namespace {
@@ -19,7 +21,9 @@ BuildRecord record(quint64 id, const QString& variant, JobState state, qint64 se
     r.arguments = {QStringLiteral("build"), variant};
     r.command = QStringLiteral("flox build ") + variant;
     r.state = state;
-    r.queuedAt = QDateTime(QDate(2026, 11, 20), QTime(10, 0), Qt::UTC);
+    // QTimeZone::utc(): the Qt::TimeSpec constructor is deprecated in Qt 6.8, and the
+    // QTimeZone::UTC initialization it recommends does not exist in Qt 6.4.
+    r.queuedAt = QDateTime(QDate(2026, 11, 20), QTime(10, 0), QTimeZone::utc());
     r.startedAt = r.queuedAt.addSecs(5);
     r.finishedAt = r.startedAt.addSecs(seconds);
     r.exitCode = state == JobState::Succeeded ? 0 : 1;

@@ -9,6 +9,8 @@
 #include "buildfixture.h"
 
 #include <QAbstractItemModelTester>
+#include <QGuiApplication>
+#include <QRegularExpression>
 #include <QSignalSpy>
 
 using namespace rg;
@@ -19,6 +21,8 @@ class TestBuildJobsModel : public QObject
 
 private slots:
     void initTestCase() { test::configureNix(); }
+    // The model tester's role checks must find every type they use registered.
+    void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral("invalid type"))); }
 
     void modelFollowsQueueAndHistory()
     {
@@ -170,5 +174,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBuildJobsModel)
+QTEST_MAIN(TestBuildJobsModel) // a QGuiApplication: QtGui loaded, its types registered
 #include "tst_buildjobsmodel.moc"

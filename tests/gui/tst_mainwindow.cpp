@@ -27,6 +27,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -525,6 +526,16 @@ private slots:
         AboutDialog dialog;
         QVERIFY(dialog.text().contains(SyntaxHighlighting::backendName().toHtmlEscaped()));
         QVERIFY(dialog.text().contains(QStringLiteral(RG_VERSION)));
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+        // The library by name and version, as the build found it (6.x from KF6).
+        QVERIFY2(dialog.text().contains(QStringLiteral(
+                     "KSyntaxHighlighting " RG_KSYNTAXHIGHLIGHTING_VERSION " (Nix definition)")),
+                 qPrintable(dialog.text()));
+        QVERIFY(QStringLiteral(RG_KSYNTAXHIGHLIGHTING_VERSION)
+                    .contains(QRegularExpression(QStringLiteral("^[56]\\.[0-9]+\\.[0-9]+$"))));
+#else
+        QVERIFY(dialog.text().contains(QStringLiteral("built-in Nix highlighter")));
+#endif
     }
 };
 

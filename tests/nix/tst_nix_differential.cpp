@@ -1,7 +1,8 @@
 // Differential test against the real parser: every case is given to `nix-instantiate --parse`
-// (Nix 2.8) and to SyntaxTree. Both must accept or both reject; where Nix accepts, our
-// toNixParseNotation() must print exactly what Nix prints; where Nix rejects, the error must be
-// at the same line:column and of the same kind.
+// (Nix 2.8 on Debian 12, 2.26 on Debian 13) and to SyntaxTree. Both must accept or both reject;
+// where Nix accepts, our toNixParseNotation() must print what Nix prints — the same text, up to
+// how a string literal spells its characters (Nix 2.8 prints "\$" where 2.26 prints "$"); where
+// Nix rejects, the error must be at the same line:column and of the same kind.
 //
 // Cases: the hand-written corpus in tests/nix/corpus, every *.nix under tests/fixtures and
 // resources/demo (globbed at run time), and generated recipes.
@@ -111,9 +112,161 @@ QString canonicalOrder(const QString& text)
             i = j;
             continue;
         }
+        // An attribute set "{ a = 1; b = 2; }" (formals were taken above).
+        if (text.mid(i, 2) == "{ " && (i == 0 || text[i - 1] != '(')) {
+            int j = i + 2;
+            QStringList items;
+            while (j < n && text[j] != '}') {
+                items << readItem(j, {"; "});
+                j += 2;
+            }
+            items.sort();
+            out += "{ " + (items.isEmpty() ? QString() : items.join("; ") + "; ");
+            i = j;
+            continue;
+        }
         out += text[i++];
     }
     return out;
+}
+
+// Printers of different Nix versions escape different characters in string literals (2.8: every
+// `$`; 2.26: only a `$` before `{`), so each literal is decoded to the characters it means and
+// written again with one escaping rule; everything outside literals is kept as it is. Two texts
+// are equal afterwards exactly when they print the same expression with the same string values.
+QString decodedStrings(const QString& text)
+{
+    QString out;
+    int i = 0;
+    const int n = int(text.size());
+    while (i < n) {
+        if (text[i] != '"') {
+            out += text[i++];
+            continue;
+        }
+        QString value;
+        ++i;
+        while (i < n && text[i] != '"') {
+            if (text[i] == '\\' && i + 1 < n) {
+                const QChar e = text[i + 1];
+                value += e == 'n'   ? QChar('\n')
+                         : e == 'r' ? QChar('\r')
+                         : e == 't' ? QChar('\t')
+                                    : e;
+                i += 2;
+                continue;
+            }
+            value += text[i++];
+        }
+        ++i;
+        out += '"';
+        for (const QChar c : value) {
+            if (c == '\n')
+                out += QLatin1String("\\n");
+            else if (c == '\r')
+                out += QLatin1String("\\r");
+            else if (c == '\t')
+                out += QLatin1String("\\t");
+            else if (c == '"' || c == '\\' || c == '$')
+                out += QLatin1Char('\\') + QString(c);
+            else
+                out += c;
+        }
+        out += '"';
+    }
+    return out;
+}
+
+// What Nix 2.8 and later versions print differently for the same expression, spelled one way:
+// string escapes (decodedStrings), `inherit a b;` (2.26) as `inherit a; inherit b;` (2.8 writes
+// one per name, in attribute sets as `inherit a ;`), `inherit (e) a;` (2.26) as `a = (e).a;`
+// (2.8), the empty string 2.8 keeps in front of an indented string's first interpolation, and
+// quotes around an attribute name that needs none.
+QString sameMeaning(const QString& printed)
+{
+    const QString text = decodedStrings(printed);
+    QString out;
+    const int n = int(text.size());
+    int i = 0;
+    const auto skipString = [&](int j) {
+        ++j;
+        while (j < n && text[j] != '"')
+            j += text[j] == '\\' ? 2 : 1;
+        return j + 1;
+    };
+    while (i < n) {
+        if (text[i] == '"') {
+            const int end = skipString(i);
+            out += text.mid(i, end - i);
+            i = end;
+            continue;
+        }
+        if (text.mid(i, 6) == "(\"\" + ") {
+            out += '(';
+            i += 6;
+            continue;
+        }
+        if (text.mid(i, 8) != "inherit " || (i > 0 && text[i - 1].isLetterOrNumber())) {
+            out += text[i++];
+            continue;
+        }
+        int j = i + 8;
+        QString from;
+        if (j < n && text[j] == '(') {
+            const int start = j;
+            int depth = 0;
+            do {
+                if (text[j] == '"') {
+                    j = skipString(j);
+                    continue;
+                }
+                depth += text[j] == '(' ? 1 : text[j] == ')' ? -1 : 0;
+                ++j;
+            } while (j < n && depth > 0);
+            from = text.mid(start, j - start);
+        }
+        const int semicolon = int(text.indexOf(';', j));
+        if (semicolon < 0) {
+            out += text[i++];
+            continue;
+        }
+        const QStringList names = text.mid(j, semicolon - j).split(' ', Qt::SkipEmptyParts);
+        QStringList spelled;
+        for (const QString& name : names)
+            spelled << (from.isEmpty() ? "inherit " + name + ";"
+                                       : name + " = " + from + "." + name + ";");
+        out += spelled.join(' ');
+        i = semicolon + 1;
+    }
+    // 2.26 quotes an attribute named like a keyword ("then" = 5) where 2.8 did not.
+    static const QRegularExpression quotedName(QStringLiteral("\"([A-Za-z_][A-Za-z0-9_'-]*)\" = "));
+    out.replace(quotedName, QStringLiteral("\\1 = "));
+    return out;
+}
+
+// "syntax error, unexpected INT_LIT, expecting INHERIT" → "syntax error"; "attribute 'a.b'
+// already defined at 1:3" → "attribute '' already defined": what went wrong, without the
+// token names, attribute paths and positions Nix versions word differently.
+QString errorKind(QString message)
+{
+    message = message.section(',', 0, 0);
+    message.replace(QRegularExpression("'[^']*'"), "''");
+    message.remove(QRegularExpression(" at \\d+:\\d+$"));
+    return message;
+}
+
+// Where a later Nix accepts or rejects differently from 2.8, the language itself changed;
+// SyntaxTree follows 2.8. Reported as expected failures, so a change is seen either way.
+const QHash<QString, QString>& knownVersionDifferences()
+{
+    static const QHash<QString, QString> differences = {
+        {"corpus/289-scope-builtins.nix", "fetchTree is no longer a global name"},
+        {"corpus/337-nul-in-string.nix", "a NUL byte in a string is rejected"},
+        {"corpus/340-nul-in-indented.nix", "a NUL byte in an indented string is rejected"},
+        {"corpus/187-attrs-merge-drops-dynamic.nix",
+         "a dynamic attribute merged into a nested set is kept (2.8 dropped it)"},
+    };
+    return differences;
 }
 
 QByteArray readFile(const QString& path)
@@ -140,6 +293,12 @@ private:
     void runNix();
 
     QString m_nix;
+    // Nix 2.8, whose parser SyntaxTree follows: then error positions and messages must match
+    // too. Later versions (2.26 on Debian 13) report some errors elsewhere or in other words,
+    // and print equal expressions differently; there the printed form is compared by meaning
+    // and an error by its kind.
+    bool m_reference = false;
+    QString m_version;
     QTemporaryDir m_generated;
     QList<Case> m_cases;
 };
@@ -148,6 +307,13 @@ void TestNixDifferential::initTestCase()
 {
     m_nix = QStandardPaths::findExecutable("nix-instantiate");
     QVERIFY2(!m_nix.isEmpty(), "nix-instantiate is required (package nix-bin)");
+    QProcess version;
+    version.start(m_nix, {"--version"});
+    QVERIFY(version.waitForFinished(60000));
+    m_version = QString::fromUtf8(version.readAllStandardOutput()).trimmed().section(' ', -1);
+    QVERIFY2(m_version.contains(QRegularExpression("^2\\.\\d+")), qPrintable(m_version));
+    m_reference = m_version.startsWith(QLatin1String("2.8."));
+    qInfo("Nix %s%s", qPrintable(m_version), m_reference ? " (the reference version)" : "");
     qputenv("NIX_CONFIG", "build-users-group =\nsandbox = false\nsubstituters =\n"
                           "experimental-features = nix-command");
 
@@ -204,7 +370,10 @@ void TestNixDifferential::runNix()
                 verdict.output.chop(1);
         } else {
             const QString err = QString::fromUtf8(process->readAllStandardError());
-            verdict.message = err.section('\n', 0, 0).remove(QRegularExpression("^error: "));
+            // The first error line: later versions may warn before it.
+            verdict.message = err.mid(std::max(qsizetype(0), err.indexOf(QLatin1String("error: "))))
+                                  .section('\n', 0, 0)
+                                  .remove(QRegularExpression("^error: "));
             // "already defined at /path/file.nix:1:3" → "already defined at 1:3"
             verdict.message.replace(QRegularExpression(" at \\S+:(\\d+:\\d+)$"), " at \\1");
             const auto match = at.match(err);
@@ -229,25 +398,42 @@ void TestNixDifferential::compare()
     QFETCH(int, index);
     const Case& c = m_cases[index];
     const SyntaxTree tree = SyntaxTree::parse(readFile(c.path).toStdString());
+    // Called right before the check a known difference fails; Abort ends the case there.
+    const auto expectKnownDifference = [&] {
+        if (!m_reference && knownVersionDifferences().contains(c.name))
+            QEXPECT_FAIL("",
+                         qPrintable("Nix " + m_version + ": " + knownVersionDifferences()[c.name]),
+                         Abort);
+    };
     if (!c.nix.accepted) {
+        expectKnownDifference();
         QVERIFY2(!tree.root(), qPrintable("Nix rejects: " + c.nix.message));
+        const QString ours = QString::fromStdString(tree.error()->message);
+        if (!m_reference) {
+            QCOMPARE(errorKind(ours), errorKind(c.nix.message));
+            return;
+        }
         // Same place; same message up to bison's list of expected tokens, which Nix's GLR
         // parser sometimes words differently.
         QCOMPARE(int(tree.error()->line), c.nix.line);
         QCOMPARE(int(tree.error()->column), c.nix.column);
-        const QString ours = QString::fromStdString(tree.error()->message);
         QCOMPARE(ours.section(", expecting", 0, 0), c.nix.message.section(", expecting", 0, 0));
         return;
     }
     QVERIFY2(tree.root(), tree.error() ? tree.error()->message.c_str() : "");
     const QString ours = QString::fromStdString(
         tree.toNixParseNotation(QFileInfo(c.path).absolutePath().toStdString()));
-    if (c.exact || ours == c.nix.output) {
-        QCOMPARE(ours, c.nix.output);
+    if (ours == c.nix.output)
+        return;
+    if (m_reference && c.exact) {
+        QCOMPARE(decodedStrings(ours), decodedStrings(c.nix.output));
         return;
     }
-    qWarning("%s: equal only up to Nix's heap order of let bindings/formals", qPrintable(c.name));
-    QCOMPARE(canonicalOrder(ours), canonicalOrder(c.nix.output));
+    if (m_reference)
+        qWarning("%s: equal only up to Nix's heap order of let bindings/formals",
+                 qPrintable(c.name));
+    expectKnownDifference();
+    QCOMPARE(canonicalOrder(sameMeaning(ours)), canonicalOrder(sameMeaning(c.nix.output)));
 }
 
 void TestNixDifferential::corpusIsLargeAndMixed()
@@ -270,6 +456,34 @@ void TestNixDifferential::corpusIsLargeAndMixed()
             canonicalOrder("(let a = 2; b = 1; in a)"));
     QCOMPARE(canonicalOrder("({ b, a ? \"x, y\" }: a)"),
              canonicalOrder("({ a ? \"x, y\", b }: a)"));
+    // Nix 2.8's and 2.26's spellings of the same strings are equal after decoding …
+    // (Plain literals: moc's tokenizer does not read raw strings.)
+    QCOMPARE(decodedStrings("(\"\\$\" + \"a\\$\" + \"\\${x}\")"),
+             decodedStrings("(\"$\" + \"a$\" + \"\\${x}\")"));
+    QCOMPARE(decodedStrings("\"\\$\\n\\\"\""), decodedStrings("\"$\\n\\\"\""));
+    // … and different strings, or the same strings in different places, still differ.
+    QVERIFY(decodedStrings("\"\\$a\"") != decodedStrings("\"$b\""));
+    QVERIFY(decodedStrings("\"\\\\$\"") != decodedStrings("\"$\""));
+    QVERIFY(decodedStrings("\"\\n\"") != decodedStrings("\"n\""));
+    QVERIFY(decodedStrings("(a + \"$\")") != decodedStrings("(b + \"$\")"));
+    QVERIFY(decodedStrings("(\"$\" + \"x\")") != decodedStrings("(\"$x\")"));
+    // Later versions' other spellings of the same expression are equal after sameMeaning …
+    QCOMPARE(sameMeaning("{ inherit a b; }"), sameMeaning("{ inherit a ; inherit b ; }"));
+    QCOMPARE(sameMeaning("{ inherit ((p).q) a b; }"),
+             sameMeaning("{ a = ((p).q).a; b = ((p).q).b; }"));
+    QCOMPARE(sameMeaning("(x: (\"\" + x + \"\\n\"))"), sameMeaning("(x: (x + \"\\n\"))"));
+    QCOMPARE(sameMeaning("{ \"then\" = 5; }"), sameMeaning("{ then = 5; }"));
+    // … while different expressions stay different.
+    QVERIFY(sameMeaning("{ inherit (p) a; }") != sameMeaning("{ a = (q).a; }"));
+    QVERIFY(sameMeaning("{ inherit a b; }") != sameMeaning("{ inherit a ; inherit c ; }"));
+    QVERIFY(sameMeaning("{ \"a b\" = 1; }") != sameMeaning("{ a = 1; }"));
+    QVERIFY(sameMeaning("(x + \"a\")") != sameMeaning("(\"a\" + x)"));
+    // An error's kind, without the words and positions versions choose differently.
+    QCOMPARE(errorKind("syntax error, unexpected INT"),
+             errorKind("syntax error, unexpected INT_LIT, expecting INHERIT"));
+    QCOMPARE(errorKind("attribute 'a.b' already defined at 1:3"),
+             errorKind("attribute 'a' already defined at 1:4"));
+    QVERIFY(errorKind("undefined variable 'x'") != errorKind("syntax error, unexpected ID"));
 }
 
 QTEST_GUILESS_MAIN(TestNixDifferential)

@@ -22,6 +22,13 @@
 #include <QTextLayout>
 #include <QTreeWidget>
 
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/Repository>
+#include <KSyntaxHighlighting/SyntaxHighlighter>
+#include <KSyntaxHighlighting/Theme>
+#endif
+
 using namespace rg;
 
 namespace {
@@ -279,15 +286,67 @@ private slots:
         QVERIFY(highlighter != nullptr);
         QCOMPARE(highlighter->document(), dialog.diffView()->document());
         const QString name = SyntaxHighlighting::nameOf(highlighter);
-        if (SyntaxHighlighting::usesKSyntaxHighlighting())
-            QVERIFY2(name.contains(QStringLiteral("Diff definition")) ||
-                         name == QStringLiteral("built-in diff highlighter"),
-                     qPrintable(name));
-        else
-            QCOMPARE(name, QStringLiteral("built-in diff highlighter"));
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+        // The library's Diff definition and the Breeze theme of the palette, light and dark:
+        // every line's formats are what the library itself gives that text with that theme.
+        QCOMPARE(name, QStringLiteral("KSyntaxHighlighting " RG_KSYNTAXHIGHLIGHTING_VERSION
+                                      " (Diff definition)"));
+        QVERIFY(!qobject_cast<DiffHighlighter*>(highlighter));
+        KSyntaxHighlighting::Repository repository;
+        for (const bool dark : {false, true}) {
+            QPalette palette;
+            palette.setColor(QPalette::Base, dark ? QColor(0x1e, 0x1e, 0x1e) : Qt::white);
+            palette.setColor(QPalette::Text, dark ? QColor(0xe0, 0xe0, 0xe0) : Qt::black);
+            dialog.diffView()->setPalette(palette);
+            auto* ksyntax = qobject_cast<KSyntaxHighlighting::SyntaxHighlighter*>(
+                dialog.diffView()->highlighter());
+            QVERIFY(ksyntax);
+            QCOMPARE(ksyntax->definition().name(), QStringLiteral("Diff"));
+            const QString themeName =
+                dark ? QStringLiteral("Breeze Dark") : QStringLiteral("Breeze Light");
+            QCOMPARE(ksyntax->theme().name(), themeName);
+            QTextDocument reference;
+            reference.setPlainText(dialog.diffView()->toPlainText());
+            KSyntaxHighlighting::SyntaxHighlighter expected(&reference);
+            expected.setDefinition(repository.definitionForName(QStringLiteral("Diff")));
+            expected.setTheme(repository.theme(themeName));
+            expected.rehighlight();
+            QStringList seen;
+            QTextBlock ours = dialog.diffView()->document()->begin();
+            for (QTextBlock want = reference.begin(); want.isValid();
+                 want = want.next(), ours = ours.next()) {
+                QVERIFY(ours.isValid());
+                QCOMPARE(ours.text(), want.text());
+                const auto a = ours.layout()->formats();
+                const auto b = want.layout()->formats();
+                QCOMPARE(a.size(), b.size());
+                for (qsizetype i = 0; i < a.size(); ++i) {
+                    QCOMPARE(a[i].start, b[i].start);
+                    QCOMPARE(a[i].length, b[i].length);
+                    QCOMPARE(a[i].format.foreground().color(), b[i].format.foreground().color());
+                    QCOMPARE(a[i].format.background(), b[i].format.background());
+                }
+                if (!a.isEmpty())
+                    seen << ours.text().left(2);
+            }
+            // Not vacuous: added, removed and hunk lines got formats, and not all the same one.
+            for (const char* prefix : {"+B", "-b", "@@"})
+                QVERIFY2(seen.contains(QLatin1String(prefix)), prefix);
+            const auto firstFormat = [&](const QString& prefix) {
+                for (QTextBlock b = reference.begin(); b.isValid(); b = b.next())
+                    if (b.text().startsWith(prefix) && !b.layout()->formats().isEmpty())
+                        return b.layout()->formats().front().format;
+                return QTextCharFormat();
+            };
+            QVERIFY(firstFormat(QStringLiteral("+B")) != firstFormat(QStringLiteral("-b")));
+            // The hunk header, the keyword-like line of a diff, has a colour of its own.
+            const QTextCharFormat hunk = firstFormat(QStringLiteral("@@"));
+            QVERIFY(hunk.hasProperty(QTextFormat::ForegroundBrush));
+        }
+#else
+        QCOMPARE(name, QStringLiteral("built-in diff highlighter"));
         auto* builtin = qobject_cast<DiffHighlighter*>(highlighter);
-        if (!builtin)
-            return; // KSyntaxHighlighting's Diff definition: its colours are its theme's
+        QVERIFY(builtin);
         // Every line of the diff got the format of its kind.
         const auto kindOf = [&](const QString& prefix) {
             for (QTextBlock b = dialog.diffView()->document()->begin(); b.isValid(); b = b.next())
@@ -309,6 +368,7 @@ private slots:
             QCOMPARE(formats.front().format.background(),
                      builtin->format(DiffHighlighter::Line::Added).background());
         }
+#endif
     }
 
     void builtinDiffHighlighterReadsHunksAndFollowsThePalette()

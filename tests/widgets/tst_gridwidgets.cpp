@@ -22,6 +22,13 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/Repository>
+#include <KSyntaxHighlighting/SyntaxHighlighter>
+#include <KSyntaxHighlighting/Theme>
+#endif
+
 using namespace rg;
 
 namespace {
@@ -447,6 +454,68 @@ private slots:
         QVERIFY(!preview.hasRecipe());
         preview.highlightRange(0, 3); // ignored without a recipe, no crash
         QCOMPARE(preview.highlightedText(), QString());
+    }
+
+    // The preview's Nix highlighting in a light and a dark palette: KSyntaxHighlighting's Nix
+    // definition with the Breeze theme of the palette's lightness when it is there, otherwise
+    // the built-in highlighter's own formats. A keyword and a string are checked by colour.
+    void previewHighlightsKeywordsInThePalettesColours()
+    {
+        const QByteArray bytes = "let\n  s = \"x86\";\nin s\n";
+        const auto formatAt = [](const QTextDocument* document, int position) {
+            const QTextBlock block = document->findBlock(position);
+            for (const QTextLayout::FormatRange& range : block.layout()->formats())
+                if (range.start <= position - block.position() &&
+                    position - block.position() < range.start + range.length)
+                    return range.format;
+            return QTextCharFormat();
+        };
+        QColor keywordIn[2];
+        for (const bool dark : {false, true}) {
+            QPalette palette;
+            palette.setColor(QPalette::Base, dark ? QColor(0x1e, 0x1e, 0x1e) : Qt::white);
+            palette.setColor(QPalette::Text, dark ? QColor(0xe0, 0xe0, 0xe0) : Qt::black);
+            RecipePreview preview;
+            preview.setPalette(palette);
+            preview.showRecipe(QStringLiteral("a.nix"), bytes);
+            const QTextDocument* document = preview.document();
+            const QTextCharFormat keyword = formatAt(document, 0); // "let"
+            const QTextCharFormat string =
+                formatAt(document, int(preview.toPlainText().indexOf(QStringLiteral("x86"))));
+            QVERIFY2(keyword.hasProperty(QTextFormat::ForegroundBrush), dark ? "dark" : "light");
+            QVERIFY(string.hasProperty(QTextFormat::ForegroundBrush));
+            QVERIFY(keyword.foreground().color() != string.foreground().color());
+            keywordIn[dark] = keyword.foreground().color();
+#ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
+            auto* ksyntax =
+                qobject_cast<KSyntaxHighlighting::SyntaxHighlighter*>(preview.highlighter());
+            QVERIFY(ksyntax);
+            QCOMPARE(ksyntax->definition().name(), QStringLiteral("Nix"));
+            const QString themeName =
+                dark ? QStringLiteral("Breeze Dark") : QStringLiteral("Breeze Light");
+            QCOMPARE(ksyntax->theme().name(), themeName);
+            // The theme's colours, read from a repository of its own, not from the preview.
+            KSyntaxHighlighting::Repository repository;
+            const KSyntaxHighlighting::Theme theme = repository.theme(themeName);
+            QVERIFY(theme.isValid());
+            QCOMPARE(keyword.foreground().color(),
+                     QColor::fromRgba(theme.textColor(KSyntaxHighlighting::Theme::Keyword)));
+            QCOMPARE(keyword.fontWeight() >= QFont::Bold,
+                     theme.isBold(KSyntaxHighlighting::Theme::Keyword));
+            QCOMPARE(string.foreground().color(),
+                     QColor::fromRgba(theme.textColor(KSyntaxHighlighting::Theme::String)));
+#else
+            auto* builtin = qobject_cast<NixHighlighter*>(preview.highlighter());
+            QVERIFY(builtin);
+            QCOMPARE(keyword.foreground().color(),
+                     builtin->format(NixHighlighter::Token::Keyword).foreground().color());
+            QCOMPARE(string.foreground().color(),
+                     builtin->format(NixHighlighter::Token::String).foreground().color());
+#endif
+        }
+        // Following the palette: the dark palette's keywords are lighter than the light one's.
+        QVERIFY2(keywordIn[true].lightness() > keywordIn[false].lightness(),
+                 qPrintable(keywordIn[true].name() + " vs " + keywordIn[false].name()));
     }
 
     void sliceChooserKeepsOneOn()

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Runs the README's commands in a Debian RELEASE root (debootstrap, minbase) on a Debian host:
+# how CI proves RecipeGrid where most users are (newer Qt, g++, Nix, and KF6 SyntaxHighlighting
+# from the archive) on a machine that runs an older release.
+#
+#   packaging/debian-root.sh RELEASE run    install, build, open the demo inside the root
+#   packaging/debian-root.sh RELEASE test   install, build, run every test inside the root, then
+#                                           install the built DEB there with apt and run it
+#
+# The root lives in $RG_DEBIAN_ROOT (default build/debian-RELEASE) and is reused when it is
+# complete; the checkout is copied into it on every run, and it builds in its own build directory
+# inside the root, never the host's build/dev. /proc, /sys, /dev, /dev/pts (Nix builds need a
+# pseudoterminal) and a tmpfs /tmp are mounted for the run and unmounted by a trap whatever
+# happens, so a failed run leaves no mount behind.
+#
+# Host needs: root, a Debian host, and the package debootstrap (installed here when missing).
+# Everything else is installed inside the root by packaging/setup.sh from its package list.
+set -euo pipefail
+
+release=${1:-}
+mode=${2:-}
+if [ -z "$release" ] || { [ "$mode" != run ] && [ "$mode" != test ]; }; then
+    echo "usage: $0 RELEASE run|test" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+root=${RG_DEBIAN_ROOT:-$top/build/debian-$release}
+mirror=${RG_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+stamp=$root/.recipegrid-root
+# Inside the root.
+src=/recipegrid/src
+build=/recipegrid/build
+
+[ "$(id -u)" -eq 0 ] || { echo "debian-root: must run as root (debootstrap, mount, chroot)" >&2; exit 1; }
+
+started=$(date +%s)
+current_step=""
+step_started=0
+# Not in a conditional context, so `set -e` still stops at a failing command inside a step; the
+# EXIT trap then names the step and its time.
+step() {
+    current_step=$1
+    shift
+    step_started=$(date +%s)
+    echo "debian-root: ==> $current_step"
+    "$@"
+    echo "debian-root: <== $current_step: $(($(date +%s) - step_started)) s"
+    current_step=""
+}
+
+# Every mount point below the root, deepest first, as the kernel sees them now.
+mounts_below() {
+    local r
+    r=$(readlink -f "$root")
+    awk -v r="$r" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts | sort -r
+}
+
+cleanup() {
+    local rc=$? pid m
+    trap - EXIT INT TERM HUP
+    set +e # cleaning up goes on past any failure
+    [ -z "$current_step" ] || echo "debian-root: <== $current_step: FAILED (exit $rc) after $(($(date +%s) - step_started)) s" >&2
+    # Whatever the run left behind inside the root (an X server, a build) would keep a mount busy.
+    for pid in /proc/[0-9]*; do
+        pid=${pid#/proc/}
+        [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$(readlink -f "$root")" ] && kill -KILL "$pid" 2>/dev/null
+    done
+    for m in $(mounts_below); do
+        umount "$m" 2>/dev/null || umount -l "$m" || echo "debian-root: cannot unmount $m" >&2
+    done
+    if [ -n "$(mounts_below)" ]; then
+        echo "debian-root: ERROR: mounts left below $root:" >&2
+        mounts_below >&2
+        rc=1
+    fi
+    echo "debian-root: total $(($(date +%s) - started)) s (exit $rc)"
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+host_debootstrap() {
+    command -v debootstrap >/dev/null && return
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap
+}
+
+# Built beside its final place and moved there only when complete, so an interrupted run is
+# not mistaken for a reusable root.
+make_root() {
+    if [ -f "$stamp" ]; then
+        echo "debian-root: reusing $root ($(cat "$stamp"))"
+        return
+    fi
+    local partial=$root.partial
+    rm -rf "$partial" "$root"
+    mkdir -p "$(dirname "$root")"
+    debootstrap --variant=minbase "$release" "$partial" "$mirror"
+    mv "$partial" "$root"
+    echo "$release minbase from $mirror, $(date -u +%FT%TZ)" >"$stamp"
+}
+
+mount_all() {
+    mount -t proc proc "$root/proc"
+    mount -t sysfs sysfs "$root/sys"
+    # Slaves: on a host whose mounts are shared (systemd), a mount below the bind must not
+    # propagate back onto the host's /dev.
+    mount --bind /dev "$root/dev"
+    mount --make-slave "$root/dev"
+    mount --bind /dev/pts "$root/dev/pts"
+    mount --make-slave "$root/dev/pts"
+    mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
+    cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+}
+
+# The checkout as it is (uncommitted changes included), without the host's build tree; file
+# times are kept so the build inside the root is incremental across runs.
+copy_checkout() {
+    rm -rf "$root$src"
+    mkdir -p "$root$src"
+    tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$root$src" -xf -
+}
+
+# In the background and waited for: bash runs a trap only once its foreground command ends, so a
+# TERM to this script would otherwise wait for a whole build before the cleanup.
+in_root() {
+    chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        RG_BUILD_DIR="$build" RG_DEPS_DIR=/recipegrid/deps "$@" &
+    wait $!
+}
+
+step "host: debootstrap available" host_debootstrap
+step "debootstrap $release (minbase) into $root" make_root
+step "mount /proc /sys /dev /dev/pts /tmp" mount_all
+step "copy the checkout to $src" copy_checkout
+case "$mode" in
+run)
+    step "packaging/setup.sh run" in_root bash "$src/packaging/setup.sh" run
+    ;;
+test)
+    step "packaging/setup.sh test" in_root bash "$src/packaging/setup.sh" test
+    step "install the DEB with apt and run it" \
+        in_root bash "$src/tests/packaging/install_deb.sh" "$build" "$src/resources/demo/repository"
+    ;;
+esac
