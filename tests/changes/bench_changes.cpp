@@ -96,19 +96,47 @@ BENCHMARK(BM_Diff250)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
-// The synthetic repository with every recipe but each group's canonical one removed: the
-// planner then has ~1,000 cells to create by cloning.
-void BM_PlanCreate1000(benchmark::State& state)
+// The synthetic repository of ~1,100 recipes (tests/tools/make_repo.py) in `dir`; null, with
+// the benchmark skipped, when it cannot be made.
+std::shared_ptr<const rg::RepositorySource> syntheticRepository(const QTemporaryDir& dir,
+                                                                benchmark::State& state)
 {
-    QTemporaryDir dir;
     const QString root = dir.filePath("repo");
     QProcess make;
     make.start("python3", {RG_SOURCE_DIR "/tests/tools/make_repo.py", "1100", root});
     if (!make.waitForFinished(120000) || make.exitCode() != 0) {
         state.SkipWithError(make.readAllStandardError().constData());
-        return;
+        return nullptr;
     }
-    auto full = std::shared_ptr<const rg::RepositorySource>(rg::openWorkTree(root.toStdString()));
+    return std::shared_ptr<const rg::RepositorySource>(rg::openWorkTree(root.toStdString()));
+}
+
+// Plans `request` on `source` per iteration; at least 9 in 10 of its cells must get a file.
+void planEach(benchmark::State& state, const std::shared_ptr<const rg::RepositorySource>& source,
+              const rg::ChangeRequest& request, const char* done)
+{
+    auto analysis = std::make_shared<const rg::Analysis>(rg::Analyzer().analyze(*source));
+    size_t written = 0;
+    for (auto _ : state) {
+        const rg::ChangeSet changes = rg::ChangePlanner(source, analysis).plan(request);
+        written = changes.operations.size();
+        if (written < request.cells.size() * 9 / 10)
+            state.SkipWithError(("only " + std::to_string(written) + " of " +
+                                 std::to_string(request.cells.size()) + " " + done)
+                                    .c_str());
+    }
+    state.counters[done] = static_cast<double>(written);
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(written));
+}
+
+// The synthetic repository with every recipe but each group's canonical one removed: the
+// planner then has ~1,000 cells to create by cloning.
+void BM_PlanCreate1000(benchmark::State& state)
+{
+    QTemporaryDir dir;
+    const auto full = syntheticRepository(dir, state);
+    if (!full)
+        return;
     const rg::Analysis whole = rg::Analyzer().analyze(*full);
     std::set<std::string> keep;
     for (const rg::RecipeGroup& group : whole.groups)
@@ -122,19 +150,7 @@ void BM_PlanCreate1000(benchmark::State& state)
             reduced->remove(entry.recipe->path);
             request.cells.push_back(entry.variant.toString());
         }
-    std::shared_ptr<const rg::RepositorySource> source = reduced;
-    auto analysis = std::make_shared<const rg::Analysis>(rg::Analyzer().analyze(*source));
-    size_t created = 0;
-    for (auto _ : state) {
-        const rg::ChangeSet changes = rg::ChangePlanner(source, analysis).plan(request);
-        created = changes.operations.size();
-        if (created < request.cells.size() * 9 / 10)
-            state.SkipWithError(("only " + std::to_string(created) + " of " +
-                                 std::to_string(request.cells.size()) + " created")
-                                    .c_str());
-    }
-    state.counters["created"] = static_cast<double>(created);
-    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(created));
+    planEach(state, reduced, request, "created");
 }
 BENCHMARK(BM_PlanCreate1000)->Unit(benchmark::kMillisecond);
 
@@ -143,14 +159,9 @@ BENCHMARK(BM_PlanCreate1000)->Unit(benchmark::kMillisecond);
 void BM_PlanFixCudaSet(benchmark::State& state)
 {
     QTemporaryDir dir;
-    const QString root = dir.filePath("repo");
-    QProcess make;
-    make.start("python3", {RG_SOURCE_DIR "/tests/tools/make_repo.py", "1100", root});
-    if (!make.waitForFinished(120000) || make.exitCode() != 0) {
-        state.SkipWithError(make.readAllStandardError().constData());
+    const auto full = syntheticRepository(dir, state);
+    if (!full)
         return;
-    }
-    auto full = std::shared_ptr<const rg::RepositorySource>(rg::openWorkTree(root.toStdString()));
     const rg::Analysis whole = rg::Analyzer().analyze(*full);
     auto broken = std::make_shared<rg::OverlaySource>(full);
     rg::ChangeRequest request;
@@ -171,19 +182,7 @@ void BM_PlanFixCudaSet(benchmark::State& state)
         broken->write(entry.recipe->path, text);
         request.cells.push_back(entry.recipe->path);
     }
-    std::shared_ptr<const rg::RepositorySource> source = broken;
-    auto analysis = std::make_shared<const rg::Analysis>(rg::Analyzer().analyze(*source));
-    size_t fixed = 0;
-    for (auto _ : state) {
-        const rg::ChangeSet changes = rg::ChangePlanner(source, analysis).plan(request);
-        fixed = changes.operations.size();
-        if (fixed < request.cells.size() * 9 / 10)
-            state.SkipWithError(("only " + std::to_string(fixed) + " of " +
-                                 std::to_string(request.cells.size()) + " fixed")
-                                    .c_str());
-    }
-    state.counters["fixed"] = static_cast<double>(fixed);
-    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(fixed));
+    planEach(state, broken, request, "fixed");
 }
 BENCHMARK(BM_PlanFixCudaSet)->Unit(benchmark::kMillisecond);
 
