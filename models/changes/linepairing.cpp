@@ -58,4 +58,27 @@ std::vector<std::string> LinePairing::split(const std::string& text)
     return lines;
 }
 
+std::vector<bool> LinePairing::named(const std::vector<std::string>& lines,
+                                     const std::vector<nix::SourceRange>& named)
+{
+    std::vector<bool> out;
+    uint32_t offset = 0;
+    for (const std::string& line : lines) {
+        const uint32_t end = offset + static_cast<uint32_t>(line.size()) + 1;
+        out.push_back(std::any_of(named.begin(), named.end(), [&](nix::SourceRange range) {
+            return range.length() > 0 && range.begin < end && offset < range.end;
+        }));
+        offset = end;
+    }
+    return out;
+}
+
+std::string LinePairing::trimmed(std::string_view line)
+{
+    const size_t first = line.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return {};
+    return std::string(line.substr(first, line.find_last_not_of(" \t\r\n") - first + 1));
+}
+
 } // namespace rg

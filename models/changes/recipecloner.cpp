@@ -37,11 +37,18 @@ bool isSourceBinding(std::string_view name)
     return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
-bool mentionsVersion(std::string_view name)
+// `name` in lower case, for matching binding names however they are cased.
+std::string lowered(std::string_view name)
 {
     std::string lower(name);
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower;
+}
+
+bool mentionsVersion(std::string_view name)
+{
+    const std::string lower = lowered(name);
     return lower.find("version") != std::string::npos || lower.find("cuda") != std::string::npos;
 }
 
@@ -49,9 +56,7 @@ bool mentionsVersion(std::string_view name)
 // computeCapability.
 bool namesArch(std::string_view name)
 {
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string lower = lowered(name);
     return lower.find("arch") != std::string::npos || lower.starts_with("sm") ||
            lower.find("capabilit") != std::string::npos;
 }
@@ -279,6 +284,13 @@ ElementLine elementLine(std::string_view source, SourceRange element)
     return out;
 }
 
+// A version written with another separator: "12.8" → "12_8".
+std::string spelledWith(std::string version, char from, char to)
+{
+    std::replace(version.begin(), version.end(), from, to);
+    return version;
+}
+
 std::string joined(const std::vector<std::string>& words)
 {
     std::string out;
@@ -425,36 +437,26 @@ private:
     {
         if (m_facts.builderModule.empty())
             return;
-        auto dotted = [](const std::string& digits) {
-            return digits.size() > 1 ? digits.substr(0, 1) + "." + digits.substr(1) : digits;
-        };
-        auto underscored = [](std::string version) {
-            std::replace(version.begin(), version.end(), '.', '_');
-            return version;
-        };
-        auto dottedCuda = [](std::string version) {
-            std::replace(version.begin(), version.end(), '_', '.');
-            return version;
-        };
         const std::string python = m_to.name.python;
-        const std::string cuda = underscored(m_to.name.cuda);
+        const std::string cuda = spelledWith(m_to.name.cuda, '.', '_');
         for (const auto& [node, binding] : m_inventory.strings) {
             const auto content = contentOf(*node);
             if (!content)
                 continue;
             const std::string text(textOf(*content));
-            std::string lower = binding;
-            std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+            const std::string lower = lowered(binding);
             std::string wanted;
             if (lower.find("isa") != std::string::npos && m_to.isa && m_catalog.isa(text))
                 wanted = m_to.name.isa;
             else if (lower.find("python") != std::string::npos && !python.empty() &&
                      m_catalog.describePython(text).known)
-                wanted = text.find('.') != std::string::npos ? dotted(python) : python;
+                wanted = text.find('.') != std::string::npos
+                             ? m_catalog.describePython(python).dotted
+                             : python;
             else if (lower.find("cuda") != std::string::npos && !cuda.empty() &&
                      m_catalog.describeCuda(text).known)
-                wanted = text.find('.') != std::string::npos ? dottedCuda(cuda) : cuda;
-            if (!wanted.empty() && underscored(text) != underscored(wanted))
+                wanted = text.find('.') != std::string::npos ? spelledWith(cuda, '_', '.') : cuda;
+            if (!wanted.empty() && spelledWith(text, '.', '_') != spelledWith(wanted, '.', '_'))
                 m_edits.replace(*content, wanted);
         }
     }
@@ -463,22 +465,41 @@ private:
     // follows the fix in those words only; the rest of it is the author's.
     void renameArchInProse(const std::string& from, const std::string& to)
     {
-        const GpuArch was = m_catalog.describeGpuArch("sm" + from);
-        const GpuArch now = m_catalog.describeGpuArch("sm" + to);
-        std::vector<Replacement> pairs = {
-            {"SM" + from, "SM" + to}, {"sm" + from, "sm" + to}, {"sm_" + from, "sm_" + to}};
-        if (was.known && now.known && was.description != now.description)
-            pairs.insert(pairs.begin(), {was.description, now.description});
+        std::vector<Replacement> pairs =
+            archWords(m_catalog.describeGpuArch("sm" + from), m_catalog.describeGpuArch("sm" + to));
+        std::erase_if(pairs, [](const Replacement& pair) { return pair.from == pair.to; });
+        replaceInProse(pairs);
+    }
+
+    // The words people write an arch with: its catalog description, "SM90", "sm90", "sm_90",
+    // "SM 9.0".
+    static std::vector<Replacement> archWords(const GpuArch& from, const GpuArch& to)
+    {
+        std::vector<Replacement> pairs;
+        if (from.known && to.known)
+            pairs.push_back({from.description, to.description});
+        for (const char* prefix : {"SM", "sm", "sm_"})
+            pairs.push_back({prefix + from.number, prefix + to.number});
+        pairs.push_back({"SM " + from.dotted, "SM " + to.dotted});
+        return pairs;
+    }
+
+    // Whole words of `pairs` in comments and in strings that name no source (URLs, hashes).
+    void replaceInProse(const std::vector<Replacement>& pairs)
+    {
         for (const SourceRange& comment : commentRanges(m_source, m_inventory.opaque))
             replaceWords(m_source, comment, pairs, m_edits);
-        for (const auto& [node, binding] : m_inventory.strings) {
-            if (isSourceBinding(binding))
-                continue;
-            for (const Node* part : node->children)
-                if (part && part->kind == NodeKind::StringText &&
-                    textOf(part->range).find("://") == std::string_view::npos)
-                    replaceWords(m_source, part->range, pairs, m_edits);
-        }
+        for (const auto& [node, binding] : m_inventory.strings)
+            if (!isSourceBinding(binding))
+                replaceInString(*node, pairs);
+    }
+
+    void replaceInString(const Node& string, const std::vector<Replacement>& pairs)
+    {
+        for (const Node* part : string.children)
+            if (part && part->kind == NodeKind::StringText &&
+                textOf(part->range).find("://") == std::string_view::npos)
+                replaceWords(m_source, part->range, pairs, m_edits);
     }
 
     // A clone keeps the notation written at the sink; a value the sink rejects or that
@@ -840,12 +861,8 @@ private:
         if (m_from.python.size() > 1 && m_to.name.python.size() > 1)
             add(m_from.python.substr(0, 1) + "." + m_from.python.substr(1),
                 m_to.name.python.substr(0, 1) + "." + m_to.name.python.substr(1));
-        auto underscored = [](std::string version) {
-            std::replace(version.begin(), version.end(), '.', '_');
-            return version;
-        };
         if (!m_from.cuda.empty() && !m_to.name.cuda.empty())
-            add(underscored(m_from.cuda), underscored(m_to.name.cuda));
+            add(spelledWith(m_from.cuda, '.', '_'), spelledWith(m_to.name.cuda, '.', '_'));
         return pairs;
     }
 
@@ -862,16 +879,10 @@ private:
             add(m_facts.pname->value, m_to.pname);
         add(plainFrom.toString(), m_to.name.toString());
         add(plainFrom.cellKey(), m_to.name.cellKey());
-        if (m_from.accelerator == Accelerator::Cuda) {
-            const GpuArch fromArch = m_catalog.describeGpuArch(m_from.gpuArch);
-            const GpuArch toArch = m_catalog.describeGpuArch(m_to.name.gpuArch);
-            if (fromArch.known && toArch.known)
-                add(fromArch.description, toArch.description);
-            add("SM" + fromArch.number, "SM" + toArch.number);
-            add("sm" + fromArch.number, "sm" + toArch.number);
-            add("sm_" + fromArch.number, "sm_" + toArch.number);
-            add("SM " + fromArch.dotted, "SM " + toArch.dotted);
-        }
+        if (m_from.accelerator == Accelerator::Cuda)
+            for (Replacement& pair : archWords(m_catalog.describeGpuArch(m_from.gpuArch),
+                                               m_catalog.describeGpuArch(m_to.name.gpuArch)))
+                add(std::move(pair.from), std::move(pair.to));
         const CpuIsa* fromIsa = m_catalog.isa(m_from.isa);
         if (fromIsa && m_to.isa) {
             add(fromIsa->description, m_to.isa->description);
@@ -899,8 +910,6 @@ private:
         const std::vector<Replacement> pairs = identityPairs();
         if (pairs.empty())
             return;
-        for (const SourceRange& comment : commentRanges(m_source, m_inventory.opaque))
-            replaceWords(m_source, comment, pairs, m_edits);
         // A sibling a recipe is derived from (`(import ./<base>.nix { }).override { … }`) is
         // its base whatever cell it is written for; an imported sibling (a companion's torch)
         // is the cell's own and follows it.
@@ -911,29 +920,21 @@ private:
                     return part->kind == NodeKind::Interpolation;
                 }))
                 replaceWords(m_source, path->range, pairs, m_edits);
+        // A string that is a whole version value is rewritten as one; the others word by word
+        // with the comments.
         const std::vector<Replacement> whole = wholeValuePairs();
         for (const auto& [node, binding] : m_inventory.strings) {
-            if (isSourceBinding(binding))
+            if (isSourceBinding(binding) || node->children.size() != 1 ||
+                node->children[0]->kind != NodeKind::StringText)
                 continue;
-            if (node->children.size() == 1 && node->children[0]->kind == NodeKind::StringText) {
-                const SourceRange content = node->children[0]->range;
-                const auto same = std::find_if(whole.begin(), whole.end(), [&](const auto& pair) {
-                    return textOf(content) == pair.from;
-                });
-                if (same != whole.end()) {
-                    m_edits.replace(content, same->to);
-                    continue;
-                }
-            }
-            for (const Node* part : node->children) {
-                if (!part || part->kind != NodeKind::StringText)
-                    continue;
-                const std::string_view text = textOf(part->range);
-                if (text.find("://") != std::string_view::npos)
-                    continue;
-                replaceWords(m_source, part->range, pairs, m_edits);
-            }
+            const SourceRange content = node->children[0]->range;
+            const auto same = std::find_if(whole.begin(), whole.end(), [&](const auto& pair) {
+                return textOf(content) == pair.from;
+            });
+            if (same != whole.end())
+                m_edits.replace(content, same->to);
         }
+        replaceInProse(pairs);
     }
 
     const Catalog& m_catalog;

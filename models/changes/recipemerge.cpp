@@ -11,14 +11,6 @@ namespace rg {
 
 namespace {
 
-std::string trimmed(std::string text)
-{
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-        text.pop_back();
-    const size_t first = text.find_first_not_of(" \t\n");
-    return first == std::string::npos ? std::string() : text.substr(first);
-}
-
 // Comments and blank lines: the author's prose, never a setting.
 bool isProse(const std::string& line)
 {
@@ -39,16 +31,6 @@ std::string joined(const std::vector<std::string>& lines)
     return out;
 }
 
-template <typename T> std::vector<T> slice(const std::vector<T>& all, int first, int count)
-{
-    const auto begin = all.begin() + std::min<ptrdiff_t>(first, ptrdiff_t(all.size()));
-    const auto end = all.begin() + std::min<ptrdiff_t>(first + count, ptrdiff_t(all.size()));
-    return std::vector<T>(begin, end);
-}
-
-// One run of lines that differ, where at least one line of ours is named by a finding: line
-// by line, a named line gives way to its counterpart, an author's line no counterpart
-// replaces stays, and a line of the same shape the author wrote differently is a conflict.
 // A line of settings (not prose, not only brackets) that ours already has elsewhere: the
 // canonical recipe has it in another place, and bringing it in again would define it twice.
 class MovedLines
@@ -58,9 +40,12 @@ public:
     {
         for (const std::string& line : ours)
             if (counts(line))
-                m_lines.insert(trimmed(line));
+                m_lines.insert(LinePairing::trimmed(line));
     }
-    bool has(const std::string& line) const { return counts(line) && m_lines.count(trimmed(line)); }
+    bool has(const std::string& line) const
+    {
+        return counts(line) && m_lines.count(LinePairing::trimmed(line));
+    }
     std::string fresh(const std::vector<std::string>& lines) const
     {
         std::string out;
@@ -80,6 +65,9 @@ private:
     std::set<std::string> m_lines;
 };
 
+// One run of lines that differ, where at least one line of ours is named by a finding: line
+// by line, a named line gives way to its counterpart, an author's line no counterpart
+// replaces stays, and a line of the same shape the author wrote differently is a conflict.
 class NamedRun
 {
 public:
@@ -136,8 +124,9 @@ std::string MergedRecipe::describeConflicts(size_t atMost) const
     for (size_t i = 0; i < conflicts.size() && i < atMost; ++i) {
         const MergeConflict& c = conflicts[i];
         out += (out.empty() ? "" : "; ") +
-               ("line " + std::to_string(c.line) + ": the recipe has `" + trimmed(c.ours) +
-                "`, the canonical recipe `" + trimmed(c.theirs) + "`");
+               ("line " + std::to_string(c.line) + ": the recipe has `" +
+                LinePairing::trimmed(c.ours) + "`, the canonical recipe `" +
+                LinePairing::trimmed(c.theirs) + "`");
     }
     if (conflicts.size() > atMost)
         out += "; and " + std::to_string(conflicts.size() - atMost) + " more";
@@ -149,24 +138,16 @@ MergedRecipe RecipeMerge::merge(const std::string& ours, const std::string& thei
 {
     const std::vector<std::string> oursLines = LinePairing::split(ours);
     const std::vector<std::string> theirsLines = LinePairing::split(theirs);
-    std::vector<bool> isNamed;
-    uint32_t offset = 0;
-    for (const std::string& line : oursLines) {
-        const uint32_t end = offset + static_cast<uint32_t>(line.size()) + 1;
-        isNamed.push_back(std::any_of(named.begin(), named.end(), [&](nix::SourceRange range) {
-            return range.length() > 0 && range.begin < end && offset < range.end;
-        }));
-        offset = end;
-    }
+    const std::vector<bool> isNamed = LinePairing::named(oursLines, named);
     const MovedLines moved(oursLines);
     MergedRecipe out;
     std::string text;
     int oursAt = 0; // next line of ours not yet copied
     for (const LineHunk& hunk : UnifiedDiff::hunksOf(ours, theirs)) {
-        text += joined(slice(oursLines, oursAt, hunk.oldStart - oursAt));
-        const auto mine = slice(oursLines, hunk.oldStart, hunk.oldLines);
-        const auto canonical = slice(theirsLines, hunk.newStart, hunk.newLines);
-        const auto named = slice(isNamed, hunk.oldStart, hunk.oldLines);
+        text += joined(LinePairing::slice(oursLines, oursAt, hunk.oldStart - oursAt));
+        const auto mine = LinePairing::slice(oursLines, hunk.oldStart, hunk.oldLines);
+        const auto canonical = LinePairing::slice(theirsLines, hunk.newStart, hunk.newLines);
+        const auto named = LinePairing::slice(isNamed, hunk.oldStart, hunk.oldLines);
         oursAt = hunk.oldStart + hunk.oldLines;
         if (mine.empty()) {
             text += moved.fresh(canonical); // what the pattern adds
@@ -184,7 +165,7 @@ MergedRecipe RecipeMerge::merge(const std::string& ours, const std::string& thei
             out.conflicts.push_back({hunk.oldStart + 1, joined(mine), joined(canonical)});
         }
     }
-    text += joined(slice(oursLines, oursAt, int(oursLines.size())));
+    text += joined(LinePairing::slice(oursLines, oursAt, int(oursLines.size())));
     // The author's last line keeps its lack of a newline.
     if (!ours.empty() && ours.back() != '\n' && !text.empty() && text.back() == '\n')
         text.pop_back();

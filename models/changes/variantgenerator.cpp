@@ -1,5 +1,6 @@
 #include "changes/variantgenerator.h"
 
+#include "changes/linepairing.h"
 #include "changes/overridemerge.h"
 #include "changes/pinbumpplanner.h"
 #include "changes/recipemerge.h"
@@ -546,18 +547,11 @@ std::string VariantGenerator::foreignHardwareWords(const std::string& before,
                                                    const std::string& after,
                                                    const VariantName& name) const
 {
+    const std::vector<std::string> lines = LinePairing::split(after);
     std::string added;
-    size_t lineAt = 0;
-    std::vector<std::string> lines;
-    for (size_t at = 0; at <= after.size(); ++at)
-        if (at == after.size() || after[at] == '\n') {
-            lines.push_back(after.substr(lineAt, at - lineAt));
-            lineAt = at + 1;
-        }
     for (const LineHunk& hunk : UnifiedDiff::hunksOf(before, after))
-        for (int i = 0; i < hunk.newLines; ++i)
-            if (static_cast<size_t>(hunk.newStart + i) < lines.size())
-                added += lines[static_cast<size_t>(hunk.newStart + i)] + "\n";
+        for (const std::string& line : LinePairing::slice(lines, hunk.newStart, hunk.newLines))
+            added += line + "\n";
     const Catalog& catalog = m_analysis.catalog;
     const std::string number = ArchNotation::numberOf(name.gpuArch);
     for (const GpuArch& arch : catalog.gpuArchs()) {
