@@ -7,6 +7,7 @@
 #include "recipes/analyzer.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace rg {
@@ -247,6 +248,8 @@ private:
         op.plannedHash = contentHash(op.before);
         op.reason = rulesOf(entry) + "; " + recipe.how;
         op.subject = entry.variant.toString();
+        if (!recipe.notRegenerated.empty())
+            m_notRegenerated[op.path] = recipe.notRegenerated;
         op.alsoRemoves = RemovalReport::outsideFindings(
             op.before, op.after, VariantGenerator::namedRanges(entry, op.before));
         op.selected = op.alsoRemoves.empty();
@@ -273,12 +276,13 @@ private:
             if (!error)
                 continue;
             // Why the fix left it so, when regenerating it was refused.
-            const size_t refused = op->reason.find("; not regenerated: ");
+            const auto refused = m_notRegenerated.find(op->path);
             m_changes.skipped.push_back(
-                {op->subject,
-                 "the written recipe would still be wrong (" + error->ruleId +
-                     "): " + error->message +
-                     (refused == std::string::npos ? std::string() : op->reason.substr(refused))});
+                {op->subject, "the written recipe would still be wrong (" + error->ruleId +
+                                  "): " + error->message +
+                                  (refused == m_notRegenerated.end()
+                                       ? std::string()
+                                       : "; not regenerated: " + refused->second)});
             dropped.insert(op->path);
         }
         std::erase_if(m_changes.operations,
@@ -339,6 +343,7 @@ private:
     const Analysis& m_analysis;
     VariantGenerator m_generator;
     ChangeSet m_changes;
+    std::map<std::string, std::string> m_notRegenerated; // path → why, for verify()
 };
 
 ChangePlanner::ChangePlanner(std::shared_ptr<const RepositorySource> source,

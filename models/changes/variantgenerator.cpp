@@ -346,6 +346,7 @@ GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::strin
         regenerated.error = inPlace.error + "; " + regenerated.error;
     if (!regenerated.text.empty() || inPlace.text.empty())
         return regenerated;
+    inPlace.notRegenerated = regenerated.error;
     inPlace.how += "; not regenerated: " + regenerated.error;
     return inPlace;
 }

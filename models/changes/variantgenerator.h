@@ -25,6 +25,8 @@ struct GeneratedRecipe
     std::string text;  // "" when nothing could be written
     std::string how;   // "cloned from …-sm120-avx512.nix", "built-in template cpu", …
     std::string error; // why nothing was written
+    // A fix written in place whose regeneration was refused: why ("conflicts with …").
+    std::string notRegenerated;
 };
 
 class VariantGenerator

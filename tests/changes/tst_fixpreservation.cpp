@@ -223,6 +223,32 @@ private slots:
         QVERIFY2(why.find("-I/build/cccl-compat") != std::string::npos, why.c_str());
     }
 
+    // A wrong value beside the conflict is still written in place; the recipe then still
+    // lacks its overlay, so it is not offered, and the reason says why it was not regenerated.
+    void aValueFixBesideAConflictSaysWhyItWasNotRegenerated()
+    {
+        test::TestRepository dir;
+        dir.copyFrom(fixture("seed001-target"));
+        const QString file = "pytorch-python313-cuda13_0-sm90-avx2.nix";
+        const QString path = dir.root() + "/.flox/pkgs/" + file;
+        QByteArray own = readFile(path);
+        own.replace("\"-DCMAKE_CUDA_FLAGS=-I/build/cccl-compat\"",
+                    "\"-DCMAKE_CUDA_FLAGS=-I/opt/cccl -lineinfo\"");
+        own.replace("gpuArchSM = \"9.0\";", "gpuArchSM = \"8.6\";");
+        writeFile(path, own);
+        QByteArray original;
+        const ChangeSet changes =
+            planFix(dir, file, "      (final: prev: { cudaPackages = final.cudaPackages_13; })\n",
+                    "", &original);
+        QVERIFY(changes.operations.empty());
+        QCOMPARE(changes.skipped.size(), size_t(1));
+        const std::string& why = changes.skipped.front().why;
+        QVERIFY2(why.find("would still be wrong (missing-overlay)") != std::string::npos &&
+                     why.find("; not regenerated: ") != std::string::npos &&
+                     why.find("-I/opt/cccl -lineinfo") != std::string::npos,
+                 why.c_str());
+    }
+
     // Lines the canonical recipe brings in that name another cell's hardware (its own arch
     // words are rewritten for the cell; these are not) are never written: refused, named.
     void regenerationNeverWritesAnotherCellsHardwareWords()
