@@ -4,6 +4,7 @@
 #include "changes/pinbumpplanner.h"
 #include "changesetrun.h"
 #include "commandline.h"
+#include "matrix/versionspelling.h"
 #include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
 #include "recipes/pinalignment.h"
@@ -23,11 +24,6 @@ namespace rg {
 namespace {
 
 const char* const dot = " \xc2\xb7 "; // " · "
-
-std::string shortPin(const std::string& pin)
-{
-    return pin.substr(0, 7);
-}
 
 // A repository directory as given: it must exist; the absolute, clean path is returned.
 std::optional<int> checkRepository(const char* command, const QString& repo, bool writable,
@@ -435,9 +431,9 @@ std::string marksOf(const PinEntry& pin, const PinGroup& group)
 {
     std::vector<std::string> marks;
     if (pin.differsFromSpec)
-        marks.push_back("differs from the spec's " + shortPin(group.specPin));
+        marks.push_back("differs from the spec's " + shortRevision(group.specPin));
     if (pin.differsFromGroup)
-        marks.push_back("not the group's dominant " + shortPin(group.dominantPin));
+        marks.push_back("not the group's dominant " + shortRevision(group.dominantPin));
     if (pin.notFullRevision)
         marks.push_back("not a full revision");
     if (pin.withoutHash > 0)
@@ -454,7 +450,7 @@ std::string inventoryText(const PinInventory& inventory)
     for (const PinGroup& group : inventory.groups()) {
         out += "\n" + AnalysisReport::printable(group.package) + dot + group.accelerator;
         if (!group.specPin.empty())
-            out += " (spec: " + shortPin(group.specPin) + ")";
+            out += " (spec: " + shortRevision(group.specPin) + ")";
         out += "\n";
         for (const PinEntry& pin : group.pins)
             out += "  " + AnalysisReport::printable(pin.shortForm) + "  " +
@@ -510,7 +506,7 @@ std::string cellText(const AlignmentCell& cell)
         return "-";
     std::string out;
     for (const auto& [pin, count] : cell.pins)
-        out += (out.empty() ? "" : " + ") + AnalysisReport::printable(shortPin(pin)) + " (" +
+        out += (out.empty() ? "" : " + ") + AnalysisReport::printable(shortRevision(pin)) + " (" +
                std::to_string(count) + ")";
     return out;
 }

@@ -1,5 +1,6 @@
 #include "alignmentview.h"
 
+#include "matrix/versionspelling.h"
 #include "pinlegend.h"
 #include "recipes/alignmentmodel.h"
 #include "statusstyle.h"
@@ -268,7 +269,7 @@ void AlignmentView::showCellMenu(const QPoint& position)
     const QString label = m_model->headerData(cell.column(), Qt::Horizontal)
                               .toString()
                               .section(QLatin1Char('\n'), 0, 0);
-    const QString pin = cell.data(AlignmentModel::PinRole).toString().left(7);
+    const QString pin = shortRevision(cell.data(AlignmentModel::PinRole).toString());
     const QString row = cell.siblingAtColumn(0).data().toString();
     QMenu menu(this);
     QAction* whole =

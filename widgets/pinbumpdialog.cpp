@@ -1,5 +1,6 @@
 #include "pinbumpdialog.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/qtext.h"
 #include "statusstyle.h"
 
@@ -24,11 +25,6 @@
 namespace rg {
 
 namespace {
-
-QString shortOf(const std::string& revision)
-{
-    return qs(revision.substr(0, 7));
-}
 
 // English plurals without a translator loaded: tr()'s %n would leave "recipe(s)".
 QString counted(int n, const QString& one, const QString& many)
@@ -220,7 +216,7 @@ QWidget* PinBumpDialog::createHashes()
 void PinBumpDialog::fillCombos()
 {
     for (const PinLegendEntry& entry : m_inventory.legend()) {
-        QString text = shortOf(entry.revision) + QStringLiteral(" \u2014 ") +
+        QString text = qs(shortRevision(entry.revision)) + QStringLiteral(" \u2014 ") +
                        counted(entry.count, tr("1 recipe"), tr("%1 recipes"));
         m_from->addItem(text, qs(entry.revision));
         m_from->setItemData(m_from->count() - 1, qs(entry.revision), Qt::ToolTipRole);
@@ -383,11 +379,12 @@ QString PinBumpDialog::validationText() const
         return qs(error);
     const std::string from = m_from->currentData().toString().toStdString();
     if (to == from)
-        return tr("The recipes already are on %1.").arg(shortOf(to));
+        return tr("The recipes already are on %1.").arg(qs(shortRevision(to)));
     if (static_cast<Scope>(m_scopes->checkedId()) == Scope::Selection && m_selection.empty())
         return tr("Nothing is selected in the grid.");
     if (usesInScope().empty())
-        return tr("No recipe in this scope uses %1: nothing would change.").arg(shortOf(from));
+        return tr("No recipe in this scope uses %1: nothing would change.")
+            .arg(qs(shortRevision(from)));
     return {};
 }
 
@@ -401,7 +398,7 @@ QString PinBumpDialog::scopeSummary() const
     const std::vector<const PinUse*> uses = usesInScope();
     const auto hashed =
         std::count_if(uses.begin(), uses.end(), [](const PinUse* u) { return u->hasHash; });
-    const QString from = shortOf(m_from->currentData().toString().toStdString());
+    const QString from = shortRevision(m_from->currentData().toString());
     QString text = counted(static_cast<int>(uses.size()), tr("1 recipe on %2 will change"),
                            tr("%1 recipes on %2 will change"))
                        .arg(from);

@@ -1,5 +1,6 @@
 #include "pinsview.h"
 
+#include "matrix/versionspelling.h"
 #include "pinlegend.h"
 #include "recipes/pinsmodel.h"
 #include "statusstyle.h"
@@ -111,7 +112,7 @@ void PinsView::showMenu(const QPoint& position)
     if (revision.isEmpty())
         return;
     QMenu menu(this);
-    const QString shortForm = revision.left(7);
+    const QString shortForm = shortRevision(revision);
     menu.addAction(tr("Select Its Recipes in the Grid"), this,
                    [this, revision] { emit selectRecipesRequested(revision); });
     menu.addAction(tr("Bump %1\u2026").arg(shortForm), this,

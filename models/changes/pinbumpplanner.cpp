@@ -1,6 +1,7 @@
 #include "changes/pinbumpplanner.h"
 
 #include "changes/textedits.h"
+#include "matrix/versionspelling.h"
 #include "nix/jsonreader.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
@@ -45,11 +46,6 @@ std::string lower(std::string text)
         if (c >= 'A' && c <= 'Z')
             c = static_cast<char>(c - 'A' + 'a');
     return text;
-}
-
-std::string shortOf(const std::string& pin)
-{
-    return pin.substr(0, 7);
 }
 
 // ---- hashes: the notations Nix accepts for a SHA-256 --------------------------------------
@@ -453,12 +449,6 @@ struct RecipeOutcome
     std::vector<std::pair<std::string, bool>> downloads; // URL after the bump, unpacked
 };
 
-std::string pythonOf(const VariantName& name)
-{
-    return name.python.empty() ? std::string()
-                               : name.python.substr(0, 1) + "." + name.python.substr(1);
-}
-
 bool inScope(const PinBumpScope& scope, const Candidate& c)
 {
     if (scope.isAll())
@@ -482,7 +472,7 @@ bool inScope(const PinBumpScope& scope, const Candidate& c)
     return (scope.package.empty() || scope.package == c.entry->package) &&
            (scope.accelerator.empty() ||
             scope.accelerator == PinInventory::acceleratorIdOf(c.entry->variant)) &&
-           (scope.python.empty() || scope.python == pythonOf(c.entry->variant));
+           (scope.python.empty() || scope.python == dottedPython(c.entry->variant.python));
 }
 
 // Renames the python3Packages the torch comes from; says what it did, or why it did not.
@@ -626,7 +616,7 @@ private:
         op.after = edits.applyTo(op.before);
         op.plannedHash = contentHash(op.before);
         op.subject = subject == path ? std::string() : subject;
-        op.reason = "pin " + shortOf(m_request.from) + arrow + shortOf(m_request.to);
+        op.reason = "pin " + shortRevision(m_request.from) + arrow + shortRevision(m_request.to);
         for (const std::string& note : notes)
             op.reason += "; " + note;
         outcome.operation = std::move(op);
@@ -701,8 +691,8 @@ std::optional<FileOperation> quoteUpdate(const RepositorySource& source, const s
     op.after = std::move(after);
     op.plannedHash = contentHash(op.before);
     op.reason = std::string(tablesOnly ? "version matrix" : "document") + " quotes pin " +
-                shortOf(request.from) + " (" + std::to_string(count) +
-                (count == 1 ? " mention" : " mentions") + ")" + arrow + shortOf(request.to);
+                shortRevision(request.from) + " (" + std::to_string(count) +
+                (count == 1 ? " mention" : " mentions") + ")" + arrow + shortRevision(request.to);
     return op;
 }
 
@@ -822,8 +812,8 @@ void collect(const PinBumpRequest& request, std::vector<Bumped> bumped, PinBumpP
         changes.operations.push_back(std::move(*outcome.operation));
         result->recipes += one.recipes;
     }
-    changes.title = "Bump nixpkgs " + shortOf(request.from) + arrow + shortOf(request.to) + " (" +
-                    std::to_string(result->recipes) +
+    changes.title = "Bump nixpkgs " + shortRevision(request.from) + arrow +
+                    shortRevision(request.to) + " (" + std::to_string(result->recipes) +
                     (result->recipes == 1 ? " recipe)" : " recipes)");
     if (result->recipes > 0)
         addQuotes(source, request, &changes);
@@ -837,8 +827,8 @@ void addQuotes(const RepositorySource& source, const PinBumpRequest& request, Ch
         if (auto op = quoteUpdate(source, readmePath, request, true))
             changes->operations.push_back(std::move(*op));
         else
-            changes->skipped.push_back(
-                {readmePath, "no table row of README.md quotes pin " + shortOf(request.from)});
+            changes->skipped.push_back({readmePath, "no table row of README.md quotes pin " +
+                                                        shortRevision(request.from)});
     }
     if (!request.docs || !source.isWritable())
         return;
@@ -879,8 +869,9 @@ std::string PinBumpPlanner::commitMessage(const ChangeSet& changes, const PinBum
         if (recipe && op.reason.find("needs a new hash") != std::string::npos)
             hashes.push_back(op.subject.empty() ? op.path : op.subject);
     }
-    std::string message = "Bump nixpkgs " + shortOf(request.from) + arrow + shortOf(request.to) +
-                          "\n\nnixpkgs " + request.from + arrow + request.to + "\n";
+    std::string message = "Bump nixpkgs " + shortRevision(request.from) + arrow +
+                          shortRevision(request.to) + "\n\nnixpkgs " + request.from + arrow +
+                          request.to + "\n";
     const auto list = [&](const std::string& heading, const std::vector<std::string>& names) {
         if (names.empty())
             return;

@@ -2,6 +2,7 @@
 
 #include "matrix/cpufeatureset.h"
 #include "matrix/flagrepair.h"
+#include "matrix/versionspelling.h"
 #include "nix/syntaxtree.h"
 #include "recipes/archnotation.h"
 
@@ -859,8 +860,7 @@ private:
         };
         add(m_from.python, m_to.name.python);
         if (m_from.python.size() > 1 && m_to.name.python.size() > 1)
-            add(m_from.python.substr(0, 1) + "." + m_from.python.substr(1),
-                m_to.name.python.substr(0, 1) + "." + m_to.name.python.substr(1));
+            add(dottedPython(m_from.python), dottedPython(m_to.name.python));
         if (!m_from.cuda.empty() && !m_to.name.cuda.empty())
             add(spelledWith(m_from.cuda, '.', '_'), spelledWith(m_to.name.cuda, '.', '_'));
         return pairs;

@@ -1,6 +1,7 @@
 #include "matrix/catalog.h"
 
 #include "matrix/cpufeatureset.h"
+#include "matrix/versionspelling.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -646,7 +647,7 @@ PythonVersion Catalog::describePython(std::string_view idOrDotted) const
     std::string dotted;
     if (isDigits(digits) && digits.size() >= 2) {
         // Python's major version has one digit; the rest is the minor ("3100" is 3.100).
-        dotted = digits.substr(0, 1) + "." + digits.substr(1);
+        dotted = dottedPython(digits);
     } else if (isVersionOf(digits, 2)) {
         dotted = digits;
         std::erase(digits, '.');

@@ -1,5 +1,6 @@
 #include "recipes/alignmentmodel.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/qtext.h"
 
 #include <algorithm>
@@ -136,8 +137,8 @@ QVariant AlignmentModel::cellData(const AlignmentRow& row, size_t column, int ro
         QStringList parts;
         for (const auto& [pin, count] : cell.pins)
             parts << (cell.pins.size() > 1
-                          ? QStringLiteral("%1 \u00d7%2").arg(qs(pin.substr(0, 7))).arg(count)
-                          : qs(pin.substr(0, 7)));
+                          ? QStringLiteral("%1 \u00d7%2").arg(qs(shortRevision(pin))).arg(count)
+                          : qs(shortRevision(pin)));
         return parts.join(QStringLiteral(", "));
     }
     case Qt::ToolTipRole: {
@@ -182,7 +183,7 @@ QVariant AlignmentModel::headerData(int section, Qt::Orientation orientation, in
         if (!source.error.empty())
             return label + QStringLiteral("\n\u26a0 ") + tr("not readable");
         const QString commit =
-            source.commitId.empty() ? tr("no commit") : qs(source.commitId.substr(0, 7));
+            source.commitId.empty() ? tr("no commit") : qs(shortRevision(source.commitId));
         // The column a bump changes says so where the eye reads the columns.
         return label + QLatin1Char('\n') + (home ? tr("open here \u00b7 %1").arg(commit) : commit);
     }

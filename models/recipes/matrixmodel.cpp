@@ -1,5 +1,6 @@
 #include "recipes/matrixmodel.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/qtext.h"
 #include "recipes/ruleset.h"
 
@@ -97,9 +98,7 @@ QString statusText(const MatrixEntry& entry)
 
 } // namespace
 
-MatrixModel::MatrixModel(QObject* parent, const Catalog& catalog)
-    : QAbstractTableModel(parent), m_catalog(catalog)
-{}
+MatrixModel::MatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void MatrixModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
@@ -196,7 +195,7 @@ void MatrixModel::rebuild()
         isas.insert(name.isa);
     }
     if (m_analysis) {
-        for (const GpuArch& arch : m_catalog.gpuArchs()) {
+        for (const GpuArch& arch : m_analysis->catalog.gpuArchs()) {
             if (m_showAll || archs.erase(arch.id))
                 rows.push_back({RowKind::Gpu, arch.id, &arch});
         }
@@ -206,7 +205,7 @@ void MatrixModel::rebuild()
             rows.push_back({RowKind::Cpu, "cpu", nullptr});
         if (m_showAll || hasDarwin)
             rows.push_back({RowKind::Darwin, "darwin", nullptr});
-        for (const CpuIsa& isa : m_catalog.isas()) {
+        for (const CpuIsa& isa : m_analysis->catalog.isas()) {
             if (m_showAll || isas.erase(isa.id))
                 columns.push_back({isa.id, &isa});
         }
@@ -434,7 +433,7 @@ QModelIndex MatrixModel::indexOfPath(const std::string& path) const
 
 QString MatrixModel::sliceText(const MatrixCellSlice& cell, const MatrixSlice& slice) const
 {
-    QString text = qs(slice.label(m_catalog)) + QStringLiteral(": ");
+    QString text = qs(slice.label()) + QStringLiteral(": ");
     if (cell.primary < 0) {
         text += cell.impossible ? QStringLiteral("impossible \u2014 ") + qs(cell.impossibleWhy)
                                 : QStringLiteral("no recipe, not expected");
@@ -466,7 +465,7 @@ QString MatrixModel::accessibleName(const QModelIndex& index) const
         const MatrixCellSlice& cell = cellAt(index.row(), index.column(), static_cast<int>(s));
         QString part = m_slices[s].package.empty() ? QString()
                                                    : QStringLiteral(", ") + qs(m_slices[s].package);
-        part += QStringLiteral(", Python ") + qs(dottedPython(m_slices[s].python, m_catalog));
+        part += QStringLiteral(", Python ") + qs(dottedPython(m_slices[s].python));
         if (row.kind == RowKind::Gpu && !m_slices[s].cuda.empty())
             part += QStringLiteral(", CUDA ") + qs(m_slices[s].cuda);
         part += QStringLiteral(": ");

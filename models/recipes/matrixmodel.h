@@ -85,7 +85,7 @@ public:
     using BuildStateProvider = std::function<CellBuildState(const std::string& variantName)>;
     using PinProvider = std::function<CellPin(const MatrixEntry& entry)>;
 
-    explicit MatrixModel(QObject* parent = nullptr, const Catalog& catalog = Catalog::builtin());
+    explicit MatrixModel(QObject* parent = nullptr);
 
     // Keeps rows/columns (and so the view's selection) when their shape is unchanged.
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
@@ -168,7 +168,6 @@ private:
     int statusOf(const MatrixCellSlice& cell) const;
     const MatrixCellSlice& cellAt(int row, int column, int slice) const;
 
-    const Catalog& m_catalog;
     BuildStateProvider m_buildState;
     PinProvider m_pins;
     std::shared_ptr<const Analysis> m_analysis;

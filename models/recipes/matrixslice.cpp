@@ -1,24 +1,17 @@
 #include "recipes/matrixslice.h"
 
+#include "matrix/versionspelling.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
 
 namespace rg {
 
-std::string dottedPython(std::string_view digits, const Catalog& catalog)
-{
-    if (const PythonVersion* version = catalog.python(digits))
-        return version->dotted;
-    if (digits.size() >= 2)
-        return std::string(digits.substr(0, 1)) + '.' + std::string(digits.substr(1));
-    return std::string(digits);
-}
-
-std::string MatrixSlice::label(const Catalog& catalog) const
+std::string MatrixSlice::label() const
 {
     std::string text = package.empty() ? std::string() : package + " \u00b7 ";
-    text += "Python " + dottedPython(python, catalog);
+    text += "Python " + dottedPython(python);
     text += cuda.empty() ? " \u00b7 no CUDA version" : " \u00b7 CUDA " + cuda;
     return text;
 }

@@ -21,7 +21,7 @@ struct MatrixSlice
     std::string package; // "torchvision"; "" when the repository builds one package only
 
     // "Python 3.13 · CUDA 13.0", "torchvision · Python 3.13 · no CUDA version"
-    std::string label(const Catalog& catalog = Catalog::builtin()) const;
+    std::string label() const;
     bool contains(const VariantName& name) const;  // CPU-only / Darwin: Python (and package)
     bool contains(const MatrixEntry& entry) const; // by the entry's package
     // Stable text for settings: "313/13.0", "313/13.0/torchvision".
@@ -38,8 +38,5 @@ struct MatrixSlice
     friend bool operator==(const MatrixSlice&, const MatrixSlice&) = default;
     friend auto operator<=>(const MatrixSlice&, const MatrixSlice&) = default;
 };
-
-// "3.13" for "313" (the catalog's spelling, or a best guess for versions it does not know).
-std::string dottedPython(std::string_view digits, const Catalog& catalog = Catalog::builtin());
 
 } // namespace rg

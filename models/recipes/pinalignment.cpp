@@ -1,5 +1,6 @@
 #include "recipes/pinalignment.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/analyzer.h"
 #include "recipes/gitrepositoryinfo.h"
 #include "recipes/gitrevisionsource.h"
@@ -16,12 +17,6 @@
 namespace rg {
 
 namespace {
-
-std::string pythonOf(const VariantName& name)
-{
-    return name.python.empty() ? std::string()
-                               : name.python.substr(0, 1) + "." + name.python.substr(1);
-}
 
 std::string baseName(const std::string& path)
 {
@@ -126,9 +121,9 @@ void readPins(const RepositorySource& repository, bool gitBlobs, BlobPins* cache
         }
         if (pin->empty())
             continue;
-        const AlignmentRowKey key{RecipeGrouping::packageOf(name->package, spec, catalog),
-                                  pythonOf(*name), RecipeGrouping::acceleratorLabel(*name),
-                                  PinInventory::acceleratorIdOf(*name)};
+        const AlignmentRowKey key{
+            RecipeGrouping::packageOf(name->package, spec, catalog), dottedPython(name->python),
+            RecipeGrouping::acceleratorLabel(*name), PinInventory::acceleratorIdOf(*name)};
         ++out->pins[key][*pin];
         ++out->column.recipes;
     }
@@ -258,7 +253,8 @@ std::optional<PinBumpRequest> PinAlignment::alignRequest(size_t row, size_t targ
     const auto from = std::find_if(mine.pins.begin(), mine.pins.end(),
                                    [&](const auto& pin) { return pin.first != to; });
     if (from == mine.pins.end())
-        return fail(m_columns[target].label + " already uses " + to.substr(0, 7) + " for " + what);
+        return fail(m_columns[target].label + " already uses " + shortRevision(to) + " for " +
+                    what);
     PinBumpRequest request;
     request.from = from->first;
     request.to = to;

@@ -1,5 +1,6 @@
 #include "recipes/pininventory.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/recipegrouping.h"
 
 #include <algorithm>
@@ -58,7 +59,7 @@ bool addUse(const Sighting& s, const PinFact& pin, PinGroup* group)
     if (found == group->pins.end()) {
         PinEntry entry;
         entry.revision = pin.revision;
-        entry.shortForm = pin.revision.substr(0, 7);
+        entry.shortForm = shortRevision(pin.revision);
         entry.notFullRevision = !isFullRevision(pin.revision);
         group->pins.push_back(std::move(entry));
         found = group->pins.end() - 1;
@@ -128,7 +129,7 @@ PinInventory PinInventory::of(const Analysis& analysis)
     }
 
     for (const auto& [revision, count] : totals)
-        inventory.m_legend.push_back({revision, revision.substr(0, 7), count});
+        inventory.m_legend.push_back({revision, shortRevision(revision), count});
     std::sort(inventory.m_legend.begin(), inventory.m_legend.end(),
               [](const PinLegendEntry& a, const PinLegendEntry& b) {
                   return a.count != b.count ? a.count > b.count : a.revision < b.revision;

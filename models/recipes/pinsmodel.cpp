@@ -1,5 +1,6 @@
 #include "recipes/pinsmodel.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/qtext.h"
 
 #include <QStringList>
@@ -14,11 +15,6 @@ QString groupName(const PinGroup& group)
     if (group.accelerator.empty())
         return qs(group.package);
     return qs(group.package) + QStringLiteral(" \u00b7 ") + qs(group.accelerator);
-}
-
-QString shortOf(const std::string& revision)
-{
-    return qs(revision.substr(0, 7));
 }
 
 // English plurals without a translator loaded: tr()'s %n would leave "recipe(s)".
@@ -130,9 +126,9 @@ QString PinsModel::notesOf(const PinGroup& group, const PinEntry& pin)
 {
     QStringList notes;
     if (pin.differsFromSpec)
-        notes << tr("differs from the spec (%1)").arg(shortOf(group.specPin));
+        notes << tr("differs from the spec (%1)").arg(qs(shortRevision(group.specPin)));
     if (pin.differsFromGroup)
-        notes << tr("not the group's pin (%1)").arg(shortOf(group.dominantPin));
+        notes << tr("not the group's pin (%1)").arg(qs(shortRevision(group.dominantPin)));
     if (pin.notFullRevision)
         notes << tr("short revision: not reproducible");
     if (pin.withoutHash > 0)
@@ -184,7 +180,7 @@ QVariant PinsModel::groupData(const PinGroup& group, int column, int role) const
             if (group.pins.size() > 1)
                 notes << tr("%1 pins").arg(group.pins.size());
             if (!group.specPin.empty())
-                notes << tr("spec: %1").arg(shortOf(group.specPin));
+                notes << tr("spec: %1").arg(qs(shortRevision(group.specPin)));
             return notes.join(QStringLiteral(" \u00b7 "));
         }
         return {};

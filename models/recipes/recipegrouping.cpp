@@ -1,5 +1,6 @@
 #include "recipes/recipegrouping.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/archnotation.h"
 
 #include <algorithm>
@@ -101,8 +102,9 @@ RecipeGrouping::RecipeGrouping(const std::vector<std::shared_ptr<const RecipeFac
         auto [it, added] = index.emplace(key, m_groups.size());
         if (added) {
             RecipeGroup group;
-            group.profile.label = package + " \u00b7 " + accelerator +
-                                  (pin.empty() ? " \u00b7 no pin" : " \u00b7 " + pin.substr(0, 7));
+            group.profile.label =
+                package + " \u00b7 " + accelerator +
+                (pin.empty() ? " \u00b7 no pin" : " \u00b7 " + shortRevision(pin));
             group.profile.pin = pin;
             m_groups.push_back(std::move(group));
         }

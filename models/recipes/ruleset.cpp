@@ -1,6 +1,7 @@
 #include "recipes/ruleset.h"
 
 #include "matrix/cpufeatureset.h"
+#include "matrix/versionspelling.h"
 #include "recipes/archnotation.h"
 
 #include <algorithm>
@@ -175,11 +176,6 @@ nix::SourceRange rangeOf(const PinFact& pin)
     return pin.file.empty() ? pin.range : nix::SourceRange{};
 }
 
-std::string shortPin(const std::string& pin)
-{
-    return pin.size() > 7 ? pin.substr(0, 7) : pin;
-}
-
 class Checker
 {
 public:
@@ -275,7 +271,7 @@ private:
             add(rule::unpinnedNixpkgs,
                 "imports " + f.unpinnedImports.front().value + " (" +
                     lineOf(f, f.unpinnedImports.front().range) + ") next to the pinned nixpkgs " +
-                    shortPin(f.pins.front().revision) + " (" + whereIs(f, f.pins.front()) +
+                    shortRevision(f.pins.front().revision) + " (" + whereIs(f, f.pins.front()) +
                     "): that part follows whatever nixpkgs the building machine has",
                 f.unpinnedImports.front().range);
         if (f.torchAttribute && f.torchAttribute->value == "pytorch")
@@ -429,8 +425,7 @@ private:
             if (digits != v.python)
                 add(rule::pythonVersionMismatch,
                     set + " (" + whereIs(f, *f.pythonPackageSet) + ") is Python " +
-                        digits.substr(0, 1) + "." + digits.substr(1) +
-                        ", but the file name says python" + v.python,
+                        dottedPython(digits) + ", but the file name says python" + v.python,
                     f.pythonPackageSet->range);
         } else if (f.pythonPackageSet && e->defaultPython) {
             add(rule::pythonDefaultMismatch,

@@ -1,5 +1,6 @@
 #include "recipes/sessiongitinfo.h"
 
+#include "matrix/versionspelling.h"
 #include "recipes/gitrepositoryinfo.h"
 
 namespace rg {
@@ -13,7 +14,7 @@ SessionGitInfo SessionGitInfo::read(const std::string& path, bool withStatus)
     info.isRepository = true;
     info.error.clear();
     info.branch = repository->currentBranch();
-    info.headCommit = repository->headCommit().substr(0, 7);
+    info.headCommit = shortRevision(repository->headCommit());
     info.detached = info.branch.empty() && !info.headCommit.empty();
     if (withStatus && !repository->workTree().empty())
         info.dirty = repository->isDirty();

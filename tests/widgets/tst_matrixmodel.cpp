@@ -174,6 +174,43 @@ private slots:
         QCOMPARE(model.rowId(model.rowCount() - 1), std::string("darwin"));
     }
 
+    // The grid's axes come from the analysis' catalog, which the spec may extend: an arch and
+    // an ISA the spec declares are known in the headers, as they are to the rules.
+    void axesKnowWhatTheSpecDeclares()
+    {
+        const char* const spec =
+            R"({ "schema": 1, "catalog": { "gpuArchs": [ { "id": "sm130", "number": "130",)"
+            R"( "dotted": "13.0", "generation": "Rubin", "description": "NVIDIA Rubin",)"
+            R"( "minCuda": "14.0" } ], "cudas": [ { "id": "14_0", "dotted": "14.0",)"
+            R"( "packageSets": ["cudaPackages_14_0"] } ], "isas": [ { "id": "avx10",)"
+            R"( "description": "AVX10.1", "family": "x86", "platform": "x86_64-linux",)"
+            R"( "flags": ["-mavx10.1-512"], "requires": ["avx512f"] } ] },)"
+            R"( "matrix": [ { "python": ["3.13"], "accelerator": "cuda", "cuda": ["14.0"],)"
+            R"( "gpuArchs": ["sm130"], "isas": ["avx10"] } ] })";
+        SpecError error;
+        const auto parsed = MatrixSpec::fromJson(spec, "spec.json", Catalog::builtin(), &error);
+        QVERIFY2(parsed, error.toString().c_str());
+        auto analysis = std::make_shared<Analysis>();
+        analysis->spec = *parsed;
+        analysis->catalog = parsed->effectiveCatalog(Catalog::builtin());
+        analysis->entries.push_back(
+            entry("pytorch-python313-cuda14_0-sm130-avx10", CellStatus::Ok, true, true));
+
+        MatrixModel model;
+        model.setSlices({{"313", "14.0", {}}});
+        model.setAnalysis(analysis);
+        QCOMPARE(model.rowId(0), std::string("sm130"));
+        QCOMPARE(model.columnId(0), std::string("avx10"));
+        const QString row = model.headerData(0, Qt::Vertical, Qt::ToolTipRole).toString();
+        QVERIFY2(row.contains("NVIDIA Rubin"), qPrintable(row));
+        const QString column = model.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString();
+        QVERIFY2(!column.contains("unknown"), qPrintable(column));
+        QVERIFY2(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole)
+                     .toString()
+                     .contains("-mavx10.1-512"),
+                 qPrintable(column));
+    }
+
     void statusesPerCell()
     {
         MatrixModel model;
