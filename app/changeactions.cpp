@@ -106,11 +106,6 @@ void ChangeActions::connectSession()
     connect(m_session, &ChangeSession::undoAvailableChanged, this, &ChangeActions::updateActions);
 }
 
-ChangeSetReviewDialog* ChangeActions::reviewDialog() const
-{
-    return m_review;
-}
-
 void ChangeActions::addToMenu(QMenu* menu)
 {
     menu->addAction(m_create);

@@ -39,8 +39,6 @@ public:
     QAction* undoAction() const { return m_undo; }
     // Checked: Create and Complete add a variant-matrix section to a README without one.
     QAction* readmeSectionAction() const { return m_readmeSection; }
-    // The review dialog while it is open, else null.
-    ChangeSetReviewDialog* reviewDialog() const;
 
     void addToMenu(QMenu* menu);
     // The grid's context menu: the actions that apply to the cells under it.

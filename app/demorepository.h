@@ -7,9 +7,9 @@ namespace rg {
 
 // The bundled demo (resources/demo/repository, compiled in) made into a real git work tree in
 // a temporary directory, so the branch, the dirty flag, live refresh and the branch overview
-// all work on it. Two branches tell seed 001's story: `main` holds the six recipes the CUDA
-// 13.0 branch started from; `cuda-13_0` (checked out) is the matrix half-way done, with a
-// cell of every status.
+// all work on it. Two branches tell the story of a CUDA 13.0 migration: `main` holds the six
+// recipes the CUDA 13.0 branch started from; `cuda-13_0` (checked out) is the matrix half-way done,
+// with a cell of every status.
 class DemoRepository
 {
 public:

@@ -71,7 +71,7 @@ public:
     QAction* publishAction() const { return m_publishAction; }
     // Create / fix / delete recipes and complete the matrix through reviewed change sets.
     ChangeActions* changeActions() const { return m_changes; }
-    // Pins: the pins and alignment docks, colour by pin, pin bumps (issue #9).
+    // Pins: the pins and alignment docks, colour by pin, pin bumps.
     PinActions* pinActions() const { return m_pins; }
     // Adds a line under the grid, below the status legend (the pin legend).
     void addGridFooter(QWidget* widget);

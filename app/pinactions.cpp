@@ -571,8 +571,8 @@ void PinActions::align(int row, int column, bool wholeBranch)
         showError(tr("Cannot align: %1").arg(qs(error)));
         return;
     }
-    // One click, seed 000: the quoting files come along (each deselectable in the review) and
-    // hashes are marked as needing the new one — nothing is downloaded behind the user's back.
+    // One click for a whole branch: the quoting files come along (each deselectable in the review)
+    // and hashes are marked as needing the new one — nothing is downloaded behind the user's back.
     request->readme = true;
     request->docs = true;
     planBump(*request);

@@ -1,6 +1,6 @@
 #pragma once
 
-// The window's pins, wired (issue #9): the Pins menu (Pins view, Colour by Pin, Bump Pin…,
+// The window's pins, wired: the Pins menu (Pins view, Colour by Pin, Bump Pin…,
 // Alignment…), the pins and alignment docks, the pin legend under the grid and the grid's
 // colour-by-pin mode. A bump is a change set like any other: PinBumpPlanner plans it on a
 // worker, then it goes through the window's ChangeSession (ChangeSession::planned), so the

@@ -217,11 +217,6 @@ int AnsiLogView::selectionStartLine() const
     return hasSelection() ? int(std::min(m_anchor, m_cursor).line - m_base) : -1;
 }
 
-int AnsiLogView::selectionStartColumn() const
-{
-    return hasSelection() ? std::min(m_anchor, m_cursor).column : -1;
-}
-
 QString AnsiLogView::selectedText() const
 {
     if (!hasSelection())

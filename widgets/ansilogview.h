@@ -49,7 +49,6 @@ public:
     bool hasSelection() const;
     QString selectedText() const;
     int selectionStartLine() const; // -1 without a selection
-    int selectionStartColumn() const;
 
     // Finds `needle` (case-insensitive) after (or before) the selection, wrapping around;
     // selects and shows it.

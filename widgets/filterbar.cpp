@@ -71,11 +71,6 @@ void FilterBar::setText(const QString& text)
     m_text->setText(text);
 }
 
-void FilterBar::setStatusShown(CellStatus status, bool shown)
-{
-    m_status[static_cast<size_t>(status)]->setChecked(shown);
-}
-
 bool FilterBar::warningsOnly() const
 {
     return m_warnings->isChecked();

@@ -22,7 +22,6 @@ public:
     QString text() const;
     unsigned statusMask() const; // bit (1 << CellStatus) per status shown
     void setText(const QString& text);
-    void setStatusShown(CellStatus status, bool shown);
     bool warningsOnly() const;
     void setWarningsOnly(bool only);
     // Entries per status, and recipes with warnings (MatrixModel::countWithWarnings).

@@ -186,7 +186,6 @@ void LogPane::setFollowing(bool follow)
     }
     if (follow)
         m_view->scrollToEnd();
-    emit followingChanged(follow);
 }
 
 int LogPane::lineCount() const

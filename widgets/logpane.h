@@ -63,9 +63,6 @@ public slots:
     void copy();   // the selection, or everything shown
     void saveAs(); // asks where, then copies the full log file there
 
-signals:
-    void followingChanged(bool following);
-
 private:
     void tick();
     void ingest(QStringView text);

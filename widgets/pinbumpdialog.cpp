@@ -270,13 +270,6 @@ void PinBumpDialog::setScope(Scope scope)
         button->setChecked(true);
 }
 
-void PinBumpDialog::setPackage(const std::string& package)
-{
-    const int index = m_package->findData(qs(package));
-    if (index >= 0)
-        m_package->setCurrentIndex(index);
-}
-
 void PinBumpDialog::setAccelerator(const std::string& acceleratorId)
 {
     const int index = m_accelerator->findData(qs(acceleratorId));

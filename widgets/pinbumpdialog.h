@@ -48,7 +48,6 @@ public:
     void setFromPin(const std::string& revision);
     void setToPin(const QString& text);
     void setScope(Scope scope);
-    void setPackage(const std::string& package);
     void setAccelerator(const std::string& acceleratorId);
     void setHashMode(HashMode mode);
     HashMode hashMode() const;

@@ -100,11 +100,6 @@ void PinsView::modelReset()
                            std::max(m_tree->columnWidth(PinsModel::NameColumn), 220));
 }
 
-QString PinsView::currentRevision() const
-{
-    return m_tree->currentIndex().data(PinsModel::RevisionRole).toString();
-}
-
 void PinsView::showMenu(const QPoint& position)
 {
     const QModelIndex index = m_tree->indexAt(position);

@@ -25,8 +25,6 @@ public:
     void setModel(PinsModel* model);
     QTreeView* treeView() const { return m_tree; }
     QLabel* summaryLabel() const { return m_summary; }
-    // The full revision of the current pin or recipe row; "" when none.
-    QString currentRevision() const;
 
 signals:
     void recipeActivated(const QString& variant, const QString& path);

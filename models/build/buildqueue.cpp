@@ -470,15 +470,6 @@ BuildRecord* BuildQueue::mutableJob(quint64 id)
     return const_cast<BuildRecord*>(job(id));
 }
 
-const BuildRecord* BuildQueue::latestJob(const QString& variant, JobKind kind) const
-{
-    for (auto it = m_jobs.rbegin(); it != m_jobs.rend(); ++it) {
-        if (it->variant == variant && it->kind == kind)
-            return &*it;
-    }
-    return nullptr;
-}
-
 std::optional<qint64> BuildQueue::estimatedDurationMs(quint64 id) const
 {
     const BuildRecord* record = job(id);

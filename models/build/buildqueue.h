@@ -60,8 +60,6 @@ public:
 
     QList<quint64> jobIds() const; // in queue order
     const BuildRecord* job(quint64 id) const;
-    // The newest job of this variant in this session, nullptr when none.
-    const BuildRecord* latestJob(const QString& variant, JobKind kind = JobKind::Build) const;
     // The history's estimate for a queued/running job (nullopt without history or data).
     std::optional<qint64> estimatedDurationMs(quint64 id) const;
     // The process group of a running job, 0 otherwise (tests assert it is gone after cancel).

@@ -1,6 +1,6 @@
 #pragma once
 
-// Checks a successful build's result as seed 000 §5 does by hand:
+// Checks a successful build's result as release engineers do by hand after a build:
 //   result/bin/python -c "import torch; print(torch.__version__); print(torch.version.cuda)"
 //   result/bin/python --version
 // compares with the expectation, then measures the closure (`nix path-info -S`).

@@ -1,6 +1,6 @@
 #pragma once
 
-// What a built variant's Python must report (seed 000 §5): the torch version, the CUDA
+// What a built variant's Python must report when asked after the build: the torch version, the CUDA
 // version ("None" for CPU-only and Darwin builds) and the Python version. An empty field is
 // not checked.
 

@@ -571,7 +571,7 @@ std::string VariantGenerator::foreignHardwareWords(const std::string& before,
     return {};
 }
 
-// Seed-style regeneration keeps what makes the variant its own: its descriptions and, unless
+// Regeneration keeps what makes the variant its own: its descriptions and, unless
 // a finding says they are wrong, its flags.
 std::string VariantGenerator::keepOwnValues(const MatrixEntry& entry, const std::string& old,
                                             const std::string& generated) const

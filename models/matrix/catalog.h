@@ -40,8 +40,8 @@ struct CpuIsa
     CpuFamily family = CpuFamily::X86;
     std::string platform;             // "x86_64-linux", "aarch64-linux", "aarch64-darwin"
     std::vector<std::string> aliases; // other spellings seen in names: "armv8.2"
-    // Other flag sets that mean the same ISA (seed 002 writes armv9 as "+sve+sve2", seed 003
-    // as "+sve2"; armv9-a implies SVE, so both are right).
+    // Other flag sets that mean the same ISA (armv9 is written "+sve+sve2" in some
+    // repositories and "+sve2" in others; armv9-a implies SVE, so both are right).
     std::vector<std::vector<std::string>> equivalentFlags;
     // The ISA by effect, as CpuFeatureSet ids ("avx2", "avx512f", "armv8.2-a", "sve2"); JSON
     // keys "requires" / "recommends" / "forbids". Required: without them the build is not this

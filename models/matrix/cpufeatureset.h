@@ -35,10 +35,11 @@ namespace rg {
 // How a flag list measures up to a catalog ISA (CpuIsa requires / recommends / forbids).
 struct IsaVerdict
 {
-    std::vector<std::string> missingRequired;    // not this ISA without them
-    std::vector<std::string> forbiddenEnabled;   // would SIGILL on some machines of the ISA
-    std::vector<std::string> missingRecommended; // slower than the seed flags (not required ones)
-    std::vector<std::string> unknownFlags;       // -m flags / -march values not understood
+    std::vector<std::string> missingRequired;  // not this ISA without them
+    std::vector<std::string> forbiddenEnabled; // would SIGILL on some machines of the ISA
+    std::vector<std::string>
+        missingRecommended;                // slower than the catalog's flags (not required ones)
+    std::vector<std::string> unknownFlags; // -m flags / -march values not understood
     // The baseline is -march=native or not understood: the lists above only reflect the
     // flags that were understood, and the real feature set depends on the build machine.
     bool unknownBaseline = false;

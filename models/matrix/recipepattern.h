@@ -1,6 +1,6 @@
 #pragma once
 
-// The shapes a recipe can take (DESIGN.md a–e) and the overlays a pattern requires.
+// The shapes a recipe can take, (a) to (e) below, and the overlays a pattern requires.
 
 #include <string>
 #include <string_view>
@@ -12,7 +12,7 @@ enum class PatternKind {
     Unknown,
     PinnedOverlays, // (a) import of a pinned nixpkgs with overlays
     PinnedPlain,    // (b) import of a pinned nixpkgs, no overlays
-    CallPackage,    // (c) a function of python3Packages, cudaPackages, … (seed 002 templates)
+    CallPackage,    // (c) a function of python3Packages, cudaPackages, … (a callPackage file)
     FromScratch,    // (d) buildPythonPackage / mkDerivation of torch itself
     Wrapper,        // (e) callPackage of another file
 };

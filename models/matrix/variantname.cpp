@@ -157,7 +157,7 @@ std::optional<VariantName> VariantName::parse(std::string_view stem)
             return std::nullopt;
         name.gpuArch = tokens[i];
     } else if (isGpuArch(tokens[i])) {
-        // Proof-of-concept names (seed 004) carry no CUDA component.
+        // Proof-of-concept names (pytorch-py313-sm90-avx512) carry no CUDA component.
         name.accelerator = Accelerator::Cuda;
         name.gpuArch = tokens[i];
         name.legacyForm = true;

@@ -105,7 +105,6 @@ void BranchOverviewModel::branchDone(quint64 generation, int row, std::shared_pt
         return;
     m_rows[static_cast<size_t>(row)] = *result;
     emit dataChanged(index(row, 0), index(row, columnCount() - 1));
-    emit branchAnalysed(qs(result->branch));
     if (--m_pendingRows == 0)
         emit loadingFinished();
 }

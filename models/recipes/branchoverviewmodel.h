@@ -44,7 +44,6 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 signals:
-    void branchAnalysed(const QString& branch);
     void loadingFinished();
 
 private:

@@ -5,10 +5,9 @@
 // Python version × accelerator, each cell the pins that column's recipes of the row write.
 // Revisions are read through libgit2 (openGitRevision), nothing is checked out. A column that
 // cannot be read (not a git repository, unknown revision) carries its error; the others are
-// unaffected. Value type; compute() is safe on a worker thread. Only the request types of
-// changes/pinbumpplanner.h are used (header-only), so rg_recipes does not link rg_changes.
+// unaffected. Value type; compute() is safe on a worker thread.
 
-#include "changes/pinbumpplanner.h"
+#include "recipes/pinbumprequest.h"
 
 #include <optional>
 #include <string>
@@ -79,8 +78,8 @@ public:
 
     // The bump that makes column `target`'s recipes of `row` use column `reference`'s pin:
     // from = the target cell's pin, to = the reference cell's. `wholeBranch` widens the scope
-    // from the row to every recipe of the target on that pin — seed 000 in one click. nullopt
-    // and `error` when a cell is empty, already aligned, or the reference pin is not full.
+    // from the row to every recipe of the target on that pin: a whole branch's bump in one click.
+    // nullopt and `error` when a cell is empty, already aligned, or the reference pin is not full.
     std::optional<PinBumpRequest> alignRequest(size_t row, size_t target, size_t reference,
                                                bool wholeBranch, std::string* error) const;
 
