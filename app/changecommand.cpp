@@ -5,6 +5,7 @@
 #include "commandline.h"
 #include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
+#include "recipes/cellselector.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -239,12 +240,6 @@ std::optional<int> parse(ChangeAction action, const QStringList& arguments, Invo
     return checkPaths(parser, options, invocation);
 }
 
-std::string cellPart(const std::string& cellKey)
-{
-    const auto colon = cellKey.find(':');
-    return colon == std::string::npos ? cellKey : cellKey.substr(colon + 1);
-}
-
 // A recipe file of the analysis, named by its path relative to the root, an absolute path,
 // or its file name in the recipe directory (".nix" optional).
 std::string recipePathOf(const Analysis& analysis, const std::string& root, const QString& arg)
@@ -271,19 +266,22 @@ std::vector<std::string> cellsNamed(const Analysis& analysis, const std::string&
 {
     const std::optional<VariantName> named =
         arg.find(':') == std::string::npos ? VariantName::parse(arg) : std::nullopt;
+    const CellSelector selector(arg);
     std::vector<const MatrixEntry*> matches;
     for (const MatrixEntry& entry : analysis.entries) {
         if (!package.empty() && entry.package != package)
             continue;
+        // A variant name of the cell in any package word the cell's recipes use
+        // (pytorch210-… for pytorch's cells), even when no recipe of that name exists.
         const bool byVariant =
-            named && named->suffixes.empty() && named->cellKey() == cellPart(entry.cellKey) &&
+            named && named->suffixes.empty() && named->cellKey() == entry.cell.point() &&
             (named->package == entry.package || named->package == entry.variant.package);
-        if (entry.cellKey == arg || cellPart(entry.cellKey) == arg || byVariant)
+        if (selector.namesCellKey(entry.cell.toKey()) || byVariant)
             matches.push_back(&entry);
     }
     std::set<std::string> keys;
     for (const MatrixEntry* entry : matches)
-        keys.insert(entry->cellKey);
+        keys.insert(entry->cell.toKey());
     if (keys.size() != 1)
         return {keys.begin(), keys.end()};
     return {matches.size() == 1 ? matches.front()->variant.toString() : *keys.begin()};

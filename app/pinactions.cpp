@@ -295,7 +295,7 @@ void PinActions::setColouring(bool on)
     const std::shared_ptr<const PinInventory> inventory = m_inventory;
     m_window->matrixModel()->setPinProvider([inventory](const MatrixEntry& entry) {
         CellPin pin;
-        pin.index = inventory->legendIndexOfCell(entry.cellKey);
+        pin.index = inventory->legendIndexOfCell(entry.cell.toKey());
         if (pin.index >= 0)
             pin.label = qs(inventory->legend()[static_cast<size_t>(pin.index)].shortForm);
         return pin;
@@ -308,8 +308,8 @@ std::vector<std::string> PinActions::selectedCells() const
     for (const QModelIndex& index : m_window->matrixView()->selectedCells())
         for (const MatrixEntry* entry : m_window->matrixModel()->entriesAt(index))
             if (entry->recipe &&
-                std::find(cells.begin(), cells.end(), entry->cellKey) == cells.end())
-                cells.push_back(entry->cellKey);
+                std::find(cells.begin(), cells.end(), entry->cell.toKey()) == cells.end())
+                cells.push_back(entry->cell.toKey());
     return cells;
 }
 

@@ -1,6 +1,7 @@
 #include "pinbumpdialog.h"
 
 #include "matrix/versionspelling.h"
+#include "recipes/cellselector.h"
 #include "recipes/qtext.h"
 #include "statusstyle.h"
 
@@ -35,10 +36,8 @@ QString counted(int n, const QString& one, const QString& many)
 bool inSelection(const std::vector<std::string>& cells, const PinUse& use)
 {
     return std::any_of(cells.begin(), cells.end(), [&](const std::string& cell) {
-        if (cell == use.path || cell == use.cellKey)
-            return true;
-        const size_t colon = use.cellKey.find(':');
-        return colon != std::string::npos && use.cellKey.substr(colon + 1) == cell;
+        const CellSelector selector(cell);
+        return selector.namesRecipe(use.path, {}) || selector.namesCellKey(use.cellKey);
     });
 }
 

@@ -5,6 +5,7 @@
 #include "changes/removalreport.h"
 #include "changes/variantgenerator.h"
 #include "recipes/analyzer.h"
+#include "recipes/cellselector.h"
 
 #include <algorithm>
 #include <map>
@@ -84,13 +85,12 @@ private:
             return selected;
         }
         for (const std::string& cell : request.cells) {
+            const CellSelector selector(cell);
             bool found = false;
             for (const MatrixEntry& entry : m_analysis.entries) {
-                const bool byPath = entry.recipe && entry.recipe->path == cell;
-                const bool byKey = entry.cellKey == cell || entry.variant.toString() == cell ||
-                                   entry.variant.cellKey() == cell;
-                if (!byPath && !byKey)
+                if (!selector.matches(entry))
                     continue;
+                const bool byPath = selector.namesRecipeOf(entry);
                 found = true;
                 if (!contains(selected, &entry))
                     selected.push_back(&entry);

@@ -27,7 +27,7 @@ enum class ChangeAction {
 struct ChangeRequest
 {
     ChangeAction action = ChangeAction::Complete;
-    // Cell keys (MatrixEntry::cellKey) or recipe paths (MatrixEntry::recipe->path). Empty with
+    // What CellSelector reads: cell keys (CellId::toKey), variant names, recipe paths. Empty with
     // Complete: every cell of `package`.
     std::vector<std::string> cells;
     std::string package; // Complete without cells: "" → the spec's package

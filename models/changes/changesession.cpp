@@ -62,7 +62,7 @@ std::vector<std::string> ChangeSession::targetsOf(ChangeAction action,
         switch (action) {
         case ChangeAction::Create:
             if (isCreateTarget(entry->status) && !hasFile)
-                add(entry->cellKey);
+                add(entry->cell.toKey());
             break;
         // A cell can hold a sound recipe next to a broken or redundant one: name the file.
         case ChangeAction::Fix:
@@ -75,7 +75,7 @@ std::vector<std::string> ChangeSession::targetsOf(ChangeAction action,
             break;
         case ChangeAction::Complete:
             if (entry->status != CellStatus::Ok)
-                add(entry->cellKey);
+                add(entry->cell.toKey());
             break;
         }
     }

@@ -5,6 +5,7 @@
 #include "nix/jsonreader.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
+#include "recipes/cellselector.h"
 #include "recipes/pininventory.h"
 
 #include <QtConcurrent/QtConcurrentMap>
@@ -455,14 +456,9 @@ bool inScope(const PinBumpScope& scope, const Candidate& c)
         return true;
     if (!scope.cells.empty()) {
         const auto named = [&](const std::string& cell) {
-            if (cell == c.recipe->path || cell == c.recipe->fileName)
-                return true;
-            if (!c.entry)
-                return false;
-            const std::string& key = c.entry->cellKey;
-            const auto colon = key.find(':');
-            return cell == key || (colon != std::string::npos && cell == key.substr(colon + 1)) ||
-                   cell == c.entry->variant.toString();
+            const CellSelector selector(cell);
+            return c.entry ? selector.matches(*c.entry)
+                           : selector.namesRecipe(c.recipe->path, c.recipe->fileName);
         };
         if (std::none_of(scope.cells.begin(), scope.cells.end(), named))
             return false;

@@ -3,6 +3,7 @@
 // The analyzer's verdict on a whole recipe repository: one entry per variant that is either
 // expected by the spec or present as a file, each with a cell status and its findings.
 
+#include "matrix/cellid.h"
 #include "matrix/matrixspec.h"
 #include "matrix/variantexpectation.h"
 #include "recipes/finding.h"
@@ -27,7 +28,7 @@ struct MatrixEntry
 {
     VariantName variant; // from the file name, or the spec's canonical name if missing
     std::string package; // the package the cell belongs to ("pytorch" for pytorch210-…)
-    std::string cellKey; // "pytorch:python313-cuda13_0-sm120-avx512": one grid cell
+    CellId cell;         // the grid cell it stands for
     CellStatus status = CellStatus::Missing;
     bool expected = false;                     // the spec asks for it
     std::shared_ptr<const RecipeFacts> recipe; // null when missing

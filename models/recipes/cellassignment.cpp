@@ -59,9 +59,9 @@ CellAssignment::CellAssignment(const MatrixSpec& spec, const Catalog& catalog)
     : m_spec(spec), m_catalog(catalog)
 {}
 
-std::string CellAssignment::cellOf(const VariantName& name) const
+CellId CellAssignment::cellOf(const VariantName& name) const
 {
-    return RecipeGrouping::packageOf(name.package, m_spec, m_catalog) + ':' + name.cellKey();
+    return CellId::of(name, RecipeGrouping::packageOf(name.package, m_spec, m_catalog));
 }
 
 void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
@@ -71,23 +71,23 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
         MatrixEntry entry;
         entry.variant = name;
         entry.package = RecipeGrouping::packageOf(name.package, m_spec, m_catalog);
-        entry.cellKey = cellOf(name);
+        entry.cell = cellOf(name);
         return entry;
     };
 
     // Expected cells first, in spec order.
-    std::unordered_map<std::string, size_t> cellIndex;
+    std::unordered_map<CellId, size_t, CellIdHash> cellIndex;
     for (const VariantName& name : m_spec.expectedVariants()) {
         MatrixEntry entry = entryFor(name);
         entry.expected = true;
         entry.status = CellStatus::Missing;
-        cellIndex.emplace(entry.cellKey, analysis.entries.size());
+        cellIndex.emplace(entry.cell, analysis.entries.size());
         analysis.entries.push_back(std::move(entry));
     }
 
     // Which file stands for each cell: an unsuffixed recipe the spec expects, else the first
     // unsuffixed recipe of that cell.
-    std::unordered_map<std::string, size_t> primary;
+    std::unordered_map<CellId, size_t, CellIdHash> primary;
     for (size_t i = 0; i < recipes.size(); ++i) {
         const RecipeFacts& recipe = *recipes[i];
         if (!recipe.variant || !recipe.variant->suffixes.empty())
@@ -104,7 +104,7 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
         name.cuda.clear();
         return cellOf(name);
     };
-    std::unordered_map<std::string, size_t> versioned;
+    std::unordered_map<CellId, size_t, CellIdHash> versioned;
     for (const auto& [key, index] : primary) {
         const VariantName& name = *recipes[index]->variant;
         if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
@@ -136,9 +136,9 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
         }
         const VariantName& variant = *recipe->variant;
         MatrixEntry fresh = entryFor(variant);
-        const auto primaryIt = primary.find(fresh.cellKey);
+        const auto primaryIt = primary.find(fresh.cell);
         const bool isPrimary = primaryIt != primary.end() && primaryIt->second == i;
-        const auto cell = cellIndex.find(fresh.cellKey);
+        const auto cell = cellIndex.find(fresh.cell);
 
         if (isPrimary && m_spec.expects(variant) && cell != cellIndex.end()) {
             MatrixEntry& entry = analysis.entries[cell->second];
@@ -233,7 +233,7 @@ void CellAssignment::addGaps(Analysis& analysis) const
         std::map<std::string, std::set<std::string>> rows; // arch → ISAs
     };
     std::map<std::string, Slice> slices;
-    std::set<std::string> present;
+    std::set<CellId> present;
     for (const MatrixEntry& entry : analysis.entries) {
         if (!entry.recipe || !entry.variant.suffixes.empty() || entry.variant.isa.empty())
             continue;
@@ -248,7 +248,7 @@ void CellAssignment::addGaps(Analysis& analysis) const
         slice.sample = v;
         slice.sample.package = entry.package;
         slice.rows[v.gpuArch].insert(v.isa);
-        present.insert(entry.cellKey);
+        present.insert(entry.cell);
     }
     for (const auto& [key, slice] : slices) {
         for (const auto& [arch, isas] : slice.rows) {
@@ -275,8 +275,8 @@ void CellAssignment::addGaps(Analysis& analysis) const
                 MatrixEntry gap;
                 gap.variant = name;
                 gap.package = slice.sample.package;
-                gap.cellKey = cellOf(name);
-                if (present.count(gap.cellKey))
+                gap.cell = cellOf(name);
+                if (present.count(gap.cell))
                     continue;
                 const VariantExpectation expectation =
                     VariantExpectation::of(name, m_spec, m_catalog);
@@ -294,7 +294,7 @@ void CellAssignment::addGaps(Analysis& analysis) const
                                   "have a " +
                                   isa + " recipe; no spec says whether it is wanted";
                 gap.findings.push_back(std::move(finding));
-                present.insert(gap.cellKey);
+                present.insert(gap.cell);
                 analysis.entries.push_back(std::move(gap));
             }
         }

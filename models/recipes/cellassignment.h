@@ -26,8 +26,8 @@ public:
     void assign(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
                 std::vector<std::vector<Finding>> findings, Analysis& analysis) const;
 
-    // A cell's identity: "pytorch:python313-cuda13_0-sm120-avx512".
-    std::string cellOf(const VariantName& name) const;
+    // The cell `name` stands for: its point in the matrix of the package it belongs to.
+    CellId cellOf(const VariantName& name) const;
 
 private:
     void addGaps(Analysis& analysis) const;

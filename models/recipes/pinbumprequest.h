@@ -13,7 +13,7 @@ namespace rg {
 // Which recipes a bump may touch; every non-empty field must match (an empty scope: all).
 struct PinBumpScope
 {
-    std::vector<std::string> cells; // cell keys (MatrixEntry::cellKey or without "PACKAGE:")
+    std::vector<std::string> cells; // what CellSelector reads: cell keys, variant names
                                     // or recipe paths; any of them
     std::string package;            // "pytorch"
     std::string accelerator;        // PinInventory::acceleratorIdOf: "cuda12.9", "cpu", "darwin"

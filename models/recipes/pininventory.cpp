@@ -26,7 +26,7 @@ PinUse useOf(const RecipeFacts& recipe, const MatrixEntry* entry, const PinFact&
     use.path = recipe.path;
     if (entry) {
         use.variant = entry->variant.toString();
-        use.cellKey = entry->cellKey;
+        use.cellKey = entry->cell.toKey();
     }
     use.line = static_cast<int>(recipe.position(pin.range.begin).line);
     use.hasHash = pin.hasHash;
@@ -111,7 +111,7 @@ PinInventory PinInventory::of(const Analysis& analysis)
             if (addUse(s, pin, &group))
                 ++totals[pin.revision];
         if (s.entry && !s.recipe->pins.empty())
-            cellPins.emplace(s.entry->cellKey, s.recipe->pins.front().revision);
+            cellPins.emplace(s.entry->cell.toKey(), s.recipe->pins.front().revision);
     }
 
     for (auto& [key, group] : groups) {

@@ -192,7 +192,7 @@ void TestPinInventory::legendAndCells()
     QCOMPARE(inventory.pinOfCell("pytorch:python313-cpu-nothing"), std::string());
     // Every cell of the analysis that has a recipe has a colour.
     for (const MatrixEntry& entry : analysis.entries)
-        QCOMPARE(inventory.legendIndexOfCell(entry.cellKey) >= 0, entry.recipe != nullptr);
+        QCOMPARE(inventory.legendIndexOfCell(entry.cell.toKey()) >= 0, entry.recipe != nullptr);
     QCOMPARE(inventory.recipesOn(newPin).size(), size_t(1));
     QCOMPARE(inventory.recipesOn(newPin).front().cellKey,
              std::string("pytorch:python313-cpu-avx2"));

@@ -675,7 +675,7 @@ private slots:
             QVERIFY2(torch && vision, context.c_str());
             QCOMPARE(torch->package, std::string("pytorch"));
             QCOMPARE(vision->package, std::string("torchvision"));
-            QVERIFY(torch->cellKey != vision->cellKey);
+            QVERIFY(torch->cell != vision->cell);
             QCOMPARE(torch->variant.cellKey(), vision->variant.cellKey()); // same matrix point
             QVERIFY2(vision->recipe->wrappedFile, context.c_str());
             QCOMPARE(vision->recipe->wrappedFile->value, "./pytorch" + tail);
@@ -804,7 +804,7 @@ private slots:
         const MatrixEntry* grace =
             entryFor(analysis, "pytorch-python313-cuda12_8-sm90-neoversev2.nix");
         QCOMPARE(grace->variant.isa, std::string("neoversev2"));
-        QVERIFY(grace->cellKey != generic->cellKey);
+        QVERIFY(grace->cell != generic->cell);
         // The unknown CUDA version is still checked: its arch reaches gpuTargets as 12.0.
         const MatrixEntry* cuda132 =
             entryFor(analysis, "pytorch-python313-cuda13_2-sm120-avx512.nix");

@@ -193,7 +193,7 @@ private slots:
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.setPinProvider([inventory](const MatrixEntry& entry) {
             CellPin pin;
-            pin.index = inventory->legendIndexOfCell(entry.cellKey);
+            pin.index = inventory->legendIndexOfCell(entry.cell.toKey());
             pin.label = QStringLiteral("short");
             return pin;
         });
