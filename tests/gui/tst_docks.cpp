@@ -55,9 +55,19 @@ int rowHeight(QAbstractScrollArea* area)
 
 void screenshot(QWidget* widget, const QString& name)
 {
-    const QString directory =
-        qEnvironmentVariable("RG_SCREENSHOTS", QStringLiteral("/tmp/recipegrid-screenshots"));
-    QDir().mkpath(directory);
+    // By default a folder of this run's own, kept for a person to look at and named once; a fixed
+    // one would mix two runs' pictures.
+    static const QString directory = [] {
+        QString chosen = qEnvironmentVariable("RG_SCREENSHOTS");
+        if (chosen.isEmpty()) {
+            QTemporaryDir made(QDir::tempPath() + QStringLiteral("/recipegrid-screenshots-XXXXXX"));
+            made.setAutoRemove(false);
+            chosen = made.path();
+        }
+        qInfo("screenshots: %s", qPrintable(chosen));
+        return chosen;
+    }();
+    QVERIFY(QDir().mkpath(directory));
     QTest::qWait(50); // layouts settle
     QVERIFY(widget->grab().save(directory + QLatin1Char('/') + name));
 }
