@@ -85,13 +85,17 @@ out=$(env -u LD_LIBRARY_PATH "$bin" --version 2>&1) || fail "recipegrid --versio
 echo "--version: $out"
 grep -qx "RecipeGrid $version" <<<"$out" || fail "--version printed '$out', expected 'RecipeGrid $version'"
 
+# The demo is made with broken recipes: `check` must report them and exit 1 (findings), not 0
+# (clean) nor 2 (usage or I/O error).
 rc=0
 out=$(env -u LD_LIBRARY_PATH "$bin" check "$demo" 2>&1) || rc=$?
-[ $rc -eq 0 ] || [ $rc -eq 1 ] || { echo "$out" >&2; fail "recipegrid check exited $rc (0 or 1 expected)"; }
+[ $rc -eq 1 ] || { echo "$out" >&2; fail "recipegrid check on the demo exited $rc, expected 1 (findings)"; }
 grep -qF "recipegrid check: $demo" <<<"$out" || { echo "$out" >&2; fail "check output does not name $demo"; }
 summary=$(grep -E '^[0-9]+ errors?, [0-9]+ warnings?, [0-9]+ notes?$' <<<"$out" | tail -n 1) \
     || { echo "$out" >&2; fail "check output has no summary line"; }
 echo "check (exit $rc): $summary"
+[ "${summary%% *}" -gt 0 ] || { echo "$out" >&2; fail "the demo's broken recipes gave no errors: $summary"; }
+grep -qE 'BROKEN \([1-9][0-9]*\)' <<<"$out" || { echo "$out" >&2; fail "check lists no BROKEN recipes for the demo"; }
 trap - EXIT
 rm -rf "$scratch"
 echo "PASS"
