@@ -13,13 +13,8 @@ cd "$top"
 seconds=${RG_FUZZ_SECONDS:-60}
 jobs=$(nproc)
 
-timed() {
-    local name=$1 t0
-    shift
-    t0=$(date +%s)
-    "$@"
-    echo "sanitize: $name: $(($(date +%s) - t0)) s" >&2
-}
+# timed NAME COMMAND…: runs COMMAND and prints how long it took.
+timed() { local t0=$SECONDS; "${@:2}"; echo "sanitize: $1: $((SECONDS - t0)) s" >&2; }
 
 # The suites of the engine (nix, matrix, recipes), of change sets, and of the CLI; the GUI suites
 # are left to the plain build (Qt's own allocations under LeakSanitizer are not ours to judge).
