@@ -13,8 +13,8 @@ cd "$top"
 seconds=${RG_FUZZ_SECONDS:-60}
 jobs=$(nproc)
 
-# timed NAME COMMAND…: runs COMMAND and prints how long it took.
-timed() { local t0=$SECONDS; "${@:2}"; echo "sanitize: $1: $((SECONDS - t0)) s" >&2; }
+# timed NAME COMMAND…: runs COMMAND, prints how long it took, returns its status.
+timed() { local t0=$SECONDS rc=0; "${@:2}" || rc=$?; echo "sanitize: $1: $((SECONDS - t0)) s" >&2; return $rc; }
 
 # The suites of the engine (nix, matrix, recipes), of change sets, and of the CLI; the GUI suites
 # are left to the plain build (Qt's own allocations under LeakSanitizer are not ours to judge).
