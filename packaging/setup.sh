@@ -189,6 +189,13 @@ test)
         # The user writes CTest's logs and screenshots into the build tree, and is Nix's
         # single user: the store and its database are its own.
         chown -R "$RG_TEST_USER": "$build_dir"
+        # The suites read the fixtures in the source tree: every directory above it must let
+        # the user pass (a clone under /root would not). Passing only, never listing.
+        dir=$top
+        while [ "$dir" != / ]; do
+            runuser -u "$RG_TEST_USER" -- test -x "$dir" || { chmod o+x "$dir"; echo "setup: o+x on $dir for $RG_TEST_USER" >&2; }
+            dir=$(dirname "$dir")
+        done
         mkdir -p /nix/store /nix/var/nix
         chown -R "$RG_TEST_USER": /nix
         home=$(getent passwd "$RG_TEST_USER" | cut -d: -f6)
