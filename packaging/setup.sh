@@ -8,6 +8,10 @@
 #   packaging/setup.sh test   install, build, run the whole test suite through CTest
 #   packaging/setup.sh deps   install only (packages, and KSyntaxHighlighting for Qt 6)
 #
+# RG_TEST_USER=NAME (test, run as root): the suite runs as that unprivileged user (made if
+# missing), as a developer without root runs it: the build tree and Nix's single-user store are
+# handed to that user first, which suits a disposable CI machine, not a workstation.
+#
 # Packages: packaging/debian-packages.txt, where @CLANG@ stands for the major version of the
 # release's default clang (14 on Debian 12, 19 on Debian 13), so one list serves every release.
 # KSyntaxHighlighting for Qt 6 comes from the distribution's KF6 package where there is one
@@ -178,14 +182,34 @@ test)
     install_deps
     build
     nix_env
+    as_user=()
+    if [ -n "${RG_TEST_USER:-}" ]; then
+        [ "$(id -u)" -eq 0 ] || { echo "setup: RG_TEST_USER needs root (to hand over the build)" >&2; exit 1; }
+        id "$RG_TEST_USER" >/dev/null 2>&1 || useradd -m "$RG_TEST_USER"
+        # The user writes CTest's logs and screenshots into the build tree, and is Nix's
+        # single user: the store and its database are its own.
+        chown -R "$RG_TEST_USER": "$build_dir"
+        # The suites read the fixtures in the source tree: every directory above it must let
+        # the user pass (a clone under /root would not). Passing only, never listing.
+        dir=$top
+        while [ "$dir" != / ]; do
+            runuser -u "$RG_TEST_USER" -- test -x "$dir" || { chmod o+x "$dir"; echo "setup: o+x on $dir for $RG_TEST_USER" >&2; }
+            dir=$(dirname "$dir")
+        done
+        mkdir -p /nix/store /nix/var/nix
+        chown -R "$RG_TEST_USER": /nix
+        home=$(getent passwd "$RG_TEST_USER" | cut -d: -f6)
+        as_user=(runuser -u "$RG_TEST_USER" -- env HOME="$home" USER="$RG_TEST_USER" LOGNAME="$RG_TEST_USER")
+        echo "setup: running the tests as $RG_TEST_USER (uid $(id -u "$RG_TEST_USER"))" >&2
+    fi
     # Nix creates its store and database on first use; doing it here, before CTest starts
     # suites in parallel, keeps a probe from racing another suite's first build.
-    nix-instantiate --eval --expr 'builtins.nixVersion' >/dev/null
+    "${as_user[@]}" nix-instantiate --eval --expr 'builtins.nixVersion' >/dev/null
     cd "$build_dir"
     # GUI tests use the offscreen platform; the X11 screenshot test starts an X server of its
     # own, and the outer one is for anything else that wants a display.
-    runner=(ctest --output-on-failure --timeout 600 -j "$(nproc)")
-    [ -n "${DISPLAY:-}" ] || runner=(xvfb-run -a -s "-screen 0 1600x1000x24" "${runner[@]}")
+    runner=("${as_user[@]}" ctest --output-on-failure --timeout 600 -j "$(nproc)")
+    [ -n "${DISPLAY:-}" ] || runner=("${as_user[@]}" xvfb-run -a -s "-screen 0 1600x1000x24" "${runner[@]:${#as_user[@]}}")
     t0=$(date +%s)
     rc=0
     "${runner[@]}" || rc=$?

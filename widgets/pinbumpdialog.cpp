@@ -206,7 +206,18 @@ QWidget* PinBumpDialog::createHashes()
     m_stop = new QPushButton(tr("&Stop"), m_progressRow);
     m_stop->setToolTip(tr("Stop the download; the dialog stays open"));
     row->addWidget(m_stop, 0, Qt::AlignTop);
-    connect(m_stop, &QPushButton::clicked, this, &PinBumpDialog::prefetchCancelRequested);
+    // Stop ends the attempt here and now: the dialog takes its inputs back at once, and what
+    // the stopped download still delivers afterwards is ignored (prefetchFinished), so a hash
+    // that arrives late cannot accept the dialog behind the user's back.
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        if (!m_prefetching)
+            return;
+        emit prefetchCancelRequested();
+        setPrefetching(false);
+        m_error->setText(tr("The download was stopped; nothing was changed."));
+        setTone(m_error, palette().color(QPalette::WindowText));
+        m_error->show();
+    });
     m_progressRow->hide();
     layout->addWidget(m_progressRow);
     return box;
@@ -495,10 +506,10 @@ void PinBumpDialog::prefetchOutput(const QString& line)
 void PinBumpDialog::prefetchFinished(const std::map<std::string, std::string>& hashes,
                                      const QStringList& errors)
 {
+    if (!m_prefetching)
+        return; // stopped or cancelled meanwhile: the late result is not this dialog's any more
     for (const auto& [key, hash] : hashes)
         m_hashes[key] = hash;
-    if (!m_prefetching)
-        return; // cancelled meanwhile
     setPrefetching(false);
     if (errors.isEmpty()) {
         QDialog::accept();

@@ -3,6 +3,7 @@
 // Run: QT_QPA_PLATFORM=offscreen ./bench_logpane
 // Counters: lines/s, MB/s, the longest event-loop stall seen by a 5 ms timer probe, peak RSS.
 
+#include "../benchsupport.h"
 #include "ansilogview.h"
 #include "build/buildqueue.h"
 #include "build/logstore.h"
@@ -103,10 +104,12 @@ struct Run
     double seconds = 0;
     double stallMs = 0;
     qint64 bytes = 0;
+    std::string error; // the stream did not complete: nothing was measured
 };
 
 // Streams `lines` lines from a child through BuildQueue into `sink`; returns when the queue
-// is idle and the sink has shown everything (`done`).
+// is idle and the sink has shown everything (`done`), or with an error when the generator
+// failed or the sink did not show everything within a minute of the job's end.
 template <typename Attach, typename Done>
 Run stream(int lines, bool colours, Attach attach, Done done)
 {
@@ -123,9 +126,24 @@ Run stream(int lines, bool colours, Attach attach, Done done)
     const quint64 id = queue.enqueueProcess(target, generator(lines, colours), JobKind::Build,
                                             BackendKind::Custom, false);
     attach(queue, id);
-    while (!queue.job(id)->isFinished() || !done())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     Run run;
+    QElapsedTimer sinceFinished;
+    while (!queue.job(id)->isFinished() || !done()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (!queue.job(id)->isFinished())
+            continue;
+        if (queue.job(id)->state != JobState::Succeeded) {
+            run.error = "the log generator failed (" +
+                        jobStateName(queue.job(id)->state).toStdString() + ")";
+            return run;
+        }
+        if (!sinceFinished.isValid())
+            sinceFinished.start();
+        if (sinceFinished.elapsed() > 60000) {
+            run.error = "the sink had not shown every line a minute after the job ended";
+            return run;
+        }
+    }
     run.seconds = clock.nsecsElapsed() / 1e9;
     run.cpu = cpuSeconds() - cpuStart;
     run.stallMs = probe.maxStallMs();
@@ -133,8 +151,13 @@ Run stream(int lines, bool colours, Attach attach, Done done)
     return run;
 }
 
-void report(benchmark::State& state, const Run& run, int lines)
+// false, with the benchmark stopped, when the run measured nothing.
+bool report(benchmark::State& state, const Run& run, int lines)
 {
+    if (!run.error.empty()) {
+        rg::bench::fail(state, run.error);
+        return false;
+    }
     state.SetIterationTime(run.seconds);
     state.counters["lines_per_s"] = lines / run.seconds;
     state.counters["MB_per_s"] = run.bytes / run.seconds / 1e6;
@@ -143,6 +166,7 @@ void report(benchmark::State& state, const Run& run, int lines)
     // The machine may be shared: lines per CPU-second of this process is the rate it could
     // sustain with a core to itself.
     state.counters["lines_per_cpu_s"] = lines / run.cpu;
+    return true;
 }
 
 void BM_LogPaneIngest(benchmark::State& state)
@@ -157,7 +181,8 @@ void BM_LogPaneIngest(benchmark::State& state)
         const Run run = stream(
             lines, colours, [&](BuildQueue& q, quint64 id) { pane.attachJob(&q, id); },
             [&] { return pane.textView()->lineText(pane.lineCount() - 1).endsWith(last); });
-        report(state, run, lines);
+        if (!report(state, run, lines))
+            return;
         state.counters["lines_shown"] = pane.lineCount();
     }
 }
@@ -191,7 +216,8 @@ void BM_NaiveAppendPerLine(benchmark::State& state)
                                  });
             },
             [&] { return received >= lines; });
-        report(state, run, lines);
+        if (!report(state, run, lines))
+            return;
     }
 }
 
@@ -233,7 +259,8 @@ void BM_QueueOnly(benchmark::State& state)
                                  [&](quint64, const QString& text) { chars += text.size(); });
             },
             [] { return true; });
-        report(state, run, lines);
+        if (!report(state, run, lines))
+            return;
     }
 }
 
@@ -345,8 +372,5 @@ int main(int argc, char** argv)
     qputenv("QT_QPA_PLATFORM",
             qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return rg::bench::runAll(argc, argv);
 }

@@ -37,6 +37,12 @@ QString selectedLine(AnsiLogView* view)
     return view->lineText(view->selectionStartLine());
 }
 
+bool touch(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly);
+}
+
 } // namespace
 
 class TestLogPane : public QObject
@@ -326,15 +332,20 @@ private slots:
         LogStore logs(dir.filePath("logs"));
         BuildQueue queue;
         queue.setLogStore(&logs);
+        // The job prints half its lines, then waits while its gate file exists: the test holds
+        // it mid-run for as long as it needs, and lets it finish by removing the file.
+        const QString gate = dir.filePath("gate");
         ProcessSpec spec;
         spec.program = QStringLiteral("/bin/sh");
-        spec.arguments = {
-            QStringLiteral("-c"),
-            QStringLiteral("i=0; while [ $i -lt 3000 ]; do echo \"out $i\"; "
-                           "i=$((i+1)); if [ $i = 1500 ]; then /bin/sleep 1; fi; done")};
+        spec.arguments = {QStringLiteral("-c"),
+                          QStringLiteral("i=0; while [ $i -lt 3000 ]; do echo \"out $i\"; "
+                                         "i=$((i+1)); if [ $i = 1500 ]; then "
+                                         "while [ -e \"$1\" ]; do /bin/sleep 0.05; done; fi; done"),
+                          QStringLiteral("sh"), gate};
         spec.workingDirectory = dir.path();
         BuildTarget target;
         target.variant = QStringLiteral("pytorch-python313-cpu-avx2");
+        QVERIFY(touch(gate));
         const quint64 id =
             queue.enqueueProcess(target, spec, JobKind::Build, BackendKind::Custom, false);
         // Attach mid-run: the pane must show the file's head and the live tail, no gap, no
@@ -343,19 +354,30 @@ private slots:
             [&] { return test::readFile(logs.logPath(id)).contains("out 1499"); }, 10000));
         auto* pane = new LogPane;
         pane->attachJob(&queue, id);
+        QCOMPARE(queue.job(id)->state, JobState::Running);
         QCOMPARE(pane->logFilePath(), logs.logPath(id));
+        pane->flush();
+        QVERIFY(pane->textView()->toPlainText().endsWith(QLatin1String("out 1499")));
+        QVERIFY(QFile::remove(gate));
         QVERIFY(QTest::qWaitFor([&] { return queue.job(id)->isFinished(); }, 20000));
         QCOMPARE(queue.job(id)->state, JobState::Succeeded);
         pane->flush();
         const QString expected = QString::fromUtf8(test::readFile(logs.logPath(id))).trimmed();
+        QVERIFY(expected.endsWith(QLatin1String("out 2999")));
         QCOMPARE(pane->textView()->toPlainText(), expected);
 
         // Closing a pane leaves its build alone.
+        QVERIFY(touch(gate));
         const quint64 second =
             queue.enqueueProcess(target, spec, JobKind::Build, BackendKind::Custom, false);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::readFile(logs.logPath(second)).contains("out 1499"); }, 10000));
         auto* other = new LogPane;
         other->attachJob(&queue, second);
         delete other;
+        QCoreApplication::processEvents();
+        QCOMPARE(queue.job(second)->state, JobState::Running);
+        QVERIFY(QFile::remove(gate));
         QVERIFY(QTest::qWaitFor([&] { return queue.job(second)->isFinished(); }, 20000));
         QCOMPARE(queue.job(second)->state, JobState::Succeeded);
         QCOMPARE(test::readFile(logs.logPath(second)).count("\nout "), 3000);

@@ -10,6 +10,7 @@
 //                        comment naming the branch), so all 2,500 recipes are parsed
 // Targets: planning < 0.5 s; the alignment view < 1 s.
 
+#include "../benchsupport.h"
 #include "changes/pinbumpplanner.h"
 #include "recipes/analyzer.h"
 #include "recipes/pinalignment.h"
@@ -80,7 +81,7 @@ void BM_PlanPinBump2000(benchmark::State& state)
     QTemporaryDir dir;
     const QString root = makeRepo(dir, 2000);
     if (root.isEmpty() || !onePin(root, fromPin)) {
-        state.SkipWithError("cannot generate the repository");
+        rg::bench::fail(state, "cannot generate the repository");
         return;
     }
     QFile readme(root + "/README.md");
@@ -91,6 +92,11 @@ void BM_PlanPinBump2000(benchmark::State& state)
     readme.close();
     std::shared_ptr<const rg::RepositorySource> source = rg::openWorkTree(root.toStdString());
     auto analysis = std::make_shared<const rg::Analysis>(rg::Analyzer().analyze(*source));
+    if (!analysis->sourceError.empty() || analysis->files.size() != 2000) {
+        rg::bench::fail(state, "analysed " + std::to_string(analysis->files.size()) +
+                                   " of 2000 recipes " + analysis->sourceError);
+        return;
+    }
     rg::PinBumpRequest request;
     request.from = fromPin;
     request.to = toPin;
@@ -100,8 +106,10 @@ void BM_PlanPinBump2000(benchmark::State& state)
     for (auto _ : state) {
         const rg::PinBumpPlan plan = rg::PinBumpPlanner(source, analysis).plan(request);
         recipes = plan.recipes;
-        if (recipes != 2000)
-            state.SkipWithError(("bumped " + std::to_string(recipes) + " " + plan.error).c_str());
+        if (recipes != 2000) {
+            rg::bench::fail(state, "bumped " + std::to_string(recipes) + " " + plan.error);
+            return;
+        }
     }
     state.counters["recipes"] = recipes;
     state.SetItemsProcessed(state.iterations() * recipes);
@@ -113,12 +121,20 @@ void BM_Analyze2000(benchmark::State& state)
     QTemporaryDir dir;
     const QString root = makeRepo(dir, 2000);
     if (root.isEmpty()) {
-        state.SkipWithError("cannot generate the repository");
+        rg::bench::fail(state, "cannot generate the repository");
         return;
     }
     const auto source = rg::openWorkTree(root.toStdString());
-    for (auto _ : state)
-        benchmark::DoNotOptimize(rg::Analyzer().analyze(*source).entries.size());
+    for (auto _ : state) {
+        const rg::Analysis analysis = rg::Analyzer().analyze(*source);
+        // An analysis that could not read the repository would be timed as a fast one.
+        if (!analysis.sourceError.empty() || analysis.files.size() != 2000) {
+            rg::bench::fail(state, "analysed " + std::to_string(analysis.files.size()) +
+                                       " of 2000 recipes " + analysis.sourceError);
+            return;
+        }
+        benchmark::DoNotOptimize(analysis.entries.size());
+    }
 }
 BENCHMARK(BM_Analyze2000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -130,7 +146,7 @@ void BM_Alignment10x250(benchmark::State& state)
     QTemporaryDir dir;
     const QString root = makeRepo(dir, 250, {"--git"});
     if (root.isEmpty()) {
-        state.SkipWithError("cannot generate the repository");
+        rg::bench::fail(state, "cannot generate the repository");
         return;
     }
     const QStringList files = QDir(root + "/.flox/pkgs").entryList({"*.nix"}, QDir::Files);
@@ -151,7 +167,7 @@ void BM_Alignment10x250(benchmark::State& state)
             file.write(text);
         }
         if (!ok || !git(root, {"commit", "-q", "-a", "-m", branch})) {
-            state.SkipWithError("cannot set up the branches");
+            rg::bench::fail(state, "cannot set up the branches");
             return;
         }
     }
@@ -159,7 +175,7 @@ void BM_Alignment10x250(benchmark::State& state)
     std::string error;
     const auto sources = rg::PinAlignment::localBranches(root.toStdString(), &error);
     if (sources.size() != 10) {
-        state.SkipWithError(("branches: " + std::to_string(sources.size()) + " " + error).c_str());
+        rg::bench::fail(state, "branches: " + std::to_string(sources.size()) + " " + error);
         return;
     }
     size_t rows = 0;
@@ -170,6 +186,12 @@ void BM_Alignment10x250(benchmark::State& state)
         recipes = 0;
         for (const rg::AlignmentColumn& column : alignment.columns())
             recipes += column.recipes;
+        // Every branch read whole: a branch that failed to read would make a faster view.
+        if (recipes != 10 * files.size()) {
+            rg::bench::fail(state, "read " + std::to_string(recipes) + " of " +
+                                       std::to_string(10 * files.size()) + " recipes");
+            return;
+        }
     }
     state.counters["rows"] = static_cast<double>(rows);
     state.counters["recipes"] = recipes;
@@ -181,4 +203,7 @@ BENCHMARK(BM_Alignment10x250)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    return rg::bench::runAll(argc, argv);
+}

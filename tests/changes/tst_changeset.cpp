@@ -439,7 +439,8 @@ void ChangeSetTest::refusesPathsOutsideTheRoot_data()
                             << "'..'";
     QTest::newRow("parent inside") << "pkgs/../../x.nix"
                                    << "'..'";
-    QTest::newRow("absolute") << "/tmp/recipegrid-absolute.nix"
+    // OUTSIDE stands for a temporary folder of the test's own, outside the root.
+    QTest::newRow("absolute") << "OUTSIDE/absolute.nix"
                               << "absolute";
     QTest::newRow("dot") << "pkgs/./x.nix"
                          << "normalised";
@@ -457,7 +458,10 @@ void ChangeSetTest::refusesPathsOutsideTheRoot()
     QVERIFY(parent.isValid());
     const QString root = parent.filePath("root");
     QVERIFY(QDir().mkpath(root + "/pkgs"));
-    QFile::remove("/tmp/recipegrid-absolute.nix");
+    QTemporaryDir outside;
+    QVERIFY(outside.isValid());
+    const QString absolute = outside.filePath("absolute.nix");
+    path.replace("OUTSIDE", outside.path());
     const ApplyResult result = ChangeSetApplier(root.toStdString())
                                    .apply(changeSet({createOp("pkgs/fine.nix", "fine\n"),
                                                      createOp(path.toStdString(), "escaped\n")}));
@@ -465,7 +469,7 @@ void ChangeSetTest::refusesPathsOutsideTheRoot()
     QCOMPARE(result.file, path.toStdString());
     QVERIFY2(result.error.find(why.toStdString()) != std::string::npos, result.error.c_str());
     QVERIFY(!QFileInfo::exists(parent.filePath("x.nix")));
-    QVERIFY(!QFileInfo::exists("/tmp/recipegrid-absolute.nix"));
+    QVERIFY(!QFileInfo::exists(absolute));
     QVERIFY(!QFileInfo::exists(root + "/pkgs/fine.nix"));
 }
 

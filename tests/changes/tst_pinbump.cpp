@@ -3,6 +3,7 @@
 // Markdown quotes, scopes, errors, the applier refusing a file changed since planning, undo and
 // commit. PinPrefetcher against the real nix-prefetch-url: offline, stalled and local downloads.
 
+#include "../loopback.h"
 #include "../recipes/testrepository.h"
 #include "build/pinprefetcher.h"
 #include "changes/changesetapplier.h"
@@ -919,8 +920,11 @@ void TestPinBump::planningOnAWorkerThreadGivesTheSamePlan()
 
 void TestPinBump::prefetchOfflineFailsWithNixsMessage()
 {
-    // No network here: the real nix-prefetch-url cannot resolve the host and must say so.
-    const std::string url = "https://github.com/NixOS/nixpkgs/archive/" + newPin + ".tar.gz";
+    // A download that cannot be made, network or not: the real nix-prefetch-url is pointed at a
+    // port of 127.0.0.1 that nothing listens on, is refused, and must say so.
+    const QString origin = test::refusingLoopbackOrigin();
+    QVERIFY(!origin.isEmpty());
+    const std::string url = origin.toStdString() + "/NixOS/nixpkgs/archive/" + newPin + ".tar.gz";
     QElapsedTimer timer;
     timer.start();
     const PrefetchResult result = PinPrefetcher::fetch(

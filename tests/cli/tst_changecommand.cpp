@@ -13,7 +13,6 @@
 #include <QTest>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 using nlohmann::json;
 using rg::test::Run;
@@ -25,6 +24,22 @@ Run recipegrid(const QStringList& arguments,
 {
     return rg::test::runRecipegrid(arguments, environment);
 }
+
+// Runs mount(8) or umount(8); false, with what it said in the log, when it fails.
+bool mountTool(const QString& program, const QStringList& arguments)
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(program, arguments);
+    if (!process.waitForFinished(10000) || process.exitStatus() != QProcess::NormalExit ||
+        process.exitCode() != 0) {
+        qWarning("%s %s: %s", qPrintable(program), qPrintable(arguments.join(' ')),
+                 process.readAll().constData());
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 namespace {
@@ -436,33 +451,27 @@ private slots:
     }
 
     // A target that cannot be written fails the apply after earlier files were written: they
-    // are rolled back, the error names the file, the exit status is 1. As root, permissions
-    // do not stop a write, so the file is made immutable instead (chattr +i).
+    // are rolled back, the error names the file, the exit status is 1. The recipe is made
+    // read-only by a read-only bind mount onto itself, which stops root as well as anyone:
+    // CTest runs this suite in a mount namespace of its own (tools/in_mount_namespace.sh).
     void unwritableTargetChangesNothing()
     {
         TestRepository repo;
         start(repo);
         const QString armv9 = repo.root() + "/" + recipe("pytorch-python313-cuda13_0-sm110-armv9");
-        const QString dir = repo.root() + "/" + pkgs;
-        const bool root = ::geteuid() == 0;
-        if (root) {
-            QCOMPARE(QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), armv9}), 0);
-        } else {
-            QVERIFY(QFile::setPermissions(dir, QFile::ReadOwner | QFile::ExeOwner));
-        }
+        QVERIFY2(mountTool(QStringLiteral("mount"), {"--bind", armv9, armv9}),
+                 "bind-mounting a recipe onto itself");
+        auto unmount = qScopeGuard([&] { mountTool(QStringLiteral("umount"), {armv9}); });
+        QVERIFY2(mountTool(QStringLiteral("mount"), {"-o", "remount,bind,ro", armv9}),
+                 "making the bind mount read-only");
+        QFile probe(armv9);
+        QVERIFY2(!probe.open(QIODevice::WriteOnly | QIODevice::Append), "the recipe is writable");
         const auto before = snapshot(repo.root());
         const Run run = recipegrid({"complete", repo.root()});
         const auto after = snapshot(repo.root());
-        if (root)
-            QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), armv9});
-        else
-            QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
 
         QCOMPARE(run.exitCode, 1);
-        // As root the immutable file fails; otherwise whichever file the applier writes or
-        // removes first in the read-only directory.
-        const QByteArray named =
-            root ? recipe("pytorch-python313-cuda13_0-sm110-armv9").toUtf8() : pkgs.toUtf8();
+        const QByteArray named = recipe("pytorch-python313-cuda13_0-sm110-armv9").toUtf8();
         QVERIFY2(run.err.contains("cannot apply: " + named), run.err.constData());
         QVERIFY2(!run.err.contains(".nix: .flox/"), "the file is named once, not per layer");
         QVERIFY(run.err.contains("nothing was changed"));
@@ -471,19 +480,16 @@ private slots:
     }
 
     // A full disk half-way through: exit 1, the message names the file and the OS error,
-    // and every file is as it was. Needs root (mounting a small tmpfs); fails without it.
+    // and every file is as it was. The disk is a 100 KB tmpfs, mounted in the suite's own
+    // mount namespace (see above).
     void fullDiskLosesNothing()
     {
         QTemporaryDir mountPoint;
-        QProcess mount;
-        mount.start(QStringLiteral("mount"),
-                    {"-t", "tmpfs", "-o", "size=100k", "tmpfs", mountPoint.path()});
-        QVERIFY(mount.waitForFinished(10000));
-        QVERIFY2(mount.exitStatus() == QProcess::NormalExit && mount.exitCode() == 0,
-                 qPrintable("mounting a 100 KB tmpfs (needs root): " +
-                            QString::fromUtf8(mount.readAllStandardError())));
+        QVERIFY2(mountTool(QStringLiteral("mount"),
+                           {"-t", "tmpfs", "-o", "size=100k", "tmpfs", mountPoint.path()}),
+                 "mounting a 100 KB tmpfs");
         auto unmount =
-            qScopeGuard([&] { QProcess::execute(QStringLiteral("umount"), {mountPoint.path()}); });
+            qScopeGuard([&] { mountTool(QStringLiteral("umount"), {mountPoint.path()}); });
         const QString root = mountPoint.path() + "/repo";
         const QString from = fixtures + "/seed001-start";
         QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);

@@ -3,10 +3,12 @@
 // and exit with — 0 done, 1 prefetch/apply/commit failed or compared pins mismatch, 2 usage,
 // pin or repository error.
 
+#include "../loopback.h"
 #include "../recipes/testrepository.h"
 #include "recipegridrun.h"
 
 #include <QDirIterator>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -294,15 +296,35 @@ void TestPinCommand::badInput()
 
 void TestPinCommand::prefetchOfflineFailsAndWritesNothing()
 {
+    // The recipes fetch their pin from a port of 127.0.0.1 that nothing listens on: the
+    // download is refused whether or not the machine has a network, and never leaves it.
+    const QString origin = rg::test::refusingLoopbackOrigin();
+    QVERIFY(!origin.isEmpty());
+    const QByteArray github = "https://github.com/NixOS/nixpkgs/archive/";
+    const QByteArray local = origin.toUtf8() + "/NixOS/nixpkgs/archive/";
     TestRepository repo;
-    makePytorch(repo);
+    repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed000"));
+    int pointed = 0;
+    QDirIterator recipes(repo.root() + "/.flox/pkgs", {"*.nix"}, QDir::Files);
+    while (recipes.hasNext()) {
+        const QString path = recipes.next();
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray text = file.readAll();
+        file.close();
+        pointed += text.contains(github) ? 1 : 0;
+        repo.write(".flox/pkgs/" + QFileInfo(path).fileName(), text.replace(github, local));
+    }
+    QVERIFY(pointed > 0);
+    repo.git({"init", "-q", "-b", "pytorch-2.9"});
+    repo.commitAll("seed000, fetched from a refusing port");
     const auto before = snapshot(repo);
     const Run run = recipegrid({"bump-pin", repo.root(), "--from", oldPin, "--to", newPin,
                                 "--prefetch", "--prefetch-timeout", "60"},
                                nixEnvironment());
     QCOMPARE(run.exitCode, 1);
-    const QByteArray url =
-        "https://github.com/NixOS/nixpkgs/archive/" + newPin.toUtf8() + ".tar.gz";
+    QVERIFY2(!run.err.contains(github), run.err.constData());
+    const QByteArray url = local + newPin.toUtf8() + ".tar.gz";
     QVERIFY2(run.err.contains("cannot prefetch " + url + ": error: unable to download '" + url),
              run.err.constData());
     QVERIFY(run.err.contains("Nothing was written."));

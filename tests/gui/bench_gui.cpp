@@ -4,6 +4,7 @@
 //   full repaint of the grid of a 2,000-recipe repository    < 16 ms
 // Repositories come from tests/tools/make_repo.py (deterministic, realistic ~5 KB recipes).
 
+#include "../benchsupport.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "recipes/matrixmodel.h"
@@ -70,7 +71,7 @@ void BM_OpenToFirstPaintedGrid(benchmark::State& state)
         timer.start();
         window.openRepository(path);
         if (!waitForAnalysis(window.session())) {
-            state.SkipWithError("no analysis");
+            rg::bench::fail(state, "no analysis");
             return;
         }
         window.matrixView()->viewport()->repaint(); // the first painted grid
@@ -91,7 +92,7 @@ void BM_RescanAfterOneFileChanged(benchmark::State& state)
     session.setDebounceInterval(600000); // reload() below, not the watcher, starts each scan
     session.openWorkTree(path);
     if (!waitForAnalysis(&session)) {
-        state.SkipWithError("no analysis");
+        rg::bench::fail(state, "no analysis");
         return;
     }
     const auto analysis = session.analysis();
@@ -111,12 +112,12 @@ void BM_RescanAfterOneFileChanged(benchmark::State& state)
         timer.start();
         session.reload();
         if (!waitForAnalysis(&session)) {
-            state.SkipWithError("no re-scan");
+            rg::bench::fail(state, "no re-scan");
             return;
         }
         state.SetIterationTime(static_cast<double>(timer.nsecsElapsed()) / 1e9);
         if (session.lastParsedCount() != 1) {
-            state.SkipWithError("more than the changed file was parsed");
+            rg::bench::fail(state, "more than the changed file was parsed");
             return;
         }
     }
@@ -135,7 +136,7 @@ void BM_FullGridRepaint(benchmark::State& state)
     RepositorySession session;
     session.openWorkTree(path);
     if (!waitForAnalysis(&session)) {
-        state.SkipWithError("no analysis");
+        rg::bench::fail(state, "no analysis");
         return;
     }
     MatrixModel model;
@@ -169,10 +170,11 @@ int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // The window's settings and build history in a folder of this run's own, not the user's.
+    QTemporaryDir settings;
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(settings.filePath(QStringLiteral("config"))));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(settings.filePath(QStringLiteral("data"))));
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("RecipeGridBench"));
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return rg::bench::runAll(argc, argv);
 }

@@ -48,22 +48,34 @@ inline bool writeAll(const QString& path, const QByteArray& bytes)
     return file.write(bytes) == bytes.size();
 }
 
-// QSettings and QStandardPaths under ~/.qttest, cleared: tests never see the user's recent
-// list or build history, nor an earlier run's.
-// CTest runs the GUI suites in parallel: each suite gets settings and data folders of its own
-// (named after its executable), so wiping them at start cannot pull another suite's away.
+// QSettings and QStandardPaths in folders of this run's own: tests never see the user's recent
+// list or build history, nor another run's. The folders are a temporary directory made on the
+// first call and removed when the suite exits, so two runs of one suite at once (CTest in
+// parallel, a developer beside CI) cannot wipe each other's; ~/.qttest, which Qt's test mode
+// would use, is one folder per user shared by every run. Each later call empties them again,
+// for suites where every test starts as a new user.
 inline void isolateSettings()
 {
-    QStandardPaths::setTestModeEnabled(true);
+    static QTemporaryDir root(QDir::tempPath() + QStringLiteral("/recipegrid-settings-XXXXXX"));
+    static const bool pointed = [] {
+        if (!root.isValid())
+            qFatal("cannot make a temporary settings folder: %s", qPrintable(root.errorString()));
+        // Test mode ignores XDG_CONFIG_HOME and XDG_DATA_HOME in favour of ~/.qttest.
+        QStandardPaths::setTestModeEnabled(false);
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(root.filePath(QStringLiteral("config"))));
+        qputenv("XDG_DATA_HOME", QFile::encodeName(root.filePath(QStringLiteral("data"))));
+        return true;
+    }();
+    Q_UNUSED(pointed);
     const QString suite = QStringLiteral("RecipeGridTests-") +
                           QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName();
     QCoreApplication::setOrganizationName(suite);
     QCoreApplication::setApplicationName(suite);
-    QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
-         QLatin1Char('/') + suite)
-        .removeRecursively();
-    // Build history and logs live in the app data directory: start each run without them.
-    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+    for (const QString& folder : {QStringLiteral("config"), QStringLiteral("data")}) {
+        QDir dir(root.filePath(folder));
+        dir.removeRecursively();
+        dir.mkpath(QStringLiteral("."));
+    }
 }
 
 inline const char* recipe(const char* variant)

@@ -55,9 +55,19 @@ int rowHeight(QAbstractScrollArea* area)
 
 void screenshot(QWidget* widget, const QString& name)
 {
-    const QString directory =
-        qEnvironmentVariable("RG_SCREENSHOTS", QStringLiteral("/tmp/recipegrid-screenshots"));
-    QDir().mkpath(directory);
+    // By default a folder of this run's own, kept for a person to look at and named once; a fixed
+    // one would mix two runs' pictures.
+    static const QString directory = [] {
+        QString chosen = qEnvironmentVariable("RG_SCREENSHOTS");
+        if (chosen.isEmpty()) {
+            QTemporaryDir made(QDir::tempPath() + QStringLiteral("/recipegrid-screenshots-XXXXXX"));
+            made.setAutoRemove(false);
+            chosen = made.path();
+        }
+        qInfo("screenshots: %s", qPrintable(chosen));
+        return chosen;
+    }();
+    QVERIFY(QDir().mkpath(directory));
     QTest::qWait(50); // layouts settle
     QVERIFY(widget->grab().save(directory + QLatin1Char('/') + name));
 }
@@ -117,22 +127,26 @@ private slots:
         for (QDockWidget* dock : docks) {
             dock->show();
             dock->raise();
-            QTest::qWait(50);
             QAbstractScrollArea* content = contentOf(dock);
             QVERIFY2(content, qPrintable(dock->objectName()));
-            const int row = rowHeight(content);
             auto* list = qobject_cast<QAbstractItemView*>(content);
             const int rows = list ? std::min(list->model()->rowCount(), severalRows) : severalRows;
-            QVERIFY2(row > 0, qPrintable(dock->objectName() + QLatin1Char(' ') +
-                                         QString::fromLatin1(content->metaObject()->className()) +
-                                         QStringLiteral(" %1 px high").arg(content->height())));
-            const int shown = content->viewport()->height();
-            QVERIFY2(shown >= rows * row,
-                     qPrintable(QStringLiteral("%1: %2 px for %3 rows of %4 px")
-                                    .arg(dock->objectName())
-                                    .arg(shown)
-                                    .arg(rows)
-                                    .arg(row)));
+            // A raised dock is laid out by queued events: wait for the layout to give it its
+            // rows (on a busy machine that takes longer than any fixed pause), and fail with
+            // the height it kept if it never does.
+            const auto showsRows = [&] {
+                const int row = rowHeight(content);
+                return row > 0 && content->viewport()->height() >= rows * row;
+            };
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                showsRows(),
+                qPrintable(QStringLiteral("%1 (%2): %3 px for %4 rows of %5 px")
+                               .arg(dock->objectName(),
+                                    QString::fromLatin1(content->metaObject()->className()))
+                               .arg(content->viewport()->height())
+                               .arg(rows)
+                               .arg(rowHeight(content))),
+                5000);
             screenshot(&window, dock->objectName() + QStringLiteral(".png"));
         }
     }

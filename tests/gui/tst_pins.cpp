@@ -346,9 +346,16 @@ private slots:
                  qPrintable(dialog->errorLabel()->text())); // the URL it could not download
         screenshot(dialog, "pins-bump-offline.png");
 
-        stub("sleep 0.3\necho " + hash + "\n");
+        // The download waits while a gate file exists: the progress bar is looked at while the
+        // prefetch is known to be running, then the gate is removed to let the hash through.
+        const QString gate = bin.filePath(QStringLiteral("gate"));
+        QVERIFY(writeAll(gate, "closed"));
+        stub("while [ -e '" + QFile::encodeName(gate) + "' ]; do sleep 0.05; done\necho " + hash +
+             "\n");
         QTest::mouseClick(dialog->okButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(dialog->progressBar()->isVisible(), slowly);
+        QVERIFY(dialog->isPrefetching());
+        QVERIFY(QFile::remove(gate));
         auto* review = waitForModal<ChangeSetReviewDialog>();
         QVERIFY2(review, qPrintable(window.banner()->text()));
         QCOMPARE(recipeOperations(review->changeSet()), 66);

@@ -1,6 +1,7 @@
 // Speed of the matrix layer on repository-sized inputs: every recipe of a scan goes through
 // VariantName::parse and MatrixSpec::expects, and the grid asks for expectedVariants.
 
+#include "../benchsupport.h"
 #include "matrix/matrixspec.h"
 
 #include <benchmark/benchmark.h>
@@ -84,4 +85,7 @@ BENCHMARK(BM_SpecFromJson)->Arg(4)->Arg(300);
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    return rg::bench::runAll(argc, argv);
+}

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <set>
 
 using namespace rg;
@@ -336,10 +337,15 @@ void TestSeedFixtures::schemaAgreesWithTheParser_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<bool>("valid");
+    // For an invalid spec, the schema's reason: the JSON pointer it names and words of its
+    // message that every jsonschema release prints.
+    QTest::addColumn<QString>("pointer");
+    QTest::addColumn<QString>("words");
     for (const char* repo : {"seed001-start", "seed001-target", "seed000"})
         QTest::newRow(repo) << readAll(fixture(QString(repo) + "/.flox/recipegrid.json")).toUtf8()
-                            << true;
-    QTest::newRow("minimal") << QByteArray(R"({"schema":1,"matrix":[]})") << true;
+                            << true << QString() << QString();
+    QTest::newRow("minimal") << QByteArray(R"({"schema":1,"matrix":[]})") << true << QString()
+                             << QString();
     QTest::newRow("all keys")
         << QByteArray(R"({"$schema":"x","schema":1,"package":"pytorch","extraPackages":["vllm"],)"
                       R"("recipeDir":"pkgs","torchVersion":"2.9.1","pnamePrefix":"p-",)"
@@ -347,37 +353,46 @@ void TestSeedFixtures::schemaAgreesWithTheParser_data()
                       R"("matrix":[{"python":["3.12"],"accelerator":"darwin","isas":["mps"]}],)"
                       R"("exclude":[{"package":"vllm"}],)"
                       R"("patterns":{"darwin":{"kind":"wrapper"}}})")
-        << true;
-    QTest::newRow("typo") << QByteArray(R"({"schema":1,"matrix":[],"pnameprefix":"x"})") << false;
+        << true << QString() << QString();
+    QTest::newRow("typo") << QByteArray(R"({"schema":1,"matrix":[],"pnameprefix":"x"})") << false
+                          << QStringLiteral("/") << QStringLiteral(R"('pnameprefix')");
     QTest::newRow("short pin") << QByteArray(
                                       R"({"schema":1,"matrix":[],"pins":{"13.0":"6a030d5"}})")
-                               << false;
+                               << false << QStringLiteral("/pins/13.0")
+                               << QStringLiteral(R"('6a030d5')");
     QTest::newRow("cpu group with archs")
         << QByteArray(R"({"schema":1,"matrix":[{"python":["3.13"],"accelerator":"cpu",)"
                       R"("gpuArchs":["sm90"],"isas":["avx2"]}]})")
-        << false;
+        << false << QStringLiteral("/matrix/0") << QStringLiteral(R"('gpuArchs': ['sm90'])");
     QTest::newRow("cuda group without archs")
         << QByteArray(R"({"schema":1,"matrix":[{"python":["3.13"],"accelerator":"cuda",)"
                       R"("cuda":["13.0"],"isas":["avx2"]}]})")
-        << false;
+        << false << QStringLiteral("/matrix/0")
+        << QStringLiteral(R"('gpuArchs' is a required property)");
     QTest::newRow("empty exclusion")
-        << QByteArray(R"({"schema":1,"matrix":[],"exclude":[{}]})") << false;
+        << QByteArray(R"({"schema":1,"matrix":[],"exclude":[{}]})") << false
+        << QStringLiteral("/exclude/0") << QStringLiteral(R"({})");
     QTest::newRow("pattern kind")
-        << QByteArray(R"({"schema":1,"matrix":[],"patterns":{"cuda":{"kind":"unknown"}}})")
-        << false;
-    QTest::newRow("schema 2") << QByteArray(R"({"schema":2,"matrix":[]})") << false;
+        << QByteArray(R"({"schema":1,"matrix":[],"patterns":{"cuda":{"kind":"unknown"}}})") << false
+        << QStringLiteral("/patterns/cuda/kind") << QStringLiteral(R"('unknown' is not one of)");
+    QTest::newRow("schema 2") << QByteArray(R"({"schema":2,"matrix":[]})") << false
+                              << QStringLiteral("/schema") << QStringLiteral(R"(1 was expected)");
     QTest::newRow("escaping dir") << QByteArray(R"({"schema":1,"recipeDir":"a/../..","matrix":[]})")
-                                  << false;
+                                  << false << QStringLiteral("/recipeDir")
+                                  << QStringLiteral(R"('a/../..')");
     QTest::newRow("python as digits")
         << QByteArray(
                R"({"schema":1,"matrix":[{"python":["313"],"accelerator":"cpu","isas":["avx2"]}]})")
-        << false;
+        << false << QStringLiteral("/matrix/0/python/0")
+        << QStringLiteral(R"('313' does not match)");
 }
 
 void TestSeedFixtures::schemaAgreesWithTheParser()
 {
     QFETCH(QByteArray, json);
     QFETCH(bool, valid);
+    QFETCH(QString, pointer);
+    QFETCH(QString, words);
     SpecError error;
     const bool parsed = MatrixSpec::fromJson(std::string_view(json.constData(), json.size()),
                                              "spec.json", Catalog::builtin(), &error)
@@ -392,7 +407,22 @@ void TestSeedFixtures::schemaAgreesWithTheParser()
     p.start(QStringLiteral("python3"),
             {QStringLiteral(RG_SOURCE_DIR "/tests/tools/validate_spec.py"), file});
     QVERIFY(p.waitForFinished(60000));
-    QVERIFY2((p.exitCode() == 0) == valid, p.readAll().constData());
+    const QString said = QString::fromUtf8(p.readAll());
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit, qPrintable(said));
+    QVERIFY2(p.exitCode() == (valid ? 0 : 1), qPrintable(said));
+    if (valid) {
+        QVERIFY2(said.isEmpty(), qPrintable(said));
+    } else {
+        // Invalid for the schema's reason, not because the validator could not run (a missing
+        // jsonschema module exits non-zero too).
+        const QString prefix = file + QStringLiteral(": ") + pointer + QStringLiteral(": ");
+        const QStringList lines = said.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(std::any_of(lines.begin(), lines.end(),
+                             [&](const QString& line) {
+                                 return line.startsWith(prefix) && line.contains(words);
+                             }),
+                 qPrintable(QStringLiteral("expected '%1…%2', got:\n%3").arg(prefix, words, said)));
+    }
 
     // What the parser accepts it writes back in a form the schema accepts too.
     if (parsed) {

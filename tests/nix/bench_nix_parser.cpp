@@ -1,5 +1,6 @@
 // Parse throughput on recipe-like input (target: at least 100 MB/s on one core).
 
+#include "../benchsupport.h"
 #include "nix/syntaxtree.h"
 #include "recipegenerator.h"
 
@@ -27,7 +28,7 @@ void BM_ParseRecipes(benchmark::State& state)
             auto tree = rg::nix::SyntaxTree::parse(recipe);
             benchmark::DoNotOptimize(tree.root());
             if (!tree.root())
-                state.SkipWithError("generated recipe failed to parse");
+                rg::bench::fail(state, "generated recipe failed to parse");
             bytes += static_cast<int64_t>(recipe.size());
         }
     }
@@ -47,7 +48,7 @@ void BM_ParseOneLargeFile(benchmark::State& state)
         auto tree = rg::nix::SyntaxTree::parse(big);
         benchmark::DoNotOptimize(tree.root());
         if (!tree.root())
-            state.SkipWithError(tree.error()->message.c_str());
+            rg::bench::fail(state, tree.error()->message.c_str());
     }
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
                             static_cast<int64_t>(big.size()));
@@ -66,4 +67,7 @@ BENCHMARK(BM_PrintParseNotation)->Unit(benchmark::kMicrosecond);
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    return rg::bench::runAll(argc, argv);
+}

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# check_deb.sh CPACK BUILD_DIR SCRATCH DEMO_REPO VERSION
-# Builds the DEB of BUILD_DIR into SCRATCH, extracts it, runs the installed recipegrid.
+# check_deb.sh CPACK BUILD_DIR DEMO_REPO VERSION
+# Builds the DEB of BUILD_DIR into a scratch folder of this run's own, extracts it, runs the
+# installed recipegrid. The folder is removed on success and kept (and named) on failure.
 set -euo pipefail
-cpack=$1 build=$2 scratch=$3 demo=$4 version=$5
+cpack=$1 build=$2 demo=$3 version=$4
+
+# A fixed folder would let two runs (CTest from two build trees, CI beside a developer) delete
+# each other's package halfway.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/recipegrid-deb.XXXXXX")
+trap 'echo "scratch folder kept: $scratch" >&2' EXIT
 
 fail() {
     echo "FAIL: $*" >&2
     exit 1
 }
 
-rm -rf "$scratch"
 mkdir -p "$scratch/out" "$scratch/root"
 [ -x "$build/app/recipegrid" ] || fail "$build/app/recipegrid is not built"
 
@@ -80,12 +85,17 @@ out=$(env -u LD_LIBRARY_PATH "$bin" --version 2>&1) || fail "recipegrid --versio
 echo "--version: $out"
 grep -qx "RecipeGrid $version" <<<"$out" || fail "--version printed '$out', expected 'RecipeGrid $version'"
 
+# The demo is made with broken recipes: `check` must report them and exit 1 (findings), not 0
+# (clean) nor 2 (usage or I/O error).
 rc=0
 out=$(env -u LD_LIBRARY_PATH "$bin" check "$demo" 2>&1) || rc=$?
-[ $rc -eq 0 ] || [ $rc -eq 1 ] || { echo "$out" >&2; fail "recipegrid check exited $rc (0 or 1 expected)"; }
+[ $rc -eq 1 ] || { echo "$out" >&2; fail "recipegrid check on the demo exited $rc, expected 1 (findings)"; }
 grep -qF "recipegrid check: $demo" <<<"$out" || { echo "$out" >&2; fail "check output does not name $demo"; }
 summary=$(grep -E '^[0-9]+ errors?, [0-9]+ warnings?, [0-9]+ notes?$' <<<"$out" | tail -n 1) \
     || { echo "$out" >&2; fail "check output has no summary line"; }
 echo "check (exit $rc): $summary"
-rm -rf "$scratch/root" "$scratch/out/_CPack_Packages" # keep only the .deb and the log
+[ "${summary%% *}" -gt 0 ] || { echo "$out" >&2; fail "the demo's broken recipes gave no errors: $summary"; }
+grep -qE 'BROKEN \([1-9][0-9]*\)' <<<"$out" || { echo "$out" >&2; fail "check lists no BROKEN recipes for the demo"; }
+trap - EXIT
+rm -rf "$scratch"
 echo "PASS"

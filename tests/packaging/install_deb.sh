@@ -77,15 +77,15 @@ done
 # The window: under its own X server, it must still be running after 5 s, then it is closed.
 xvfb-run -a -s "-screen 0 1600x1000x24" bash -c '
     cd /tmp
-    recipegrid --demo >/tmp/recipegrid-window.log 2>&1 &
+    recipegrid --demo >"$1/window.log" 2>&1 &
     pid=$!
     sleep 5
     if ! kill -0 "$pid" 2>/dev/null; then
         wait "$pid"; echo "FAIL: the window exited with $? within 5 s:" >&2
-        cat /tmp/recipegrid-window.log >&2
+        cat "$1/window.log" >&2
         exit 1
     fi
     kill "$pid"; wait "$pid" 2>/dev/null || true
     echo "window: up for 5 s under xvfb"
-' || fail "the window did not stay up for 5 s"
+' _ "$out" || fail "the window did not stay up for 5 s"
 echo "PASS"

@@ -4,9 +4,10 @@
 //   BM_CheckProcess           `recipegrid check` as a user runs it: wall time and peak RSS
 //   BM_NixInstantiateParse    the reference parser over the same files in one process
 // Targets (DESIGN/task): check of 2,000 recipes < 0.3 s, 20,000 < 3 s and < 500 MB, linear.
-// Run: bench_analyzer [--benchmark_filter=…]; repositories are generated once under
-// $RG_BENCH_DIR (default /tmp/recipegrid-bench).
+// Run: bench_analyzer [--benchmark_filter=…]; repositories are generated once per run in a
+// temporary folder, or kept under $RG_BENCH_DIR when it is set.
 
+#include "../benchsupport.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
 
@@ -15,6 +16,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <map>
@@ -25,26 +27,51 @@
 
 namespace {
 
+// $RG_BENCH_DIR, to keep the generated repositories between runs; otherwise a temporary folder
+// of this run's own, removed at exit.
 QString benchDir()
 {
     const QByteArray env = qgetenv("RG_BENCH_DIR");
-    return env.isEmpty() ? QStringLiteral("/tmp/recipegrid-bench") : QString::fromLocal8Bit(env);
+    if (!env.isEmpty())
+        return QString::fromLocal8Bit(env);
+    static QTemporaryDir own(QDir::tempPath() + QStringLiteral("/recipegrid-bench-XXXXXX"));
+    if (!own.isValid())
+        qFatal("cannot make a temporary folder: %s", qPrintable(own.errorString()));
+    return own.path();
 }
 
-// The generated repository of `count` recipes (made on first use, then reused).
+// The generated repository of `count` recipes, made on first use, then reused. It is generated
+// beside its final place and renamed into it when complete, so an interrupted generation is
+// never taken for a repository; one kept from an earlier run is reused only whole.
 QString repository(int count)
 {
     const QString path = benchDir() + QStringLiteral("/repo%1").arg(count);
-    if (QDir(path + "/.flox/pkgs").exists())
-        return path;
+    const QString pkgs = path + QStringLiteral("/.flox/pkgs");
+    if (QDir(pkgs).exists()) {
+        const qsizetype found = QDir(pkgs).entryList({QStringLiteral("*.nix")}, QDir::Files).size();
+        if (found >= count)
+            return path;
+        qWarning("%s holds %lld of %d recipes: generating it again", qPrintable(path),
+                 static_cast<long long>(found), count);
+        QDir(path).removeRecursively();
+    }
+    const QString partial = path + QStringLiteral(".partial");
+    QDir(partial).removeRecursively();
     QDir().mkpath(benchDir());
     QProcess generator;
-    generator.start(
-        QStringLiteral("python3"),
-        {QStringLiteral(RG_SOURCE_DIR "/tests/tools/make_repo.py"), QString::number(count), path});
-    generator.waitForFinished(-1);
-    if (generator.exitCode() != 0)
+    generator.start(QStringLiteral("python3"),
+                    {QStringLiteral(RG_SOURCE_DIR "/tests/tools/make_repo.py"),
+                     QString::number(count), partial});
+    if (!generator.waitForFinished(-1) || generator.exitStatus() != QProcess::NormalExit ||
+        generator.exitCode() != 0)
         qFatal("make_repo.py failed: %s", generator.readAllStandardError().constData());
+    const qsizetype made = QDir(partial + QStringLiteral("/.flox/pkgs"))
+                               .entryList({QStringLiteral("*.nix")}, QDir::Files)
+                               .size();
+    if (made < count)
+        qFatal("make_repo.py made %lld of %d recipes", static_cast<long long>(made), count);
+    if (!QDir().rename(partial, path))
+        qFatal("cannot rename %s to %s", qPrintable(partial), qPrintable(path));
     return path;
 }
 
@@ -67,7 +94,7 @@ const Corpus& corpus(int count)
          QDir(dir).entryList({QStringLiteral("*.nix")}, QDir::Files, QDir::Name)) {
         QFile file(dir + "/" + name);
         if (!file.open(QIODevice::ReadOnly))
-            continue;
+            qFatal("cannot read %s", qPrintable(file.fileName()));
         corpus.paths.push_back((dir + "/" + name).toStdString());
         corpus.contents.push_back(file.readAll().toStdString());
         corpus.bytes += corpus.contents.back().size();
@@ -83,7 +110,7 @@ void BM_Parse(benchmark::State& state)
             auto tree = rg::nix::SyntaxTree::parse(text);
             // A parse that fails fast would time an error path, not the parser.
             if (!tree.root()) {
-                state.SkipWithError("a generated recipe did not parse");
+                rg::bench::fail(state, "a generated recipe did not parse");
                 return;
             }
             benchmark::DoNotOptimize(tree.root());
@@ -111,9 +138,21 @@ void BM_Analyze(benchmark::State& state)
     auto source = rg::openWorkTree(repository(static_cast<int>(state.range(0))).toStdString());
     rg::AnalyzerOptions options;
     options.threads = static_cast<int>(state.range(1));
+    const size_t recipes =
+        size_t(QDir(repository(static_cast<int>(state.range(0))) + QStringLiteral("/.flox/pkgs"))
+                   .entryList({QStringLiteral("*.nix")}, QDir::Files)
+                   .size());
     int problems = 0;
     for (auto _ : state) {
         const rg::Analysis analysis = rg::Analyzer().analyze(*source, options);
+        // An analysis that could not read the repository, or read part of it, is faster for
+        // doing less: stop instead of timing it.
+        if (!analysis.sourceError.empty() || analysis.files.size() != recipes) {
+            rg::bench::fail(state, "analysed " + std::to_string(analysis.files.size()) + " of " +
+                                       std::to_string(recipes) + " recipes " +
+                                       analysis.sourceError);
+            return;
+        }
         problems = analysis.findingCount();
         benchmark::DoNotOptimize(analysis.entries.data());
     }
@@ -156,7 +195,7 @@ void BM_CheckProcess(benchmark::State& state)
         const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
         posix_spawn_file_actions_destroy(&actions);
         if (spawned != 0) {
-            state.SkipWithError("cannot start recipegrid");
+            rg::bench::fail(state, "cannot start recipegrid");
             break;
         }
         int status = 0;
@@ -165,7 +204,7 @@ void BM_CheckProcess(benchmark::State& state)
         exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         // 0 (clean) and 1 (findings) are analyses; anything else timed a failure.
         if (exitCode != 0 && exitCode != 1) {
-            state.SkipWithError("recipegrid check failed (killed, or exit 2)");
+            rg::bench::fail(state, "recipegrid check failed (killed, or exit 2)");
             break;
         }
         long kb = usage.ru_maxrss;
@@ -203,8 +242,11 @@ void BM_NixInstantiateParse(benchmark::State& state)
         process.setStandardOutputFile(QProcess::nullDevice());
         process.start(QStringLiteral("nix-instantiate"), arguments);
         process.waitForFinished(-1);
-        if (process.exitCode() != 0)
-            state.SkipWithError("nix-instantiate --parse failed");
+        if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+            rg::bench::fail(state, "nix-instantiate --parse failed: " +
+                                       process.readAllStandardError().toStdString());
+            return;
+        }
     }
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(files.bytes));
 }
@@ -212,4 +254,7 @@ BENCHMARK(BM_NixInstantiateParse)->Arg(2000)->Unit(benchmark::kMillisecond)->Use
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    return rg::bench::runAll(argc, argv);
+}

@@ -34,6 +34,8 @@
 //   cuda-set       every mention of cudaPackages_X_Y → another version's → cuda-version-mismatch
 //   import         a sibling recipe of its own cell a companion imports → the same package's
 //                  recipe of another cell                                → imported-cell-mismatch
+// Every mutant must be caught and every caught one fixed, except those listed in
+// missExceptions() with their reasons (a rate would let a new miss pass unnoticed).
 // Every caught mutant is then fixed through the change planner: the fixed file must have no
 // finding its original did not have, must keep every export, cmake -D flag, USE_* switch and
 // comment line the mutant kept, and must be the author's file byte for byte. The only mutants
@@ -787,6 +789,28 @@ const std::map<std::string, std::string>& restoreExceptions()
     return exceptions;
 }
 
+// Mutants known to go uncaught, or caught and not fixed, by their label ("repo/file [kind]
+// description"), with the reason. Every other mutant must be caught and fixed; a listed one that
+// is caught and fixed fails too, so the list stays true and a new miss cannot hide behind a rate.
+const std::map<std::string, std::string>& missExceptions()
+{
+    // The arch reaches gpuTargets through `inherit (arch) dotted` out of an attribute set:
+    // the check follows it, the in-place value fix does not, and regenerating the file from the
+    // group's other recipe is refused because it would drop what this recipe writes itself.
+    static const std::string inheritedFromASet =
+        "the arch value reaches its sink through `inherit (arch) dotted`, which the in-place "
+        "fix does not follow; regeneration is refused (it would lose the recipe's own lines)";
+    static const std::map<std::string, std::string> exceptions = {
+        {"realworld/dotted-bindings/pytorch-python313-cuda12_8-sm100-avx512.nix [arch-value] "
+         "line 11: \"10.0\" → \"7.5\"",
+         inheritedFromASet},
+        {"realworld/dotted-bindings/pytorch-python313-cuda12_8-sm100-avx512.nix [arch-notation] "
+         "line 11: \"10.0\" → \"sm_100\"",
+         inheritedFromASet},
+    };
+    return exceptions;
+}
+
 // Lines that set something or explain it: exports, cmake -D flags, USE_* switches, comments.
 std::vector<std::string> settingLines(const std::string& text)
 {
@@ -859,6 +883,20 @@ private slots:
         QStringList invalid;
         QStringList baselineProblems;
         QStringList uncovered; // for the record: where the test's own reading found nothing
+        std::set<std::string> usedMisses;
+        QStringList expectedMisses; // for the record: listed in missExceptions()
+        // A mutant missed or left unfixed fails the test unless missExceptions() names it.
+        const auto expectMiss = [&](const std::string& label, const std::string& text,
+                                    QStringList& misses) {
+            const auto exception = missExceptions().find(label);
+            if (exception == missExceptions().end()) {
+                misses << QString::fromStdString(text);
+                return;
+            }
+            usedMisses.insert(label);
+            expectedMisses << QString::fromStdString(text + " (expected: " + exception->second +
+                                                     ")");
+        };
 
         for (const RepoUnderTest& repo : repositories()) {
             // A temporary copy; the mutated file is written there and restored after each run.
@@ -1338,7 +1376,7 @@ private slots:
                         if (left.empty())
                             ++byKind[mutant.kind].fixed;
                         else
-                            unfixed << QString::fromStdString(label + " — the fix leaves" + left);
+                            expectMiss(label, label + " — the fix leaves" + left, unfixed);
                         for (const std::string& line : settingLines(original.toStdString()))
                             if (mutant.bytes.contains(QByteArray::fromStdString(line)) &&
                                 fixed->text.find(line) == std::string::npos)
@@ -1360,14 +1398,15 @@ private slots:
                                                           firstDifference(expected, fixed->text));
                         }
                     } else if (caught) {
-                        unfixed << QString::fromStdString(label + " — no fix: " + why);
+                        expectMiss(label, label + " — no fix: " + why, unfixed);
                     }
                     if (caught)
                         ++byKind[mutant.kind].caught;
                     else
-                        missed << QString::fromStdString(label + " — expected " +
-                                                         *mutant.rules.begin() +
-                                                         ", got:" + describeFindings(after, path));
+                        expectMiss(label,
+                                   label + " — expected " + *mutant.rules.begin() +
+                                       ", got:" + describeFindings(after, path),
+                                   missed);
                 }
             }
         }
@@ -1378,7 +1417,6 @@ private slots:
                 line += QStringLiteral(" %1=%2").arg(QString::fromStdString(kind)).arg(count);
             qInfo().noquote() << line;
         }
-        bool belowThreshold = false;
         for (const auto& [kind, tally] : byKind) {
             const double rate = tally.mutants ? 100.0 * tally.caught / tally.mutants : 0.0;
             const double fixRate = tally.caught ? 100.0 * tally.fixed / tally.caught : 0.0;
@@ -1396,7 +1434,6 @@ private slots:
                                      .arg(tally.restored)
                                      .arg(restoreRate, 0, 'f', 1)
                                      .arg(restorable);
-            belowThreshold = belowThreshold || rate < 95.0 || fixRate < 95.0 || restoreRate < 95.0;
         }
         qInfo() << "mutation run took" << timer.elapsed() << "ms";
 
@@ -1410,9 +1447,21 @@ private slots:
         if (!notRestored.isEmpty())
             qInfo().noquote() << "fixes that did not give back the author's file:\n" +
                                      notRestored.join('\n');
+        if (!expectedMisses.isEmpty())
+            qInfo().noquote() << "expected misses:\n" + expectedMisses.join('\n');
         for (const auto& [key, reason] : restoreExceptions())
             if (!usedExceptions.count(key))
                 staleExceptions << QString::fromStdString(key + " (no such mutant)");
+        QStringList staleMisses;
+        for (const auto& [label, reason] : missExceptions())
+            if (!usedMisses.count(label))
+                staleMisses << QString::fromStdString(label);
+        QVERIFY2(missed.isEmpty(), qPrintable("missed mutants:\n" + missed.join('\n')));
+        QVERIFY2(unfixed.isEmpty(),
+                 qPrintable("mutants the fix did not repair:\n" + unfixed.join('\n')));
+        QVERIFY2(staleMisses.isEmpty(),
+                 qPrintable("listed as missed, but caught and fixed (or no such mutant):\n" +
+                            staleMisses.join('\n')));
         QVERIFY2(baselineProblems.isEmpty(), qPrintable(baselineProblems.join('\n')));
         QVERIFY2(notRestored.isEmpty(),
                  qPrintable("fixes that did not give back the author's file:\n" +
@@ -1432,9 +1481,6 @@ private slots:
         QVERIFY2(byKind["arch-bindings"].mutants >= 5, "arch-bindings");
         for (const RepoUnderTest& repo : repositories())
             QVERIFY2(!byRepo[repo.name.toStdString()].empty(), qPrintable(repo.name));
-        QVERIFY2(!belowThreshold,
-                 qPrintable(QStringLiteral("a kind caught or fixed less than 95%; missed:\n") +
-                            missed.join('\n') + "\nunfixed:\n" + unfixed.join('\n')));
     }
 
     // Recipes whose values a builder makes (`import ./lib/mk-torch.nix { capability = "9.0";

@@ -172,13 +172,29 @@ private slots:
         QVERIFY(dialog.toEdit()->isEnabled());
         QVERIFY(!dialog.progressBar()->isVisible());
 
+        // Stop stops: the dialog gives the inputs back at once and says so; a hash the stopped
+        // download still delivers is ignored, and the dialog stays open.
         QTest::mouseClick(dialog.okButton(), Qt::LeftButton); // try again
         QCOMPARE(prefetch.count(), 2);
         QSignalSpy stop(&dialog, &PinBumpDialog::prefetchCancelRequested);
         QVERIFY(dialog.stopButton()->isVisible());
         QTest::mouseClick(dialog.stopButton(), Qt::LeftButton);
         QCOMPARE(stop.count(), 1);
+        QVERIFY(!dialog.isPrefetching());
+        QVERIFY(!dialog.progressBar()->isVisible());
+        QVERIFY(dialog.toEdit()->isEnabled());
+        QVERIFY(dialog.okButton()->isEnabled());
+        QVERIFY2(dialog.errorLabel()->text().contains(QStringLiteral("stopped")),
+                 qPrintable(dialog.errorLabel()->text()));
         const std::string hash = "0hvq5dmvwn3cp9c0r1ab29qk2a8ki6b4cn7r2i3fjyjl4a47v8xz";
+        dialog.prefetchFinished({{url.toStdString(), hash}}, {});
+        QVERIFY(accepted.isEmpty());
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.request().newHashes.empty());
+
+        // A new attempt that delivers the hash accepts the dialog with it.
+        QTest::mouseClick(dialog.okButton(), Qt::LeftButton);
+        QCOMPARE(prefetch.count(), 3);
         dialog.prefetchFinished({{url.toStdString(), hash}}, {});
         QCOMPARE(accepted.count(), 1);
         QCOMPARE(dialog.request().newHashes.at(url.toStdString()), hash);
