@@ -28,6 +28,7 @@ struct Invocation
     bool readme = true;            // keep a marked README section up to date
     bool addReadmeSection = false; // --readme: add one to a README without the markers
     bool acceptRemovals = false;
+    bool deleteWorking = false;
     bool dryRun = false;
     bool diff = false;
     bool commit = false;
@@ -99,6 +100,10 @@ struct Options
         QStringLiteral("accept-removals"),
         QStringLiteral("Also apply fixes that remove lines outside what their findings name "
                        "(listed as \"also removes\"); without it those files are left out.")};
+    QCommandLineOption deleteWorking{
+        QStringLiteral("delete-working"),
+        QStringLiteral("Also delete working recipes the spec does not ask for (listed as \"a "
+                       "working recipe\"); without it they stay.")};
     QCommandLineOption dryRun{QStringLiteral("dry-run"),
                               QStringLiteral("Print the plan; write nothing.")};
     QCommandLineOption diff{QStringLiteral("diff"),
@@ -139,6 +144,8 @@ struct Options
             parser->addOption(cell);
         parser->addOptions({package, readme, noReadme, acceptRemovals, dryRun, diff, commit,
                             message, format, spec, recipeDir});
+        if (action == ChangeAction::Complete)
+            parser->addOption(deleteWorking);
         parser->addPositionalArgument(
             QStringLiteral("REPO"),
             QStringLiteral("The recipe repository (a writable work tree)."));
@@ -179,6 +186,7 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
     invocation->readme = !parser.isSet(options.noReadme);
     invocation->addReadmeSection = parser.isSet(options.readme);
     invocation->acceptRemovals = parser.isSet(options.acceptRemovals);
+    invocation->deleteWorking = complete && parser.isSet(options.deleteWorking);
     invocation->dryRun = parser.isSet(options.dryRun);
     invocation->diff = parser.isSet(options.diff);
     invocation->commit = parser.isSet(options.commit);
@@ -392,6 +400,9 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     if (invocation.acceptRemovals)
         for (FileOperation& op : changes.operations)
             op.selected = op.selected || !op.alsoRemoves.empty();
+    if (invocation.deleteWorking)
+        for (FileOperation& op : changes.operations)
+            op.selected = op.selected || !op.heldBack.empty();
     const ChangeSetRun::Options options = runOptions(invocation);
     if (!invocation.json)
         std::cout << AnalysisReport::printable(changes.title) + "\n" +

@@ -353,6 +353,37 @@ private slots:
                  "delete touched another file than the -magma one");
     }
 
+    // The demo's sm75-avx2 works, but the spec does not ask for it: complete leaves it unless
+    // --delete-working says to delete it too.
+    void completeKeepsWorkingRecipesUnlessAsked()
+    {
+        const QString sm75 = recipe("pytorch-python313-cuda13_0-sm75-avx2");
+        TestRepository kept;
+        kept.copyFrom(QStringLiteral(RG_SOURCE_DIR "/resources/demo/repository"));
+        QVERIFY(QFile::exists(kept.root() + "/" + sm75));
+        const Run run = recipegrid({"complete", "--no-readme", kept.root()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("not selected: delete  " + sm75.toUtf8() +
+                                  "\n  a working recipe: deleted only if you check it"),
+                 run.out.constData());
+        QVERIFY(QFile::exists(kept.root() + "/" + sm75));
+        // Broken recipes outside the spec are still deleted.
+        QVERIFY(!QFile::exists(kept.root() + "/" +
+                               recipe("pytorch-python313-cuda13_0-sm121-armv9-nightly")));
+
+        TestRepository deleted;
+        deleted.copyFrom(QStringLiteral(RG_SOURCE_DIR "/resources/demo/repository"));
+        const Run asked =
+            recipegrid({"complete", "--no-readme", "--delete-working", deleted.root()});
+        QCOMPARE(asked.exitCode, 0);
+        QVERIFY2(asked.out.contains("delete  " + sm75.toUtf8() + "  (not in the spec)"),
+                 asked.out.constData());
+        QVERIFY(!QFile::exists(deleted.root() + "/" + sm75));
+        // Only complete deletes what the spec does not ask for.
+        const Run fix = recipegrid({"fix", "--delete-working", deleted.root(), "sm90-avx2"});
+        QCOMPARE(fix.exitCode, 2);
+    }
+
     void unknownCell()
     {
         TestRepository repo;
