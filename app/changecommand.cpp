@@ -255,20 +255,24 @@ std::string cellPart(const std::string& cellKey)
 
 // A recipe file of the analysis, named by its path relative to the root, an absolute path,
 // or its file name in the recipe directory (".nix" optional).
-std::string recipePathOf(const Analysis& analysis, const std::string& root, const QString& arg)
+// Whether a recipe at `file` is what `arg` names: its path from the root (or absolute), from
+// the recipe directory, or that without ".nix".
+bool namesFile(const Analysis& analysis, const std::string& root, const QString& arg,
+               const std::string& file)
 {
     QString relative = QDir::cleanPath(arg);
     if (QDir::isAbsolutePath(relative))
         relative = QDir(QString::fromStdString(root)).relativeFilePath(relative);
     const std::string path = relative.toStdString();
     const std::string inDir = analysis.recipeDir.empty() ? path : analysis.recipeDir + "/" + path;
-    for (const MatrixEntry& entry : analysis.entries) {
-        if (!entry.recipe)
-            continue;
-        const std::string& file = entry.recipe->path;
-        if (file == path || file == inDir || file == inDir + ".nix")
-            return file;
-    }
+    return file == path || file == inDir || file == inDir + ".nix";
+}
+
+std::string recipePathOf(const Analysis& analysis, const std::string& root, const QString& arg)
+{
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.recipe && namesFile(analysis, root, arg, entry.recipe->path))
+            return entry.recipe->path;
     return {};
 }
 
@@ -299,8 +303,21 @@ std::vector<std::string> cellsNamed(const Analysis& analysis, const std::string&
 
 // Every argument must name something of the analysis: planning for a typo would only report
 // it as skipped, and a script would take the exit status 0 for success.
+// A recipe file of the repository whose name names no variant (ollama-cuda.nix), "" when
+// `arg` is none.
+std::string unnamedRecipeOf(const Analysis& analysis, const std::string& root, const QString& arg)
+{
+    for (const RecipeFacts& facts : analysis.unnamed)
+        if (namesFile(analysis, root, arg, facts.path))
+            return facts.path;
+    return {};
+}
+
+// Cells `invocation` names; recipe files that are not variants of the matrix go to
+// `notVariants` (there is nothing to plan for them). A return value is the exit status.
 std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invocation,
-                                std::vector<std::string>* cells)
+                                std::vector<std::string>* cells,
+                                std::vector<SkippedCell>* notVariants)
 {
     for (const QString& arg : invocation.cells) {
         const std::string text = arg.toStdString();
@@ -323,6 +340,14 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
                                                     std::to_string(found.size()) + " cells (" +
                                                     list + "): use --package or PACKAGE:CELL");
         }
+        if (found.empty())
+            if (std::string path = unnamedRecipeOf(analysis, invocation.root, arg); !path.empty()) {
+                notVariants->push_back(
+                    {path, "a recipe, but not a variant of the matrix (its file name names no "
+                           "cell): nothing to " +
+                               std::string(nameOf(invocation.action))});
+                continue;
+            }
         if (found.empty())
             return CommandLine::repositoryError(
                 invocation.name, "unknown cell or recipe '" + AnalysisReport::printable(text) +
@@ -389,14 +414,24 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     request.package = invocation.package;
     request.updateReadme = invocation.readme;
     request.addReadmeSection = invocation.addReadmeSection;
-    if (const auto stop = resolveCells(*analysis, invocation, &request.cells))
+    std::vector<SkippedCell> notVariants;
+    if (const auto stop = resolveCells(*analysis, invocation, &request.cells, &notVariants))
         return *stop;
+    // Only files outside the matrix named: nothing to do, said as such (no cells would mean
+    // the whole package to the planner).
+    const bool nothingNamed = request.cells.empty() && !notVariants.empty();
     if (invocation.commit)
         if (const std::string error = ChangeSetRun::commitPrecondition(invocation.root);
             !error.empty())
             return CommandLine::repositoryError(invocation.name, error);
 
-    ChangeSet changes = ChangePlanner(source, analysis).plan(request);
+    ChangeSet changes = nothingNamed ? ChangeSet{} : ChangePlanner(source, analysis).plan(request);
+    changes.skipped.insert(changes.skipped.begin(), notVariants.begin(), notVariants.end());
+    if (nothingNamed) {
+        std::string verb = nameOf(invocation.action);
+        verb[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(verb[0])));
+        changes.title = verb + " " + notVariants.front().subject;
+    }
     if (invocation.acceptRemovals)
         for (FileOperation& op : changes.operations)
             op.selected = op.selected || !op.alsoRemoves.empty();

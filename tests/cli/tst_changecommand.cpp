@@ -384,6 +384,40 @@ private slots:
         QCOMPARE(fix.exitCode, 2);
     }
 
+    // A recipe whose name is not a variant's is there, but outside the matrix: nothing to fix,
+    // which is what is said (not "no recipe file of that name").
+    void fixingARecipeOutsideTheMatrix()
+    {
+        TestRepository repo;
+        start(repo);
+        QVERIFY(QFile::copy(repo.root() + "/" + recipe("pytorch-python313-cuda13_0-sm120-avx512"),
+                            repo.root() + "/.flox/pkgs/ollama-cuda.nix"));
+        const auto before = snapshot(repo.root());
+        for (const QString& argument :
+             {QStringLiteral(".flox/pkgs/ollama-cuda.nix"), QStringLiteral("ollama-cuda.nix"),
+              repo.root() + "/.flox/pkgs/ollama-cuda.nix"}) {
+            const Run run = recipegrid({"fix", repo.root(), argument});
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(run.err.isEmpty(), run.err.constData());
+            QVERIFY2(run.out.contains(".flox/pkgs/ollama-cuda.nix: a recipe, but not a variant of "
+                                      "the matrix"),
+                     run.out.constData());
+            QVERIFY2(run.out.contains("nothing to fix"), run.out.constData());
+            QVERIFY2(run.out.contains("Nothing to do."), run.out.constData());
+            QVERIFY(!run.out.contains("no recipe file of that name"));
+        }
+        // Named with a cell, the cell is planned and the outsider reported beside it.
+        const Run both = recipegrid({"fix", "--dry-run", repo.root(), "ollama-cuda.nix",
+                                     "pytorch-python313-cuda13_0-sm110-armv9"});
+        QCOMPARE(both.exitCode, 0);
+        QVERIFY2(both.out.contains("modify  " +
+                                   recipe("pytorch-python313-cuda13_0-sm110-armv9").toUtf8()),
+                 both.out.constData());
+        QVERIFY2(both.out.contains("ollama-cuda.nix: a recipe, but not a variant"),
+                 both.out.constData());
+        QVERIFY(snapshot(repo.root()) == before);
+    }
+
     void unknownCell()
     {
         TestRepository repo;
