@@ -229,6 +229,40 @@ private slots:
                                   qPrintable(window.summaryText()), slowly);
     }
 
+    // seed001-start's sm120-avx is broken and outside the spec: Complete would delete it, and
+    // so may the user, from the menu and the context menu.
+    void brokenRecipeOutsideTheSpecCanBeDeleted()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        const QModelIndex avx = cellOf(window, "sm120", "avx");
+        QVERIFY(avx.isValid());
+        QCOMPARE(statusOf(window, "sm120", "avx"), int(CellStatus::Broken));
+        click(window, avx);
+        QVERIFY(window.changeActions()->deleteAction()->isEnabled());
+        QVERIFY(window.changeActions()->fixAction()->isEnabled());
+        QStringList offered;
+        QVERIFY(chooseFromCellMenu(window, avx, QStringLiteral("deleteRecipeAction"), &offered));
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        bool deletes = false;
+        for (const FileOperation& op : review->changeSet().operations)
+            deletes = deletes || (op.kind == FileOperationKind::Delete &&
+                                  op.path == recipe("pytorch-python313-cuda13_0-sm120-avx"));
+        QVERIFY(deletes);
+        review->reject();
+        QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
+
+        // A broken recipe the spec asks for is fixed, not deleted.
+        click(window, cellOf(window, "sm110", "armv9"));
+        QCOMPARE(statusOf(window, "sm110", "armv9"), int(CellStatus::Broken));
+        QVERIFY(!window.changeActions()->deleteAction()->isEnabled());
+    }
+
     void completeMatrixThenUndo()
     {
         QTemporaryDir dir;
