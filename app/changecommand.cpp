@@ -29,6 +29,7 @@ struct Invocation
     bool readme = true;            // keep a marked README section up to date
     bool addReadmeSection = false; // --readme: add one to a README without the markers
     bool acceptRemovals = false;
+    bool deleteWorking = false;
     bool dryRun = false;
     bool diff = false;
     bool commit = false;
@@ -100,6 +101,10 @@ struct Options
         QStringLiteral("accept-removals"),
         QStringLiteral("Also apply fixes that remove lines outside what their findings name "
                        "(listed as \"also removes\"); without it those files are left out.")};
+    QCommandLineOption deleteWorking{
+        QStringLiteral("delete-working"),
+        QStringLiteral("Also delete working recipes the spec does not ask for (listed as \"a "
+                       "working recipe\"); without it they stay.")};
     QCommandLineOption dryRun{QStringLiteral("dry-run"),
                               QStringLiteral("Print the plan; write nothing.")};
     QCommandLineOption diff{QStringLiteral("diff"),
@@ -140,6 +145,8 @@ struct Options
             parser->addOption(cell);
         parser->addOptions({package, readme, noReadme, acceptRemovals, dryRun, diff, commit,
                             message, format, spec, recipeDir});
+        if (action == ChangeAction::Complete)
+            parser->addOption(deleteWorking);
         parser->addPositionalArgument(
             QStringLiteral("REPO"),
             QStringLiteral("The recipe repository (a writable work tree)."));
@@ -180,6 +187,7 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
     invocation->readme = !parser.isSet(options.noReadme);
     invocation->addReadmeSection = parser.isSet(options.readme);
     invocation->acceptRemovals = parser.isSet(options.acceptRemovals);
+    invocation->deleteWorking = complete && parser.isSet(options.deleteWorking);
     invocation->dryRun = parser.isSet(options.dryRun);
     invocation->diff = parser.isSet(options.diff);
     invocation->commit = parser.isSet(options.commit);
@@ -242,20 +250,24 @@ std::optional<int> parse(ChangeAction action, const QStringList& arguments, Invo
 
 // A recipe file of the analysis, named by its path relative to the root, an absolute path,
 // or its file name in the recipe directory (".nix" optional).
-std::string recipePathOf(const Analysis& analysis, const std::string& root, const QString& arg)
+// Whether a recipe at `file` is what `arg` names: its path from the root (or absolute), from
+// the recipe directory, or that without ".nix".
+bool namesFile(const Analysis& analysis, const std::string& root, const QString& arg,
+               const std::string& file)
 {
     QString relative = QDir::cleanPath(arg);
     if (QDir::isAbsolutePath(relative))
         relative = QDir(QString::fromStdString(root)).relativeFilePath(relative);
     const std::string path = relative.toStdString();
     const std::string inDir = analysis.recipeDir.empty() ? path : analysis.recipeDir + "/" + path;
-    for (const MatrixEntry& entry : analysis.entries) {
-        if (!entry.recipe)
-            continue;
-        const std::string& file = entry.recipe->path;
-        if (file == path || file == inDir || file == inDir + ".nix")
-            return file;
-    }
+    return file == path || file == inDir || file == inDir + ".nix";
+}
+
+std::string recipePathOf(const Analysis& analysis, const std::string& root, const QString& arg)
+{
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.recipe && namesFile(analysis, root, arg, entry.recipe->path))
+            return entry.recipe->path;
     return {};
 }
 
@@ -289,8 +301,21 @@ std::vector<std::string> cellsNamed(const Analysis& analysis, const std::string&
 
 // Every argument must name something of the analysis: planning for a typo would only report
 // it as skipped, and a script would take the exit status 0 for success.
+// A recipe file of the repository whose name names no variant (ollama-cuda.nix), "" when
+// `arg` is none.
+std::string unnamedRecipeOf(const Analysis& analysis, const std::string& root, const QString& arg)
+{
+    for (const RecipeFacts& facts : analysis.unnamed)
+        if (namesFile(analysis, root, arg, facts.path))
+            return facts.path;
+    return {};
+}
+
+// Cells `invocation` names; recipe files that are not variants of the matrix go to
+// `notVariants` (there is nothing to plan for them). A return value is the exit status.
 std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invocation,
-                                std::vector<std::string>* cells)
+                                std::vector<std::string>* cells,
+                                std::vector<SkippedCell>* notVariants)
 {
     for (const QString& arg : invocation.cells) {
         const std::string text = arg.toStdString();
@@ -313,6 +338,14 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
                                                     std::to_string(found.size()) + " cells (" +
                                                     list + "): use --package or PACKAGE:CELL");
         }
+        if (found.empty())
+            if (std::string path = unnamedRecipeOf(analysis, invocation.root, arg); !path.empty()) {
+                notVariants->push_back(
+                    {path, "a recipe, but not a variant of the matrix (its file name names no "
+                           "cell): nothing to " +
+                               std::string(nameOf(invocation.action))});
+                continue;
+            }
         if (found.empty())
             return CommandLine::repositoryError(
                 invocation.name, "unknown cell or recipe '" + AnalysisReport::printable(text) +
@@ -379,17 +412,30 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     request.package = invocation.package;
     request.updateReadme = invocation.readme;
     request.addReadmeSection = invocation.addReadmeSection;
-    if (const auto stop = resolveCells(*analysis, invocation, &request.cells))
+    std::vector<SkippedCell> notVariants;
+    if (const auto stop = resolveCells(*analysis, invocation, &request.cells, &notVariants))
         return *stop;
+    // Only files outside the matrix named: nothing to do, said as such (no cells would mean
+    // the whole package to the planner).
+    const bool nothingNamed = request.cells.empty() && !notVariants.empty();
     if (invocation.commit)
         if (const std::string error = ChangeSetRun::commitPrecondition(invocation.root);
             !error.empty())
             return CommandLine::repositoryError(invocation.name, error);
 
-    ChangeSet changes = ChangePlanner(source, analysis).plan(request);
+    ChangeSet changes = nothingNamed ? ChangeSet{} : ChangePlanner(source, analysis).plan(request);
+    changes.skipped.insert(changes.skipped.begin(), notVariants.begin(), notVariants.end());
+    if (nothingNamed) {
+        std::string verb = nameOf(invocation.action);
+        verb[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(verb[0])));
+        changes.title = verb + " " + notVariants.front().subject;
+    }
     if (invocation.acceptRemovals)
         for (FileOperation& op : changes.operations)
             op.selected = op.selected || !op.alsoRemoves.empty();
+    if (invocation.deleteWorking)
+        for (FileOperation& op : changes.operations)
+            op.selected = op.selected || !op.heldBack.empty();
     const ChangeSetRun::Options options = runOptions(invocation);
     if (!invocation.json)
         std::cout << AnalysisReport::printable(changes.title) + "\n" +

@@ -16,12 +16,16 @@ namespace {
 
 const char* const dot = " \xc2\xb7 "; // " · "
 
-// What a fix takes out beyond its findings, one line below the operation's.
+// What a fix takes out beyond its findings, or why a deletion is held back, one line below
+// the operation's.
 std::string removalLine(const FileOperation& op)
 {
-    return op.alsoRemoves.empty()
-               ? std::string()
-               : "  " + AnalysisReport::printable(RemovalReport::summary(op.alsoRemoves)) + "\n";
+    std::string out;
+    if (!op.alsoRemoves.empty())
+        out += "  " + AnalysisReport::printable(RemovalReport::summary(op.alsoRemoves)) + "\n";
+    if (!op.heldBack.empty())
+        out += "  " + AnalysisReport::printable(op.heldBack) + "\n";
+    return out;
 }
 
 std::string operationLine(const FileOperation& op)
@@ -98,6 +102,7 @@ nlohmann::json ChangeSetRun::document(const ChangeSet& changes, const Options& o
             {"subject", op.subject.empty() ? nlohmann::json() : nlohmann::json(op.subject)},
             {"selected", op.selected},
             {"alsoRemoves", op.alsoRemoves},
+            {"heldBack", op.heldBack},
             {"added", stat.added},
             {"removed", stat.removed}};
         if (options.diff)

@@ -19,6 +19,7 @@
 #include "pinactions.h"
 #include "recipepreview.h"
 #include "recipes/branchoverviewmodel.h"
+#include "recipes/matrixcounts.h"
 #include "recipes/matrixmodel.h"
 #include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
@@ -429,6 +430,11 @@ QString MainWindow::summaryText() const
     return m_summary->text();
 }
 
+QString MainWindow::scanText() const
+{
+    return m_scanInfo->text();
+}
+
 QString MainWindow::gitText() const
 {
     return m_git->text();
@@ -534,6 +540,9 @@ void MainWindow::analysisChanged()
         else if (m_session->revision().isEmpty())
             m_branchModel->clear();
     }
+    // The checked-out branch is what the grid shows, applied changes and edits included.
+    if (m_session->revision().isEmpty() && m_session->git().isRepository)
+        m_branchModel->setWorkTreeCounts(MatrixCounts::of(*analysis));
     updateBanner();
     updateStatusBar();
     updateGitLabel();
@@ -585,8 +594,11 @@ void MainWindow::updateStatusBar()
         summary += tr(" \u00b7 %1 with warnings").arg(withWarnings);
     m_summary->setText(summary);
     m_filter->setCounts(analysis->counts(), withWarnings);
-    m_scanInfo->setText(tr("%n file(s) parsed", nullptr, m_session->lastParsedCount()) +
-                        QStringLiteral(" \u00b7 %1 ms").arg(m_session->lastScanMilliseconds()));
+    // A scan that found nothing changed (the file watcher's echo of files just written and
+    // already re-analysed) leaves the line about the last scan that read something.
+    if (m_session->lastParsedCount() > 0 || m_scanInfo->text().isEmpty())
+        m_scanInfo->setText(tr("%n file(s) parsed", nullptr, m_session->lastParsedCount()) +
+                            QStringLiteral(" \u00b7 %1 ms").arg(m_session->lastScanMilliseconds()));
     m_progress->hide();
 }
 

@@ -87,6 +87,7 @@ public:
     void setQuitConfirmation(std::function<bool(int running)> confirm);
     bool isShowingGrid() const;
     QString summaryText() const;
+    QString scanText() const; // "12 file(s) parsed · 40 ms"
     QString gitText() const;
     QString demoPath() const { return m_demoPath; }
 

@@ -278,11 +278,13 @@ void ChangeSetReviewDialog::fillOperations()
         item->setTextAlignment(RemovedColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(ReasonColumn, qs(op.reason));
         item->setToolTip(ReasonColumn, qs(op.reason));
-        if (!op.alsoRemoves.empty()) {
-            // Unchecked by the plan, and said in red: the author's lines would go.
-            const QString removes = qs(RemovalReport::summary(op.alsoRemoves));
-            item->setText(ReasonColumn, removes + QStringLiteral(" \u2014 ") + qs(op.reason));
-            item->setToolTip(ReasonColumn, removes + QLatin1Char('\n') + qs(op.reason));
+        // Unchecked by the plan, and said in red: the author's lines, or a working recipe,
+        // would go.
+        const QString warning =
+            !op.alsoRemoves.empty() ? qs(RemovalReport::summary(op.alsoRemoves)) : qs(op.heldBack);
+        if (!warning.isEmpty()) {
+            item->setText(ReasonColumn, warning + QStringLiteral(" \u2014 ") + qs(op.reason));
+            item->setToolTip(ReasonColumn, warning + QLatin1Char('\n') + qs(op.reason));
             item->setForeground(ReasonColumn, kindColor(FileOperationKind::Delete, palette()));
         }
         items << item;

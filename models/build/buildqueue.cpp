@@ -4,6 +4,7 @@
 #include "build/buildhistory.h"
 #include "build/floxbackend.h"
 #include "build/logstore.h"
+#include "build/nixbackend.h"
 #include "build/progressparser.h"
 #include "build/resultverifier.h"
 
@@ -11,6 +12,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringDecoder>
+#include <QThread>
 #include <QTimer>
 #include <algorithm>
 #include <csignal>
@@ -40,7 +42,8 @@ struct BuildQueue::Runtime
     qint64 processGroup = 0;
     bool cancelRequested = false;
     bool progressChanged = false;
-    bool atLineStart = true; // the output so far ends with a newline
+    bool atLineStart = true;    // the output so far ends with a newline
+    bool awaitingProbe = false; // queued before the nix probe answered: not startable yet
 };
 
 BuildQueue::BuildQueue(QObject* parent) : QObject(parent), m_flushTimer(new QTimer(this))
@@ -81,6 +84,17 @@ void BuildQueue::setSettings(const BuildSettings& settings)
 quint64 BuildQueue::enqueue(const BuildTarget& target, QString* error)
 {
     const auto backend = BuildBackend::create(m_settings.backend, target.repository);
+    // Which nix command line works is probed once per session on a worker thread (it may take
+    // a minute); the job waits in the queue for the answer, the GUI does not.
+    if (backend->kind() == BackendKind::Nix && !NixBackend::knownNewCli()) {
+        const auto spec = NixBackend().provisionalProcess(target, m_settings, error);
+        if (!spec)
+            return 0;
+        const quint64 id =
+            enqueueJob(target, *spec, JobKind::Build, BackendKind::Nix, m_settings.verify, true);
+        probeNixCli();
+        return id;
+    }
     const auto spec = backend->buildProcess(target, m_settings, error);
     if (!spec)
         return 0;
@@ -111,6 +125,47 @@ quint64 BuildQueue::enqueuePublish(const BuildTarget& target, QString* error)
 quint64 BuildQueue::enqueueProcess(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
                                    BackendKind backend, bool verify)
 {
+    return enqueueJob(target, spec, kind, backend, verify, false);
+}
+
+void BuildQueue::probeNixCli()
+{
+    if (m_probingNix)
+        return;
+    m_probingNix = true;
+    // Unowned: a probe still running when the queue goes away ends on its own; the
+    // connection to the queue ends with the queue.
+    QThread* probe = QThread::create([] { NixBackend::hasNewCli(); });
+    connect(probe, &QThread::finished, probe, &QObject::deleteLater);
+    connect(probe, &QThread::finished, this, &BuildQueue::nixCliProbed);
+    probe->start();
+}
+
+void BuildQueue::nixCliProbed()
+{
+    m_probingNix = false;
+    const std::optional<bool> newCli = NixBackend::knownNewCli();
+    if (!newCli) { // PATH or NIX_CONFIG changed while it ran: ask again
+        probeNixCli();
+        return;
+    }
+    for (auto& [id, rt] : m_runtime) {
+        if (!rt->awaitingProbe)
+            continue;
+        rt->awaitingProbe = false;
+        rt->spec = NixBackend().buildProcessWith(rt->target, m_settings, *newCli);
+        if (BuildRecord* record = mutableJob(id)) {
+            record->program = rt->spec.program;
+            record->arguments = rt->spec.arguments;
+            record->command = rt->spec.displayString();
+        }
+    }
+    startNext();
+}
+
+quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
+                               BackendKind backend, bool verify, bool awaitingProbe)
+{
     BuildRecord record;
     record.id = m_history ? m_history->nextJobId() : m_localNextId++;
     record.kind = kind;
@@ -129,6 +184,7 @@ quint64 BuildQueue::enqueueProcess(const BuildTarget& target, const ProcessSpec&
     runtime->target = target;
     runtime->spec = spec;
     runtime->verify = verify;
+    runtime->awaitingProbe = awaitingProbe;
     m_runtime.emplace(record.id, std::move(runtime));
     m_pending.append(record.id);
     emit jobQueued(record.id);
@@ -138,8 +194,12 @@ quint64 BuildQueue::enqueueProcess(const BuildTarget& target, const ProcessSpec&
 
 void BuildQueue::startNext()
 {
-    while (!m_pending.isEmpty() && runningCount() < m_settings.concurrency)
-        start(m_pending.takeFirst());
+    for (qsizetype i = 0; i < m_pending.size() && runningCount() < m_settings.concurrency;) {
+        if (m_runtime.at(m_pending[i])->awaitingProbe)
+            ++i; // its command is not known yet
+        else
+            start(m_pending.takeAt(i));
+    }
 }
 
 void BuildQueue::start(quint64 id)

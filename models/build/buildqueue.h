@@ -80,6 +80,10 @@ signals:
 
 private:
     struct Runtime;
+    quint64 enqueueJob(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
+                       BackendKind backend, bool verify, bool awaitingProbe);
+    void probeNixCli();
+    void nixCliProbed();
     void startNext();
     void start(quint64 id);
     void readOutput(quint64 id);
@@ -97,6 +101,7 @@ private:
     std::map<quint64, std::unique_ptr<Runtime>> m_runtime;
     QList<quint64> m_pending;
     QTimer* m_flushTimer = nullptr;
+    bool m_probingNix = false;
 };
 
 } // namespace rg

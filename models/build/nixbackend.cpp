@@ -50,16 +50,27 @@ QString probeKey()
 
 bool NixBackend::hasNewCli()
 {
+    if (const std::optional<bool> known = knownNewCli())
+        return *known;
+    // The probe runs without the lock, so knownNewCli() answers at once meanwhile; two
+    // threads probing at the same time both get nix's answer.
+    const QString key = probeKey();
+    QString why;
+    const bool ok = probe(&why);
+    QMutexLocker lock(&probeMutex);
+    probes.insert(key, ok);
+    probeMessages.insert(key, why);
+    return ok;
+}
+
+std::optional<bool> NixBackend::knownNewCli()
+{
     QMutexLocker lock(&probeMutex);
     if (forced)
         return *forced;
-    const QString key = probeKey();
-    auto it = probes.find(key);
-    if (it == probes.end()) {
-        QString why;
-        it = probes.insert(key, probe(&why));
-        probeMessages.insert(key, why);
-    }
+    const auto it = probes.constFind(probeKey());
+    if (it == probes.cend())
+        return std::nullopt;
     return it.value();
 }
 
@@ -81,11 +92,26 @@ std::optional<ProcessSpec> NixBackend::buildProcess(const BuildTarget& target,
 {
     if (!checkTarget(target, error))
         return std::nullopt;
+    return buildProcessWith(target, settings, hasNewCli());
+}
+
+std::optional<ProcessSpec> NixBackend::provisionalProcess(const BuildTarget& target,
+                                                          const BuildSettings& settings,
+                                                          QString* error) const
+{
+    if (!checkTarget(target, error))
+        return std::nullopt;
+    return buildProcessWith(target, settings, knownNewCli().value_or(false));
+}
+
+ProcessSpec NixBackend::buildProcessWith(const BuildTarget& target, const BuildSettings& settings,
+                                         bool newCli) const
+{
     const QString outLink = QStringLiteral("result-") + target.pname;
     ProcessSpec spec;
     spec.workingDirectory = target.repository;
     spec.resultPath = target.resultLink();
-    if (hasNewCli()) {
+    if (newCli) {
         spec.program = QStringLiteral("nix");
         spec.arguments = {QStringLiteral("build"), QStringLiteral("-f"),         target.recipeFile,
                           QStringLiteral("-L"),    QStringLiteral("--out-link"), outLink};

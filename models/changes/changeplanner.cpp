@@ -166,6 +166,13 @@ private:
             return;
         case CellStatus::Unexpected:
             remove(entry, "not in the spec");
+            // A recipe that works is someone's build: it goes only when the user says so.
+            if (entry.count(Severity::Error) == 0 && !m_changes.operations.empty() &&
+                m_changes.operations.back().path == entry.recipe->path) {
+                m_changes.operations.back().heldBack =
+                    "a working recipe: deleted only if you check it";
+                m_changes.operations.back().selected = false;
+            }
             return;
         case CellStatus::Impossible:
             if (!entry.expected)

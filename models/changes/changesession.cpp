@@ -20,10 +20,20 @@ bool isCreateTarget(CellStatus status)
     return status == CellStatus::Missing || status == CellStatus::Gap;
 }
 
-bool isDeleteTarget(CellStatus status)
+// A recipe nobody asks for (redundant, outside the spec, impossible) may go; so may a broken
+// one outside the spec or under another name than its variant's, which Complete removes too.
+bool isDeleteTarget(const MatrixEntry& entry)
 {
-    return status == CellStatus::Redundant || status == CellStatus::Unexpected ||
-           status == CellStatus::Impossible;
+    switch (entry.status) {
+    case CellStatus::Redundant:
+    case CellStatus::Unexpected:
+    case CellStatus::Impossible:
+        return true;
+    case CellStatus::Broken:
+        return !entry.expected || !entry.variant.suffixes.empty();
+    default:
+        return false;
+    }
 }
 
 } // namespace
@@ -70,7 +80,7 @@ std::vector<std::string> ChangeSession::targetsOf(ChangeAction action,
                 add(entry->recipe->path);
             break;
         case ChangeAction::Delete:
-            if (isDeleteTarget(entry->status) && hasFile)
+            if (hasFile && isDeleteTarget(*entry))
                 add(entry->recipe->path);
             break;
         case ChangeAction::Complete:

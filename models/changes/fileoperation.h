@@ -26,6 +26,9 @@ struct FileOperation
     // Lines of `before` a fix deletes or rewrites outside what its findings name; such an
     // operation is planned unselected, for the user to look at first.
     std::vector<std::string> alsoRemoves;
+    // Why the plan leaves a whole-file operation unselected for the user to decide ("a
+    // working recipe the spec does not ask for"); "" when nothing holds it back.
+    std::string heldBack;
     bool selected = true;
 };
 

@@ -3,6 +3,7 @@
 #include "changes/textedits.h"
 #include "matrix/versionspelling.h"
 #include "nix/jsonreader.h"
+#include "nix/nixhash.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
 #include "recipes/cellselector.h"
@@ -24,7 +25,7 @@ constexpr uint64_t maxRecipeSize = AnalyzerOptions::defaultMaxFileSize;
 constexpr uint64_t maxDocumentSize = 1024 * 1024;
 constexpr const char* readmePath = "README.md";
 constexpr const char* arrow = " \xe2\x86\x92 "; // " → "
-constexpr std::string_view nixBase32Alphabet = "0123456789abcdfghijklmnpqrsvwxyz";
+constexpr std::string_view nixBase32Alphabet = nix::NixHash::base32Alphabet;
 
 bool isHex(char c)
 {
@@ -68,21 +69,13 @@ std::optional<HashNotation> notationOf(std::string_view hash)
 
 using Digest = std::array<unsigned char, 32>;
 
-// Nix's base-32 writes the digest's bits from the last byte down (libutil/hash.cc).
 std::optional<Digest> fromNixBase32(std::string_view text)
 {
+    const auto bytes = nix::NixHash::fromBase32(text, Digest().size());
+    if (!bytes)
+        return std::nullopt;
     Digest digest{};
-    for (size_t n = 0; n < text.size(); ++n) {
-        const size_t digit = nixBase32Alphabet.find(text[text.size() - n - 1]);
-        if (digit == std::string_view::npos)
-            return std::nullopt;
-        const size_t bit = n * 5, i = bit / 8, j = bit % 8;
-        digest[i] |= static_cast<unsigned char>(digit << j);
-        if (i + 1 < digest.size())
-            digest[i + 1] |= static_cast<unsigned char>(digit >> (8 - j));
-        else if (digit >> (8 - j))
-            return std::nullopt;
-    }
+    std::copy(bytes->begin(), bytes->end(), digest.begin());
     return digest;
 }
 

@@ -6,6 +6,7 @@
 #include "changes/recipemerge.h"
 #include "changes/textedits.h"
 #include "changes/unifieddiff.h"
+#include "nix/nixhash.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
 #include "recipes/archnotation.h"
@@ -51,6 +52,12 @@ bool containsWord(const std::string& text, const std::string& word)
             return true;
     }
     return false;
+}
+
+// Whether Nix reads `hash` as a SHA-256 (any notation); the empty fake hash counts as read.
+bool acceptedSha256(const std::string& hash)
+{
+    return nix::NixHash::problem("sha256", hash).empty();
 }
 
 std::string textAt(const std::string& text, nix::SourceRange range)
@@ -305,7 +312,8 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
 }
 
 // The hashes written next to `revision` by the recipes (or modules) of the repository that
-// pin it, the first one's first; empty when none does.
+// pin it, the first one's first; empty when none does. A hash Nix would refuse is no hash of
+// the revision, and is never written into another recipe.
 std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revision) const
 {
     std::vector<std::string> hashes;
@@ -319,7 +327,7 @@ std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revisi
             m_source.read(pin.file.empty() ? entry.recipe->path : pin.file, maxRecipeSize);
         if (auto hash = PinBumpPlanner::hashOf(file.bytes, pin.range)) {
             std::string text = textAt(file.bytes, *hash);
-            if (std::ranges::count(hashes, text) == 0)
+            if (!text.empty() && std::ranges::count(hashes, text) == 0 && acceptedSha256(text))
                 hashes.push_back(std::move(text));
         }
     }
@@ -331,7 +339,7 @@ GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::strin
     // Wrong values are written in place; only what has no value to write (missing overlays,
     // the from-scratch pattern) asks for regeneration, which merges or is refused.
     GeneratedRecipe inPlace;
-    if (hasFinding(entry, {FixKind::EditValue, FixKind::ReplacePin})) {
+    if (hasFinding(entry, {FixKind::EditValue, FixKind::ReplacePin, FixKind::NewHash})) {
         inPlace = fixInPlace(entry, bytes);
         // A value no token of the recipe holds (made in a module from what it passes) cannot
         // be written in place: an unchanged text falls through to regeneration.
@@ -423,7 +431,9 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
                 edits.replace(*at, hashes.front());
         }
         edits.replace(pin.range, *expectation.pin);
-    }
+    } else if (!now.pins.empty() && now.pins.front().file.empty() &&
+               !renewPinHash(text, now.pins.front(), &edits, &out.error))
+        return out;
     rewriteCudaSet(entry, now, text, &edits);
     if (now.torchAttribute && now.torchAttribute->value == "pytorch" &&
         textAt(text, now.torchAttribute->range) == "pytorch")
@@ -433,6 +443,25 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
     out.text = edits.applyTo(text);
     out.how = "values written in place";
     return out;
+}
+
+// A pin's hash Nix refuses is replaced by the one other recipes pin the same revision with;
+// false (with `*error`) when none has one, since only prefetching the tarball can tell it.
+bool VariantGenerator::renewPinHash(const std::string& text, const PinFact& pin, TextEdits* edits,
+                                    std::string* error) const
+{
+    const auto at = pin.hasHash ? PinBumpPlanner::hashOf(text, pin.range) : std::nullopt;
+    if (!at || acceptedSha256(textAt(text, *at)))
+        return true;
+    const std::vector<std::string> hashes = hashesOfPin(pin.revision);
+    if (hashes.empty()) {
+        *error = "the pin's hash is one Nix refuses and no recipe pins " + pin.revision +
+                 " with a sound one: it needs a new hash, prefetched (nix-prefetch-url --unpack "
+                 "on the pin's URL, or Pins > Bump Pin)";
+        return false;
+    }
+    edits->replace(*at, hashes.front());
+    return true;
 }
 
 // How the recipes of CUDA version `cuda` spell its package set ("cudaPackages_13" or

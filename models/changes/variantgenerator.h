@@ -46,6 +46,8 @@ private:
     GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
     GeneratedRecipe fromTemplate(const VariantExpectation& expectation) const;
     std::vector<std::string> hashesOfPin(const std::string& revision) const;
+    bool renewPinHash(const std::string& text, const PinFact& pin, TextEdits* edits,
+                      std::string* error) const;
     bool retargetImports(const MatrixEntry& entry, const RecipeFacts& facts, TextEdits* edits,
                          std::string* error) const;
     std::string cudaSetSpelling(const std::string& cuda) const;

@@ -34,6 +34,7 @@ void BranchOverviewModel::clear()
     stop();
     beginResetModel();
     m_rows.clear();
+    m_workTree.reset();
     m_path.clear();
     m_error.clear();
     m_pendingRows = 0;
@@ -46,6 +47,7 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
     beginResetModel();
     m_path = repositoryPath;
     m_current = current;
+    m_workTree.reset();
     m_error.clear();
     m_rows.clear();
     std::string error;
@@ -104,9 +106,31 @@ void BranchOverviewModel::branchDone(quint64 generation, int row, std::shared_pt
     if (generation != m_generation || row >= static_cast<int>(m_rows.size()))
         return;
     m_rows[static_cast<size_t>(row)] = *result;
+    showWorkTree(m_rows[static_cast<size_t>(row)]);
     emit dataChanged(index(row, 0), index(row, columnCount() - 1));
     if (--m_pendingRows == 0)
         emit loadingFinished();
+}
+
+void BranchOverviewModel::setWorkTreeCounts(const MatrixCounts& counts)
+{
+    m_workTree = counts;
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (qs(m_rows[i].branch) == m_current) {
+            showWorkTree(m_rows[i]);
+            const int row = static_cast<int>(i);
+            emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+        }
+}
+
+void BranchOverviewModel::showWorkTree(Row& row) const
+{
+    if (!m_workTree || qs(row.branch) != m_current)
+        return;
+    row.loaded = true;
+    row.error.clear();
+    row.counts = *m_workTree;
+    row.summary = m_workTree->summary() + " (work tree)";
 }
 
 int BranchOverviewModel::rowCount(const QModelIndex& parent) const

@@ -33,6 +33,9 @@ public:
     // Lists the branches and starts analysing them; `current` is marked as checked out.
     void setRepository(const QString& repositoryPath, const QString& current = {});
     void clear();
+    // The checked-out branch's row shows the work tree as analysed (uncommitted changes
+    // included), not its last commit: what the grid shows beside it.
+    void setWorkTreeCounts(const MatrixCounts& counts);
     QString repositoryPath() const { return m_path; }
     QString error() const { return m_error; }
     bool isLoading() const;
@@ -57,11 +60,13 @@ private:
     };
     void stop();
     void branchDone(quint64 generation, int row, std::shared_ptr<Row> result);
+    void showWorkTree(Row& row) const;
 
     QString m_path;
     QString m_current;
     QString m_error;
     std::vector<Row> m_rows;
+    std::optional<MatrixCounts> m_workTree;
     quint64 m_generation = 0;
     std::shared_ptr<std::atomic_bool> m_cancel;
     QFuture<void> m_work;

@@ -2,6 +2,7 @@
 
 #include "nix/evaluator.h"
 #include "nix/jsonreader.h"
+#include "nix/nixhash.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -159,6 +160,7 @@ public:
         findOverlays();
         extractOverlayFacts();
         extractPins();
+        extractHashes();
         extractValues();
         extractPackageSets();
         extractSelectedPackageSets(); // `pkgs.${pyAttr}`: where no set is named
@@ -1097,6 +1099,17 @@ private:
     }
 
     // ---- pins -----------------------------------------------------------------------------
+
+    void extractHashes()
+    {
+        for (const BindingRecord& binding : m_bindings) {
+            if (!binding.value || binding.value->kind != NodeKind::String ||
+                !nix::NixHash::isHashAttribute(binding.last))
+                continue;
+            if (auto literal = nix::literalString(*binding.value))
+                m_facts.hashes.push_back({binding.last, std::move(*literal), binding.value->range});
+        }
+    }
 
     void extractPins()
     {

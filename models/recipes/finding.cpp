@@ -24,6 +24,8 @@ std::string_view fixKindId(FixKind fix)
         return "regenerate";
     case FixKind::ReplacePin:
         return "replace-pin";
+    case FixKind::NewHash:
+        return "new-hash";
     case FixKind::EditValue:
         return "edit-value";
     case FixKind::Rename:

@@ -15,6 +15,7 @@ enum class FixKind {
     None,
     Regenerate, // rewrite from the canonical recipe, keeping the variant's own values
     ReplacePin, // swap the nixpkgs revision in place
+    NewHash,    // the source needs a hash Nix accepts, learnt by prefetching it
     EditValue,  // rewrite one value (gpuArchSM, cpuFlags, platforms, pname, attribute name)
     Rename,     // move the file to its canonical name
     Delete,     // remove the file (redundant / not wanted)

@@ -50,6 +50,15 @@ struct PinFact
     int line = 0; // of the revision in `file`; set only for a module's pin
 };
 
+// A hash the recipe writes as a literal (`sha256 = "…";`, `hash = "sha256-…";`), wherever it
+// is: the pin's fetcher, a patch's, a source's.
+struct HashFact
+{
+    std::string attribute;  // "sha256", "hash", "narHash", "outputHash", …
+    std::string value;      // as written
+    nix::SourceRange range; // the string literal
+};
+
 struct OverlayFact
 {
     OverlayKind kind = OverlayKind::Other;
@@ -130,6 +139,7 @@ struct RecipeFacts
     PatternKind pattern = PatternKind::Unknown;
     std::optional<Fact<std::string>> pname;
     std::vector<PinFact> pins;
+    std::vector<HashFact> hashes;
     std::optional<Fact<std::string>> pythonPackageSet; // "python3Packages", "python313Packages"
     std::optional<Fact<std::string>> torchAttribute;   // "torch" or the deprecated "pytorch"
     std::vector<OverlayFact> overlays;

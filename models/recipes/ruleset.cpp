@@ -2,6 +2,7 @@
 
 #include "matrix/cpufeatureset.h"
 #include "matrix/versionspelling.h"
+#include "nix/nixhash.h"
 #include "recipes/archnotation.h"
 
 #include <algorithm>
@@ -48,6 +49,10 @@ const std::vector<RuleInfo> allRules = {
      "and CUDA version use, so their dependency closures differ."},
     {rule::pinMissing, S::Warning, F::Regenerate, "no pin",
      "The spec's pattern imports a pinned nixpkgs but the recipe pins none."},
+    {rule::invalidHash, S::Error, F::NewHash, "hash Nix rejects",
+     "A hash Nix refuses to read before fetching anything (a base-32 SHA-256 whose first digit "
+     "is not 0 or 1, a letter outside Nix's base-32, a wrong length, an unknown SRI "
+     "algorithm): the source needs a new hash, prefetched."},
     {rule::unpinnedNixpkgs, S::Warning, F::EditValue, "unpinned <nixpkgs>",
      "A pinned recipe also imports <nixpkgs> from the search path, whose contents change "
      "with the machine."},
@@ -267,6 +272,7 @@ private:
                     "nixpkgs pin '" + pin.revision + "' is not a full 40-hex commit id (" +
                         whereIs(f, pin) + ")",
                     rangeOf(pin));
+        invalidHashes();
         if (!f.pins.empty() && !f.unpinnedImports.empty())
             add(rule::unpinnedNixpkgs,
                 "imports " + f.unpinnedImports.front().value + " (" +
@@ -288,6 +294,17 @@ private:
             add(rule::magmaDisabled, "MAGMA is disabled: " + evidence,
                 f.magmaDisabled.front().range);
         }
+    }
+
+    void invalidHashes()
+    {
+        for (const HashFact& hash : f.hashes)
+            if (const std::string problem = nix::NixHash::problem(hash.attribute, hash.value);
+                !problem.empty())
+                add(rule::invalidHash,
+                    hash.attribute + " \"" + hash.value + "\" (" + lineOf(f, hash.range) +
+                        ") is refused by Nix: " + problem + "; the source needs a new hash",
+                    hash.range);
     }
 
     void naming()

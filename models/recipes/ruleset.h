@@ -35,6 +35,7 @@ inline constexpr std::string_view pinNotFull = "pin-not-full";
 inline constexpr std::string_view pinMismatch = "pin-mismatch";
 inline constexpr std::string_view pinDiffersFromGroup = "pin-differs-from-group";
 inline constexpr std::string_view pinMissing = "pin-missing";
+inline constexpr std::string_view invalidHash = "invalid-hash";
 inline constexpr std::string_view unpinnedNixpkgs = "unpinned-nixpkgs";
 inline constexpr std::string_view missingOverlay = "missing-overlay";
 inline constexpr std::string_view overlayDiffersFromGroup = "overlay-differs-from-group";

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +26,34 @@ std::string mebibytes(uint64_t bytes)
     char text[32];
     std::snprintf(text, sizeof text, "%.1f MiB", mib);
     return text;
+}
+
+int64_t nanoseconds(const struct timespec& time)
+{
+    return static_cast<int64_t>(time.tv_sec) * 1000000000 + time.tv_nsec;
+}
+
+// Longer than any file system's timestamp tick (FAT's is 2 s): a file whose last change is
+// older than this when it is hashed cannot change again without a new mtime or ctime.
+constexpr int64_t settleNs = int64_t(3) * 1000000000;
+
+// Larger files are never read as recipes: their stamp is mtime and size alone.
+constexpr uint64_t maxHashedSize = uint64_t(64) * 1024 * 1024;
+
+std::optional<size_t> hashOfFile(const std::filesystem::path& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    std::string bytes;
+    char buffer[65536];
+    ssize_t n;
+    while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+        bytes.append(buffer, static_cast<size_t>(n));
+    ::close(fd);
+    if (n < 0)
+        return std::nullopt;
+    return std::hash<std::string>{}(bytes);
 }
 
 bool endsWith(std::string_view text, std::string_view suffix)
@@ -113,13 +143,46 @@ std::vector<SourceEntry> WorkTreeSource::list(const std::string& directory,
         if (!item.symlink && !S_ISREG(st.st_mode))
             continue;
         item.size = static_cast<uint64_t>(st.st_size);
-        item.stamp = std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec) +
-                     ':' + std::to_string(st.st_size);
+        item.stamp = item.symlink
+                         ? std::to_string(st.st_mtim.tv_sec) + '.' +
+                               std::to_string(st.st_mtim.tv_nsec) + ':' + std::to_string(st.st_size)
+                         : contentStamp(entry.path(), st);
         entries.push_back(std::move(item));
     }
     std::sort(entries.begin(), entries.end(),
               [](const SourceEntry& a, const SourceEntry& b) { return a.path < b.path; });
     return entries;
+}
+
+std::string WorkTreeSource::contentStamp(const fs::path& path, const struct stat& st) const
+{
+    std::string stamp = std::to_string(st.st_mtim.tv_sec) + '.' +
+                        std::to_string(st.st_mtim.tv_nsec) + ':' + std::to_string(st.st_size);
+    if (static_cast<uint64_t>(st.st_size) > maxHashedSize)
+        return stamp;
+    Fingerprint now;
+    now.mtimeNs = nanoseconds(st.st_mtim);
+    now.ctimeNs = nanoseconds(st.st_ctim);
+    now.size = static_cast<uint64_t>(st.st_size);
+    now.inode = static_cast<uint64_t>(st.st_ino);
+    {
+        std::lock_guard lock(m_mutex);
+        const auto known = m_fingerprints.find(path.string());
+        if (known != m_fingerprints.end() && known->second.settled &&
+            known->second.mtimeNs == now.mtimeNs && known->second.ctimeNs == now.ctimeNs &&
+            known->second.size == now.size && known->second.inode == now.inode)
+            return stamp + ':' + std::to_string(known->second.hash);
+    }
+    struct timespec clock;
+    ::clock_gettime(CLOCK_REALTIME, &clock);
+    const std::optional<size_t> hash = hashOfFile(path);
+    if (!hash)
+        return stamp; // unreadable: reading it later reports why
+    now.hash = *hash;
+    now.settled = nanoseconds(clock) - std::max(now.mtimeNs, now.ctimeNs) > settleNs;
+    std::lock_guard lock(m_mutex);
+    m_fingerprints[path.string()] = now;
+    return stamp + ':' + std::to_string(now.hash);
 }
 
 bool WorkTreeSource::exists(const std::string& path) const

@@ -6,6 +6,7 @@
 #include "build/buildqueue.h"
 #include "build/buildsession.h"
 #include "build/logstore.h"
+#include "build/nixbackend.h"
 #include "buildfixture.h"
 
 #include <QAbstractItemModelTester>
@@ -20,7 +21,14 @@ class TestBuildJobsModel : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { test::configureNix(); }
+    void initTestCase()
+    {
+        test::configureNix();
+        // The queue holds Nix jobs until it knows which command line works; answered here,
+        // the first job runs as it is queued, which the model's rows are checked against.
+        NixBackend::hasNewCli();
+        QVERIFY(NixBackend::knownNewCli());
+    }
     // The model tester's role checks must find every type they use registered.
     void init() { QTest::failOnWarning(QRegularExpression(QStringLiteral("invalid type"))); }
 

@@ -7,6 +7,7 @@
 #include "build/nixbackend.h"
 #include "buildfixture.h"
 
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <cerrno>
@@ -92,6 +93,33 @@ private slots:
         test::configureNix();
         QVERIFY2(!QStandardPaths::findExecutable("nix-build").isEmpty(),
                  "nix-build is required (Debian package nix-bin)");
+        // The queue holds Nix jobs until it knows which command line works; answered here,
+        // jobs start as they are queued, which the concurrency tests count on.
+        NixBackend::hasNewCli();
+        QVERIFY(NixBackend::knownNewCli());
+    }
+
+    // Before the probe has answered, a Nix job is queued at once and starts when it answers.
+    void nixJobsWaitForTheProbe()
+    {
+        Fixture f(1);
+        QVERIFY(f.copyOk);
+        f.queue.setSettings(nixSettings(1));
+        const QByteArray savedPath = qgetenv("PATH");
+        qputenv("PATH", savedPath + ":" + f.repo.toUtf8()); // a PATH not probed yet
+        auto restorePath = qScopeGuard([&] { qputenv("PATH", savedPath); });
+        QVERIFY(!NixBackend::knownNewCli());
+        QSignalSpy started(&f.queue, &BuildQueue::jobStarted);
+        const quint64 id = f.queue.enqueue(f.target(QStringLiteral("pytorch-python313-cpu-avx2")));
+        QVERIFY(id);
+        QCOMPARE(f.queue.job(id)->state, JobState::Queued);
+        QCOMPARE(f.queue.queuedCount(), 1);
+        QVERIFY(started.wait(60000));
+        QVERIFY(NixBackend::knownNewCli());
+        QCOMPARE(f.queue.job(id)->program,
+                 *NixBackend::knownNewCli() ? QStringLiteral("nix") : QStringLiteral("nix-build"));
+        QVERIFY(f.waitFinished({id}));
+        QCOMPARE(f.queue.job(id)->state, JobState::Succeeded);
     }
 
     void cleanup() { NixBackend::setNewCliOverride(std::nullopt); }

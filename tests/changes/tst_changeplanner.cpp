@@ -70,9 +70,11 @@ class TestChangePlanner : public QObject
 
 private slots:
     void completesSeed001();
+    void keepsWorkingRecipesOutsideTheSpec();
     void everyGeneratedFileParses();
     void createsOneCell();
     void refusesWhenCanonicalIsBroken();
+    void fixesAHashNixRefuses();
     void fixesValuesInPlace();
     void fixesACompanionsImport();
     void fixesTheSetAndSystemInPlace();
@@ -155,6 +157,34 @@ void TestChangePlanner::completesSeed001()
     QVERIFY2(greps.exitCode() == 0, greps.readAllStandardOutput().constData());
 }
 
+// The demo's sm75-avx2 builds fine but the spec does not ask for it: Complete offers its
+// deletion unchecked, saying why; broken recipes outside the spec stay checked.
+void TestChangePlanner::keepsWorkingRecipesOutsideTheSpec()
+{
+    test::TestRepository dir;
+    dir.copyFrom(QStringLiteral(RG_SOURCE_DIR "/resources/demo/repository"));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    const auto analysis = analyse(source);
+    const ChangeSet changes = ChangePlanner(source, analysis).plan({});
+    int deletions = 0;
+    bool working = false;
+    for (const FileOperation& op : changes.operations) {
+        if (op.kind != FileOperationKind::Delete)
+            continue;
+        ++deletions;
+        if (fileName(op.path) == "pytorch-python313-cuda13_0-sm75-avx2.nix") {
+            working = true;
+            QVERIFY(!op.selected);
+            QVERIFY2(op.heldBack.find("working recipe") != std::string::npos, op.heldBack.c_str());
+        } else {
+            QVERIFY2(op.selected, op.path.c_str());
+            QVERIFY2(op.heldBack.empty(), op.path.c_str());
+        }
+    }
+    QVERIFY(working);
+    QVERIFY(deletions > 1);
+}
+
 void TestChangePlanner::everyGeneratedFileParses()
 {
     test::TestRepository dir;
@@ -232,6 +262,56 @@ void TestChangePlanner::refusesWhenCanonicalIsBroken()
     QCOMPARE(changes.skipped.size(), size_t(1));
     QVERIFY2(changes.skipped.front().why.find("is itself broken") != std::string::npos,
              changes.skipped.front().why.c_str());
+}
+
+// A pin hash Nix refuses is replaced by the sound one another recipe pins the same revision
+// with; when no recipe has one, the fix says the hash must be prefetched and writes nothing.
+void TestChangePlanner::fixesAHashNixRefuses()
+{
+    const QByteArray sound = "14nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m";
+    const QByteArray refused = "y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m";
+    const auto replaceIn = [](const QString& path, const QByteArray& from, const QByteArray& to) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return false;
+        QByteArray text = file.readAll();
+        file.close();
+        if (!text.contains(from) || !file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return false;
+        return file.write(text.replace(from, to)) == text.size();
+    };
+    const std::string magma = ".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512-magma.nix";
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-start"));
+    const QString canonical =
+        dir.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix";
+    QVERIFY(replaceIn(canonical, sound, refused));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    ChangeRequest request;
+    request.action = ChangeAction::Fix;
+    request.cells = {".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix"};
+    const ChangeSet fixed = ChangePlanner(source, analyse(source)).plan(request);
+    const auto fixOf = [](const ChangeSet& changes) -> const FileOperation* {
+        for (const FileOperation& op : changes.operations)
+            if (op.path == ".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix")
+                return &op;
+        return nullptr;
+    };
+    const FileOperation* op = fixOf(fixed);
+    QVERIFY(op);
+    QVERIFY(op->after.find(sound.toStdString()) != std::string::npos);
+    QVERIFY(op->after.find(refused.toStdString()) == std::string::npos);
+    const auto diff = UnifiedDiff::statOf(*op);
+    QCOMPARE(diff.added, 1);
+    QCOMPARE(diff.removed, 1);
+
+    // No recipe pins the revision with a sound hash: nothing to copy.
+    QVERIFY(replaceIn(dir.root() + "/" + QString::fromStdString(magma), sound, refused));
+    const ChangeSet refusedFix = ChangePlanner(source, analyse(source)).plan(request);
+    QVERIFY(!fixOf(refusedFix));
+    QCOMPARE(refusedFix.skipped.size(), size_t(1));
+    QVERIFY2(refusedFix.skipped.front().why.find("needs a new hash") != std::string::npos,
+             refusedFix.skipped.front().why.c_str());
 }
 
 void TestChangePlanner::fixesValuesInPlace()

@@ -204,7 +204,7 @@ void TestPinBump::seed000BumpChangesExactlyPinAndHashLines()
     QVERIFY(planned.plan.needsHash.empty());
     QVERIFY(planned.plan.changes.skipped.empty());
     const std::string oldHashLine =
-        "    sha256 = \"y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m\";";
+        "    sha256 = \"14nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m\";";
     for (const FileOperation& op : planned.plan.changes.operations) {
         QVERIFY2(op.path.starts_with(".flox/pkgs/"), op.path.c_str());
         QCOMPARE(op.kind, FileOperationKind::Modify);
@@ -319,9 +319,9 @@ void TestPinBump::withoutAHashTheOldOneIsNeverKept()
     QCOMPARE(planned.plan.recipes, 66);
     QCOMPARE(planned.plan.needsHash.size(), size_t(66));
     for (const FileOperation& op : planned.plan.changes.operations) {
-        QVERIFY(op.before.find("y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m") !=
+        QVERIFY(op.before.find("14nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m") !=
                 std::string::npos);
-        QVERIFY2(op.after.find("y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m") ==
+        QVERIFY2(op.after.find("14nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m") ==
                      std::string::npos,
                  op.path.c_str());
         QVERIFY(op.after.find("sha256 = \"" + fakeBase32 + "\";") != std::string::npos);

@@ -368,6 +368,71 @@ private slots:
                  "delete touched another file than the -magma one");
     }
 
+    // The demo's sm75-avx2 works, but the spec does not ask for it: complete leaves it unless
+    // --delete-working says to delete it too.
+    void completeKeepsWorkingRecipesUnlessAsked()
+    {
+        const QString sm75 = recipe("pytorch-python313-cuda13_0-sm75-avx2");
+        TestRepository kept;
+        kept.copyFrom(QStringLiteral(RG_SOURCE_DIR "/resources/demo/repository"));
+        QVERIFY(QFile::exists(kept.root() + "/" + sm75));
+        const Run run = recipegrid({"complete", "--no-readme", kept.root()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("not selected: delete  " + sm75.toUtf8() +
+                                  "\n  a working recipe: deleted only if you check it"),
+                 run.out.constData());
+        QVERIFY(QFile::exists(kept.root() + "/" + sm75));
+        // Broken recipes outside the spec are still deleted.
+        QVERIFY(!QFile::exists(kept.root() + "/" +
+                               recipe("pytorch-python313-cuda13_0-sm121-armv9-nightly")));
+
+        TestRepository deleted;
+        deleted.copyFrom(QStringLiteral(RG_SOURCE_DIR "/resources/demo/repository"));
+        const Run asked =
+            recipegrid({"complete", "--no-readme", "--delete-working", deleted.root()});
+        QCOMPARE(asked.exitCode, 0);
+        QVERIFY2(asked.out.contains("delete  " + sm75.toUtf8() + "  (not in the spec)"),
+                 asked.out.constData());
+        QVERIFY(!QFile::exists(deleted.root() + "/" + sm75));
+        // Only complete deletes what the spec does not ask for.
+        const Run fix = recipegrid({"fix", "--delete-working", deleted.root(), "sm90-avx2"});
+        QCOMPARE(fix.exitCode, 2);
+    }
+
+    // A recipe whose name is not a variant's is there, but outside the matrix: nothing to fix,
+    // which is what is said (not "no recipe file of that name").
+    void fixingARecipeOutsideTheMatrix()
+    {
+        TestRepository repo;
+        start(repo);
+        QVERIFY(QFile::copy(repo.root() + "/" + recipe("pytorch-python313-cuda13_0-sm120-avx512"),
+                            repo.root() + "/.flox/pkgs/ollama-cuda.nix"));
+        const auto before = snapshot(repo.root());
+        for (const QString& argument :
+             {QStringLiteral(".flox/pkgs/ollama-cuda.nix"), QStringLiteral("ollama-cuda.nix"),
+              repo.root() + "/.flox/pkgs/ollama-cuda.nix"}) {
+            const Run run = recipegrid({"fix", repo.root(), argument});
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(run.err.isEmpty(), run.err.constData());
+            QVERIFY2(run.out.contains(".flox/pkgs/ollama-cuda.nix: a recipe, but not a variant of "
+                                      "the matrix"),
+                     run.out.constData());
+            QVERIFY2(run.out.contains("nothing to fix"), run.out.constData());
+            QVERIFY2(run.out.contains("Nothing to do."), run.out.constData());
+            QVERIFY(!run.out.contains("no recipe file of that name"));
+        }
+        // Named with a cell, the cell is planned and the outsider reported beside it.
+        const Run both = recipegrid({"fix", "--dry-run", repo.root(), "ollama-cuda.nix",
+                                     "pytorch-python313-cuda13_0-sm110-armv9"});
+        QCOMPARE(both.exitCode, 0);
+        QVERIFY2(both.out.contains("modify  " +
+                                   recipe("pytorch-python313-cuda13_0-sm110-armv9").toUtf8()),
+                 both.out.constData());
+        QVERIFY2(both.out.contains("ollama-cuda.nix: a recipe, but not a variant"),
+                 both.out.constData());
+        QVERIFY(snapshot(repo.root()) == before);
+    }
+
     void unknownCell()
     {
         TestRepository repo;

@@ -24,7 +24,7 @@ namespace {
 const QString oldPin = QStringLiteral("6a030d535719c5190187c4cec156f335e95e3211");
 const QString newPin = QStringLiteral("0182a361324364ae3f436a63005877674cf45efb");
 const QString newHash = QStringLiteral("0mdqa9w1p6cmli6976v4wi0sw9r4p5prkj7lzfd1877wk11c9c73");
-const QString oldHash = QStringLiteral("y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m");
+const QString oldHash = QStringLiteral("14nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m");
 
 QProcessEnvironment nixEnvironment()
 {

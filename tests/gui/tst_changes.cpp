@@ -11,6 +11,8 @@
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "messagebanner.h"
+#include "recipes/branchoverviewmodel.h"
+#include "recipes/matrixcounts.h"
 #include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
 
@@ -23,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTimer>
 #include <QTreeWidget>
@@ -60,6 +63,17 @@ void click(MainWindow& window, const QModelIndex& index)
     MatrixView* view = window.matrixView();
     view->scrollTo(index);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+}
+
+// The action of the menu bar named `objectName`, nullptr when no menu has it.
+QAction* menuAction(MainWindow& window, const char* objectName)
+{
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* action : menu->menu()->actions())
+                if (action->objectName() == QLatin1String(objectName))
+                    return action;
+    return nullptr;
 }
 
 bool openAndWait(MainWindow& window, const QString& path)
@@ -229,6 +243,40 @@ private slots:
                                   qPrintable(window.summaryText()), slowly);
     }
 
+    // seed001-start's sm120-avx is broken and outside the spec: Complete would delete it, and
+    // so may the user, from the menu and the context menu.
+    void brokenRecipeOutsideTheSpecCanBeDeleted()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        const QModelIndex avx = cellOf(window, "sm120", "avx");
+        QVERIFY(avx.isValid());
+        QCOMPARE(statusOf(window, "sm120", "avx"), int(CellStatus::Broken));
+        click(window, avx);
+        QVERIFY(window.changeActions()->deleteAction()->isEnabled());
+        QVERIFY(window.changeActions()->fixAction()->isEnabled());
+        QStringList offered;
+        QVERIFY(chooseFromCellMenu(window, avx, QStringLiteral("deleteRecipeAction"), &offered));
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        bool deletes = false;
+        for (const FileOperation& op : review->changeSet().operations)
+            deletes = deletes || (op.kind == FileOperationKind::Delete &&
+                                  op.path == recipe("pytorch-python313-cuda13_0-sm120-avx"));
+        QVERIFY(deletes);
+        review->reject();
+        QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
+
+        // A broken recipe the spec asks for is fixed, not deleted.
+        click(window, cellOf(window, "sm110", "armv9"));
+        QCOMPARE(statusOf(window, "sm110", "armv9"), int(CellStatus::Broken));
+        QVERIFY(!window.changeActions()->deleteAction()->isEnabled());
+    }
+
     void completeMatrixThenUndo()
     {
         QTemporaryDir dir;
@@ -242,12 +290,7 @@ private slots:
         QVERIFY(openAndWait(window, dir.path()));
         const QString before = window.summaryText();
 
-        QAction* complete = nullptr;
-        for (QAction* menu : window.menuBar()->actions())
-            if (menu->menu())
-                for (QAction* action : menu->menu()->actions())
-                    if (action->objectName() == QStringLiteral("completeMatrixAction"))
-                        complete = action;
+        QAction* complete = menuAction(window, "completeMatrixAction");
         QVERIFY(complete);
         QVERIFY(complete->isEnabled());
         // A selected cell: the slices shown (seed001-start has one, so the same 41 files).
@@ -294,6 +337,92 @@ private slots:
         QVERIFY(!QFileInfo::exists(dir.filePath(recipe(sm90avx512))));
     }
 
+    // Complete on the demo: its working sm75-avx2 is offered for deletion unchecked, with the
+    // reason in red; after Apply the checked-out branch's row of the Branches dock and the
+    // status bar tell the re-analysed work tree, not the last commit or the watcher's echo.
+    void completeOnTheDemoShowsTheNewState()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+        QVERIFY(window.openDemo());
+        auto removeDemo = qScopeGuard([&] { QDir(window.demoPath()).removeRecursively(); });
+        QVERIFY(changed.wait(slowly));
+        BranchOverviewModel* branches = window.branchModel();
+        const auto checkedOut = [&] {
+            for (int r = 0; r < branches->rowCount(); ++r)
+                if (branches->index(r, 0).data(BranchOverviewModel::BranchRole).toString() ==
+                    QStringLiteral("cuda-13_0"))
+                    return r;
+            return -1;
+        };
+        QVERIFY(checkedOut() >= 0);
+        const auto countsShown = [&] {
+            QVariantList counts;
+            for (int s = 0; s < cellStatusCount; ++s)
+                counts << branches->index(checkedOut(), BranchOverviewModel::FirstStatusColumn + s)
+                              .data()
+                              .toInt();
+            return counts;
+        };
+        const auto countsAnalysed = [&] {
+            QVariantList counts;
+            for (int count : MatrixCounts::of(*window.session()->analysis()).byStatus())
+                counts << count;
+            return counts;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!branches->isLoading(), slowly);
+        QCOMPARE(countsShown(), countsAnalysed());
+
+        QAction* complete = menuAction(window, "completeMatrixAction");
+        QVERIFY(complete);
+        window.matrixView()->clearSelection();
+        complete->trigger();
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        const QString sm75 = recipe("pytorch-python313-cuda13_0-sm75-avx2");
+        QTreeWidgetItem* held = nullptr;
+        for (QTreeWidget* tree : review->findChildren<QTreeWidget*>())
+            for (QTreeWidgetItem* item :
+                 tree->findItems(QFileInfo(sm75).fileName(), Qt::MatchEndsWith, 0))
+                held = item;
+        QVERIFY(held);
+        QCOMPARE(held->checkState(0), Qt::Unchecked);
+        bool reasonInRed = false;
+        for (int column = 1; column < held->columnCount(); ++column)
+            if (held->text(column).contains(QStringLiteral("a working recipe"))) {
+                const QBrush brush = held->foreground(column);
+                reasonInRed = brush.style() != Qt::NoBrush &&
+                              brush.color().red() > brush.color().green() + 60;
+            }
+        QVERIFY(reasonInRed);
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QVERIFY2(applied.wait(slowly), qPrintable(window.banner()->text()));
+        QVERIFY(QFileInfo::exists(window.demoPath() + "/" + sm75)); // kept: it was unchecked
+        // The re-analysis after Apply, and whatever echo of the written files follows.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isScanning() &&
+                                     !window.summaryText().contains(QStringLiteral("missing")),
+                                 slowly);
+        QCOMPARE(countsShown(), countsAnalysed());
+        const QString scanned = window.scanText();
+        QVERIFY2(!scanned.startsWith(QStringLiteral("0 file")), qPrintable(scanned));
+        // The file watcher's echo of the written files is a scan that finds nothing changed;
+        // made here at once rather than waited for. The line still tells the re-analysis.
+        QSignalSpy rescanned(window.session(), &RepositorySession::analysisChanged);
+        window.session()->reload();
+        QVERIFY(rescanned.wait(slowly));
+        QCOMPARE(window.session()->lastParsedCount(), 0);
+        QCOMPARE(window.scanText(), scanned);
+        QCOMPARE(countsShown(), countsAnalysed());
+        QVERIFY2(branches->index(checkedOut(), 0)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .contains(QStringLiteral("work tree")),
+                 qPrintable(branches->index(checkedOut(), 0).data(Qt::ToolTipRole).toString()));
+    }
+
     // seed001-start's README documents the recipes by hand, without the markers: Complete
     // offers no generated section unless "Add a Variant-Matrix Section" is checked (off by
     // default).
@@ -305,16 +434,8 @@ private slots:
         window.show();
         QVERIFY(activate(window));
         QVERIFY(openAndWait(window, dir.path()));
-        QAction* complete = nullptr;
-        QAction* section = nullptr;
-        for (QAction* menu : window.menuBar()->actions())
-            if (menu->menu())
-                for (QAction* action : menu->menu()->actions()) {
-                    if (action->objectName() == QStringLiteral("completeMatrixAction"))
-                        complete = action;
-                    if (action->objectName() == QStringLiteral("readmeSectionAction"))
-                        section = action;
-                }
+        QAction* complete = menuAction(window, "completeMatrixAction");
+        QAction* section = menuAction(window, "readmeSectionAction");
         QVERIFY(complete);
         const auto readmeOperations = [](const ChangeSetReviewDialog* review) {
             return std::count_if(review->changeSet().operations.begin(),

@@ -6,7 +6,6 @@
 #include "recipes/repositorysession.h"
 
 #include <QSignalSpy>
-#include <QThread>
 
 using namespace rg;
 using namespace rg::test;
@@ -110,7 +109,6 @@ private slots:
         QByteArray bytes = readAll(path);
         QVERIFY(bytes.contains(oldPin));
         bytes.replace(oldPin, specPin);
-        QThread::msleep(20); // a different mtime even on coarse file systems
         QVERIFY(writeAll(path, bytes));
         QVERIFY(changed.wait(10000));
         QTRY_VERIFY_WITH_TIMEOUT(!session.isScanning(), 10000);
@@ -142,6 +140,44 @@ private slots:
         QCOMPARE(session.lastParsedCount(), 0);
     }
 
+    // One 40-hex pin replaced by another keeps the file's size; written within one timestamp
+    // tick it keeps the mtime too (forced here, so the test does not depend on the clock).
+    // The edit is seen by its content.
+    void sameSizeEditWithinOneTickIsSeen()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        // A time QFile can set exactly (milliseconds), an hour ago: long settled.
+        const QString path = dir.filePath(recipe(armv9));
+        const QDateTime mtime = QDateTime::currentDateTime().addSecs(-3600);
+        const auto setMtime = [&] {
+            QFile file(path);
+            return file.open(QIODevice::ReadWrite) &&
+                   file.setFileTime(mtime, QFileDevice::FileModificationTime);
+        };
+        QVERIFY(setMtime());
+        RepositorySession session;
+        session.setDebounceInterval(50);
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(dir.path()));
+        QVERIFY(changed.wait(10000));
+        QVERIFY(hasRule(*find(*session.analysis(), armv9), "pin-mismatch"));
+        const int scans = session.scanCount();
+
+        QByteArray bytes = readAll(path);
+        const qsizetype size = bytes.size();
+        bytes.replace(oldPin, specPin);
+        QCOMPARE(bytes.size(), size);
+        QVERIFY(writeAll(path, bytes));
+        QVERIFY(setMtime());
+        QCOMPARE(QFileInfo(path).lastModified(), mtime);
+        QCOMPARE(QFileInfo(path).size(), size);
+
+        QTRY_VERIFY_WITH_TIMEOUT(session.scanCount() > scans && !session.isScanning(), 10000);
+        QCOMPARE(session.lastParsedCount(), 1);
+        QVERIFY(!hasRule(*find(*session.analysis(), armv9), "pin-mismatch"));
+    }
+
     // A module recipes import is watched like the recipes: editing it re-scans, and its
     // importer's verdict changes though the importer's own bytes did not.
     void editedModuleRefreshesItsImporters()
@@ -162,7 +198,6 @@ private slots:
         QVERIFY(hasRule(*find(*session.analysis(), sm86), "gpu-arch-mismatch"));
         const int scans = session.scanCount();
 
-        QThread::msleep(20);
         QVERIFY(writeAll(dir.filePath(".flox/pkgs/lib/archs.nix"), "{ sm86 = \"8.6\"; }\n"));
         QTRY_VERIFY_WITH_TIMEOUT(session.scanCount() > scans && !session.isScanning(), 10000);
         QVERIFY(!hasRule(*find(*session.analysis(), sm86), "gpu-arch-mismatch"));
@@ -264,8 +299,10 @@ private slots:
         QVERIFY(other.openWorkTree(dir.path()));
         other.close();
         QCOMPARE(changed.count(), 1); // close() itself
-        QTest::qWait(300);
-        QVERIFY(!other.analysis()); // the old scan's result was dropped
+        QVERIFY(other.isScanning());
+        QTRY_VERIFY_WITH_TIMEOUT(!other.isScanning(), 10000); // the old scan has ended
+        QVERIFY(!other.analysis());                           // and its result was dropped
+        QCOMPARE(changed.count(), 1);
     }
 };
 

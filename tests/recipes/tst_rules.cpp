@@ -300,6 +300,80 @@ private slots:
         CLEAN(check(Recipe{}));
     }
 
+    // A hash Nix refuses to read stops the build before anything is fetched, wherever it is
+    // written and in whichever notation; sound hashes of every notation pass.
+    void invalidHash_data()
+    {
+        QTest::addColumn<QByteArray>("from");
+        QTest::addColumn<QByteArray>("to");
+        QTest::addColumn<bool>("valid");
+        const QByteArray zeros =
+            "sha256 = \"0000000000000000000000000000000000000000000000000000\"";
+        const QByteArray sri = "sha256-i9InbxD5HtfonB/GyF9nQhFmok3jZ73RxGcIciGBGvU=";
+        const QByteArray patchHash = "hash = \"\"";
+        QTest::newRow("base-32, first digit y")
+            << zeros
+            << QByteArray("sha256 = \"y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m\"")
+            << false;
+        QTest::newRow("base-32, first digit 1")
+            << zeros
+            << QByteArray("sha256 = \"14nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m\"")
+            << true;
+        QTest::newRow("base-32, letter e")
+            << zeros
+            << QByteArray("sha256 = \"1enc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m\"")
+            << false;
+        QTest::newRow("base-16")
+            << zeros
+            << QByteArray("sha256 = "
+                          "\"b540096e8830b62b40f3d546e692342716e35b9bd76b38b720804163aa24cc92\"")
+            << true;
+        QTest::newRow("base-16, 63 digits")
+            << zeros
+            << QByteArray("sha256 = "
+                          "\"b540096e8830b62b40f3d546e692342716e35b9bd76b38b720804163aa24cc9\"")
+            << false;
+        QTest::newRow("SRI in sha256") << zeros << "sha256 = \"" + sri + "\"" << true;
+        QTest::newRow("SRI of sha1 in sha256")
+            << zeros << "sha256 = \"sha1-" + sri.mid(7) + "\"" << false;
+        QTest::newRow("patch: SRI") << patchHash << "hash = \"" + sri + "\"" << true;
+        QTest::newRow("patch: SRI too short")
+            << patchHash << "hash = \"" + sri.left(40) + "=\"" << false;
+        QTest::newRow("patch: unknown algorithm")
+            << patchHash << "hash = \"sha384-" + sri.mid(7) + "\"" << false;
+        QTest::newRow("patch: typed base-32")
+            << patchHash
+            << QByteArray("hash = \"sha256:y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m\"")
+            << false;
+        QTest::newRow("sha512 in base-16")
+            << zeros << "sha512 = \"" + QByteArray(128, 'a') + "\"" << true;
+        QTest::newRow("sha512 in base-32, first digit 4")
+            << zeros << "sha512 = \"4" + QByteArray(102, '3') + "\"" << false;
+    }
+
+    void invalidHash()
+    {
+        QFETCH(QByteArray, from);
+        QFETCH(QByteArray, to);
+        QFETCH(bool, valid);
+        QByteArray text = Recipe{}.text();
+        QVERIFY(text.contains(from));
+        text.replace(from, to);
+        const auto findings = check(text);
+        if (valid) {
+            CLEAN(findings);
+            return;
+        }
+        ONLY(findings, "invalid-hash");
+        const Finding* f = find(findings, "invalid-hash");
+        QCOMPARE(f->severity, Severity::Error);
+        QCOMPARE(f->fix, FixKind::NewHash);
+        QVERIFY2(f->message.find("new hash") != std::string::npos, f->message.c_str());
+        const QByteArray literal = to.mid(to.indexOf('"'));
+        QCOMPARE(text.mid(f->range.begin, f->range.length()), literal);
+        QCOMPARE(f->line, uint32_t(text.left(text.indexOf(literal)).count('\n') + 1));
+    }
+
     void pinMissing()
     {
         const QByteArray callPackage =

@@ -32,10 +32,15 @@ ARM = ["armv8_2", "armv9"]
 
 
 def nix_base32(seed: str, length: int = 52) -> str:
-    """A deterministic, well-formed Nix base-32 hash (fake: no network in tests)."""
+    """A deterministic Nix base-32 SHA-256 that Nix accepts (fake: no network in tests).
+
+    52 digits hold 260 bits, so the first digit of a SHA-256 is 0 or 1: Nix refuses any
+    other ("invalid base-32 hash"), whatever the rest.
+    """
     alphabet = "0123456789abcdfghijklmnpqrsvwxyz"
     digest = hashlib.sha512(seed.encode()).digest()
-    return "".join(alphabet[b % 32] for b in digest[:length])
+    digits = "".join(alphabet[b % 32] for b in digest[:length])
+    return digits if digits[0] in "01" else "1" + digits[1:]
 
 
 def sri(seed: str) -> str:

@@ -7,7 +7,6 @@
 let
   nixpkgs_pinned = import (builtins.fetchTarball {
     url = "https://github.com/NixOS/nixpkgs/archive/6a030d535719c5190187c4cec156f335e95e3211.tar.gz";
-    sha256 = "y4nc4jm66hc042vkhsypkddy65i76j9fcinmyd02pdihi1p0jh5m";
   }) {
     config = {
       allowUnfree = true;

@@ -4,7 +4,6 @@
 let
   nixpkgs_pinned = import (builtins.fetchTarball {
     url = "https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz";
-    sha256 = "9cc76sm2whqyw2khacwpsmd6m5c2pq0lk3hmsxa8nhnssg3jjh42";
   }) {
     config = {
       allowUnfree = true;

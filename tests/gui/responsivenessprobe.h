@@ -1,0 +1,59 @@
+#pragma once
+
+// Measures how long the GUI thread stops answering: a timer on it fires every 10 ms, and the
+// largest delay between when a tick was due and when it came is kept. A GUI that waits on a
+// process or a disk shows it as a lateness of that wait.
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+namespace rg::test {
+
+class ResponsivenessProbe : public QObject
+{
+public:
+    static constexpr int intervalMs = 10;
+    // What a user notices as a stall; tick scheduling on a loaded machine stays well below.
+    static constexpr qint64 budgetMs = 50;
+
+    ResponsivenessProbe()
+    {
+        m_timer.setInterval(intervalMs);
+        m_timer.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.elapsed();
+            if (now - m_last - intervalMs > m_maxLateness) {
+                m_maxLateness = now - m_last - intervalMs;
+                m_worstAt = now;
+            }
+            m_last = now;
+            ++m_ticks;
+        });
+    }
+
+    void start()
+    {
+        m_maxLateness = 0;
+        m_worstAt = 0;
+        m_ticks = 0;
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+
+    qint64 maxLatenessMs() const { return m_maxLateness; }
+    qint64 worstAtMs() const { return m_worstAt; } // when the longest stall ended, from start()
+    int ticks() const { return m_ticks; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    qint64 m_maxLateness = 0;
+    qint64 m_worstAt = 0;
+    int m_ticks = 0;
+};
+
+} // namespace rg::test
