@@ -116,6 +116,9 @@ quint64 BuildQueue::enqueueProcess(const BuildTarget& target, const ProcessSpec&
     record.kind = kind;
     record.variant = target.variant;
     record.repository = target.repository;
+    record.branch = target.branch;
+    record.commit = target.commit;
+    record.contentKey = target.contentKey;
     record.backend = backend;
     record.program = spec.program;
     record.arguments = spec.arguments;
