@@ -45,7 +45,8 @@ void paintBuildState(QPainter* painter, const QRectF& rect, const QVariantMap& b
     const qreal d = 9;
     const QRectF badge(rect.right() - d - 3, rect.top() + 3, d, d);
     if (last == CellBuildState::Result::Outdated && !running && !queued) {
-        const QColor grey = palette.color(QPalette::PlaceholderText);
+        // The neutral grey of the statuses (opaque, unlike the palette's placeholder text).
+        const QColor grey = StatusStyle::color(CellStatus::Impossible, palette);
         painter->setPen(QPen(grey, 1.3));
         painter->setBrush(palette.color(QPalette::Base));
         painter->drawEllipse(badge);

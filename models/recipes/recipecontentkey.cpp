@@ -23,6 +23,8 @@ constexpr std::string_view derivationPrefix = "drv:";
 // match the new one (their builds then read as "built from an older version").
 constexpr std::string_view header = "recipegrid recipe content 1\n";
 
+static_assert(RecipeContentKey::maxFileSize == AnalyzerOptions::defaultMaxFileSize);
+
 std::string sha256Hex(std::string_view bytes)
 {
     const QByteArray digest =
@@ -122,21 +124,48 @@ std::vector<std::string> RecipeContentKey::files(const RecipeFacts& facts)
     return {paths.begin(), paths.end()};
 }
 
-RecipeContentKey RecipeContentKey::compute(const RepositorySource& source, const RecipeFacts& facts,
-                                           FileDigests* digests)
+std::string RecipeContentKey::digestOf(std::string_view bytes)
+{
+    return sha256Hex(bytes);
+}
+
+template <typename DigestOf>
+RecipeContentKey RecipeContentKey::hashed(const RecipeFacts& facts, DigestOf&& digestOf)
 {
     if (facts.path.empty())
         return {};
-    FileDigests own;
-    FileDigests& known = digests ? *digests : own;
     std::string text(header);
     for (const std::string& path : files(facts)) {
         text += path;
         text += '\t';
-        text += known.digest(source, path);
+        text += digestOf(path);
         text += '\n';
     }
     return {Kind::Content, sha256Hex(text)};
+}
+
+RecipeContentKey RecipeContentKey::compute(const RepositorySource& source, const RecipeFacts& facts,
+                                           FileDigests* digests)
+{
+    FileDigests own;
+    FileDigests& known = digests ? *digests : own;
+    return hashed(facts, [&](const std::string& path) { return known.digest(source, path); });
+}
+
+RecipeContentKey RecipeContentKey::computeFromScan(const RepositorySource& source,
+                                                   const RecipeFacts& facts, FileDigests* digests)
+{
+    FileDigests own;
+    FileDigests& known = digests ? *digests : own;
+    return hashed(facts, [&](const std::string& path) -> std::string {
+        if (path == facts.path && !facts.digest.empty())
+            return facts.digest; // else unread by the scan: read now, "-" when it still fails
+        // The scan read every module it recorded; "" is one it could not read.
+        for (const auto& [module, stamp] : facts.modules)
+            if (module == path)
+                return stamp.empty() ? std::string("-") : stamp;
+        return known.digest(source, path); // imported, but not reached by the evaluation
+    });
 }
 
 RecipeContentKey RecipeContentKey::computeForFile(const RepositorySource& source,
@@ -144,17 +173,19 @@ RecipeContentKey RecipeContentKey::computeForFile(const RepositorySource& source
 {
     SourceFile file = source.read(recipePath, AnalyzerOptions::defaultMaxFileSize);
     RecipeFacts facts;
+    // The analyzer's own extraction, with the trail that records the modules it reads and
+    // their digests: the facts a scan records for this recipe.
+    RecipeModules modules(source, AnalyzerOptions::defaultMaxFileSize);
     if (file.error.empty()) {
-        // The analyzer's own extraction, with the trail that records the modules it reads:
-        // the same files a scan records for this recipe.
-        RecipeModules modules(source, AnalyzerOptions::defaultMaxFileSize);
+        std::string digest = digestOf(file.bytes);
         ModuleTrail trail(modules);
         facts = Analyzer().extract(recipePath, std::move(file.bytes), &trail);
+        facts.digest = std::move(digest);
         for (const std::string& module : trail.reached())
-            facts.modules.emplace_back(module, std::string());
+            facts.modules.emplace_back(module, modules.stamp(module));
     }
     facts.path = recipePath;
-    return compute(source, facts);
+    return computeFromScan(source, facts);
 }
 
 void RecipeContentKey::keyAll(Analysis& analysis, const RepositorySource& source, int threads)
@@ -168,7 +199,7 @@ void RecipeContentKey::keyAll(Analysis& analysis, const RepositorySource& source
     std::atomic<size_t> next{0};
     auto loop = [&] {
         for (size_t i = next++; i < keyed.size(); i = next++)
-            keyed[i]->contentKey = compute(source, *keyed[i]->recipe, &digests).toString();
+            keyed[i]->contentKey = computeFromScan(source, *keyed[i]->recipe, &digests).toString();
     };
     std::vector<std::thread> pool;
     for (size_t t = 1; t < workers; ++t)

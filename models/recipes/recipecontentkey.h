@@ -16,8 +16,10 @@
 // are left out.
 //
 // How: each file's bytes are hashed (SHA-256); the key is the SHA-256 of a versioned header
-// and one line per file, "<path>\t<file digest or ->\n", in byte order of the paths. Per-file
-// digests are kept in a FileDigests so that recipes sharing a module hash it once.
+// and one line per file, "<path>\t<file digest or ->\n", in byte order of the paths. A scan
+// already has those digests (RecipeFacts::digest, the modules' stamps), so keying every recipe
+// of a scan reads nothing again (computeFromScan, keyAll); a build reads the files as they are
+// when it is queued (compute), sharing each module's digest through a FileDigests.
 //
 // The kind leaves room for other keys of the same role: the derivation path of an evaluation
 // against the pin ("drv:/nix/store/…drv") would say more than the content, and reads the same.
@@ -28,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rg {
@@ -65,7 +68,7 @@ public:
     class FileDigests
     {
     public:
-        // SHA-256 of the file's bytes as 64 hex digits; "-" when absent or unreadable.
+        // digestOf() the file's bytes; "-" when absent, unreadable or over maxFileSize.
         std::string digest(const RepositorySource& source, const std::string& path);
 
     private:
@@ -77,22 +80,35 @@ public:
     // equals, then what it reads and imports.
     static std::vector<std::string> files(const RecipeFacts& facts);
 
-    // The key of the recipe `facts` were read from, reading the files from `source` now.
+    // SHA-256 of `bytes` as 64 lowercase hex digits: a file's digest in a key.
+    static std::string digestOf(std::string_view bytes);
+
+    // The key of the recipe `facts` were read from, reading its files from `source` now: what
+    // a build records.
     static RecipeContentKey compute(const RepositorySource& source, const RecipeFacts& facts,
                                     FileDigests* digests = nullptr);
+    // The same from what the scan that made `facts` read: RecipeFacts::digest and the modules'
+    // stamps; only imports its evaluation did not reach are read from `source`. Equal to
+    // compute() as long as the files are what the scan read.
+    static RecipeContentKey computeFromScan(const RepositorySource& source,
+                                            const RecipeFacts& facts,
+                                            FileDigests* digests = nullptr);
     // The same for a recipe whose facts are not at hand (a build from the command line): the
-    // analyzer's extraction reads that one file and follows its modules, then compute().
+    // analyzer's extraction reads that one file and follows its modules, as a scan does.
     static RecipeContentKey computeForFile(const RepositorySource& source,
                                            const std::string& recipePath);
-    // Sets MatrixEntry::contentKey of every entry with a recipe; `threads` 0 → ideal count.
-    // For a scan's worker thread: it reads every recipe and module once.
+    // Sets MatrixEntry::contentKey of every entry with a recipe (computeFromScan); `threads`
+    // 0 → ideal count. For a scan's worker thread, right after the analysis.
     static void keyAll(Analysis& analysis, const RepositorySource& source, int threads = 0);
 
-    // Files larger than this count as unreadable ("-"); recipes and modules are kilobytes.
-    static constexpr uint64_t maxFileSize = 64ull * 1024 * 1024;
+    // Files larger than this count as unreadable ("-"): the analyzer's default cap, so that a
+    // scan and a build agree on every file.
+    static constexpr uint64_t maxFileSize = 4 * 1024 * 1024;
 
 private:
     RecipeContentKey(Kind kind, std::string value) : m_kind(kind), m_value(std::move(value)) {}
+    template <typename DigestOf>
+    static RecipeContentKey hashed(const RecipeFacts& facts, DigestOf&& digestOf);
 
     Kind m_kind = Kind::None;
     std::string m_value;

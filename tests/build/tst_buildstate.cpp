@@ -119,13 +119,25 @@ void writeModularRepository(const QString& root)
     QVERIFY(writeFile(root + "/.flox/pkgs/pytorch-python313-cpu-avx2.nix",
                       "# CPU-only, made by the shared builder\n"
                       "import ../lib/mk.nix { name = \"pytorch-python313-cpu-avx2\"; }\n"));
-    QVERIFY(writeFile(root + "/.flox/lib/mk.nix", "{ name }:\n"
-                                                  "builtins.derivation {\n"
-                                                  "  inherit name;\n"
-                                                  "  system = builtins.currentSystem;\n"
-                                                  "  builder = \"/bin/sh\";\n"
-                                                  "  args = [ \"-c\" \"echo > $out\" ];\n"
-                                                  "}\n"));
+    // The builder pins nixpkgs through a JSON file it reads (unused by the derivation itself).
+    QVERIFY(writeFile(root + "/.flox/lib/mk.nix",
+                      "{ name }:\n"
+                      "let\n"
+                      "  pin = builtins.fromJSON (builtins.readFile ./pin.json);\n"
+                      "  nixpkgs = import (builtins.fetchTarball {\n"
+                      "    url = \"https://github.com/NixOS/nixpkgs/archive/${pin.rev}.tar.gz\";\n"
+                      "    sha256 = pin.sha256;\n"
+                      "  }) { };\n"
+                      "in\n"
+                      "builtins.derivation {\n"
+                      "  inherit name;\n"
+                      "  system = builtins.currentSystem;\n"
+                      "  builder = \"/bin/sh\";\n"
+                      "  args = [ \"-c\" \"echo > $out\" ];\n"
+                      "}\n"));
+    QVERIFY(
+        writeFile(root + "/.flox/lib/pin.json",
+                  "{ \"rev\": \"6a030d535719c5190187c4cec156f335e95e3211\", \"sha256\": \"\" }\n"));
 }
 
 } // namespace
@@ -147,7 +159,8 @@ private slots:
         const auto source = openWorkTree(a.path().toStdString());
         const std::string path = recipePath(cpu);
 
-        // Which files: the recipe and the module its evaluation read, as the facts know them.
+        // Which files: the recipe, the module its evaluation read and the JSON pin that reads,
+        // as the facts know them.
         Analysis analysis = Analyzer().analyze(*source);
         const MatrixEntry* entry = nullptr;
         for (const MatrixEntry& e : analysis.entries)
@@ -155,7 +168,7 @@ private slots:
                 entry = &e;
         QVERIFY(entry);
         QCOMPARE(RecipeContentKey::files(*entry->recipe),
-                 (std::vector<std::string>{".flox/lib/mk.nix", path}));
+                 (std::vector<std::string>{".flox/lib/mk.nix", ".flox/lib/pin.json", path}));
 
         // A scan's key, a build's key (facts extracted for that one file) and another
         // directory with the same bytes agree.
@@ -163,6 +176,10 @@ private slots:
         QCOMPARE(key.kind(), RecipeContentKey::Kind::Content);
         QCOMPARE(key.value().size(), std::size_t(64));
         QCOMPARE(RecipeContentKey::computeForFile(*source, path), key);
+        QCOMPARE(RecipeContentKey::computeFromScan(*source, *entry->recipe), key);
+        QCOMPARE(entry->recipe->digest,
+                 RecipeContentKey::digestOf(
+                     readFile(a.path() + "/" + QString::fromStdString(path)).toStdString()));
         RecipeContentKey::keyAll(analysis, *source);
         for (const MatrixEntry& e : analysis.entries)
             QCOMPARE(e.contentKey.empty(), !e.recipe);
@@ -175,6 +192,12 @@ private slots:
         QVERIFY(appendByte(module, '\n'));
         QVERIFY(scannedKey(b.path(), cpu) != key.toString());
         QVERIFY(writeFile(module, original));
+        QCOMPARE(scannedKey(b.path(), cpu), key.toString());
+        // So does one of the pin it reads.
+        QVERIFY(appendByte(b.path() + "/.flox/lib/pin.json", ' '));
+        QVERIFY(scannedKey(b.path(), cpu) != key.toString());
+        QVERIFY(writeFile(b.path() + "/.flox/lib/pin.json",
+                          readFile(a.path() + "/.flox/lib/pin.json")));
         QCOMPARE(scannedKey(b.path(), cpu), key.toString());
         // A file beside it that the recipe does not import does not.
         QVERIFY(writeFile(b.path() + "/.flox/lib/unused.nix", "{ }\n"));

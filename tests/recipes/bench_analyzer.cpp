@@ -8,6 +8,8 @@
 //                             the modules it imports (each module once per scan)
 //   BM_ContentKeyOfOneRecipe  one recipe's key as a build computes it: from the facts, and
 //                             from the file alone (extracting its facts first)
+//   BM_RecipeDigests          SHA-256 of every recipe's bytes, one thread: what the scan adds
+//                             (in parallel) so that keyAll need not read a recipe again
 // Targets (DESIGN/task): check of 2,000 recipes < 0.3 s, 20,000 < 3 s and < 500 MB, linear.
 // Run: bench_analyzer [--benchmark_filter=…]; repositories are generated once under
 // $RG_BENCH_DIR (default /tmp/recipegrid-bench).
@@ -208,6 +210,18 @@ BENCHMARK(BM_ContentKeys)
     ->ArgNames({"recipes", "threads", "modular"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+void BM_RecipeDigests(benchmark::State& state)
+{
+    const Corpus& files = corpus(static_cast<int>(state.range(0)));
+    for (auto _ : state)
+        for (const std::string& text : files.contents) {
+            const std::string digest = rg::RecipeContentKey::digestOf(text);
+            benchmark::DoNotOptimize(digest.data());
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(files.bytes));
+}
+BENCHMARK(BM_RecipeDigests)->Arg(2000)->Unit(benchmark::kMillisecond);
 
 void BM_ContentKeyOfOneRecipe(benchmark::State& state)
 {
