@@ -902,41 +902,17 @@ void MainWindow::createBuilds()
         pane->deleteLater();
     });
 
-    m_model->setBuildStateProvider([this](const std::string& variant) {
-        const VariantBuildState state = m_builds->variantState(QString::fromStdString(variant));
-        CellBuildState cell;
-        cell.queued = state.queued;
-        cell.running = state.running || state.verifying;
-        cell.progress =
-            state.progressTotal > 0 ? double(state.progressDone) / double(state.progressTotal) : -1;
-        if (state.hasResult()) {
-            cell.last = state.lastState == JobState::Succeeded ? CellBuildState::Result::Succeeded
-                        : state.lastState == JobState::Failed  ? CellBuildState::Result::Failed
-                                                               : CellBuildState::Result::Cancelled;
-            cell.verificationFailed =
-                state.lastVerification.status == VerificationResult::Status::Failed;
-        }
-        if (cell.running)
-            cell.summary =
-                state.progressTotal > 0
-                    ? tr("running %1/%2").arg(state.progressDone).arg(state.progressTotal)
-                    : tr("running");
-        else if (cell.queued)
-            cell.summary = tr("queued");
-        else if (state.hasResult())
-            cell.summary =
-                tr("%1 in %2%3")
-                    .arg(jobStateName(state.lastState),
-                         BuildJobsModel::formatDuration(state.lastDurationMs),
-                         state.lastVerification.status == VerificationResult::Status::Passed
-                             ? tr(", verified")
-                         : cell.verificationFailed
-                             ? tr(", verification failed: %1").arg(state.lastVerification.reason)
-                             : QString());
-        return cell;
+    // By the recipe's content key, computed with the scan: a cell shows the builds of what it
+    // holds now, from whichever clone or work tree built it.
+    m_model->setBuildStateProvider([this](const MatrixEntry& entry) {
+        return m_builds->cellState(entry, m_session->rootPath());
+    });
+    m_details->setBuildSummaryProvider([this](const MatrixEntry& entry) {
+        return m_builds->cellState(entry, m_session->rootPath()).summary;
     });
     connect(m_builds, &BuildSession::variantStateChanged, this, [this](const QString& variant) {
         m_model->buildStateChanged(variant.toStdString());
+        m_details->buildStateChanged(variant);
         updateBuildStatus();
     });
     BuildQueue* queue = m_builds->queue();
@@ -986,6 +962,7 @@ int MainWindow::buildSelection()
     if (const auto analysis = m_session->analysis()) {
         m_builds->setRecipeDirectory(m_session->recipeDir());
         m_builds->setExpectedTorchVersion(qs(analysis->spec.torchVersion));
+        m_builds->setAnalysis(m_session->rootPath(), analysis);
     }
     QStringList errors;
     const QList<quint64> queued = m_builds->build(m_session->rootPath(), variants, &errors);
@@ -1006,7 +983,8 @@ QStringList MainWindow::publishableVariants() const
         return variants;
     for (const MatrixEntry* entry : selectedEntries()) {
         const QString variant = qs(entry->variant.toString());
-        const VariantBuildState state = m_builds->variantState(variant);
+        const VariantBuildState state =
+            m_builds->variantState(variant, qs(entry->contentKey), m_session->rootPath());
         if (entry->recipe && state.hasResult() && state.lastState == JobState::Succeeded)
             variants << variant;
     }

@@ -188,9 +188,9 @@ private:
 
 DetailsPanel::DetailsPanel(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_chooser(new QComboBox(this)),
-      m_status(new QLabel(this)), m_facts(new QLabel(this)), m_findingsTitle(new QLabel(this)),
-      m_findings(new QTreeView(this)), m_findingsModel(new FindingsModel(this)),
-      m_findingsProxy(new QSortFilterProxyModel(this))
+      m_status(new QLabel(this)), m_build(new QLabel(this)), m_facts(new QLabel(this)),
+      m_findingsTitle(new QLabel(this)), m_findings(new QTreeView(this)),
+      m_findingsModel(new FindingsModel(this)), m_findingsProxy(new QSortFilterProxyModel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
@@ -206,6 +206,10 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::RichText);
     layout->addWidget(m_status);
+    m_build->setWordWrap(true);
+    m_build->setTextFormat(Qt::RichText);
+    m_build->hide();
+    layout->addWidget(m_build);
     m_facts->setTextFormat(Qt::RichText);
     m_facts->setWordWrap(true);
     m_facts->setTextInteractionFlags(Qt::TextBrowserInteraction);
@@ -282,6 +286,7 @@ void DetailsPanel::clear(const QString& message)
     m_status->setText(tr("Select a cell of the grid (click, or the arrow keys) to see its "
                          "recipe's facts and findings."));
     m_facts->clear();
+    showBuild(nullptr);
     m_findingsModel->setFindings({});
     m_findingsTitle->setText(tr("Findings"));
     emit currentEntryChanged(nullptr);
@@ -343,8 +348,32 @@ QString DetailsPanel::currentVariantName() const
 QString DetailsPanel::factsText() const
 {
     QTextDocument document;
-    document.setHtml(m_status->text() + QStringLiteral("<br>") + m_facts->text());
+    document.setHtml(m_status->text() + QStringLiteral("<br>") +
+                     (m_build->text().isEmpty() ? QString() : m_build->text() + "<br>") +
+                     m_facts->text());
     return document.toPlainText();
+}
+
+void DetailsPanel::setBuildSummaryProvider(BuildSummaryProvider provider)
+{
+    m_buildSummary = std::move(provider);
+    showBuild(currentEntry());
+}
+
+void DetailsPanel::buildStateChanged(const QString& variantName)
+{
+    if (currentVariantName() == variantName)
+        showBuild(currentEntry());
+}
+
+// Its own line, so progress ticks of a running build repaint one label, not the facts.
+void DetailsPanel::showBuild(const MatrixEntry* entry)
+{
+    const QString build = entry && m_buildSummary ? m_buildSummary(*entry) : QString();
+    m_build->setText(build.isEmpty()
+                         ? QString()
+                         : QStringLiteral("<b>%1</b> %2").arg(tr("Build:"), build.toHtmlEscaped()));
+    m_build->setVisible(!build.isEmpty());
 }
 
 void DetailsPanel::showEntry(int index)
@@ -489,6 +518,7 @@ void DetailsPanel::showEntry(int index)
 
     m_findingsModel->setFindings(entry.findings);
     m_findingsTitle->setText(tr("Findings (%1)").arg(entry.findings.size()));
+    showBuild(&entry);
     emit currentEntryChanged(&entry);
 }
 

@@ -7,6 +7,7 @@
 #include "recipes/analysis.h"
 
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -32,6 +33,13 @@ public:
     // Keeps the chosen recipe when the same variant is still among the entries.
     bool selectVariant(const QString& variantName);
 
+    // One line on the shown recipe's builds ("succeeded in 4m 05s, verified", "built from an
+    // older version: …"), "" for none; the window supplies it from the build state.
+    using BuildSummaryProvider = std::function<QString(const MatrixEntry& entry)>;
+    void setBuildSummaryProvider(BuildSummaryProvider provider);
+    // The provider's answer for `variantName` changed: shows it if that recipe is shown.
+    void buildStateChanged(const QString& variantName);
+
     const MatrixEntry* currentEntry() const;
     QString currentVariantName() const;
     QTreeView* findingsView() const { return m_findings; }
@@ -45,13 +53,16 @@ signals:
 
 private:
     void showEntry(int index);
+    void showBuild(const MatrixEntry* entry);
     void activateFinding(const QModelIndex& index);
 
+    BuildSummaryProvider m_buildSummary;
     std::shared_ptr<const Analysis> m_analysis;
     std::vector<const MatrixEntry*> m_entries;
     QLabel* m_title;
     QComboBox* m_chooser;
     QLabel* m_status;
+    QLabel* m_build;
     QLabel* m_facts;
     QLabel* m_findingsTitle;
     QTreeView* m_findings;

@@ -13,7 +13,8 @@ namespace rg {
 namespace {
 
 // Build state on top of the status: a bar along the chip's foot while queued or running,
-// a small badge in its corner for the last result.
+// a small badge in its corner for the last result. A build of an older version of the recipe
+// is a grey ring with clock hands: it was built once, not from what is there now.
 void paintBuildState(QPainter* painter, const QRectF& rect, const QVariantMap& build,
                      const QPalette& palette)
 {
@@ -43,6 +44,18 @@ void paintBuildState(QPainter* painter, const QRectF& rect, const QVariantMap& b
     }
     const qreal d = 9;
     const QRectF badge(rect.right() - d - 3, rect.top() + 3, d, d);
+    if (last == CellBuildState::Result::Outdated && !running && !queued) {
+        // The neutral grey of the statuses (opaque, unlike the palette's placeholder text).
+        const QColor grey = StatusStyle::color(CellStatus::Impossible, palette);
+        painter->setPen(QPen(grey, 1.3));
+        painter->setBrush(palette.color(QPalette::Base));
+        painter->drawEllipse(badge);
+        painter->setPen(QPen(grey, 1.2, Qt::SolidLine, Qt::RoundCap));
+        painter->drawLine(badge.center(), badge.center() + QPointF(0, -2.6));
+        painter->drawLine(badge.center(), badge.center() + QPointF(2.2, 0));
+        painter->restore();
+        return;
+    }
     QColor color = palette.color(QPalette::Highlight);
     if (!running && !queued) {
         if (last == CellBuildState::Result::Succeeded)

@@ -51,6 +51,9 @@ json recordToJson(const BuildRecord& r)
         {"kind", str(jobKindName(r.kind))},
         {"variant", str(r.variant)},
         {"repository", str(r.repository)},
+        {"branch", str(r.branch)},
+        {"commit", str(r.commit)},
+        {"contentKey", str(r.contentKey)},
         {"backend", str(backendKindName(r.backend))},
         {"program", str(r.program)},
         {"arguments", args},
@@ -81,6 +84,10 @@ BuildRecord recordFromJson(const json& j)
     r.kind = qstr(j, "kind") == QLatin1String("publish") ? JobKind::Publish : JobKind::Build;
     r.variant = qstr(j, "variant");
     r.repository = qstr(j, "repository");
+    // Absent in records written before they were recorded.
+    r.branch = qstr(j, "branch");
+    r.commit = qstr(j, "commit");
+    r.contentKey = qstr(j, "contentKey");
     r.backend = backendKindFromName(qstr(j, "backend")).value_or(BackendKind::Nix);
     r.program = qstr(j, "program");
     for (const auto& a : j.value("arguments", json::array()))
@@ -202,6 +209,7 @@ void BuildHistory::load()
         m_records = std::move(*records);
         for (const BuildRecord& r : m_records)
             m_nextId = std::max(m_nextId, r.id + 1);
+        reindex();
         return;
     }
     // Keep the unreadable file for the user, then start fresh.
@@ -252,14 +260,71 @@ const BuildRecord* BuildHistory::latest(const QString& variant, JobKind kind) co
     return nullptr;
 }
 
+namespace {
+
+QString placeOf(const BuildRecord& r)
+{
+    return r.repository + QChar(u'\n') + r.variant;
+}
+
+} // namespace
+
+void BuildHistory::index(std::size_t position)
+{
+    const BuildRecord& r = m_records[position];
+    if (r.kind != JobKind::Build || r.contentKey.isEmpty())
+        return;
+    m_byContentHere.insert(r.repository + QLatin1Char('\n') + r.contentKey, position);
+    if (r.state == JobState::Succeeded)
+        m_succeededByContent.insert(r.contentKey, position);
+    m_byPlace.insert(placeOf(r), position);
+}
+
+void BuildHistory::reindex()
+{
+    m_byContentHere.clear();
+    m_succeededByContent.clear();
+    m_byPlace.clear();
+    for (std::size_t i = 0; i < m_records.size(); ++i)
+        index(i); // later positions overwrite: the newest wins
+}
+
+const BuildRecord* BuildHistory::latestOfContent(const QString& contentKey,
+                                                 const QString& repository) const
+{
+    if (contentKey.isEmpty())
+        return nullptr;
+    const auto here = m_byContentHere.constFind(repository + QLatin1Char('\n') + contentKey);
+    const auto succeeded = m_succeededByContent.constFind(contentKey);
+    std::optional<std::size_t> newest;
+    if (here != m_byContentHere.cend())
+        newest = *here;
+    if (succeeded != m_succeededByContent.cend() && (!newest || *succeeded > *newest))
+        newest = *succeeded;
+    return newest ? &m_records[*newest] : nullptr;
+}
+
+const BuildRecord* BuildHistory::latestKeyed(const QString& repository,
+                                             const QString& variant) const
+{
+    BuildRecord probe;
+    probe.repository = repository;
+    probe.variant = variant;
+    const auto it = m_byPlace.constFind(placeOf(probe));
+    return it == m_byPlace.cend() ? nullptr : &m_records[*it];
+}
+
 bool BuildHistory::add(const BuildRecord& record)
 {
     auto it = std::find_if(m_records.begin(), m_records.end(),
                            [&](const BuildRecord& r) { return r.id == record.id; });
-    if (it == m_records.end())
+    if (it == m_records.end()) {
         m_records.push_back(record);
-    else
+        index(m_records.size() - 1);
+    } else {
         *it = record;
+        reindex();
+    }
     m_nextId = std::max(m_nextId, record.id + 1);
     return save();
 }

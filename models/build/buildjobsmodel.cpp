@@ -3,6 +3,7 @@
 #include "build/buildhistory.h"
 #include "build/buildqueue.h"
 
+#include <QFileInfo>
 #include <QLocale>
 #include <QTimer>
 #include <algorithm>
@@ -132,6 +133,20 @@ QString BuildJobsModel::formatDuration(qint64 ms)
     return QStringLiteral("%1s").arg(s);
 }
 
+QString BuildJobsModel::formatSource(const BuildRecord& r)
+{
+    if (r.repository.isEmpty())
+        return {};
+    QString text = QFileInfo(r.repository).fileName();
+    if (text.isEmpty())
+        text = r.repository;
+    if (!r.branch.isEmpty())
+        text += QStringLiteral(" @ ") + r.branch;
+    if (!r.commit.isEmpty())
+        text += QStringLiteral(" \u00b7 ") + r.commit.left(7);
+    return text;
+}
+
 QVariant BuildJobsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -156,7 +171,27 @@ QVariant BuildJobsModel::data(const QModelIndex& index, int role) const
         return int(r->verification.status);
     case EstimatedRemainingRole:
         return remainingMs(*r);
+    case RepositoryRole:
+        return r->repository;
+    case BranchRole:
+        return r->branch;
+    case CommitRole:
+        return r->commit;
+    case ContentKeyRole:
+        return r->contentKey;
     case Qt::ToolTipRole:
+        if (index.column() == SourceColumn) {
+            QStringList lines{r->repository.isEmpty() ? tr("repository not recorded")
+                                                      : r->repository};
+            if (!r->branch.isEmpty() || !r->commit.isEmpty())
+                lines << tr("branch %1, commit %2")
+                             .arg(r->branch.isEmpty() ? tr("(none)") : r->branch,
+                                  r->commit.isEmpty() ? tr("(none)") : r->commit);
+            lines << (r->contentKey.isEmpty()
+                          ? tr("recorded before content keys: shown on no grid cell")
+                          : tr("recipe content %1").arg(r->contentKey));
+            return lines.join(QLatin1Char('\n'));
+        }
         if (index.column() == VerificationColumn && !r->verification.reason.isEmpty())
             return r->verification.reason;
         if (index.column() == StateColumn && !r->error.isEmpty())
@@ -172,6 +207,8 @@ QVariant BuildJobsModel::data(const QModelIndex& index, int role) const
     switch (Column(index.column())) {
     case VariantColumn:
         return r->variant;
+    case SourceColumn:
+        return formatSource(*r);
     case KindColumn:
         return jobKindName(r->kind);
     case BackendColumn:
@@ -217,6 +254,8 @@ QVariant BuildJobsModel::headerData(int section, Qt::Orientation orientation, in
     switch (Column(section)) {
     case VariantColumn:
         return tr("Variant");
+    case SourceColumn:
+        return tr("Source");
     case KindColumn:
         return tr("Kind");
     case BackendColumn:
@@ -252,6 +291,10 @@ QHash<int, QByteArray> BuildJobsModel::roleNames() const
     names.insert(IsLiveRole, "isLive");
     names.insert(VerificationStatusRole, "verificationStatus");
     names.insert(EstimatedRemainingRole, "estimatedRemaining");
+    names.insert(RepositoryRole, "repository");
+    names.insert(BranchRole, "branch");
+    names.insert(CommitRole, "commit");
+    names.insert(ContentKeyRole, "contentKey");
     return names;
 }
 

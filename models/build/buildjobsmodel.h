@@ -1,7 +1,8 @@
 #pragma once
 
 // The jobs list: this session's jobs (live, from BuildQueue) and earlier sessions' jobs (from
-// BuildHistory), newest first, one row per job.
+// BuildHistory), newest first, one row per job, each with where it ran: repository, branch,
+// commit (the Source column).
 
 #include "build/buildrecord.h"
 
@@ -21,6 +22,7 @@ class BuildJobsModel : public QAbstractTableModel
 public:
     enum Column {
         VariantColumn,
+        SourceColumn, // "repo @ branch · 1a2b3c4"; the tooltip has the path, commit and key
         KindColumn,
         BackendColumn,
         StateColumn,
@@ -41,6 +43,10 @@ public:
         IsLiveRole,                   // bool: in this session's queue
         VerificationStatusRole,       // int(VerificationResult::Status)
         EstimatedRemainingRole,       // qint64 ms, -1 when unknown
+        RepositoryRole,               // QString, the work tree's canonical path
+        BranchRole,                   // QString, "" when detached, not git, or not recorded
+        CommitRole,                   // QString, 40 hex; "" when not git or not recorded
+        ContentKeyRole,               // QString, "" for records from before content keys
     };
 
     // Neither is owned; either may be null.
@@ -58,6 +64,8 @@ public:
     const BuildRecord* record(int row) const;
 
     static QString formatDuration(qint64 ms); // "1h 02m 03s", "4m 05s", "12s"
+    // "build-pytorch @ main · 1a2b3c4", "build-pytorch" without git; "" without a repository.
+    static QString formatSource(const BuildRecord& record);
 
 private:
     void jobAdded(quint64 id);

@@ -171,6 +171,9 @@ quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spe
     record.kind = kind;
     record.variant = target.variant;
     record.repository = target.repository;
+    record.branch = target.branch;
+    record.commit = target.commit;
+    record.contentKey = target.contentKey;
     record.backend = backend;
     record.program = spec.program;
     record.arguments = spec.arguments;

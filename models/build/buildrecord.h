@@ -25,7 +25,13 @@ struct BuildRecord
     quint64 id = 0;
     JobKind kind = JobKind::Build;
     QString variant;
-    QString repository;
+    QString repository; // canonical path of the work tree it ran in
+    QString branch;     // checked out when the job was made; "" when detached or not git
+    QString commit;     // HEAD then, 40 hex digits; "" when not a git repository
+    // RecipeContentKey::toString() of what was built: the recipe and the files it imports, as
+    // they were when the job was made. Build state is looked up by it; "" in records from
+    // before keys, which list in the history and never show on a cell.
+    QString contentKey;
     BackendKind backend = BackendKind::Nix;
     QString program;
     QStringList arguments;

@@ -17,6 +17,11 @@ struct BuildTarget
     QString recipeFile; // absolute path of the .nix file
     QString repository; // absolute path of the work tree root
     VerificationExpectation expected;
+    // Where and from what it is built, recorded with the job (BuildRecord); BuildSession fills
+    // them, resolve() does not.
+    QString contentKey; // RecipeContentKey::toString()
+    QString branch;
+    QString commit;
 
     // `^[A-Za-z0-9][A-Za-z0-9._+-]*$`: names reach command lines, so nothing else passes.
     static bool isValidName(const QString& name);

@@ -34,6 +34,10 @@ struct MatrixEntry
     std::shared_ptr<const RecipeFacts> recipe; // null when missing
     std::vector<Finding> findings;             // most severe first
     std::string reason; // one line for tooltips: "pin differs; missing overlays"
+    // RecipeContentKey::toString() of the recipe and the files it imports: what build state is
+    // looked up by. "" without a recipe, and until keyed (RepositorySession keys each scan on
+    // its worker thread; the analyzer alone does not).
+    std::string contentKey;
 
     int count(Severity severity) const; // findings of that severity
     const Finding* firstError() const;  // null when the recipe has no error

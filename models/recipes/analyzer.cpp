@@ -3,6 +3,7 @@
 #include "nix/syntaxtree.h"
 #include "recipes/cellassignment.h"
 #include "recipes/factextractor.h"
+#include "recipes/recipecontentkey.h"
 #include "recipes/recipegrouping.h"
 #include "recipes/recipemodules.h"
 #include "recipes/ruleset.h"
@@ -427,8 +428,10 @@ Analyzer::scan(const RepositorySource& source, const std::vector<SourceEntry>& l
             facts->problemDetail = file.error;
         } else {
             ModuleTrail trail(modules);
+            std::string digest = RecipeContentKey::digestOf(file.bytes);
             facts =
                 std::make_shared<RecipeFacts>(extract(entry.path, std::move(file.bytes), &trail));
+            facts->digest = std::move(digest);
             for (const std::string& module : trail.reached())
                 facts->modules.emplace_back(module, modules.stamp(module));
             ++parsed;

@@ -507,7 +507,7 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
                 const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
                 line.prepend(qs(entry.variant.toString()) + QLatin1Char('\n'));
                 if (m_buildState) {
-                    const QString build = m_buildState(entry.variant.toString()).summary;
+                    const QString build = m_buildState(entry).summary;
                     if (!build.isEmpty())
                         line += QStringLiteral("\nbuild: ") + build;
                 }
@@ -558,7 +558,7 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
             QVariantMap state;
             if (m_buildState && cell.primary >= 0) {
                 const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
-                const CellBuildState build = m_buildState(entry.variant.toString());
+                const CellBuildState build = m_buildState(entry);
                 state.insert(QStringLiteral("queued"), build.queued);
                 state.insert(QStringLiteral("running"), build.running);
                 state.insert(QStringLiteral("progress"), build.progress);

@@ -27,10 +27,12 @@ struct MatrixCellSlice
 };
 
 // Build state shown on top of a cell's status; the window supplies it (models/build is not a
-// dependency of the grid's model).
+// dependency of the grid's model). Results belong to the recipe's content: `Outdated` is a
+// build of an older version of the recipe (it or a file it imports changed since), whatever
+// that build's result was; the summary says which and when.
 struct CellBuildState
 {
-    enum class Result { None, Succeeded, Failed, Cancelled };
+    enum class Result { None, Succeeded, Failed, Cancelled, Outdated };
     bool queued = false;
     bool running = false;
     double progress = -1; // 0..1 while running, -1 when unknown
@@ -82,7 +84,8 @@ public:
     static constexpr int NoStatus = -1;
 
     enum class RowKind { Gpu, Cpu, Darwin };
-    using BuildStateProvider = std::function<CellBuildState(const std::string& variantName)>;
+    // Asked with the slice's primary entry (its variant and MatrixEntry::contentKey).
+    using BuildStateProvider = std::function<CellBuildState(const MatrixEntry& entry)>;
     using PinProvider = std::function<CellPin(const MatrixEntry& entry)>;
 
     explicit MatrixModel(QObject* parent = nullptr);

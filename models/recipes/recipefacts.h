@@ -131,6 +131,9 @@ struct RecipeFacts
     std::string fileName;               // "pytorch-python313-cuda13_0-sm120-avx512.nix"
     std::optional<VariantName> variant; // from the file name
     uint64_t size = 0;
+    // SHA-256 (64 hex digits) of the bytes the scan read; "" when unread. With the modules'
+    // stamps it is what RecipeContentKey keys a scanned recipe by, without reading it again.
+    std::string digest;
 
     FileProblem problem = FileProblem::None;
     std::string problemDetail; // OS error text, or the parse error message
@@ -175,7 +178,8 @@ struct RecipeFacts
     // { gpuArch = "8.9"; }`): their cell is a starting point, not this recipe's base.
     std::vector<std::string> derivedFrom;
     // The repository's modules the recipe's values were read from, with the stamp of the
-    // bytes read: facts stay valid only while these are unchanged.
+    // bytes read (their SHA-256, "" when unreadable): facts stay valid only while these are
+    // unchanged.
     std::vector<std::pair<std::string, std::string>> modules;
 
     // Line starts of the bytes the facts were read from, so any range can be shown as

@@ -1,5 +1,7 @@
 #include "recipes/recipemodules.h"
 
+#include "recipes/recipecontentkey.h"
+
 #include <filesystem>
 #include <functional>
 
@@ -47,8 +49,7 @@ RecipeModules::Module& RecipeModules::fetch(const std::string& fileId)
         return it->second;
     Module& module = it->second;
     module.readable = true;
-    module.stamp = std::to_string(std::hash<std::string>{}(file.bytes)) + ':' +
-                   std::to_string(file.bytes.size());
+    module.stamp = RecipeContentKey::digestOf(file.bytes);
     module.bytes = std::move(file.bytes);
     return module;
 }

@@ -31,9 +31,10 @@ public:
     // Thread-safe; the view stays valid for the lifetime of this object.
     std::optional<std::string_view> text(std::string_view fileId) override;
 
-    // A fingerprint of the file's bytes as this scan reads them ("" when unreadable), so
-    // facts cached from an earlier scan are reused only while the modules and files they
-    // read are unchanged.
+    // A fingerprint of the file's bytes as this scan reads them, their SHA-256 as 64 hex
+    // digits ("" when unreadable), so facts cached from an earlier scan are reused only while
+    // the modules and files they read are unchanged, and a recipe's content key needs no
+    // second read of them (RecipeContentKey::computeFromScan).
     std::string stamp(const std::string& fileId);
     // Every module and file read so far, sorted.
     std::vector<std::string> loaded() const;

@@ -1,6 +1,7 @@
 #include "recipes/repositorysession.h"
 
 #include "recipes/qtext.h"
+#include "recipes/recipecontentkey.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -171,6 +172,8 @@ void RepositorySession::startScan()
         auto analysis =
             std::make_shared<Analysis>(Analyzer().analyze(*source, options, cache.get()));
         result.parsed = cache->parsedCount() - parsedBefore;
+        // Build state is looked up by content: key every recipe here, not on the GUI thread.
+        RecipeContentKey::keyAll(*analysis, *source, options.threads);
 
         // The analyzer listed the recipe directory already: its file list and list error are
         // what the watches and the banner need, without listing a second time.

@@ -3,7 +3,8 @@
 // The repository the window has open: a work tree (watched, re-scanned when files change)
 // or a git revision (read-only). Scans run on a worker thread through the Analyzer with a
 // RecipeCache, so a re-scan after one edit parses only that file; the GUI thread never
-// waits for I/O, parsing or libgit2.
+// waits for I/O, parsing or libgit2. The same worker keys every recipe by its content
+// (MatrixEntry::contentKey, RecipeContentKey), which is what build state is looked up by.
 
 #include "recipes/analysis.h"
 #include "recipes/analyzer.h"

@@ -4,6 +4,8 @@
 #include "build/buildhistory.h"
 #include "build/ciworkflow.h"
 #include "buildfixture.h"
+#include "recipes/recipecontentkey.h"
+#include "recipes/repositorysource.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -90,6 +92,13 @@ private slots:
         QVERIFY(last);
         QCOMPARE(last->state, JobState::Succeeded);
         QVERIFY(QFileInfo::exists(last->logPath));
+        // Keyed by what was built, so the window shows it on the cell of that very recipe.
+        QVERIFY2(last->contentKey.startsWith(QStringLiteral("content:")),
+                 qPrintable(last->contentKey));
+        QCOMPARE(last->contentKey, RecipeContentKey::computeForFile(
+                                       *openWorkTree(m_repo.toStdString()),
+                                       ".flox/pkgs/pytorch-python313-cuda12_9-sm90-avx512.nix")
+                                       .toQString());
     }
 
     void buildFailureExitsNonZero()

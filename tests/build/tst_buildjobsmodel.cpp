@@ -116,7 +116,7 @@ private slots:
             s.concurrency = 1;
             session.setSettings(s);
             session.setExpectedTorchVersion(QStringLiteral("2.9.1"));
-            QVERIFY(!session.variantState(variant).hasResult());
+            QVERIFY(!session.recipeState(repo, variant).hasResult());
             QSignalSpy stateChanged(&session, &BuildSession::variantStateChanged);
             QStringList errors;
             const auto ids = session.build(
@@ -125,7 +125,7 @@ private slots:
             QCOMPARE(errors.size(), 1);
             QVERIFY(errors.first().contains(QLatin1String("no recipe for variant 'nope'")));
             firstId = ids.at(1);
-            VariantBuildState st = session.variantState(variant);
+            VariantBuildState st = session.recipeState(repo, variant);
             QVERIFY(st.queued);
             QVERIFY(!st.running);
             QCOMPARE(st.currentJobId, ids.at(1));
@@ -133,13 +133,13 @@ private slots:
 
             bool sawRunning = false;
             connect(&session, &BuildSession::variantStateChanged, this, [&](const QString& v) {
-                if (v == variant && session.variantState(v).running)
+                if (v == variant && session.recipeState(repo, v).running)
                     sawRunning = true;
             });
             QVERIFY(QTest::qWaitFor([&] { return !session.hasRunningJobs(); }, 60000));
             QVERIFY(sawRunning);
             QVERIFY(stateChanged.size() >= 4);
-            st = session.variantState(variant);
+            st = session.recipeState(repo, variant);
             QVERIFY(!st.queued && !st.running);
             QVERIFY(st.hasResult());
             QCOMPARE(st.lastJobId, firstId);
@@ -152,7 +152,7 @@ private slots:
         // A new session (an app restart) remembers the result.
         BuildSession restarted(dir.filePath("data"));
         QVERIFY(restarted.historyError().isEmpty());
-        const VariantBuildState st = restarted.variantState(variant);
+        const VariantBuildState st = restarted.recipeState(repo, variant);
         QCOMPARE(st.lastJobId, firstId);
         QCOMPARE(st.lastVerification.status, VerificationResult::Status::Passed);
         QCOMPARE(restarted.jobsModel()->rowCount(), 2);
@@ -178,7 +178,7 @@ private slots:
         QCOMPARE(restarted.queue()->job(pub)->state, JobState::Succeeded);
         QVERIFY2(log.contains("fake flox: publish -o acme " + variant), qPrintable(log));
         // Publishing does not replace the variant's last build result.
-        QCOMPARE(restarted.variantState(variant).lastJobId, firstId);
+        QCOMPARE(restarted.recipeState(repo, variant).lastJobId, firstId);
     }
 };
 

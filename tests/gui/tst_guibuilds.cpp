@@ -1,14 +1,18 @@
 // Builds from the window, for real (nix-build of the self-contained fixture recipes): the
 // Build action on the selection, a log tab per job, the cell's build badge, running counts in
-// the status bar, and the question before quitting with builds still running.
+// the status bar, and the question before quitting with builds still running. Build state
+// belongs to the recipe's content: clones share it, an edit makes it an older
+// version's, a fresh demo copy shows no build of another copy's edited recipe.
 
 #include "../build/buildfixture.h"
 #include "ansilogview.h"
+#include "../recipes/testrepository.h"
 #include "build/buildjobsmodel.h"
 #include "build/buildqueue.h"
 #include "build/buildsession.h"
 #include "build/nixbackend.h"
 #include "buildsettingsdialog.h"
+#include "detailspanel.h"
 #include "guitestsupport.h"
 #include "logpane.h"
 #include "mainwindow.h"
@@ -58,6 +62,44 @@ bool openWithNix(MainWindow& window, const QString& path)
 int lastResult(const QModelIndex& index)
 {
     return index.data(MatrixModel::BuildStateRole).toList().value(0).toMap().value("last").toInt();
+}
+
+QString tooltip(MainWindow& window)
+{
+    return window.matrixView()->currentIndex().data(Qt::ToolTipRole).toString();
+}
+
+bool appendLine(const QString& path, const QByteArray& line)
+{
+    QFile file(path);
+    return file.open(QIODevice::Append) && file.write(line) == line.size();
+}
+
+// Opens `path` (or the demo when empty) and waits for its first analysis.
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+    if (path.isEmpty()) {
+        if (!window.openDemo())
+            return false;
+    } else {
+        window.openRepository(path);
+    }
+    return changed.wait(20000);
+}
+
+// Changes a file of the open repository and waits for the re-scan that follows.
+bool editAndWait(MainWindow& window, const QString& file, const QByteArray& line)
+{
+    QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+    return appendLine(file, line) && changed.wait(20000);
+}
+
+BuildSettings nixBuilds(MainWindow& window)
+{
+    BuildSettings settings = window.builds()->settings();
+    settings.backend = BackendKind::Nix;
+    return settings;
 }
 
 } // namespace
@@ -262,6 +304,119 @@ private slots:
         QCOMPARE(job->arguments.value(0), QStringLiteral("build"));
         QVERIFY(finished.wait(180000));
         QCOMPARE(window.builds()->queue()->job(job->id)->state, JobState::Succeeded);
+    }
+
+    // One recipe, two clones: built in one, its success shows in the other, saying where. An
+    // edit in the clone is another recipe (no build); an edit where it was built makes the
+    // success an older version's.
+    void buildStateFollowsTheRecipeContent()
+    {
+        TestRepository origin;
+        QVERIFY(copyFixtureRepo(origin.root(), 1));
+        origin.git({"init", "-q"});
+        origin.commitAll("fixture");
+        const QString head = QString::fromUtf8(origin.git({"rev-parse", "HEAD"}));
+        QTemporaryDir elsewhere;
+        const QString clone = elsewhere.filePath("clone");
+        origin.git({"clone", "-q", origin.root(), clone});
+        const QString variant = QStringLiteral("pytorch-python313-cpu-avx2");
+        const QString recipeFile = QStringLiteral("/.flox/pkgs/") + variant + ".nix";
+
+        MainWindow window;
+        window.show();
+        window.builds()->setSettings(nixBuilds(window));
+        QVERIFY(openAndWait(window, origin.root()));
+        QVERIFY(select(window, variant).isValid());
+        QCOMPARE(lastResult(window.matrixView()->currentIndex()),
+                 int(CellBuildState::Result::None));
+        QSignalSpy finished(window.builds()->queue(), &BuildQueue::jobFinished);
+        QCOMPARE(window.buildSelection(), 1);
+        QVERIFY(finished.wait(180000));
+        QTRY_COMPARE_WITH_TIMEOUT(lastResult(window.matrixView()->currentIndex()),
+                                  int(CellBuildState::Result::Succeeded), 30000);
+        const QDateTime builtAt =
+            window.builds()->queue()->job(finished.at(0).at(0).toULongLong())->finishedAt;
+        // The jobs list says where it ran.
+        BuildJobsModel* jobs = window.builds()->jobsModel();
+        QCOMPARE(jobs->index(0, BuildJobsModel::SourceColumn).data().toString(),
+                 QFileInfo(origin.root()).fileName() + QStringLiteral(" @ main \u00b7 ") +
+                     head.left(7));
+
+        // The clone holds the same bytes: the same build, from the other work tree.
+        QVERIFY(openAndWait(window, clone));
+        QVERIFY(select(window, variant).isValid());
+        QCOMPARE(lastResult(window.matrixView()->currentIndex()),
+                 int(CellBuildState::Result::Succeeded));
+        QVERIFY2(tooltip(window).contains(QStringLiteral("build: succeeded")) &&
+                     tooltip(window).contains(QFileInfo(origin.root()).canonicalFilePath()),
+                 qPrintable(tooltip(window)));
+        // Edited there, it is a recipe nobody built.
+        QVERIFY(editAndWait(window, clone + recipeFile, "# tuned in the clone\n"));
+        QVERIFY(select(window, variant).isValid());
+        QCOMPARE(lastResult(window.matrixView()->currentIndex()),
+                 int(CellBuildState::Result::None));
+        QVERIFY(!tooltip(window).contains(QStringLiteral("build:")));
+
+        // Edited where it was built: that success was of an older version, and says when.
+        QVERIFY(openAndWait(window, origin.root()));
+        QVERIFY(editAndWait(window, origin.root() + recipeFile, " "));
+        QVERIFY(select(window, variant).isValid());
+        QCOMPARE(lastResult(window.matrixView()->currentIndex()),
+                 int(CellBuildState::Result::Outdated));
+        const QString older = QStringLiteral("built from an older version: succeeded ") +
+                              builtAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+        QVERIFY2(tooltip(window).contains(QStringLiteral("build: ") + older),
+                 qPrintable(tooltip(window)));
+        // The details say it too.
+        QVERIFY2(window.detailsPanel()->factsText().contains(QStringLiteral("Build: ") + older),
+                 qPrintable(window.detailsPanel()->factsText()));
+        // Nothing to publish: the recipe there now was never built.
+        QCOMPARE(window.publishSelection(), 0);
+    }
+
+    // `--demo` makes a fresh copy each time. A build that failed in one copy, of its edited
+    // recipe, is no build of the other copy's recipe: the other shows none. (An unedited
+    // recipe is the same content in every copy, so its build shows in both.)
+    void demoCopiesDoNotShowAnotherCopysFailure()
+    {
+        MainWindow window;
+        window.show();
+        BuildSettings settings = window.builds()->settings();
+        settings.backend = BackendKind::Custom;
+        settings.verify = false;
+        const QString failing = QStringLiteral("pytorch-python313-cuda13_0-sm90-avx2");
+        const QString passing = QStringLiteral("pytorch-python313-cuda13_0-sm90-avx512");
+        settings.customCommand = QStringLiteral("sh -c \"test {variant} != %1\"").arg(failing);
+        window.builds()->setSettings(settings);
+
+        QVERIFY(openAndWait(window, {}));
+        const QString first = window.session()->rootPath();
+        auto removeFirst = qScopeGuard([&] { QDir(first).removeRecursively(); });
+        QVERIFY(editAndWait(window, first + QStringLiteral("/.flox/pkgs/") + failing + ".nix",
+                            "# trying a fix\n"));
+        QSignalSpy finished(window.builds()->queue(), &BuildQueue::jobFinished);
+        for (const QString& variant : {failing, passing}) {
+            QVERIFY(select(window, variant).isValid());
+            QCOMPARE(window.buildSelection(), 1);
+            QVERIFY(finished.wait(60000));
+        }
+        QVERIFY(select(window, failing).isValid());
+        QTRY_COMPARE_WITH_TIMEOUT(lastResult(window.matrixView()->currentIndex()),
+                                  int(CellBuildState::Result::Failed), 10000);
+
+        QVERIFY(openAndWait(window, {}));
+        const QString second = window.session()->rootPath();
+        auto removeSecond = qScopeGuard([&] { QDir(second).removeRecursively(); });
+        QVERIFY(second != first);
+        QVERIFY(select(window, failing).isValid());
+        QCOMPARE(lastResult(window.matrixView()->currentIndex()),
+                 int(CellBuildState::Result::None));
+        QVERIFY2(!tooltip(window).contains(QStringLiteral("build:")), qPrintable(tooltip(window)));
+        QVERIFY(select(window, passing).isValid());
+        QCOMPARE(lastResult(window.matrixView()->currentIndex()),
+                 int(CellBuildState::Result::Succeeded));
+        QVERIFY2(tooltip(window).contains(QFileInfo(first).canonicalFilePath()),
+                 qPrintable(tooltip(window)));
     }
 
     void quittingWithRunningBuildsAsks()

@@ -3,13 +3,21 @@
 //   BM_Analyze                the whole Analyzer (parallel), in process
 //   BM_CheckProcess           `recipegrid check` as a user runs it: wall time and peak RSS
 //   BM_NixInstantiateParse    the reference parser over the same files in one process
-// Targets (DESIGN/task): check of 2,000 recipes < 0.3 s, 20,000 < 3 s and < 500 MB, linear.
+//   BM_ContentKeys            RecipeContentKey::keyAll, what a scan adds to key every recipe
+//                             for build state: read + SHA-256 of each recipe and
+//                             the modules it imports (each module once per scan)
+//   BM_ContentKeyOfOneRecipe  one recipe's key as a build computes it: from the facts, and
+//                             from the file alone (extracting its facts first)
+//   BM_RecipeDigests          SHA-256 of every recipe's bytes, one thread: what the scan adds
+//                             (in parallel) so that keyAll need not read a recipe again
+// Targets: check of 2,000 recipes < 0.3 s, 20,000 < 3 s and < 500 MB, linear.
 // Run: bench_analyzer [--benchmark_filter=…]; repositories are generated once per run in a
 // temporary folder, or kept under $RG_BENCH_DIR when it is set.
 
 #include "../benchsupport.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
+#include "recipes/recipecontentkey.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -17,6 +25,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <map>
@@ -165,6 +174,119 @@ BENCHMARK(BM_Analyze)
     ->Args({2000, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// `count` recipes that each call one builder module of the repository, which reads a JSON
+// pin: the shape where a module's bytes belong to every recipe's key.
+QString modularRepository(int count)
+{
+    const QString path = benchDir() + QStringLiteral("/modular%1").arg(count);
+    if (QDir(path + "/.flox/pkgs").exists())
+        return path;
+    QDir().mkpath(path + "/.flox/pkgs");
+    QDir().mkpath(path + "/.flox/lib");
+    auto write = [](const QString& file, const QByteArray& bytes) {
+        QFile out(file);
+        if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size())
+            qFatal("cannot write %s", qPrintable(file));
+    };
+    QByteArray module =
+        "{ name, capability ? \"9.0\", cpuFlags ? [ ] }:\n"
+        "let\n"
+        "  pin = builtins.fromJSON (builtins.readFile ./pin.json);\n"
+        "  nixpkgs = import (builtins.fetchTarball {\n"
+        "    url = \"https://github.com/NixOS/nixpkgs/archive/${pin.rev}.tar.gz\";\n"
+        "    sha256 = pin.sha256;\n"
+        "  }) { config.allowUnfree = true; };\n"
+        "in\n"
+        "nixpkgs.python3Packages.torch.override {\n"
+        "  gpuTargets = [ capability ];\n"
+        "}\n";
+    module += QByteArray(1500, '#') + "\n";
+    write(path + "/.flox/lib/mk.nix", module);
+    write(path + "/.flox/lib/pin.json",
+          "{ \"rev\": \"6a030d535719c5190187c4cec156f335e95e3211\", \"sha256\": \"\" }\n");
+    const QStringList archs = {"sm80", "sm86", "sm89", "sm90", "sm100", "sm120"};
+    const QStringList isas = {"avx2", "avx512", "avx512bf16", "avx512vnni"};
+    for (int i = 0; i < count; ++i) {
+        const QString name =
+            QStringLiteral("pkg%1-python313-cuda12_9-%2-%3")
+                .arg(i / int(archs.size() * isas.size()))
+                .arg(archs[i % archs.size()], isas[(i / archs.size()) % isas.size()]);
+        write(path + "/.flox/pkgs/" + name + ".nix",
+              QStringLiteral("# %1\nimport ../lib/mk.nix {\n  name = \"%1\";\n"
+                             "  capability = \"9.0\";\n  cpuFlags = [ \"-mavx2\" ];\n}\n")
+                  .arg(name)
+                  .toUtf8());
+    }
+    return path;
+}
+
+void BM_ContentKeys(benchmark::State& state)
+{
+    const int count = static_cast<int>(state.range(0));
+    const bool modular = state.range(2) != 0;
+    auto source =
+        rg::openWorkTree((modular ? modularRepository(count) : repository(count)).toStdString());
+    rg::Analysis analysis = rg::Analyzer().analyze(*source);
+    int keyed = 0;
+    for (auto _ : state) {
+        rg::RecipeContentKey::keyAll(analysis, *source, static_cast<int>(state.range(1)));
+        keyed = static_cast<int>(
+            std::count_if(analysis.entries.begin(), analysis.entries.end(),
+                          [](const rg::MatrixEntry& e) { return !e.contentKey.empty(); }));
+    }
+    state.counters["recipes"] = keyed;
+    state.counters["files/recipe"] =
+        analysis.entries.empty() || !analysis.entries.front().recipe
+            ? 0
+            : double(rg::RecipeContentKey::files(*analysis.entries.front().recipe).size());
+}
+BENCHMARK(BM_ContentKeys)
+    ->Args({2000, 0, 0})
+    ->Args({2000, 1, 0})
+    ->Args({2000, 0, 1})
+    ->Args({2000, 1, 1})
+    ->ArgNames({"recipes", "threads", "modular"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_RecipeDigests(benchmark::State& state)
+{
+    const Corpus& files = corpus(static_cast<int>(state.range(0)));
+    for (auto _ : state)
+        for (const std::string& text : files.contents) {
+            const std::string digest = rg::RecipeContentKey::digestOf(text);
+            benchmark::DoNotOptimize(digest.data());
+        }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(files.bytes));
+}
+BENCHMARK(BM_RecipeDigests)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+void BM_ContentKeyOfOneRecipe(benchmark::State& state)
+{
+    auto source = rg::openWorkTree(modularRepository(2000).toStdString());
+    const rg::Analysis analysis = rg::Analyzer().analyze(*source);
+    const rg::MatrixEntry* entry = nullptr;
+    for (const rg::MatrixEntry& e : analysis.entries)
+        if (e.recipe && !entry)
+            entry = &e;
+    if (!entry) {
+        state.SkipWithError("no recipe");
+        return;
+    }
+    const bool fromFile = state.range(0) != 0;
+    for (auto _ : state) {
+        const rg::RecipeContentKey key =
+            fromFile ? rg::RecipeContentKey::computeForFile(*source, entry->recipe->path)
+                     : rg::RecipeContentKey::compute(*source, *entry->recipe);
+        benchmark::DoNotOptimize(key.value().data());
+    }
+}
+BENCHMARK(BM_ContentKeyOfOneRecipe)
+    ->Arg(0)
+    ->Arg(1)
+    ->ArgNames({"fromFile"})
+    ->Unit(benchmark::kMicrosecond);
 
 // Wall time of the whole process and its peak RSS. A direct child's ru_maxrss also counts the
 // benchmark's own memory at fork time (Linux keeps the maximum across exec), so the peak is

@@ -229,6 +229,58 @@ private slots:
                              StatusStyle::color(CellStatus::Ok, palette)) > 0.95);
     }
 
+    // A build of an older version of the recipe is a grey clock badge, never a success's
+    // green tick; its tooltip line says which and when.
+    void delegatePaintsAnOutdatedBuildApartFromASuccess()
+    {
+        MatrixModel model;
+        model.setSlices({{"313", "13.0", {}}});
+        model.setAnalysis(sample());
+        model.setBuildStateProvider([](const MatrixEntry& e) {
+            CellBuildState state;
+            const std::string name = e.variant.toString();
+            if (name == "pytorch-python313-cuda13_0-sm120-avx2") { // broken: a red chip
+                state.last = CellBuildState::Result::Outdated;
+                state.summary = QStringLiteral("built from an older version: succeeded 2026-11-20");
+            } else if (name == "pytorch-python313-cuda13_0-sm90-avx2") { // unexpected
+                state.last = CellBuildState::Result::Succeeded;
+                state.summary = QStringLiteral("succeeded in 12s");
+            }
+            return state;
+        });
+        MatrixView view;
+        view.setModel(&model);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto indexOf = [&](const char* row, const char* column) {
+            for (int r = 0; r < model.rowCount(); ++r)
+                for (int c = 0; c < model.columnCount(); ++c)
+                    if (model.rowId(r) == row && model.columnId(c) == column)
+                        return model.index(r, c);
+            return QModelIndex();
+        };
+        const QModelIndex outdated = indexOf("sm120", "avx2");
+        const QModelIndex succeeded = indexOf("sm90", "avx2");
+        QVERIFY(outdated.isValid() && succeeded.isValid());
+        const QImage image = view.viewport()->grab().toImage();
+        const auto badgeCorner = [&](const QModelIndex& index) {
+            const QRect cell = view.visualRect(index);
+            return QRect(cell.right() - 22, cell.top(), 22, 22);
+        };
+        const QPalette& palette = view.palette();
+        const QColor green = StatusStyle::color(CellStatus::Ok, palette);
+        const QColor grey = StatusStyle::color(CellStatus::Impossible, palette);
+        QVERIFY(pixelsNear(image, badgeCorner(succeeded), green, 30) > 10);
+        QCOMPARE(pixelsNear(image, badgeCorner(outdated), green, 30), 0);
+        QVERIFY(pixelsNear(image, badgeCorner(outdated), grey, 30) > 10);
+        QCOMPARE(outdated.data(MatrixModel::BuildStateRole).toList().value(0).toMap().value("last"),
+                 QVariant(int(CellBuildState::Result::Outdated)));
+        QVERIFY(outdated.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("build: built from an older version: succeeded")));
+    }
+
     void legendNamesGapAndWarnings()
     {
         StatusLegend legend;
