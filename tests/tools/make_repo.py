@@ -93,8 +93,12 @@ def pin_for(key: str) -> str:
 
 
 def nix_base32(seed: str) -> str:
+    """A SHA-256 in Nix's base-32, as Nix accepts it: 52 digits of its alphabet hold 260 bits,
+    so the first digit (the top bits) is 0 or 1."""
     alphabet = "0123456789abcdfghijklmnpqrsvwxyz"
-    return "".join(alphabet[b % 32] for b in hashlib.sha512(seed.encode()).digest()[:52])
+    digits = [alphabet[b % 32] for b in hashlib.sha512(seed.encode()).digest()[:52]]
+    digits[0] = alphabet[hashlib.sha512(seed.encode()).digest()[52] % 2]
+    return "".join(digits)
 
 
 def rows():
