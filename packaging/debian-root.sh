@@ -102,6 +102,11 @@ make_root() {
 }
 
 mount_all() {
+    # The root bound onto itself, private: inside the chroot "/" is then a mount point of its
+    # own, so a suite can take a mount namespace there (unshare --mount makes "/" private, which
+    # fails on a directory that is not a mount point) and nothing it mounts reaches the host.
+    mount --bind "$root" "$root"
+    mount --make-private "$root"
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"
     # Slaves: on a host whose mounts are shared (systemd), a mount below the bind must not
@@ -133,7 +138,7 @@ in_root() {
 
 step "host: debootstrap available" host_debootstrap
 step "debootstrap $release (minbase) into $root" make_root
-step "mount /proc /sys /dev /dev/pts /tmp" mount_all
+step "mount the root, /proc /sys /dev /dev/pts /tmp" mount_all
 step "copy the checkout to $src" copy_checkout
 case "$mode" in
 run)
