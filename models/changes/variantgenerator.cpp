@@ -316,7 +316,9 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
 // the revision, and is never written into another recipe.
 std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revision) const
 {
-    std::vector<std::string> hashes;
+    // Most recipes first: where recipes disagree on the revision's hash, the one most of them
+    // pin is the likeliest right, and the likeliest to be the one a broken copy lost.
+    std::vector<std::pair<std::string, int>> counted;
     for (const MatrixEntry& entry : m_analysis.entries) {
         if (!entry.recipe || entry.recipe->pins.empty())
             continue;
@@ -327,10 +329,20 @@ std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revisi
             m_source.read(pin.file.empty() ? entry.recipe->path : pin.file, maxRecipeSize);
         if (auto hash = PinBumpPlanner::hashOf(file.bytes, pin.range)) {
             std::string text = textAt(file.bytes, *hash);
-            if (!text.empty() && std::ranges::count(hashes, text) == 0 && acceptedSha256(text))
-                hashes.push_back(std::move(text));
+            if (text.empty() || !acceptedSha256(text))
+                continue;
+            const auto known =
+                std::ranges::find(counted, text, &std::pair<std::string, int>::first);
+            if (known == counted.end())
+                counted.emplace_back(std::move(text), 1);
+            else
+                ++known->second;
         }
     }
+    std::ranges::stable_sort(counted, std::greater<>(), &std::pair<std::string, int>::second);
+    std::vector<std::string> hashes;
+    for (auto& [text, count] : counted)
+        hashes.push_back(std::move(text));
     return hashes;
 }
 

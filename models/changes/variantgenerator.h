@@ -45,6 +45,7 @@ public:
 private:
     GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
     GeneratedRecipe fromTemplate(const VariantExpectation& expectation) const;
+    // The sound hashes recipes pin `revision` with, the one most of them pin first.
     std::vector<std::string> hashesOfPin(const std::string& revision) const;
     bool renewPinHash(const std::string& text, const PinFact& pin, TextEdits* edits,
                       std::string* error) const;

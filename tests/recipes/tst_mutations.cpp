@@ -49,6 +49,7 @@
 #include "matrix/catalog.h"
 #include "matrix/cpufeatureset.h"
 #include "matrix/variantname.h"
+#include "nix/nixhash.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
 #include "recipes/archnotation.h"
@@ -591,6 +592,26 @@ std::vector<Token> archLiterals(const Reading& reading, const std::string& numbe
     return tokens;
 }
 
+// Literal SHA-256 hashes in Nix's base-32 bound to `sha256` or `hash`: the values a mutant
+// may make unreadable for Nix.
+std::vector<Token> base32Hashes(const Reading& reading)
+{
+    std::vector<Token> hashes;
+    for (const Node* binding : reading.bindings()) {
+        const std::vector<std::string> bound = pathNames(*binding->bindingPath());
+        const Node* value = binding->bindingValue();
+        if (bound.empty() || (bound.back() != "sha256" && bound.back() != "hash") ||
+            value->kind != NodeKind::String || value->children.size() != 1 ||
+            value->children[0]->kind != NodeKind::StringText)
+            continue;
+        const std::string text(value->children[0]->text);
+        if (text.size() == 52 && (text[0] == '0' || text[0] == '1') &&
+            text.find_first_not_of(nix::NixHash::base32Alphabet) == std::string::npos)
+            hashes.push_back({value->children[0]->range, text});
+    }
+    return hashes;
+}
+
 // 40-hex revisions in strings that are nixpkgs sources (a URL naming nixpkgs, or no URL at
 // all: `rev = "…"`, `pin = "…"`); commit ids in other URLs (a MAGMA patch) are not pins.
 std::vector<Token> pinLiterals(const Reading& reading)
@@ -937,6 +958,8 @@ private slots:
 
             // Pins per package × accelerator, to decide where the group defines the pin.
             std::map<std::string, std::map<std::string, int>> pinUse;
+            // Files that pin each revision with each base-32 hash ("revision|hash").
+            std::map<std::string, int> hashUse;
             auto groupKey = [](const VariantName& name) {
                 return name.package + "|" + std::string(acceleratorId(name.accelerator)) + "|" +
                        name.cuda;
@@ -949,6 +972,8 @@ private slots:
                 const auto pins = pinLiterals(reading);
                 if (name && !pins.empty())
                     ++pinUse[groupKey(*name)][pins.front().text];
+                for (const Token& hash : base32Hashes(reading))
+                    ++hashUse[(pins.empty() ? std::string() : pins.front().text) + "|" + hash.text];
             }
 
             for (const QString& file : files) {
@@ -1077,6 +1102,21 @@ private slots:
                                            replaced(original, edits),
                                            {*rule}});
                     }
+                }
+
+                // (2b) a hash Nix refuses: its first base-32 digit over the 256 bits. The fix
+                // can give back only a hash another recipe pins the same revision with.
+                for (const Token& hash : base32Hashes(reading)) {
+                    const std::string refused = "y" + hash.text.substr(1);
+                    mutants.push_back({"hash",
+                                       where(hash.range) + ": " + hash.text.substr(0, 7) + " → " +
+                                           refused.substr(0, 7),
+                                       replaced(original, {{hash.range, refused}}),
+                                       {"invalid-hash"},
+                                       hashUse[(pins.empty() ? std::string() : pins.front().text) +
+                                               "|" + hash.text] > 1
+                                           ? std::string()
+                                           : "no other recipe pins this hash to take it from"});
                 }
 
                 // (3) ISA flags
