@@ -59,7 +59,7 @@ int ExportCiCommand::run(const QStringList& arguments)
     }
     const QString repo = positional.first();
 
-    CiWorkflow workflow;
+    CiWorkflow workflow(Catalog::builtin());
     workflow.recipeDir = parser.value(recipeDir);
     workflow.torchVersion = parser.value(torchVersion);
     workflow.publishOrg = parser.value(publishOrg);

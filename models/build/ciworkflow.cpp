@@ -2,7 +2,7 @@
 
 #include "build/buildtarget.h"
 #include "build/verificationexpectation.h"
-#include "matrix/variantexpectation.h"
+#include "matrix/variantname.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -57,15 +57,16 @@ std::optional<QStringList> CiWorkflow::recipesIn(const QString& repo, const QStr
     return names;
 }
 
-// The runner of the variant's ISA platform, as its expectation names it.
-QString CiWorkflow::runnerFor(const QString& variant)
+QString CiWorkflow::runnerFor(const QString& variant) const
 {
     const auto name = VariantName::parse(variant.toStdString());
-    if (!name)
-        return QStringLiteral("ubuntu-latest");
-    const VariantExpectation expected =
-        VariantExpectation::of(*name, MatrixSpec{}, Catalog::builtin());
-    return QString::fromStdString(expected.ciRunner);
+    const CpuIsa* isa = name && !name->isa.empty() ? m_catalog.isa(name->isa) : nullptr;
+    // GitHub's hosted runner labels for each platform.
+    if (isa && isa->platform == "aarch64-linux")
+        return QStringLiteral("ubuntu-24.04-arm");
+    if (isa && isa->platform == "aarch64-darwin")
+        return QStringLiteral("macos-14");
+    return QStringLiteral("ubuntu-latest");
 }
 
 bool CiWorkflow::setVariants(const QString& repo, const QStringList& variants, QString* error)

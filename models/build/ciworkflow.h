@@ -5,6 +5,8 @@
 // installed, verification of the result's Python/CUDA (and torch) versions, optional publish.
 // YAML is written by hand with every scalar quoted; names are validated before they get in.
 
+#include "matrix/catalog.h"
+
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -24,6 +26,9 @@ public:
         QString cuda;   // "12.9", "None" or empty
     };
 
+    // `catalog` says which platform each ISA is (the built-in one, or a spec's extension).
+    explicit CiWorkflow(Catalog catalog) : m_catalog(std::move(catalog)) {}
+
     QString name = QStringLiteral("Build variants");
     QString recipeDir = QStringLiteral(".flox/pkgs");
     int timeoutMinutes = 300;
@@ -38,13 +43,14 @@ public:
     bool setVariants(const QString& repo, const QStringList& variants, QString* error);
     const std::vector<Entry>& entries() const { return m_entries; }
 
-    // The runner a variant needs: ARM ISAs → ubuntu-24.04-arm, Darwin → macos-14, else
-    // ubuntu-latest.
-    static QString runnerFor(const QString& variant);
+    // The runner of the platform of the variant's ISA: aarch64-linux → ubuntu-24.04-arm,
+    // aarch64-darwin → macos-14, anything else (an ISA the catalog lacks too) → ubuntu-latest.
+    QString runnerFor(const QString& variant) const;
 
     std::string toYaml() const;
 
 private:
+    Catalog m_catalog;
     std::vector<Entry> m_entries;
 };
 

@@ -1,7 +1,7 @@
 #include "build/verificationexpectation.h"
 
-#include "matrix/variantexpectation.h"
 #include "matrix/variantname.h"
+#include "matrix/versionspelling.h"
 
 namespace rg {
 
@@ -13,10 +13,7 @@ VerificationExpectation VerificationExpectation::fromVariant(const QString& vari
     const auto name = VariantName::parse(variant.toStdString());
     if (!name)
         return expected; // not a matrix variant: only what the caller knows is checked
-    // The same description of the variant the rules check recipes against.
-    const VariantExpectation variantExpectation =
-        VariantExpectation::of(*name, MatrixSpec{}, Catalog::builtin());
-    expected.python = QString::fromStdString(variantExpectation.python);
+    expected.python = QString::fromStdString(dottedPython(name->python));
     switch (name->accelerator) {
     case Accelerator::Cuda:
         // Legacy names ("pytorch-py313-sm90-avx512") do not say which CUDA: not checked.

@@ -333,7 +333,7 @@ private:
                 entry.recipe->variant->suffixes.empty())
                 variants.push_back(*entry.recipe->variant);
         const std::string text =
-            ReadmeMatrix::updated(readme.bytes, ReadmeMatrix::section(variants));
+            ReadmeMatrix::updated(readme.bytes, ReadmeMatrix::section(variants, after.catalog));
         if (text == readme.bytes)
             return;
         FileOperation op;

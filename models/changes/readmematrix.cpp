@@ -28,18 +28,19 @@ struct CudaLess
 
 struct PythonLess
 {
+    const Catalog* catalog;
+
     bool operator()(const std::string& a, const std::string& b) const
     {
-        const Catalog& catalog = Catalog::builtin();
         const int order =
-            compareVersions(catalog.describePython(a).dotted, catalog.describePython(b).dotted);
+            compareVersions(catalog->describePython(a).dotted, catalog->describePython(b).dotted);
         return order != 0 ? order < 0 : a < b;
     }
 };
 
-std::string pythonLabel(const std::string& python)
+std::string pythonLabel(const std::string& python, const Catalog& catalog)
 {
-    const std::string dotted = Catalog::builtin().describePython(python).dotted;
+    const std::string dotted = catalog.describePython(python).dotted;
     return dotted.empty() ? python : dotted;
 }
 
@@ -50,19 +51,21 @@ std::string cudaLabel(const std::string& cuda)
 
 // Catalog order first, then ISAs the catalog does not know by name, the generic build last:
 // the columns read like the catalog's own tables, whatever order the files were listed in.
-std::tuple<int, int, std::string> isaOrderKey(const std::string& isa)
+std::tuple<int, int, std::string> isaOrderKey(const std::string& isa, const Catalog& catalog)
 {
     if (isa.empty())
         return {2, 0, isa};
-    const auto& isas = Catalog::builtin().isas();
-    if (const CpuIsa* known = Catalog::builtin().isa(isa))
-        return {0, static_cast<int>(known - isas.data()), isa};
+    if (const CpuIsa* known = catalog.isa(isa))
+        return {0, static_cast<int>(known - catalog.isas().data()), isa};
     return {1, 0, isa};
 }
 
-bool isaLess(const std::string& a, const std::string& b)
+void sortIsas(std::vector<std::string>& isas, const Catalog& catalog)
 {
-    return isaOrderKey(a) < isaOrderKey(b);
+    std::sort(isas.begin(), isas.end(), [&](const std::string& a, const std::string& b) {
+        return isaOrderKey(a, catalog) < isaOrderKey(b, catalog);
+    });
+    isas.erase(std::unique(isas.begin(), isas.end()), isas.end());
 }
 
 std::string isaLabel(const std::string& isa)
@@ -72,10 +75,10 @@ std::string isaLabel(const std::string& isa)
 
 // Newest arch on top, as the catalog lists them; a malformed id has no number and goes last.
 // Numbers compare as digit strings (length first) so that no name can overflow an integer.
-bool archLess(const std::string& a, const std::string& b)
+bool archLess(const std::string& a, const std::string& b, const Catalog& catalog)
 {
-    const std::string na = Catalog::builtin().describeGpuArch(a).number;
-    const std::string nb = Catalog::builtin().describeGpuArch(b).number;
+    const std::string na = catalog.describeGpuArch(a).number;
+    const std::string nb = catalog.describeGpuArch(b).number;
     if (na.empty() != nb.empty())
         return nb.empty();
     if (na.size() != nb.size())
@@ -111,15 +114,18 @@ std::string tableHead(const std::string& corner, const std::vector<std::string>&
 
 struct Matrix
 {
+    explicit Matrix(const Catalog& catalog) : catalog(catalog), pythons(PythonLess{&catalog}) {}
+
+    const Catalog& catalog;
     // One entry per cell (package and suffix left out), so a duplicate counts once.
     std::map<std::string, VariantName> cells;
     std::set<std::string, PythonLess> pythons;
     std::set<std::string, CudaLess> cudas;
 };
 
-Matrix collect(const std::vector<VariantName>& variants)
+Matrix collect(const std::vector<VariantName>& variants, const Catalog& catalog)
 {
-    Matrix matrix;
+    Matrix matrix(catalog);
     for (const VariantName& variant : variants) {
         if (!variant.suffixes.empty())
             continue;
@@ -144,14 +150,15 @@ std::vector<const VariantName*> select(const Matrix& matrix, Accelerator acceler
 // "40 CUDA 13.0 (36 x86-64, 4 ARM)": a GPU variant also targets a host CPU, and its family
 // decides which machines can run it. A generic build has no ISA; an ISA the catalog does not
 // know has no known family ("other").
-std::string cudaCount(const std::vector<const VariantName*>& gpu, const std::string& cuda)
+std::string cudaCount(const std::vector<const VariantName*>& gpu, const std::string& cuda,
+                      const Catalog& catalog)
 {
     int total = 0, x86 = 0, arm = 0, generic = 0, other = 0;
     for (const VariantName* variant : gpu) {
         if (variant->cuda != cuda)
             continue;
         ++total;
-        const CpuIsa* isa = variant->isa.empty() ? nullptr : Catalog::builtin().isa(variant->isa);
+        const CpuIsa* isa = variant->isa.empty() ? nullptr : catalog.isa(variant->isa);
         if (variant->isa.empty())
             ++generic;
         else if (isa && isa->family == CpuFamily::X86)
@@ -185,13 +192,13 @@ std::string countsLine(const Matrix& matrix)
                        (matrix.cells.size() == 1 ? "" : "s") + "** for Python ";
     bool first = true;
     for (const std::string& python : matrix.pythons) {
-        line += (first ? "" : ", ") + pythonLabel(python);
+        line += (first ? "" : ", ") + pythonLabel(python, matrix.catalog);
         first = false;
     }
     line += ":";
     std::string separator = " ";
     for (const std::string& cuda : matrix.cudas) {
-        line += separator + cudaCount(gpu, cuda);
+        line += separator + cudaCount(gpu, cuda, matrix.catalog);
         separator = dot;
     }
     if (cpu) {
@@ -216,10 +223,11 @@ std::string cudaTables(const Matrix& matrix, const std::string& cuda)
         isas.push_back(variant->isa);
         present.emplace(variant->python, variant->gpuArch, variant->isa);
     }
-    std::sort(archs.begin(), archs.end(), archLess);
+    std::sort(archs.begin(), archs.end(), [&](const std::string& a, const std::string& b) {
+        return archLess(a, b, matrix.catalog);
+    });
     archs.erase(std::unique(archs.begin(), archs.end()), archs.end());
-    std::sort(isas.begin(), isas.end(), isaLess);
-    isas.erase(std::unique(isas.begin(), isas.end()), isas.end());
+    sortIsas(isas, matrix.catalog);
     std::vector<std::string> columns;
     for (const std::string& isa : isas)
         columns.push_back(isaLabel(isa));
@@ -228,7 +236,7 @@ std::string cudaTables(const Matrix& matrix, const std::string& cuda)
     for (const std::string& python : matrix.pythons) {
         text += "\n### " + cudaLabel(cuda);
         if (matrix.pythons.size() > 1)
-            text += dot + std::string("Python ") + pythonLabel(python);
+            text += dot + std::string("Python ") + pythonLabel(python, matrix.catalog);
         text += "\n\n" + tableHead("GPU", columns);
         for (const std::string& arch : archs) {
             std::vector<bool> cells;
@@ -246,16 +254,15 @@ std::string cpuTable(const Matrix& matrix)
     if (cpu.empty())
         return {};
     std::vector<std::string> isas;
-    std::set<std::string, PythonLess> pythons;
+    std::set<std::string, PythonLess> pythons(PythonLess{&matrix.catalog});
     for (const VariantName* variant : cpu) {
         isas.push_back(variant->isa);
         pythons.insert(variant->python);
     }
-    std::sort(isas.begin(), isas.end(), isaLess);
-    isas.erase(std::unique(isas.begin(), isas.end()), isas.end());
+    sortIsas(isas, matrix.catalog);
     std::vector<std::string> columns;
     for (const std::string& python : pythons)
-        columns.push_back("Python " + pythonLabel(python));
+        columns.push_back("Python " + pythonLabel(python, matrix.catalog));
 
     std::string text = "\n### CPU-only\n\n" + tableHead("ISA", columns);
     for (const std::string& isa : isas) {
@@ -285,9 +292,9 @@ std::string darwinList(const Matrix& matrix)
 
 } // namespace
 
-std::string ReadmeMatrix::section(const std::vector<VariantName>& variants)
+std::string ReadmeMatrix::section(const std::vector<VariantName>& variants, const Catalog& catalog)
 {
-    const Matrix matrix = collect(variants);
+    const Matrix matrix = collect(variants, catalog);
     std::string text = std::string(beginMarker) + "\n## Variant matrix\n\n";
     if (matrix.cells.empty()) {
         text += "No variants.\n";

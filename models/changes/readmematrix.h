@@ -5,6 +5,7 @@
 // Darwin variants. It lives between two marker comments so that regenerating it touches
 // nothing else of the README.
 
+#include "matrix/catalog.h"
 #include "matrix/variantname.h"
 
 #include <string>
@@ -24,8 +25,9 @@ public:
     // bytes and a README diff shows only what changed in the matrix:
     //   **44 variants** for Python 3.13: 40 CUDA 13.0 (36 x86-64, 4 ARM) · 4 CPU-only
     // then per CUDA version (per Python too when there are several) an arch × ISA table of ✓,
-    // a CPU-only ISA × Python table and the Darwin names, each only when present.
-    static std::string section(const std::vector<VariantName>& variants);
+    // a CPU-only ISA × Python table and the Darwin names, each only when present. `catalog`
+    // (the analysis's) orders archs, ISAs and Pythons and tells each ISA's CPU family.
+    static std::string section(const std::vector<VariantName>& variants, const Catalog& catalog);
     // `readme` with the section replaced by `section`: from the last begin marker through the
     // first end marker after it (and that line's break); every other byte is kept. When there
     // is no such pair (no markers, only one, or the end marker before the begin marker) the

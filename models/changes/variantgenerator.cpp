@@ -139,8 +139,8 @@ RecipeFacts VariantGenerator::factsOf(const std::string& path, const std::string
 // CUDA version; on the variant's expected pin when a group is, else the largest.
 const RecipeGroup* VariantGenerator::cloneSource(const VariantName& name) const
 {
-    const VariantExpectation expectation =
-        VariantExpectation::of(name, m_analysis.spec, m_analysis.catalog);
+    const auto expected = m_analysis.expectationFor(name);
+    const VariantExpectation& expectation = *expected;
     const std::string package =
         RecipeGrouping::packageOf(name.package, m_analysis.spec, m_analysis.catalog);
     const RecipeGroup* best = nullptr;
@@ -181,8 +181,8 @@ GeneratedRecipe VariantGenerator::generate(const VariantName& name,
                                            const MatrixEntry* replacing) const
 {
     const RecipeGroup* group = cloneSource(name);
-    const VariantExpectation expectation = VariantExpectation::of(
-        name, m_analysis.spec, m_analysis.catalog, group ? &group->profile : nullptr);
+    const auto expected = m_analysis.expectationFor(name, group ? &group->profile : nullptr);
+    const VariantExpectation& expectation = *expected;
     if (!group)
         return fromTemplate(expectation);
     GeneratedRecipe out;
@@ -415,8 +415,9 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
     if (!facts.variant)
         return out;
     const RecipeGroup* group = cloneSource(entry.variant);
-    const VariantExpectation expectation = VariantExpectation::of(
-        entry.variant, m_analysis.spec, m_analysis.catalog, group ? &group->profile : nullptr);
+    const auto expected =
+        m_analysis.expectationFor(entry.variant, group ? &group->profile : nullptr);
+    const VariantExpectation& expectation = *expected;
     std::string text = m_cloner.clone(bytes, facts, *facts.variant, expectation, &out.error);
     if (text.empty())
         return out;

@@ -1,6 +1,7 @@
 #include "matrix/catalog.h"
 
 #include "matrix/cpufeatureset.h"
+#include "matrix/variantname.h"
 #include "matrix/versionspelling.h"
 
 #include <QByteArray>
@@ -659,6 +660,31 @@ PythonVersion Catalog::describePython(std::string_view idOrDotted) const
     version.dotted = dotted;
     version.packageSet = "python" + digits + "Packages";
     return version;
+}
+
+const std::string& Feasibility::why() const
+{
+    if (!hardwareWhy.empty())
+        return hardwareWhy;
+    return cudaWhy.empty() ? packageWhy : cudaWhy;
+}
+
+Feasibility Catalog::feasibility(const VariantName& name) const
+{
+    Feasibility f;
+    const GpuArch* arch = name.accelerator == Accelerator::Cuda ? gpuArch(name.gpuArch) : nullptr;
+    const CpuIsa* cpu = name.isa.empty() ? nullptr : isa(name.isa);
+    if (cpu && name.accelerator == Accelerator::Cpu && cpu->family == CpuFamily::Apple)
+        f.hardwareWhy = "CPU-only recipes build for Linux; " + cpu->id + " is Apple silicon";
+    else if (cpu && name.accelerator == Accelerator::Darwin && cpu->family != CpuFamily::Apple)
+        f.hardwareWhy = "Darwin recipes run on Apple silicon (mps), not " + cpu->id;
+    else if (cpu && (arch || name.accelerator != Accelerator::Cuda))
+        canRun(arch, *cpu, {}, &f.hardwareWhy);
+    if (arch && !name.cuda.empty() && cuda(name.cuda))
+        cudaSupports(*arch, name.cuda, &f.cudaWhy);
+    if (const PackageInfo* limited = arch ? package(name.package) : nullptr)
+        packageSupports(*limited, *arch, &f.packageWhy);
+    return f;
 }
 
 bool Catalog::packageSupports(const PackageInfo& package, const GpuArch& arch,

@@ -15,7 +15,23 @@
 
 namespace rg {
 
+struct VariantName;
+
 enum class CpuFamily { X86, Arm, Apple };
+
+// Whether a variant can exist at all, and if not, why, in a sentence per limit. The limits are
+// separate because the rules report each under its own id; `why()` is the one the grid shows.
+struct Feasibility
+{
+    std::string hardwareWhy; // no machine pairs this GPU / accelerator with this CPU ISA
+    std::string cudaWhy;     // the CUDA version cannot target the arch (too old or dropped it)
+    std::string packageWhy;  // the package does not run on an arch this old
+
+    bool possible() const { return hardwareWhy.empty() && cudaWhy.empty() && packageWhy.empty(); }
+    // The first limit that applies, hardware before CUDA before the package; "" when possible.
+    const std::string& why() const;
+    friend bool operator==(const Feasibility&, const Feasibility&) = default;
+};
 
 struct GpuArch
 {
@@ -141,6 +157,11 @@ public:
     CudaVersion describeCuda(std::string_view idOrDotted) const;
     PythonVersion describePython(std::string_view idOrDotted) const;
 
+    // Whether `name`'s cell can exist: its hardware pairing, its CUDA version against its arch
+    // and its package against its arch. Words the catalog does not know impose no limit.
+    Feasibility feasibility(const VariantName& name) const;
+
+    // The parts of feasibility(), for callers that hold catalog entries rather than a name.
     // Whether this hardware pairing can run at all; when not, `why` says so in a sentence.
     // cudaDotted may be empty (CPU-only / unknown).
     bool canRun(const GpuArch* arch, const CpuIsa& isa, std::string_view cudaDotted,

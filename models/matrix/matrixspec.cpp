@@ -506,7 +506,7 @@ RecipePattern parsePattern(const json& p, const std::string& pointer)
     return pattern;
 }
 
-MatrixSpec parseSpec(const json& root, const Catalog& builtin)
+void checkSchemaHeader(const json& root)
 {
     requireObject(root, "");
     rejectUnknownKeys(root, "",
@@ -522,32 +522,23 @@ MatrixSpec parseSpec(const json& root, const Catalog& builtin)
                                          " (this RecipeGrid reads version 1)"};
     if (!root.contains("matrix"))
         throw SchemaError{"", "missing required key \"matrix\""};
+}
 
-    MatrixSpec spec;
-    if (root.contains("catalog")) {
-        requireObject(root["catalog"], "/catalog");
-        std::string pointer, message;
-        spec.catalogExtension =
-            Catalog::fragmentFromJson(root["catalog"].dump(), &pointer, &message);
-        if (!spec.catalogExtension)
-            throw SchemaError{"/catalog" + pointer, message, message == "unknown key"};
-    }
-    // Everything below is checked against the catalog as this spec extends it.
-    const Catalog catalog = spec.effectiveCatalog(builtin);
-    const AxisChecker axes(catalog);
-    if (root.contains("$schema"))
-        stringValue(root["$schema"], "/$schema");
-    const auto packageWord = [](const json& value, const std::string& pointer) {
-        std::string word = stringValue(value, pointer);
-        const bool ok = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-                   c == '.' || c == '+';
-        });
-        if (!ok)
-            throw SchemaError{pointer,
-                              "the package word is lower-case letters, digits and - _ . +"};
-        return word;
-    };
+// The package word is what file names start with.
+std::string packageWord(const json& value, const std::string& pointer)
+{
+    std::string word = stringValue(value, pointer);
+    const bool ok = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+               c == '.' || c == '+';
+    });
+    if (!ok)
+        throw SchemaError{pointer, "the package word is lower-case letters, digits and - _ . +"};
+    return word;
+}
+
+void parsePackages(const json& root, MatrixSpec& spec)
+{
     if (root.contains("package"))
         spec.package = packageWord(root["package"], "/package");
     if (root.contains("extraPackages")) {
@@ -563,6 +554,10 @@ MatrixSpec parseSpec(const json& root, const Catalog& builtin)
             spec.extraPackages.push_back(std::move(word));
         }
     }
+}
+
+void parseScalars(const json& root, MatrixSpec& spec)
+{
     if (root.contains("recipeDir")) {
         spec.recipeDir = stringValue(root["recipeDir"], "/recipeDir");
         const bool escapes = spec.recipeDir == ".." || spec.recipeDir.starts_with("../") ||
@@ -581,6 +576,11 @@ MatrixSpec parseSpec(const json& root, const Catalog& builtin)
         if (spec.pnamePrefix.find_first_of(" \t\n\"") != npos)
             throw SchemaError{"/pnamePrefix", "must not contain spaces or quotes"};
     }
+}
+
+// Pins per dotted CUDA version of the catalog, "cpu", "darwin" or "default".
+void parsePins(const json& root, const Catalog& catalog, MatrixSpec& spec)
+{
     if (root.contains("pins")) {
         const json& pins = root["pins"];
         requireObject(pins, "/pins");
@@ -603,11 +603,10 @@ MatrixSpec parseSpec(const json& root, const Catalog& builtin)
             spec.pins[key] = pin;
         }
     }
-    const json& matrix = root["matrix"];
-    if (!matrix.is_array())
-        throw SchemaError{"/matrix", "expected an array of groups, found " + typeName(matrix)};
-    for (std::size_t i = 0; i < matrix.size(); ++i)
-        spec.groups.push_back(parseGroup(matrix[i], child("/matrix", i), axes));
+}
+
+void parseExcludes(const json& root, const AxisChecker& axes, MatrixSpec& spec)
+{
     if (root.contains("exclude")) {
         const json& exclude = root["exclude"];
         if (!exclude.is_array())
@@ -621,6 +620,34 @@ MatrixSpec parseSpec(const json& root, const Catalog& builtin)
             spec.excludes.push_back(std::move(f));
         }
     }
+}
+
+MatrixSpec parseSpec(const json& root, const Catalog& builtin)
+{
+    checkSchemaHeader(root);
+    MatrixSpec spec;
+    if (root.contains("catalog")) {
+        requireObject(root["catalog"], "/catalog");
+        std::string pointer, message;
+        spec.catalogExtension =
+            Catalog::fragmentFromJson(root["catalog"].dump(), &pointer, &message);
+        if (!spec.catalogExtension)
+            throw SchemaError{"/catalog" + pointer, message, message == "unknown key"};
+    }
+    // Everything below is checked against the catalog as this spec extends it.
+    const Catalog catalog = spec.effectiveCatalog(builtin);
+    const AxisChecker axes(catalog);
+    if (root.contains("$schema"))
+        stringValue(root["$schema"], "/$schema");
+    parsePackages(root, spec);
+    parseScalars(root, spec);
+    parsePins(root, catalog, spec);
+    const json& matrix = root["matrix"];
+    if (!matrix.is_array())
+        throw SchemaError{"/matrix", "expected an array of groups, found " + typeName(matrix)};
+    for (std::size_t i = 0; i < matrix.size(); ++i)
+        spec.groups.push_back(parseGroup(matrix[i], child("/matrix", i), axes));
+    parseExcludes(root, axes, spec);
     if (root.contains("patterns")) {
         const json& patterns = root["patterns"];
         requireObject(patterns, "/patterns");
@@ -904,33 +931,47 @@ bool isFullRevision(std::string_view pin)
            });
 }
 
-MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const Catalog& catalog)
+namespace {
+
+using Samples = std::vector<const InferenceSample*>;
+
+const auto lexicallyFirst = [](const std::string& a, const std::string& b) { return a < b; };
+
+// Groups that differ only in Python (byPython) or only in CUDA become one.
+std::vector<MatrixGroup> mergeGroups(std::vector<MatrixGroup> in, bool byPython)
 {
-    MatrixSpec spec;
-    spec.m_inferred = true;
+    std::vector<MatrixGroup> out;
+    for (auto& g : in) {
+        auto same = std::find_if(out.begin(), out.end(), [&](const MatrixGroup& o) {
+            return o.accelerator == g.accelerator && o.gpuArchs == g.gpuArchs && o.isas == g.isas &&
+                   (byPython ? o.cudas == g.cudas : o.pythons == g.pythons);
+        });
+        if (same == out.end()) {
+            out.push_back(std::move(g));
+            continue;
+        }
+        auto& target = byPython ? same->pythons : same->cudas;
+        const auto& source = byPython ? g.pythons : g.cudas;
+        for (const auto& v : source)
+            if (!contains(target, v))
+                target.push_back(v);
+    }
+    return out;
+}
 
-    std::vector<const InferenceSample*> used;
-    for (const auto& s : samples)
-        if (s.name.suffixes.empty())
-            used.push_back(&s);
-
-    const auto lexicallyFirst = [](const std::string& a, const std::string& b) { return a < b; };
-    std::map<std::string, int> packages;
-    for (const auto* s : used)
-        ++packages[s->name.package];
-    if (auto p = dominant(packages, lexicallyFirst))
-        spec.package = *p;
-
-    // Axes: per (accelerator, CUDA, Python, CPU family) the archs the recipes pair with each
-    // ISA. Archs with the same ISA set form one product, so the inferred matrix is the union of
-    // what the author populates and never pairs an arch with an ISA no recipe pairs it with
-    // (an arch only ever built for avx/avx2 does not become "missing" its avx512 cells).
-    // Groups that differ only in Python (or CUDA) are then merged, as a person would write them.
+// Axes: per (accelerator, CUDA, Python, CPU family) the archs the recipes pair with each
+// ISA. Archs with the same ISA set form one product, so the inferred matrix is the union of
+// what the author populates and never pairs an arch with an ISA no recipe pairs it with
+// (an arch only ever built for avx/avx2 does not become "missing" its avx512 cells).
+// Groups that differ only in Python (or CUDA) are then merged, as a person would write them.
+std::vector<MatrixGroup> inferGroups(const Samples& used, const std::string& package,
+                                     const Catalog& catalog)
+{
     using GroupKey = std::tuple<int, std::string, std::string, int>;
     std::map<GroupKey, std::map<std::string, std::set<std::string>>> rows; // arch → ISAs
     for (const auto* s : used) {
         const VariantName& n = s->name;
-        if (n.package != spec.package)
+        if (n.package != package)
             continue;
         if (n.accelerator == Accelerator::Cuda && n.cuda.empty())
             continue; // legacy names cannot be expressed in a spec
@@ -977,44 +1018,34 @@ MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const 
         g.isas = inCatalogOrder({axes.second.begin(), axes.second.end()}, catalog.isas());
         groups.push_back(std::move(g));
     }
-    const auto merge = [](std::vector<MatrixGroup> in, bool byPython) {
-        std::vector<MatrixGroup> out;
-        for (auto& g : in) {
-            auto same = std::find_if(out.begin(), out.end(), [&](const MatrixGroup& o) {
-                return o.accelerator == g.accelerator && o.gpuArchs == g.gpuArchs &&
-                       o.isas == g.isas && (byPython ? o.cudas == g.cudas : o.pythons == g.pythons);
-            });
-            if (same == out.end()) {
-                out.push_back(std::move(g));
-                continue;
-            }
-            auto& target = byPython ? same->pythons : same->cudas;
-            const auto& source = byPython ? g.pythons : g.cudas;
-            for (const auto& v : source)
-                if (!contains(target, v))
-                    target.push_back(v);
-        }
-        return out;
-    };
-    groups = merge(std::move(groups), true);
-    groups = merge(std::move(groups), false);
+    groups = mergeGroups(std::move(groups), true);
+    groups = mergeGroups(std::move(groups), false);
     for (auto& g : groups) {
         std::sort(g.pythons.begin(), g.pythons.end(),
                   [](const auto& a, const auto& b) { return compareVersions(a, b) < 0; });
         std::sort(g.cudas.begin(), g.cudas.end(),
                   [](const auto& a, const auto& b) { return compareVersions(a, b) < 0; });
     }
-    spec.groups = std::move(groups);
+    return groups;
+}
 
-    // Pins: the dominant revision per key.
+// The dominant revision per pin key.
+std::map<std::string, std::string> inferPins(const Samples& used)
+{
+    std::map<std::string, std::string> pins;
     std::map<std::string, std::map<std::string, int>> pinCounts;
     for (const auto* s : used)
         if (!s->pin.empty())
             ++pinCounts[pinKey(s->name)][s->pin];
     for (const auto& [key, counts] : pinCounts)
-        spec.pins[key] = *dominant(counts, lexicallyFirst);
+        pins[key] = *dominant(counts, lexicallyFirst);
 
-    // Torch version: the dominant stated one; a tie goes to the newer version.
+    return pins;
+}
+
+// The dominant stated torch version; a tie goes to the newer version.
+std::string inferTorchVersion(const Samples& used)
+{
     std::map<std::string, int> torchCounts;
     for (const auto* s : used)
         if (!s->torchVersion.empty())
@@ -1022,9 +1053,14 @@ MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const 
     if (auto t = dominant(torchCounts, [](const std::string& a, const std::string& b) {
             return compareVersions(a, b) > 0;
         }))
-        spec.torchVersion = *t;
+        return *t;
 
-    // pname prefix: what precedes "python313-…" in each pname that ends with its own name.
+    return {};
+}
+
+// What precedes "python313-…" in each pname that ends with its own name.
+std::string inferPnamePrefix(const Samples& used)
+{
     std::map<std::string, int> prefixCounts;
     for (const auto* s : used) {
         if (s->pname.empty())
@@ -1037,10 +1073,16 @@ MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const 
             ++prefixCounts[s->pname.substr(0, s->pname.size() - rest.size())];
     }
     if (auto p = dominant(prefixCounts, lexicallyFirst))
-        spec.pnamePrefix = *p;
+        return *p;
 
-    // Patterns: the dominant shape per accelerator; its canonical recipe is the first file of
-    // that shape (by name) that is also on the inferred pin.
+    return {};
+}
+
+// Patterns: the dominant shape per accelerator; its canonical recipe is the first file of
+// that shape (by name) that is also on the inferred pin.
+std::map<std::string, RecipePattern> inferPatterns(const Samples& used, const MatrixSpec& spec)
+{
+    std::map<std::string, RecipePattern> patterns;
     std::map<std::string, std::map<std::pair<int, std::vector<int>>, int>> patternCounts;
     for (const auto* s : used) {
         if (s->pattern.kind == PatternKind::Unknown)
@@ -1074,8 +1116,33 @@ MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const 
             }
         }
         pattern.canonicalRecipe = canonical;
-        spec.patterns[accelerator] = std::move(pattern);
+        patterns[accelerator] = std::move(pattern);
     }
+    return patterns;
+}
+
+} // namespace
+
+MatrixSpec MatrixSpec::infer(const std::vector<InferenceSample>& samples, const Catalog& catalog)
+{
+    MatrixSpec spec;
+    spec.m_inferred = true;
+
+    Samples used;
+    for (const auto& s : samples)
+        if (s.name.suffixes.empty())
+            used.push_back(&s);
+
+    std::map<std::string, int> packages;
+    for (const auto* s : used)
+        ++packages[s->name.package];
+    if (auto p = dominant(packages, lexicallyFirst))
+        spec.package = *p;
+    spec.groups = inferGroups(used, spec.package, catalog);
+    spec.pins = inferPins(used);
+    spec.torchVersion = inferTorchVersion(used);
+    spec.pnamePrefix = inferPnamePrefix(used);
+    spec.patterns = inferPatterns(used, spec);
     return spec;
 }
 

@@ -4,15 +4,6 @@ namespace rg {
 
 namespace {
 
-std::string runnerFor(std::string_view platform)
-{
-    if (platform == "aarch64-linux")
-        return "ubuntu-24.04-arm";
-    if (platform == "aarch64-darwin")
-        return "macos-14";
-    return "ubuntu-latest";
-}
-
 std::string pinScope(const VariantName& name)
 {
     if (name.accelerator == Accelerator::Cuda)
@@ -75,7 +66,6 @@ VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixS
     e.package = catalog.package(name.package);
     if (e.isa)
         e.platform = e.isa->platform;
-    e.ciRunner = runnerFor(e.platform);
     if (group)
         e.archSuffixes = group->archSuffixes;
     e.pname = spec.expectedPname(name);
@@ -108,22 +98,7 @@ VariantExpectation VariantExpectation::of(const VariantName& name, const MatrixS
     if (group)
         readDefaultPython(e, *group);
 
-    if (e.arch && !name.cuda.empty() && catalog.cuda(name.cuda))
-        e.cudaTargetsArch = catalog.cudaSupports(*e.arch, name.cuda, &e.cudaWhy);
-    if (e.isa && name.accelerator == Accelerator::Cpu && e.isa->family == CpuFamily::Apple) {
-        e.possible = false;
-        e.impossibleWhy = "CPU-only recipes build for Linux; " + e.isa->id + " is Apple silicon";
-    } else if (e.isa && name.accelerator == Accelerator::Darwin &&
-               e.isa->family != CpuFamily::Apple) {
-        e.possible = false;
-        e.impossibleWhy = "Darwin recipes run on Apple silicon (mps), not " + e.isa->id;
-    } else if (e.isa && (e.arch || name.accelerator != Accelerator::Cuda)) {
-        e.possible = catalog.canRun(e.arch ? &*e.arch : nullptr, *e.isa, {}, &e.impossibleWhy);
-    }
-    if (e.possible && !e.cudaTargetsArch) {
-        e.possible = false;
-        e.impossibleWhy = e.cudaWhy;
-    }
+    e.feasibility = catalog.feasibility(name);
     return e;
 }
 

@@ -64,11 +64,7 @@ struct VariantExpectation
     std::string pname;
     std::string torchVersion;
 
-    bool possible = true; // hardware can run it and the CUDA version can target the arch
-    std::string impossibleWhy;
-    bool cudaTargetsArch = true; // false: CUDA below the arch's minimum or after it dropped it
-    std::string cudaWhy;
-    std::string ciRunner; // GitHub runner label of the ISA's platform
+    Feasibility feasibility; // whether the cell can exist at all (Catalog::feasibility)
 
     // `catalog` should be the spec's effective catalog (built-in plus what the spec declares).
     static VariantExpectation of(const VariantName& name, const MatrixSpec& spec,

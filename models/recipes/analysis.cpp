@@ -27,6 +27,13 @@ std::string_view cellStatusId(CellStatus status)
     return "ok";
 }
 
+std::shared_ptr<const VariantExpectation> Analysis::expectationFor(const VariantName& name,
+                                                                   const GroupProfile* group) const
+{
+    return std::make_shared<const VariantExpectation>(
+        VariantExpectation::of(name, spec, catalog, group));
+}
+
 int MatrixEntry::count(Severity severity) const
 {
     return static_cast<int>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) {

@@ -29,6 +29,9 @@ struct MatrixEntry
     VariantName variant; // from the file name, or the spec's canonical name if missing
     std::string package; // the package the cell belongs to ("pytorch" for pytorch210-…)
     CellId cell;         // the grid cell it stands for
+    // What the cell's recipe must look like and whether the cell can exist: the expectation its
+    // recipe was judged against (with its group), or for an empty cell the spec's alone.
+    std::shared_ptr<const VariantExpectation> expectation;
     CellStatus status = CellStatus::Missing;
     bool expected = false;                     // the spec asks for it
     std::shared_ptr<const RecipeFacts> recipe; // null when missing
@@ -67,6 +70,12 @@ struct Analysis
     std::vector<Finding> repositoryFindings; // not tied to one variant (spec, unnamed files)
     std::string sourceError; // the recipe directory could not be listed (then no entries)
     std::string recipeDir;   // the directory that was scanned, relative to the root
+
+    // What `name`'s recipe must look like under this analysis's spec and catalog. `group` is
+    // the recipes it is judged among, from which an inferred spec takes pins and overlays; an
+    // empty cell has none. The one place an expectation is made.
+    std::shared_ptr<const VariantExpectation> expectationFor(const VariantName& name,
+                                                             const GroupProfile* group = {}) const;
 
     // Shorthands for MatrixCounts::of(*this) (recipes/matrixcounts.h), which says what each
     // count counts: every cell by status, the expected ones, the summary line.

@@ -168,6 +168,75 @@ std::string findingLine(const Finding& finding, const Palette& palette, bool wit
            "  " + AnalysisReport::printable(finding.message) + "\n";
 }
 
+ordered_json summaryJson(const Analysis& analysis)
+{
+    ordered_json summary;
+    const MatrixCounts matrixCounts = MatrixCounts::of(analysis);
+    summary["expected"] = matrixCounts.expectedTotal();
+    summary["notExpected"] = matrixCounts.notExpectedTotal();
+    const auto counts = matrixCounts.byStatus();
+    for (int i = 0; i < cellStatusCount; ++i)
+        summary[std::string(cellStatusId(static_cast<CellStatus>(i)))] =
+            counts[static_cast<size_t>(i)];
+    int errors = 0, warnings = 0, infos = 0;
+    forEachFinding(analysis, [&](const Finding& f) {
+        (f.severity == Severity::Error     ? errors
+         : f.severity == Severity::Warning ? warnings
+                                           : infos)++;
+    });
+    summary["findings"] = errors + warnings + infos;
+    summary["errors"] = errors;
+    summary["warnings"] = warnings;
+    summary["infos"] = infos;
+    return summary;
+}
+
+ordered_json entryJson(const MatrixEntry& entry)
+{
+    ordered_json item;
+    item["variant"] = entry.variant.toString();
+    item["status"] = cellStatusId(entry.status);
+    item["expected"] = entry.expected;
+    item["file"] = entry.recipe ? ordered_json(entry.recipe->path) : ordered_json(nullptr);
+    item["reason"] = entry.reason;
+    if (entry.recipe) {
+        ordered_json facts;
+        facts["pattern"] = patternKindId(entry.recipe->pattern);
+        ordered_json pins = ordered_json::array();
+        for (const PinFact& pin : entry.recipe->pins)
+            pins.push_back(pin.revision);
+        facts["pins"] = pins;
+        facts["torchVersion"] = entry.recipe->torchVersion
+                                    ? ordered_json(entry.recipe->torchVersion->value)
+                                    : ordered_json(nullptr);
+        facts["pname"] =
+            entry.recipe->pname ? ordered_json(entry.recipe->pname->value) : ordered_json(nullptr);
+        item["facts"] = facts;
+    }
+    ordered_json findings = ordered_json::array();
+    for (const Finding& finding : entry.findings)
+        findings.push_back(findingJson(finding));
+    item["findings"] = findings;
+    return item;
+}
+
+ordered_json groupJson(const RecipeGroup& group)
+{
+    const GroupProfile& profile = group.profile;
+    ordered_json item;
+    item["label"] = profile.label;
+    item["pin"] = profile.pin.empty() ? ordered_json(nullptr) : ordered_json(profile.pin);
+    ordered_json overlays = ordered_json::array();
+    for (OverlayKind kind : profile.overlays)
+        overlays.push_back(overlayKindId(kind));
+    item["overlays"] = overlays;
+    item["canonical"] =
+        profile.canonical.empty() ? ordered_json(nullptr) : ordered_json(profile.canonical);
+    item["canonicalWhy"] = profile.canonicalWhy;
+    item["files"] = group.files;
+    return item;
+}
+
 } // namespace
 
 int AnalysisReport::problemCount(const Analysis& analysis)
@@ -194,76 +263,18 @@ std::string AnalysisReport::json(const Analysis& analysis, const ReportContext& 
     spec["error"] =
         analysis.specError ? ordered_json(analysis.specError->toString()) : ordered_json(nullptr);
     root["spec"] = spec;
-
-    ordered_json summary;
-    const MatrixCounts matrixCounts = MatrixCounts::of(analysis);
-    summary["expected"] = matrixCounts.expectedTotal();
-    summary["notExpected"] = matrixCounts.notExpectedTotal();
-    const auto counts = matrixCounts.byStatus();
-    for (int i = 0; i < cellStatusCount; ++i)
-        summary[std::string(cellStatusId(static_cast<CellStatus>(i)))] =
-            counts[static_cast<size_t>(i)];
-    int errors = 0, warnings = 0, infos = 0;
-    forEachFinding(analysis, [&](const Finding& f) {
-        (f.severity == Severity::Error     ? errors
-         : f.severity == Severity::Warning ? warnings
-                                           : infos)++;
-    });
-    summary["findings"] = errors + warnings + infos;
-    summary["errors"] = errors;
-    summary["warnings"] = warnings;
-    summary["infos"] = infos;
-    root["summary"] = summary;
-
+    root["summary"] = summaryJson(analysis);
     ordered_json entries = ordered_json::array();
-    for (const MatrixEntry& entry : analysis.entries) {
-        ordered_json item;
-        item["variant"] = entry.variant.toString();
-        item["status"] = cellStatusId(entry.status);
-        item["expected"] = entry.expected;
-        item["file"] = entry.recipe ? ordered_json(entry.recipe->path) : ordered_json(nullptr);
-        item["reason"] = entry.reason;
-        if (entry.recipe) {
-            ordered_json facts;
-            facts["pattern"] = patternKindId(entry.recipe->pattern);
-            ordered_json pins = ordered_json::array();
-            for (const PinFact& pin : entry.recipe->pins)
-                pins.push_back(pin.revision);
-            facts["pins"] = pins;
-            facts["torchVersion"] = entry.recipe->torchVersion
-                                        ? ordered_json(entry.recipe->torchVersion->value)
-                                        : ordered_json(nullptr);
-            facts["pname"] = entry.recipe->pname ? ordered_json(entry.recipe->pname->value)
-                                                 : ordered_json(nullptr);
-            item["facts"] = facts;
-        }
-        ordered_json findings = ordered_json::array();
-        for (const Finding& finding : entry.findings)
-            findings.push_back(findingJson(finding));
-        item["findings"] = findings;
-        entries.push_back(std::move(item));
-    }
+    for (const MatrixEntry& entry : analysis.entries)
+        entries.push_back(entryJson(entry));
     root["entries"] = entries;
     ordered_json repository = ordered_json::array();
     for (const Finding& finding : analysis.repositoryFindings)
         repository.push_back(findingJson(finding));
     root["repositoryFindings"] = repository;
     ordered_json groups = ordered_json::array();
-    for (const RecipeGroup& group : analysis.groups) {
-        const GroupProfile& profile = group.profile;
-        ordered_json item;
-        item["label"] = profile.label;
-        item["pin"] = profile.pin.empty() ? ordered_json(nullptr) : ordered_json(profile.pin);
-        ordered_json overlays = ordered_json::array();
-        for (OverlayKind kind : profile.overlays)
-            overlays.push_back(overlayKindId(kind));
-        item["overlays"] = overlays;
-        item["canonical"] =
-            profile.canonical.empty() ? ordered_json(nullptr) : ordered_json(profile.canonical);
-        item["canonicalWhy"] = profile.canonicalWhy;
-        item["files"] = group.files;
-        groups.push_back(std::move(item));
-    }
+    for (const RecipeGroup& group : analysis.groups)
+        groups.push_back(groupJson(group));
     root["groups"] = groups;
     ordered_json unnamed = ordered_json::array();
     for (const RecipeFacts& facts : analysis.unnamed)

@@ -149,9 +149,8 @@ std::vector<int> wrappedBases(const std::vector<std::shared_ptr<const RecipeFact
 // depend on the variant are checked on that file for each wrapper, and point into that file.
 // Rules that do not depend on the variant are reported once, on the base itself.
 void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                        const std::vector<int>& bases, const MatrixSpec& spec,
-                        const Catalog& catalog, const RecipeGrouping& grouping,
-                        std::vector<std::vector<Finding>>& findings)
+                        const std::vector<int>& bases, const RecipeExpectations& expectations,
+                        const Catalog& catalog, std::vector<std::vector<Finding>>& findings)
 {
     static const std::set<std::string_view> inherited = {
         rule::pinMismatch,          rule::pinDiffersFromGroup,     rule::pinMissing,
@@ -172,7 +171,7 @@ void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& r
         // A recipe derived with `.override` may change any argument of its base: only where
         // its nixpkgs comes from is surely the base's.
         const auto& rules = recipes[i]->derivedFrom.empty() ? inherited : ofItsNixpkgs;
-        for (Finding& finding : RuleSet::check(asVariant, spec, catalog, grouping.profileOf(i)))
+        for (Finding& finding : RuleSet::check(asVariant, expectations[i].get(), catalog))
             if (rules.count(finding.ruleId) && !own.count(finding.ruleId)) {
                 finding.message += " (inherited from " + asVariant.fileName + ")";
                 findings[i].push_back(std::move(finding));
@@ -247,7 +246,9 @@ void RecipeCache::retainOnly(const std::vector<std::string>& paths)
 
 // ---- Analyzer ---------------------------------------------------------------------------------
 
-Analyzer::Analyzer(const Catalog& catalog) : m_catalog(catalog) {}
+Analyzer::Analyzer() : m_catalog(Catalog::builtin()) {}
+
+Analyzer::Analyzer(const Catalog& base) : m_catalog(base) {}
 
 RecipeFacts Analyzer::extract(const std::string& path, std::string bytes,
                               nix::ModuleLoader* modules) const
@@ -484,11 +485,16 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
     const Catalog& catalog = analysis.catalog;
 
     std::vector<std::vector<Finding>> findings(recipes.size());
+    RecipeExpectations expectations(recipes.size());
     auto judge = [&](const RecipeGrouping& grouping) {
         parallelFor(recipes.size(), threadsFor(options), [&](size_t i) {
-            findings[i] = RuleSet::check(*recipes[i], theSpec, catalog, grouping.profileOf(i));
+            if (recipes[i]->variant)
+                expectations[i] =
+                    analysis.expectationFor(*recipes[i]->variant, grouping.profileOf(i));
+            findings[i] = RuleSet::check(*recipes[i], expectations[i].get(), catalog);
         });
-        addWrappedFindings(recipes, bases, theSpec, catalog, grouping, findings);
+        // A wrapper is judged as its base under the wrapper's own name and group.
+        addWrappedFindings(recipes, bases, expectations, catalog, findings);
         addMissingImports(source, recipes, findings);
     };
     RecipeGrouping grouping(recipes, bases, theSpec, catalog);
@@ -507,7 +513,8 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         judge(grouping);
     analysis.groups = grouping.groups();
 
-    CellAssignment(theSpec, catalog).assign(recipes, std::move(findings), analysis);
+    CellAssignment(theSpec, catalog)
+        .assign(recipes, std::move(findings), std::move(expectations), analysis);
     RuleSet::sort(analysis.repositoryFindings);
     return analysis;
 }

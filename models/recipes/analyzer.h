@@ -51,7 +51,9 @@ struct AnalyzerOptions
 class Analyzer
 {
 public:
-    explicit Analyzer(const Catalog& catalog = Catalog::builtin());
+    Analyzer(); // on the built-in catalog
+    // `base` is the catalog a spec extends with its own "catalog" entries (Analysis::catalog).
+    explicit Analyzer(const Catalog& base);
 
     Analysis analyze(const RepositorySource& source, const AnalyzerOptions& options = {},
                      RecipeCache* cache = nullptr) const;

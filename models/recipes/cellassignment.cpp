@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -12,16 +13,22 @@ namespace rg {
 
 namespace {
 
-bool has(const std::vector<Finding>& findings, std::string_view id)
+bool impossible(const VariantExpectation& expectation)
 {
-    return std::any_of(findings.begin(), findings.end(),
-                       [&](const Finding& f) { return f.ruleId == id; });
+    return !expectation.feasibility.possible() && !expectation.askedFor;
 }
 
 bool hasErrors(const std::vector<Finding>& findings)
 {
     return std::any_of(findings.begin(), findings.end(),
                        [](const Finding& f) { return f.severity == Severity::Error; });
+}
+
+std::string withoutDotSlash(std::string path)
+{
+    if (path.starts_with("./"))
+        path.erase(0, 2);
+    return path;
 }
 
 // `pytorch291-…` that wraps the `pytorch-…` recipe of its own cell: a versioned name users
@@ -31,10 +38,7 @@ bool publishesUnderAnotherName(const RecipeFacts& recipe, const RecipeFacts& oth
     if (!recipe.wrappedFile || !recipe.variant || !other.variant ||
         recipe.variant->package == other.variant->package)
         return false;
-    std::string target = recipe.wrappedFile->value;
-    if (target.rfind("./", 0) == 0)
-        target.erase(0, 2);
-    return target == other.fileName;
+    return withoutDotSlash(recipe.wrappedFile->value) == other.fileName;
 }
 
 std::string reasonOf(const std::vector<Finding>& findings)
@@ -64,143 +68,194 @@ CellId CellAssignment::cellOf(const VariantName& name) const
     return CellId::of(name, RecipeGrouping::packageOf(name.package, m_spec, m_catalog));
 }
 
-void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                            std::vector<std::vector<Finding>> findings, Analysis& analysis) const
+MatrixEntry CellAssignment::entryFor(const VariantName& name) const
 {
-    auto entryFor = [&](const VariantName& name) {
-        MatrixEntry entry;
-        entry.variant = name;
-        entry.package = RecipeGrouping::packageOf(name.package, m_spec, m_catalog);
-        entry.cell = cellOf(name);
-        return entry;
-    };
+    MatrixEntry entry;
+    entry.variant = name;
+    entry.package = RecipeGrouping::packageOf(name.package, m_spec, m_catalog);
+    entry.cell = cellOf(name);
+    return entry;
+}
 
-    // Expected cells first, in spec order.
-    std::unordered_map<CellId, size_t, CellIdHash> cellIndex;
-    for (const VariantName& name : m_spec.expectedVariants()) {
-        MatrixEntry entry = entryFor(name);
-        entry.expected = true;
-        entry.status = CellStatus::Missing;
-        cellIndex.emplace(entry.cell, analysis.entries.size());
-        analysis.entries.push_back(std::move(entry));
+// One assignment run: which recipe stands for each cell, then each recipe's place.
+class CellAssignment::Run
+{
+public:
+    Run(const CellAssignment& cells, const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+        std::vector<std::vector<Finding>>& findings, RecipeExpectations& expectations,
+        Analysis& analysis)
+        : cells(cells), spec(cells.m_spec), recipes(recipes), findings(findings),
+          expectations(expectations), analysis(analysis)
+    {
+        addExpectedCells();
+        choosePrimaries();
+        for (const auto& recipe : recipes)
+            if (recipe->wrappedFile)
+                wrapped.insert(withoutDotSlash(recipe->wrappedFile->value));
     }
 
-    // Which file stands for each cell: an unsuffixed recipe the spec expects, else the first
-    // unsuffixed recipe of that cell.
-    std::unordered_map<CellId, size_t, CellIdHash> primary;
-    for (size_t i = 0; i < recipes.size(); ++i) {
+    void place(size_t i)
+    {
         const RecipeFacts& recipe = *recipes[i];
-        if (!recipe.variant || !recipe.variant->suffixes.empty())
-            continue;
-        auto [it, added] = primary.emplace(cellOf(*recipe.variant), i);
-        if (!added && m_spec.expects(*recipe.variant) &&
-            !m_spec.expects(*recipes[it->second]->variant))
-            it->second = i;
-    }
-
-    // Legacy names carry no CUDA version (pytorch-py313-sm90-avx512); such a file duplicates a
-    // canonically named recipe of the same package, Python, arch and ISA.
-    auto withoutCuda = [this](VariantName name) {
-        name.cuda.clear();
-        return cellOf(name);
-    };
-    std::unordered_map<CellId, size_t, CellIdHash> versioned;
-    for (const auto& [key, index] : primary) {
-        const VariantName& name = *recipes[index]->variant;
-        if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
-            versioned.emplace(withoutCuda(name), index);
-    }
-
-    std::set<std::string> wrapped; // files other recipes wrap are shared bases, not variants
-    for (const auto& recipe : recipes)
-        if (recipe->wrappedFile) {
-            std::string target = recipe->wrappedFile->value;
-            if (target.rfind("./", 0) == 0)
-                target.erase(0, 2);
-            wrapped.insert(target);
+        if (!recipe.variant) {
+            placeUnnamed(i);
+            return;
         }
-
-    for (size_t i = 0; i < recipes.size(); ++i) {
-        const auto& recipe = recipes[i];
-        std::vector<Finding>& own = findings[i];
-        if (!recipe->variant) {
-            if (!wrapped.count(recipe->fileName))
-                analysis.repositoryFindings.push_back(RuleSet::make(
-                    rule::notAVariantName, *recipe,
-                    "'" + recipe->fileName +
-                        "' is not a variant name (package-pythonXYZ-cudaX_Y-smNN-isa)"));
-            analysis.repositoryFindings.insert(analysis.repositoryFindings.end(), own.begin(),
-                                               own.end());
-            analysis.unnamed.push_back(*recipe);
-            continue;
-        }
-        const VariantName& variant = *recipe->variant;
-        MatrixEntry fresh = entryFor(variant);
-        const auto primaryIt = primary.find(fresh.cell);
+        MatrixEntry entry = cells.entryFor(*recipe.variant);
+        const auto primaryIt = primary.find(entry.cell);
         const bool isPrimary = primaryIt != primary.end() && primaryIt->second == i;
-        const auto cell = cellIndex.find(fresh.cell);
-
-        if (isPrimary && m_spec.expects(variant) && cell != cellIndex.end()) {
-            MatrixEntry& entry = analysis.entries[cell->second];
-            entry.recipe = recipe;
-            entry.findings = std::move(own);
-            entry.status = has(entry.findings, rule::impossiblePairing) ? CellStatus::Impossible
-                           : hasErrors(entry.findings)                  ? CellStatus::Broken
-                                                                        : CellStatus::Ok;
-            continue;
+        const auto cell = cellIndex.find(entry.cell);
+        if (isPrimary && spec.expects(*recipe.variant) && cell != cellIndex.end()) {
+            MatrixEntry& expected = analysis.entries[cell->second];
+            expected.recipe = recipes[i];
+            expected.expectation = std::move(expectations[i]);
+            expected.findings = std::move(findings[i]);
+            expected.status = impossible(*expected.expectation) ? CellStatus::Impossible
+                              : hasErrors(expected.findings)    ? CellStatus::Broken
+                                                                : CellStatus::Ok;
+            return;
         }
-
-        MatrixEntry entry = std::move(fresh);
-        entry.recipe = recipe;
+        entry.recipe = recipes[i];
+        entry.expectation = std::move(expectations[i]);
         std::optional<size_t> duplicateOf;
         if (!isPrimary && primaryIt != primary.end())
             duplicateOf = primaryIt->second;
-        else if (variant.accelerator == Accelerator::Cuda && variant.cuda.empty() &&
-                 variant.suffixes.empty())
-            if (auto it = versioned.find(withoutCuda(variant)); it != versioned.end())
+        else if (isLegacyName(*recipe.variant))
+            if (auto it = versioned.find(withoutCuda(*recipe.variant)); it != versioned.end())
                 duplicateOf = it->second;
-        if (duplicateOf && publishesUnderAnotherName(*recipe, *recipes[*duplicateOf])) {
-            const RecipeFacts& other = *recipes[*duplicateOf];
-            own.push_back(RuleSet::make(rule::publishedAlias, *recipe,
-                                        recipe->fileName + " publishes the build of " +
-                                            other.fileName + " under the name " + variant.package +
-                                            "-…"));
-            entry.status = hasErrors(own) ? CellStatus::Broken : CellStatus::Ok;
-        } else if (duplicateOf) {
-            // Another unsuffixed recipe of the same package already builds this cell.
-            const RecipeFacts& other = *recipes[*duplicateOf];
-            for (Finding& finding : own)
-                if (finding.ruleId == rule::nonstandardSuffix) {
-                    finding.fix = FixKind::Delete;
-                    finding.message += ", which " + other.fileName + " already builds";
-                }
-            if (variant.suffixes.empty())
-                own.push_back(
-                    RuleSet::make(rule::duplicateVariant, *recipe,
-                                  recipe->fileName + " builds the same cell as " + other.fileName));
-            entry.status = CellStatus::Redundant;
-        } else if (cell != cellIndex.end() && !variant.suffixes.empty()) {
+        std::vector<Finding>& own = findings[i];
+        if (duplicateOf)
+            placeDuplicate(entry, *recipes[*duplicateOf], own);
+        else if (cell != cellIndex.end() && !recipe.variant->suffixes.empty())
             // A suffixed recipe standing in for an expected cell that has no proper recipe.
             entry.status = hasErrors(own) ? CellStatus::Broken : CellStatus::Ok;
-        } else {
-            const bool impossible =
-                has(own, rule::impossiblePairing) || has(own, rule::cudaBelowMinimum);
-            // A stray file that is also wrong is reported as broken, as release engineers
-            // call it (a wrong-pin sm120-avx next to the spec's avx2); "unexpected" is left
-            // for sound recipes the spec does not ask for. An inferred spec asks for every
-            // recipe it was inferred from, so nothing is unexpected then.
-            entry.status = impossible            ? CellStatus::Impossible
-                           : hasErrors(own)      ? CellStatus::Broken
-                           : m_spec.isInferred() ? CellStatus::Ok
-                                                 : CellStatus::Unexpected;
-            if (!impossible && !m_spec.isInferred())
-                own.push_back(RuleSet::make(rule::unexpectedVariant, *recipe,
-                                            variant.toString() + " is not in the spec"));
-        }
+        else
+            placeExtra(entry, own);
         RuleSet::sort(own);
         entry.findings = std::move(own);
         analysis.entries.push_back(std::move(entry));
     }
+
+private:
+    // Legacy names carry no CUDA version (pytorch-py313-sm90-avx512); such a file duplicates
+    // a canonically named recipe of the same package, Python, arch and ISA.
+    static bool isLegacyName(const VariantName& name)
+    {
+        return name.accelerator == Accelerator::Cuda && name.cuda.empty() && name.suffixes.empty();
+    }
+
+    CellId withoutCuda(VariantName name) const
+    {
+        name.cuda.clear();
+        return cells.cellOf(name);
+    }
+
+    // Expected cells first, in spec order.
+    void addExpectedCells()
+    {
+        for (const VariantName& name : spec.expectedVariants()) {
+            MatrixEntry entry = cells.entryFor(name);
+            entry.expectation = analysis.expectationFor(name);
+            entry.expected = true;
+            entry.status = CellStatus::Missing;
+            cellIndex.emplace(entry.cell, analysis.entries.size());
+            analysis.entries.push_back(std::move(entry));
+        }
+    }
+
+    // Which file stands for each cell: an unsuffixed recipe the spec expects, else the first
+    // unsuffixed recipe of that cell.
+    void choosePrimaries()
+    {
+        for (size_t i = 0; i < recipes.size(); ++i) {
+            const RecipeFacts& recipe = *recipes[i];
+            if (!recipe.variant || !recipe.variant->suffixes.empty())
+                continue;
+            auto [it, added] = primary.emplace(cells.cellOf(*recipe.variant), i);
+            if (!added && spec.expects(*recipe.variant) &&
+                !spec.expects(*recipes[it->second]->variant))
+                it->second = i;
+        }
+        for (const auto& [key, index] : primary) {
+            const VariantName& name = *recipes[index]->variant;
+            if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
+                versioned.emplace(withoutCuda(name), index);
+        }
+    }
+
+    // Files other recipes wrap are shared bases, not variants.
+    void placeUnnamed(size_t i)
+    {
+        const RecipeFacts& recipe = *recipes[i];
+        if (!wrapped.count(recipe.fileName))
+            analysis.repositoryFindings.push_back(
+                RuleSet::make(rule::notAVariantName, recipe,
+                              "'" + recipe.fileName +
+                                  "' is not a variant name (package-pythonXYZ-cudaX_Y-smNN-isa)"));
+        analysis.repositoryFindings.insert(analysis.repositoryFindings.end(), findings[i].begin(),
+                                           findings[i].end());
+        analysis.unnamed.push_back(recipe);
+    }
+
+    void placeDuplicate(MatrixEntry& entry, const RecipeFacts& other, std::vector<Finding>& own)
+    {
+        const RecipeFacts& recipe = *entry.recipe;
+        if (publishesUnderAnotherName(recipe, other)) {
+            own.push_back(RuleSet::make(rule::publishedAlias, recipe,
+                                        recipe.fileName + " publishes the build of " +
+                                            other.fileName + " under the name " +
+                                            entry.variant.package + "-…"));
+            entry.status = hasErrors(own) ? CellStatus::Broken : CellStatus::Ok;
+            return;
+        }
+        // Another unsuffixed recipe of the same package already builds this cell.
+        for (Finding& finding : own)
+            if (finding.ruleId == rule::nonstandardSuffix) {
+                finding.fix = FixKind::Delete;
+                finding.message += ", which " + other.fileName + " already builds";
+            }
+        if (entry.variant.suffixes.empty())
+            own.push_back(
+                RuleSet::make(rule::duplicateVariant, recipe,
+                              recipe.fileName + " builds the same cell as " + other.fileName));
+        entry.status = CellStatus::Redundant;
+    }
+
+    // A recipe of a cell the spec does not ask for. A stray file that is also wrong is
+    // reported as broken, as release engineers call it (a wrong-pin sm120-avx next to the
+    // spec's avx2); "unexpected" is left for sound recipes the spec does not ask for. An
+    // inferred spec asks for every recipe it was inferred from, so nothing is unexpected then.
+    void placeExtra(MatrixEntry& entry, std::vector<Finding>& own)
+    {
+        const bool cannotExist = impossible(*entry.expectation);
+        entry.status = cannotExist         ? CellStatus::Impossible
+                       : hasErrors(own)    ? CellStatus::Broken
+                       : spec.isInferred() ? CellStatus::Ok
+                                           : CellStatus::Unexpected;
+        if (!cannotExist && !spec.isInferred())
+            own.push_back(RuleSet::make(rule::unexpectedVariant, *entry.recipe,
+                                        entry.variant.toString() + " is not in the spec"));
+    }
+
+    const CellAssignment& cells;
+    const MatrixSpec& spec;
+    const std::vector<std::shared_ptr<const RecipeFacts>>& recipes;
+    std::vector<std::vector<Finding>>& findings;
+    RecipeExpectations& expectations;
+    Analysis& analysis;
+    std::unordered_map<CellId, size_t, CellIdHash> cellIndex; // expected cell → entry
+    std::unordered_map<CellId, size_t, CellIdHash> primary;   // cell → the recipe standing for it
+    std::unordered_map<CellId, size_t, CellIdHash> versioned; // primary with CUDA, keyed without
+    std::set<std::string> wrapped;
+};
+
+void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
+                            std::vector<std::vector<Finding>> findings,
+                            RecipeExpectations expectations, Analysis& analysis) const
+{
+    Run run(*this, recipes, findings, expectations, analysis);
+    for (size_t i = 0; i < recipes.size(); ++i)
+        run.place(i);
 
     for (MatrixEntry& entry : analysis.entries)
         if (entry.status == CellStatus::Missing) {
@@ -278,9 +333,8 @@ void CellAssignment::addGaps(Analysis& analysis) const
                 gap.cell = cellOf(name);
                 if (present.count(gap.cell))
                     continue;
-                const VariantExpectation expectation =
-                    VariantExpectation::of(name, m_spec, m_catalog);
-                if (!expectation.possible)
+                gap.expectation = analysis.expectationFor(name);
+                if (!gap.expectation->feasibility.possible())
                     continue;
                 gap.status = CellStatus::Gap;
                 Finding finding;

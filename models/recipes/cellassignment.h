@@ -16,20 +16,30 @@
 
 namespace rg {
 
+// Per recipe, the expectation it was judged against; null for a recipe that is no variant.
+using RecipeExpectations = std::vector<std::shared_ptr<const VariantExpectation>>;
+
 class CellAssignment
 {
 public:
     CellAssignment(const MatrixSpec& spec, const Catalog& catalog);
 
     // Fills analysis.entries (expected cells first, in spec order), analysis.unnamed and the
-    // repository findings of unnamed files. `findings[i]` are recipe i's own findings.
+    // repository findings of unnamed files. `findings[i]` are recipe i's own findings and
+    // `expectations[i]` what it was judged against; empty cells get analysis.expectationFor.
+    // A cell is impossible when it cannot exist and the spec does not ask for it (a spec that
+    // asks decides), else broken when a finding is an error.
     void assign(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                std::vector<std::vector<Finding>> findings, Analysis& analysis) const;
+                std::vector<std::vector<Finding>> findings, RecipeExpectations expectations,
+                Analysis& analysis) const;
 
     // The cell `name` stands for: its point in the matrix of the package it belongs to.
     CellId cellOf(const VariantName& name) const;
 
 private:
+    class Run;
+
+    MatrixEntry entryFor(const VariantName& name) const; // package and cell filled in
     void addGaps(Analysis& analysis) const;
 
     const MatrixSpec& m_spec;

@@ -178,12 +178,40 @@ bool MatrixModel::filterActive() const
 
 void MatrixModel::rebuild()
 {
-    std::vector<Row> rows;
-    std::vector<Column> columns;
     const std::vector<MatrixEntry> noEntries;
     const std::vector<MatrixEntry>& entries = m_analysis ? m_analysis->entries : noEntries;
+    std::vector<Row> rows;
+    std::vector<Column> columns;
+    axesOf(entries, rows, columns);
 
-    // Axes: the catalog's order, restricted to what the repository or spec mentions.
+    const bool sameShape = rows == m_rows && columns == m_columns;
+    if (!sameShape)
+        beginResetModel();
+    m_rows = std::move(rows);
+    m_columns = std::move(columns);
+
+    const size_t sliceCount = m_slices.size();
+    m_cells.assign(m_rows.size() * m_columns.size() * sliceCount, MatrixCellSlice{});
+    m_matches.assign(m_rows.size() * m_columns.size(), 1);
+    placeEntries(entries);
+    markImpossible();
+    if (filterActive())
+        matchFilter(entries);
+
+    if (!sameShape) {
+        endResetModel();
+    } else if (!m_rows.empty() && !m_columns.empty()) {
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    }
+}
+
+// The catalog's order, restricted to what the repository or spec mentions (all with "show
+// all"); archs and ISAs the catalog does not know come after.
+void MatrixModel::axesOf(const std::vector<MatrixEntry>& entries, std::vector<Row>& rows,
+                         std::vector<Column>& columns) const
+{
     std::set<std::string> archs, isas;
     bool hasCpu = false, hasDarwin = false;
     for (const MatrixEntry& entry : entries) {
@@ -212,17 +240,13 @@ void MatrixModel::rebuild()
         for (const std::string& unknown : isas)
             columns.push_back({unknown, nullptr});
     }
+}
 
-    const bool sameShape = rows == m_rows && columns == m_columns;
-    if (!sameShape)
-        beginResetModel();
-    m_rows = std::move(rows);
-    m_columns = std::move(columns);
-
+// Each entry into the cell of its row and column, per selected slice that contains it; a
+// plain recipe is the cell's primary, suffixed ones are extras beside it.
+void MatrixModel::placeEntries(const std::vector<MatrixEntry>& entries)
+{
     const size_t sliceCount = m_slices.size();
-    m_cells.assign(m_rows.size() * m_columns.size() * sliceCount, MatrixCellSlice{});
-    m_matches.assign(m_rows.size() * m_columns.size(), 1);
-
     std::map<std::pair<RowKind, std::string>, size_t> rowOf;
     for (size_t r = 0; r < m_rows.size(); ++r)
         rowOf[{m_rows[r].kind, m_rows[r].id}] = r;
@@ -259,9 +283,13 @@ void MatrixModel::rebuild()
             }
         }
     }
+}
 
-    // Impossible pairings, per slice because the CUDA version matters (sm110 needs 13.0);
-    // the same verdict the rules give a recipe of that cell.
+// Impossible pairings, per slice because the CUDA version and the package matter (sm110
+// needs 13.0, vLLM needs 7.0); the same verdict the cell assignment gives a recipe there.
+void MatrixModel::markImpossible()
+{
+    const size_t sliceCount = m_slices.size();
     for (size_t r = 0; r < m_rows.size(); ++r) {
         for (size_t c = 0; c < m_columns.size(); ++c) {
             if (!m_columns[c].info)
@@ -286,39 +314,32 @@ void MatrixModel::rebuild()
                     name.accelerator = Accelerator::Darwin;
                     break;
                 }
-                const VariantExpectation expected =
-                    VariantExpectation::of(name, m_analysis->spec, m_analysis->catalog);
-                cell.impossible = !expected.possible;
-                cell.impossibleWhy = expected.impossibleWhy;
+                const Feasibility feasibility = m_analysis->catalog.feasibility(name);
+                cell.impossible = !feasibility.possible();
+                cell.impossibleWhy = feasibility.why();
             }
         }
     }
+}
 
-    if (filterActive()) {
-        for (size_t cellIndex = 0; cellIndex < m_matches.size(); ++cellIndex) {
-            bool match = false;
-            bool impossibleEmpty = sliceCount > 0;
-            for (size_t s = 0; s < sliceCount && !match; ++s) {
-                const MatrixCellSlice& cell = m_cells[cellIndex * sliceCount + s];
-                if (cell.primary >= 0)
-                    match |= entryMatchesFilter(entries[static_cast<size_t>(cell.primary)]);
-                for (int extra : cell.extras)
-                    match |= entryMatchesFilter(entries[static_cast<size_t>(extra)]);
-                impossibleEmpty &= cell.primary < 0 && cell.impossible;
-            }
-            // A hatched empty pairing holds no recipe, so no warning either.
-            if (!match && impossibleEmpty && m_filterText.isEmpty() && !m_warningsOnly)
-                match = (m_statusMask & (1u << static_cast<unsigned>(CellStatus::Impossible))) != 0;
-            m_matches[cellIndex] = match ? 1 : 0;
+void MatrixModel::matchFilter(const std::vector<MatrixEntry>& entries)
+{
+    const size_t sliceCount = m_slices.size();
+    for (size_t cellIndex = 0; cellIndex < m_matches.size(); ++cellIndex) {
+        bool match = false;
+        bool impossibleEmpty = sliceCount > 0;
+        for (size_t s = 0; s < sliceCount && !match; ++s) {
+            const MatrixCellSlice& cell = m_cells[cellIndex * sliceCount + s];
+            if (cell.primary >= 0)
+                match |= entryMatchesFilter(entries[static_cast<size_t>(cell.primary)]);
+            for (int extra : cell.extras)
+                match |= entryMatchesFilter(entries[static_cast<size_t>(extra)]);
+            impossibleEmpty &= cell.primary < 0 && cell.impossible;
         }
-    }
-
-    if (!sameShape) {
-        endResetModel();
-    } else if (!m_rows.empty() && !m_columns.empty()) {
-        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
-        emit headerDataChanged(Qt::Vertical, 0, rowCount() - 1);
-        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+        // A hatched empty pairing holds no recipe, so no warning either.
+        if (!match && impossibleEmpty && m_filterText.isEmpty() && !m_warningsOnly)
+            match = (m_statusMask & (1u << static_cast<unsigned>(CellStatus::Impossible))) != 0;
+        m_matches[cellIndex] = match ? 1 : 0;
     }
 }
 
@@ -490,116 +511,31 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
     const int sliceCount = static_cast<int>(m_slices.size());
     switch (role) {
     case Qt::DisplayRole: {
-        QStringList parts;
-        for (int s = 0; s < sliceCount; ++s) {
-            const int status = statusOf(cellAt(index.row(), index.column(), s));
-            parts << (status == NoStatus ? QString()
-                                         : qs(cellStatusId(static_cast<CellStatus>(status))));
-        }
+        QStringList parts; // "broken / ok": the status words of the slices
+        for (int s = 0; s < sliceCount; ++s)
+            parts << statusWord(statusOf(cellAt(index.row(), index.column(), s)));
         return parts.join(QStringLiteral(" / "));
     }
     case Qt::ToolTipRole: {
         QStringList lines;
-        for (int s = 0; s < sliceCount; ++s) {
-            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
-            QString line = sliceText(cell, m_slices[static_cast<size_t>(s)]);
-            if (cell.primary >= 0) {
-                const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
-                line.prepend(qs(entry.variant.toString()) + QLatin1Char('\n'));
-                if (m_buildState) {
-                    const QString build = m_buildState(entry).summary;
-                    if (!build.isEmpty())
-                        line += QStringLiteral("\nbuild: ") + build;
-                }
-            }
-            lines << line;
-        }
+        for (int s = 0; s < sliceCount; ++s)
+            lines << toolTipOf(cellAt(index.row(), index.column(), s),
+                               m_slices[static_cast<size_t>(s)]);
         return lines.join(QStringLiteral("\n\n"));
     }
     case Qt::AccessibleTextRole:
         return accessibleName(index);
-    case StatusesRole: {
-        QVariantList statuses;
-        for (int s = 0; s < sliceCount; ++s)
-            statuses << statusOf(cellAt(index.row(), index.column(), s));
-        return statuses;
-    }
-    case ExtraStatusesRole: {
-        QVariantList perSlice;
-        for (int s = 0; s < sliceCount; ++s) {
-            QVariantList extras;
-            for (int extra : cellAt(index.row(), index.column(), s).extras)
-                extras << static_cast<int>(m_analysis->entries[static_cast<size_t>(extra)].status);
-            perSlice << QVariant(extras);
-        }
-        return perSlice;
-    }
-    case ExtraLabelsRole: {
-        QVariantList perSlice;
-        for (int s = 0; s < sliceCount; ++s) {
-            QStringList labels;
-            for (int extra : cellAt(index.row(), index.column(), s).extras) {
-                const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(extra)];
-                QStringList suffixes;
-                for (const std::string& suffix : entry.variant.suffixes)
-                    suffixes << qs(suffix);
-                labels << (suffixes.isEmpty() ? (entry.recipe ? qs(entry.recipe->fileName)
-                                                              : qs(entry.variant.toString()))
-                                              : suffixes.join(QLatin1Char('-')));
-            }
-            perSlice << QVariant(labels);
-        }
-        return perSlice;
-    }
-    case BuildStateRole: {
-        QVariantList perSlice;
-        for (int s = 0; s < sliceCount; ++s) {
-            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
-            QVariantMap state;
-            if (m_buildState && cell.primary >= 0) {
-                const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
-                const CellBuildState build = m_buildState(entry);
-                state.insert(QStringLiteral("queued"), build.queued);
-                state.insert(QStringLiteral("running"), build.running);
-                state.insert(QStringLiteral("progress"), build.progress);
-                state.insert(QStringLiteral("last"), static_cast<int>(build.last));
-                state.insert(QStringLiteral("verificationFailed"), build.verificationFailed);
-                state.insert(QStringLiteral("summary"), build.summary);
-            }
-            perSlice << QVariant(state);
-        }
-        return perSlice;
-    }
-    case WarningCountsRole: {
-        QVariantList counts;
-        for (int s = 0; s < sliceCount; ++s) {
-            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
-            counts << (cell.primary >= 0
-                           ? warningCount(m_analysis->entries[static_cast<size_t>(cell.primary)])
-                           : 0);
-        }
-        return counts;
-    }
-    case PinsRole: {
-        QVariantList perSlice;
-        for (int s = 0; m_pins && s < sliceCount; ++s) {
-            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
-            const CellPin pin = cell.primary >= 0
-                                    ? m_pins(m_analysis->entries[static_cast<size_t>(cell.primary)])
-                                    : CellPin{};
-            perSlice << QVariantMap{{QStringLiteral("index"), pin.index},
-                                    {QStringLiteral("label"), pin.label}};
-        }
-        return perSlice;
-    }
+    case StatusesRole:
+    case ExtraStatusesRole:
+    case ExtraLabelsRole:
+    case BuildStateRole:
+    case WarningCountsRole:
+    case PinsRole:
     case HasRecipeRole: {
-        QVariantList present;
-        for (int s = 0; s < sliceCount; ++s) {
-            const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
-            present << (cell.primary >= 0 &&
-                        m_analysis->entries[static_cast<size_t>(cell.primary)].recipe != nullptr);
-        }
-        return present;
+        QVariantList perSlice;
+        for (int s = 0; s < sliceCount && (role != PinsRole || m_pins); ++s)
+            perSlice << sliceData(cellAt(index.row(), index.column(), s), role);
+        return perSlice;
     }
     case VariantNamesRole: {
         QStringList names;
@@ -644,6 +580,80 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
         }
         return indexes;
     }
+    default:
+        return {};
+    }
+}
+
+QString MatrixModel::statusWord(int status)
+{
+    return status == NoStatus ? QString() : qs(cellStatusId(static_cast<CellStatus>(status)));
+}
+
+QString MatrixModel::toolTipOf(const MatrixCellSlice& cell, const MatrixSlice& slice) const
+{
+    QString line = sliceText(cell, slice);
+    if (cell.primary >= 0) {
+        const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
+        line.prepend(qs(entry.variant.toString()) + QLatin1Char('\n'));
+        if (m_buildState) {
+            const QString build = m_buildState(entry).summary;
+            if (!build.isEmpty())
+                line += QStringLiteral("\nbuild: ") + build;
+        }
+    }
+    return line;
+}
+
+// One slice's value of a role that data() answers per slice.
+QVariant MatrixModel::sliceData(const MatrixCellSlice& cell, int role) const
+{
+    const MatrixEntry* primary =
+        cell.primary >= 0 ? &m_analysis->entries[static_cast<size_t>(cell.primary)] : nullptr;
+    switch (role) {
+    case StatusesRole:
+        return statusOf(cell);
+    case ExtraStatusesRole: {
+        QVariantList extras;
+        for (int extra : cell.extras)
+            extras << static_cast<int>(m_analysis->entries[static_cast<size_t>(extra)].status);
+        return extras;
+    }
+    case ExtraLabelsRole: {
+        QStringList labels;
+        for (int extra : cell.extras) {
+            const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(extra)];
+            QStringList suffixes;
+            for (const std::string& suffix : entry.variant.suffixes)
+                suffixes << qs(suffix);
+            labels << (suffixes.isEmpty() ? (entry.recipe ? qs(entry.recipe->fileName)
+                                                          : qs(entry.variant.toString()))
+                                          : suffixes.join(QLatin1Char('-')));
+        }
+        return labels;
+    }
+    case BuildStateRole: {
+        QVariantMap state;
+        if (m_buildState && primary) {
+            const CellBuildState build = m_buildState(*primary);
+            state.insert(QStringLiteral("queued"), build.queued);
+            state.insert(QStringLiteral("running"), build.running);
+            state.insert(QStringLiteral("progress"), build.progress);
+            state.insert(QStringLiteral("last"), static_cast<int>(build.last));
+            state.insert(QStringLiteral("verificationFailed"), build.verificationFailed);
+            state.insert(QStringLiteral("summary"), build.summary);
+        }
+        return state;
+    }
+    case WarningCountsRole:
+        return primary ? warningCount(*primary) : 0;
+    case PinsRole: {
+        const CellPin pin = primary ? m_pins(*primary) : CellPin{};
+        return QVariantMap{{QStringLiteral("index"), pin.index},
+                           {QStringLiteral("label"), pin.label}};
+    }
+    case HasRecipeRole:
+        return primary && primary->recipe != nullptr;
     default:
         return {};
     }

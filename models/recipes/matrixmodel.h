@@ -22,7 +22,7 @@ struct MatrixCellSlice
 {
     int primary = -1;        // index into Analysis::entries; -1 when nothing is there
     std::vector<int> extras; // further recipes of the same cell: -magma, -nightly, duplicates
-    bool impossible = false; // the hardware pairing cannot run (said in `impossibleWhy`)
+    bool impossible = false; // the cell cannot exist (Catalog::feasibility): `impossibleWhy`
     std::string impossibleWhy;
 };
 
@@ -166,8 +166,16 @@ private:
     };
 
     void rebuild();
+    void axesOf(const std::vector<MatrixEntry>& entries, std::vector<Row>& rows,
+                std::vector<Column>& columns) const;
+    void placeEntries(const std::vector<MatrixEntry>& entries);
+    void markImpossible();
+    void matchFilter(const std::vector<MatrixEntry>& entries);
     bool entryMatchesFilter(const MatrixEntry& entry) const;
     QString sliceText(const MatrixCellSlice& cell, const MatrixSlice& slice) const;
+    static QString statusWord(int status); // "" for NoStatus
+    QString toolTipOf(const MatrixCellSlice& cell, const MatrixSlice& slice) const;
+    QVariant sliceData(const MatrixCellSlice& cell, int role) const;
     int statusOf(const MatrixCellSlice& cell) const;
     const MatrixCellSlice& cellAt(int row, int column, int slice) const;
 

@@ -39,6 +39,11 @@ public:
     static std::string acceleratorLabel(const VariantName& name);
 
 private:
+    struct Inputs;
+    void profileMembers(const Inputs& in, int group);
+    static void chooseCanonical(const Inputs& in, const std::vector<size_t>& members,
+                                GroupProfile& profile);
+
     std::vector<RecipeGroup> m_groups;
     std::vector<int> m_groupOf;
 };

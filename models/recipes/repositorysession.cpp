@@ -139,16 +139,25 @@ void RepositorySession::startScan()
     const auto cache = m_cache;
     AnalyzerOptions options = m_options;
     const quint64 generation = m_generation;
-    // Whole percents only, so 20,000 files post at most 100 events; the destructor waits
-    // for the scan, so `this` outlives every call. Deciding and posting under one lock keeps
-    // the events in the order of their counts: two workers must not post 11 before 10.
+    options.progress = progressReporter(generation);
+    const bool workTree = m_revision.isEmpty();
+    m_scan.setFuture(QtConcurrent::run([source, cache, options, generation, workTree]() {
+        return scan(*source, cache, options, generation, workTree);
+    }));
+}
+
+// Whole percents only, so 20,000 files post at most 100 events; the destructor waits for
+// the scan, so `this` outlives every call. Deciding and posting under one lock keeps the
+// events in the order of their counts: two workers must not post 11 before 10.
+std::function<void(int, int)> RepositorySession::progressReporter(quint64 generation)
+{
     struct Progress
     {
         std::mutex mutex;
         int lastPercent = -1;
     };
     auto shared = std::make_shared<Progress>();
-    options.progress = [this, generation, shared](int done, int total) {
+    return [this, generation, shared](int done, int total) {
         const int percent = total > 0 ? done * 100 / total : 100;
         std::lock_guard lock(shared->mutex);
         if (percent <= shared->lastPercent)
@@ -162,63 +171,73 @@ void RepositorySession::startScan()
             },
             Qt::QueuedConnection);
     };
-    const bool workTree = m_revision.isEmpty();
-    m_scan.setFuture(QtConcurrent::run([source, cache, options, generation, workTree]() {
-        ScanResult result;
-        result.generation = generation;
-        QElapsedTimer timer;
-        timer.start();
-        const int parsedBefore = cache->parsedCount();
-        auto analysis =
-            std::make_shared<Analysis>(Analyzer().analyze(*source, options, cache.get()));
-        result.parsed = cache->parsedCount() - parsedBefore;
-        // Build state is looked up by content: key every recipe here, not on the GUI thread.
-        RecipeContentKey::keyAll(*analysis, *source, options.threads);
+}
 
-        // The analyzer listed the recipe directory already: its file list and list error are
-        // what the watches and the banner need, without listing a second time.
-        result.recipeDir = analysis->recipeDir;
-        const std::string& listError = analysis->sourceError;
-        const std::vector<std::string>& files = analysis->files;
-        if (workTree) {
-            const QDir root(qs(source->rootPath()));
-            const QString dir = root.absoluteFilePath(qs(result.recipeDir));
-            result.recipeDirFound = QFileInfo(dir).isDir();
-            // The root and .flox too: a recipe directory or a spec created later.
-            for (const QString& watched :
-                 {dir, root.absolutePath(), root.absoluteFilePath(QStringLiteral(".flox"))}) {
-                if (QFileInfo(watched).isDir())
-                    result.watchDirs << watched;
-            }
-            const std::string spec = analysis->specPath.empty()
-                                         ? std::string(MatrixSpec::defaultPath)
-                                         : analysis->specPath;
-            const QString specFile = root.absoluteFilePath(qs(spec));
-            if (QFileInfo::exists(specFile))
-                result.watchFiles << specFile;
-            // Listed files exist (they were just listed); edits in place need file watches.
-            // So do the modules recipes import: a changed module changes its importers' facts.
-            const QString prefix = root.absolutePath() + QLatin1Char('/');
-            result.watchFiles.reserve(
-                static_cast<qsizetype>(files.size() + analysis->modules.size()) + 1);
-            for (const std::string& file : files)
-                result.watchFiles << prefix + qs(file);
-            for (const std::string& module : analysis->modules) {
-                const QString path = prefix + qs(module);
-                if (QFileInfo::exists(path))
-                    result.watchFiles << path;
-            }
-            result.git = SessionGitInfo::read(source->rootPath());
-        } else {
-            result.recipeDirFound = listError.empty() || !files.empty();
-            result.git = SessionGitInfo::read(source->rootPath(), false);
-        }
-        if (result.recipeDirFound)
-            result.scanError = listError;
-        result.analysis = std::move(analysis);
-        result.milliseconds = timer.elapsed();
-        return result;
-    }));
+// Runs on a worker thread: the analysis, content keys, and what to watch afterwards.
+RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& source,
+                                                      const std::shared_ptr<RecipeCache>& cache,
+                                                      const AnalyzerOptions& options,
+                                                      quint64 generation, bool workTree)
+{
+    ScanResult result;
+    result.generation = generation;
+    QElapsedTimer timer;
+    timer.start();
+    const int parsedBefore = cache->parsedCount();
+    auto analysis = std::make_shared<Analysis>(Analyzer().analyze(source, options, cache.get()));
+    result.parsed = cache->parsedCount() - parsedBefore;
+    // Build state is looked up by content: key every recipe here, not on the GUI thread.
+    RecipeContentKey::keyAll(*analysis, source, options.threads);
+
+    // The analyzer listed the recipe directory already: its file list and list error are
+    // what the watches and the banner need, without listing a second time.
+    result.recipeDir = analysis->recipeDir;
+    const std::string& listError = analysis->sourceError;
+    const std::vector<std::string>& files = analysis->files;
+    if (workTree) {
+        addWatches(result, *analysis, source.rootPath());
+        result.git = SessionGitInfo::read(source.rootPath());
+    } else {
+        result.recipeDirFound = listError.empty() || !files.empty();
+        result.git = SessionGitInfo::read(source.rootPath(), false);
+    }
+    if (result.recipeDirFound)
+        result.scanError = listError;
+    result.analysis = std::move(analysis);
+    result.milliseconds = timer.elapsed();
+    return result;
+}
+
+// What a work-tree scan watches for changes.
+void RepositorySession::addWatches(ScanResult& result, const Analysis& analysis,
+                                   const std::string& rootPath)
+{
+    const std::vector<std::string>& files = analysis.files;
+    const QDir root(qs(rootPath));
+    const QString dir = root.absoluteFilePath(qs(result.recipeDir));
+    result.recipeDirFound = QFileInfo(dir).isDir();
+    // The root and .flox too: a recipe directory or a spec created later.
+    for (const QString& watched :
+         {dir, root.absolutePath(), root.absoluteFilePath(QStringLiteral(".flox"))}) {
+        if (QFileInfo(watched).isDir())
+            result.watchDirs << watched;
+    }
+    const std::string spec =
+        analysis.specPath.empty() ? std::string(MatrixSpec::defaultPath) : analysis.specPath;
+    const QString specFile = root.absoluteFilePath(qs(spec));
+    if (QFileInfo::exists(specFile))
+        result.watchFiles << specFile;
+    // Listed files exist (they were just listed); edits in place need file watches.
+    // So do the modules recipes import: a changed module changes its importers' facts.
+    const QString prefix = root.absolutePath() + QLatin1Char('/');
+    result.watchFiles.reserve(static_cast<qsizetype>(files.size() + analysis.modules.size()) + 1);
+    for (const std::string& file : files)
+        result.watchFiles << prefix + qs(file);
+    for (const std::string& module : analysis.modules) {
+        const QString path = prefix + qs(module);
+        if (QFileInfo::exists(path))
+            result.watchFiles << path;
+    }
 }
 
 void RepositorySession::scanFinished()

@@ -86,6 +86,12 @@ private:
     };
 
     void startScan();
+    std::function<void(int, int)> progressReporter(quint64 generation);
+    static ScanResult scan(const RepositorySource& source,
+                           const std::shared_ptr<RecipeCache>& cache,
+                           const AnalyzerOptions& options, quint64 generation, bool workTree);
+    static void addWatches(ScanResult& result, const Analysis& analysis,
+                           const std::string& rootPath);
     void scanFinished();
     void updateWatches(const ScanResult& result);
     void resetState();

@@ -721,23 +721,21 @@ private:
 
     void packageLimits()
     {
-        if (!e->arch || !e->package)
-            return;
-        std::string why;
-        if (!catalog.packageSupports(*e->package, *e->arch, &why))
-            add(rule::packageBelowMinimumArch, why);
+        if (!e->feasibility.packageWhy.empty())
+            add(rule::packageBelowMinimumArch, e->feasibility.packageWhy);
     }
 
     void hardware()
     {
-        if (!e->cudaTargetsArch)
-            add(rule::cudaBelowMinimum, e->cudaWhy);
+        const Feasibility& f = e->feasibility;
+        if (!f.cudaWhy.empty())
+            add(rule::cudaBelowMinimum, f.cudaWhy);
         // A spec that asks for the variant decides; an inferred one only echoes the files.
-        if (!e->possible && e->cudaTargetsArch && !e->askedFor)
+        if (!f.hardwareWhy.empty() && f.cudaWhy.empty() && !e->askedFor)
             add(rule::impossiblePairing,
-                e->impossibleWhy + (e->fromSpecFile
-                                        ? "; the spec does not ask for " + e->name.toString()
-                                        : "; there is no spec file to ask for it"));
+                f.hardwareWhy + (e->fromSpecFile
+                                     ? "; the spec does not ask for " + e->name.toString()
+                                     : "; there is no spec file to ask for it"));
     }
 
     // A recipe whose arch and flags cannot be read is not "ok" by evidence: say it was not
@@ -843,16 +841,6 @@ void RuleSet::sort(std::vector<Finding>& findings)
             return a.file < b.file;
         return a.line < b.line;
     });
-}
-
-std::vector<Finding> RuleSet::check(const RecipeFacts& facts, const MatrixSpec& spec,
-                                    const Catalog& catalog, const GroupProfile* group)
-{
-    if (!facts.variant)
-        return check(facts, nullptr, catalog);
-    const VariantExpectation expected =
-        VariantExpectation::of(*facts.variant, spec, catalog, group);
-    return Checker(facts, &expected, catalog).run();
 }
 
 std::vector<Finding> RuleSet::check(const RecipeFacts& facts, const VariantExpectation* expected,

@@ -86,12 +86,9 @@ public:
     static const std::vector<RuleInfo>& rules();
     static const RuleInfo* rule(std::string_view id); // nullptr for an unknown id
 
-    // Findings of the per-recipe rules, most severe first. `facts.variant` may be empty (then
-    // only the rules that need no variant run). `group` is what the recipe's group has in
-    // common; an inferred spec judges pins and overlays by it.
-    static std::vector<Finding> check(const RecipeFacts& facts, const MatrixSpec& spec,
-                                      const Catalog& catalog, const GroupProfile* group = nullptr);
-    // The same against an expectation computed by the caller.
+    // Findings of the per-recipe rules, most severe first, against the expectation of the
+    // recipe's cell (Analysis::expectationFor). `expected` is null when `facts.variant` is empty:
+    // then only the rules that need no variant run.
     static std::vector<Finding> check(const RecipeFacts& facts, const VariantExpectation* expected,
                                       const Catalog& catalog);
 

@@ -292,7 +292,7 @@ private slots:
     {
         QFETCH(QString, variant);
         QFETCH(QString, runner);
-        QCOMPARE(CiWorkflow::runnerFor(variant), runner);
+        QCOMPARE(CiWorkflow(Catalog::builtin()).runnerFor(variant), runner);
     }
 
     void exportedWorkflowParsesAndItsVerifyStepWorks()

@@ -12,6 +12,11 @@ using rg::VariantName;
 
 namespace {
 
+std::string sectionOf(const std::vector<VariantName>& variants)
+{
+    return ReadmeMatrix::section(variants, rg::Catalog::builtin());
+}
+
 std::vector<VariantName> names(const std::vector<std::string>& stems)
 {
     std::vector<VariantName> variants;
@@ -101,15 +106,15 @@ private slots:
             "pytorch-python313-cpu-avx2",
             "pytorch-python313-cuda12_8-sm86-avx512",
         });
-        QCOMPARE(ReadmeMatrix::section(variants), std::string(smallSection));
+        QCOMPARE(sectionOf(variants), std::string(smallSection));
         auto reversed = variants;
         std::reverse(reversed.begin(), reversed.end());
-        QCOMPARE(ReadmeMatrix::section(reversed), std::string(smallSection));
+        QCOMPARE(sectionOf(reversed), std::string(smallSection));
     }
 
     void severalPythonsGetOneTablePerPython()
     {
-        const std::string section = ReadmeMatrix::section(names({
+        const std::string section = sectionOf(names({
             "pytorch-python313-cuda13_0-sm90-avx2",
             "pytorch-python312-cuda13_0-sm90-avx2",
             "pytorch-python312-cuda13_0-sm80-avx2",
@@ -151,7 +156,7 @@ private slots:
     // generic build last; rows are newest arch first, compared as numbers (sm100 > sm90).
     void columnAndRowOrder()
     {
-        const std::string section = ReadmeMatrix::section(names({
+        const std::string section = sectionOf(names({
             "pytorch-python313-cuda13_0-sm90",
             "pytorch-python313-cuda13_0-sm90-neoversev2",
             "pytorch-python313-cuda13_0-sm100-armv9",
@@ -172,7 +177,7 @@ private slots:
 
     void seed001TargetCounts()
     {
-        const std::string section = ReadmeMatrix::section(seed001Target());
+        const std::string section = sectionOf(seed001Target());
         QVERIFY2(section.find("**44 variants** for Python 3.13: 40 CUDA 13.0 (36 x86-64, 4 ARM) "
                               "\xc2\xb7 4 CPU-only\n") != std::string::npos,
                  section.c_str());
@@ -194,7 +199,7 @@ private slots:
 
     void noVariants()
     {
-        QCOMPARE(ReadmeMatrix::section({}),
+        QCOMPARE(sectionOf({}),
                  std::string("<!-- recipegrid:matrix -->\n## Variant matrix\n\nNo variants.\n\n"
                              "<!-- /recipegrid:matrix -->\n"));
     }
@@ -207,7 +212,7 @@ private slots:
                                    "<!-- recipegrid:matrix -->\nold table\n| x |\n"
                                    "<!-- /recipegrid:matrix -->\n" +
                                    after;
-        const std::string section = ReadmeMatrix::section(seed001Target());
+        const std::string section = sectionOf(seed001Target());
         const std::string updated = ReadmeMatrix::updated(readme, section);
         QCOMPARE(updated, before + section + after);
         QCOMPARE(ReadmeMatrix::updated(updated, section), updated);
@@ -229,7 +234,7 @@ private slots:
     void updateIsIdempotent()
     {
         QFETCH(std::string, readme);
-        const std::string section = ReadmeMatrix::section(seed001Target());
+        const std::string section = sectionOf(seed001Target());
         const std::string once = ReadmeMatrix::updated(readme, section);
         QCOMPARE(ReadmeMatrix::updated(once, section), once);
         QCOMPARE(occurrences(once, section.substr(0, section.size() - 1)), 1);
@@ -239,7 +244,7 @@ private slots:
     {
         const std::string readme =
             "# T\n<!-- recipegrid:matrix -->\nx\n<!-- /recipegrid:matrix -->";
-        const std::string section = ReadmeMatrix::section(seed001Target());
+        const std::string section = sectionOf(seed001Target());
         QCOMPARE(ReadmeMatrix::updated(readme, section),
                  "# T\n" + section.substr(0, section.size() - 1));
     }
@@ -259,7 +264,7 @@ private slots:
     {
         QFETCH(std::string, readme);
         QFETCH(std::string, kept);
-        const std::string section = ReadmeMatrix::section(seed001Target());
+        const std::string section = sectionOf(seed001Target());
         QCOMPARE(ReadmeMatrix::updated(readme, section), kept + "\n\n" + section);
         QCOMPARE(ReadmeMatrix::updated(std::string(), section), section);
     }
@@ -279,7 +284,7 @@ private slots:
     void malformedMarkersAppendAndKeepText()
     {
         QFETCH(std::string, readme);
-        const std::string section = ReadmeMatrix::section(seed001Target());
+        const std::string section = sectionOf(seed001Target());
         const std::string updated = ReadmeMatrix::updated(readme, section);
         QCOMPARE(updated, readme.substr(0, readme.size() - 1) + "\n\n" + section);
     }
@@ -291,7 +296,7 @@ private slots:
         const std::string head = "# T\n<!-- recipegrid:matrix -->\nprose\n\n";
         const std::string readme =
             head + "<!-- recipegrid:matrix -->\nold\n<!-- /recipegrid:matrix -->\ntail\n";
-        const std::string section = ReadmeMatrix::section(seed001Target());
+        const std::string section = sectionOf(seed001Target());
         QCOMPARE(ReadmeMatrix::updated(readme, section), head + section + "tail\n");
     }
 };

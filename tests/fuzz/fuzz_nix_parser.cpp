@@ -6,6 +6,7 @@
 
 #include "matrix/catalog.h"
 #include "matrix/matrixspec.h"
+#include "matrix/variantexpectation.h"
 #include "nix/syntaxtree.h"
 #include "recipes/factextractor.h"
 #include "recipes/ruleset.h"
@@ -53,7 +54,10 @@ void fuzzFurtherConsumers(const rg::nix::SyntaxTree& tree)
         check(inside(facts.pname->range, size));
     if (facts.cpuFlags)
         check(inside(facts.cpuFlags->range, size));
-    for (const rg::Finding& finding : rg::RuleSet::check(facts, spec, rg::Catalog::builtin())) {
+    const rg::Catalog& catalog = rg::Catalog::builtin();
+    const rg::VariantExpectation expected =
+        rg::VariantExpectation::of(*facts.variant, spec, catalog);
+    for (const rg::Finding& finding : rg::RuleSet::check(facts, &expected, catalog)) {
         check(!finding.ruleId.empty() && !finding.message.empty());
         check(inside(finding.range, size));
     }

@@ -1,4 +1,5 @@
 #include "matrix/catalog.h"
+#include "matrix/variantname.h"
 
 #include <QtTest>
 #include <thread>
@@ -31,6 +32,8 @@ private slots:
     void describePython();
     void packages();
     void packageSupports();
+    void feasibility_data();
+    void feasibility();
     void packagesInJson();
     void toJsonRoundTrip();
     void fragment();
@@ -524,6 +527,76 @@ void TestCatalog::packages()
     QVERIFY(withDigits);
     QCOMPARE(QString::fromStdString(withDigits->package("foo2")->id), QStringLiteral("foo2"));
     QCOMPARE(QString::fromStdString(withDigits->package("foo3")->id), QStringLiteral("foo"));
+}
+
+void TestCatalog::feasibility_data()
+{
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QString>("hardware"); // the start of each limit's sentence, "" for none
+    QTest::addColumn<QString>("cuda");
+    QTest::addColumn<QString>("package");
+    QTest::newRow("possible") << "pytorch-python313-cuda13_0-sm90-avx512"
+                              << ""
+                              << ""
+                              << "";
+    QTest::newRow("ARM SoC with x86") << "pytorch-python313-cuda13_0-sm110-avx512"
+                                      << "sm110 ("
+                                      << ""
+                                      << "";
+    QTest::newRow("CUDA dropped the arch") << "pytorch-python313-cuda13_0-sm61-avx2"
+                                           << ""
+                                           << "CUDA 13.0 dropped sm61"
+                                           << "";
+    QTest::newRow("CUDA too old for the arch") << "pytorch-python313-cuda12_8-sm110-armv8_2"
+                                               << ""
+                                               << "sm110 ("
+                                               << "";
+    QTest::newRow("package floor") << "vllm-python313-cuda12_8-sm61-avx2"
+                                   << ""
+                                   << ""
+                                   << "vllm needs a GPU of compute capability 7.0";
+    QTest::newRow("package floor and CUDA") << "vllm-python313-cuda13_0-sm61-avx2"
+                                            << ""
+                                            << "CUDA 13.0 dropped sm61"
+                                            << "vllm needs";
+    QTest::newRow("CPU-only on Apple") << "pytorch-python313-cpu-mps"
+                                       << "CPU-only recipes build for Linux"
+                                       << ""
+                                       << "";
+    QTest::newRow("Darwin on x86") << "pytorch-python313-darwin-avx2"
+                                   << "Darwin recipes run on Apple silicon"
+                                   << ""
+                                   << "";
+    QTest::newRow("words the catalog lacks limit nothing")
+        << "newpkg-python313-cuda14_0-sm130-avx1024"
+        << ""
+        << ""
+        << "";
+}
+
+// One verdict per cell, each limit in its own sentence: the rules report them under their own
+// ids, the grid hatches any of them.
+void TestCatalog::feasibility()
+{
+    QFETCH(QString, variant);
+    QFETCH(QString, hardware);
+    QFETCH(QString, cuda);
+    QFETCH(QString, package);
+    const auto name = VariantName::parse(variant.toStdString());
+    QVERIFY(name);
+    const Feasibility f = Catalog::builtin().feasibility(*name);
+    const auto startsAs = [](const std::string& text, const QString& start) {
+        return start.isEmpty() ? text.empty() : QString::fromStdString(text).startsWith(start);
+    };
+    QVERIFY2(startsAs(f.hardwareWhy, hardware), f.hardwareWhy.c_str());
+    QVERIFY2(startsAs(f.cudaWhy, cuda), f.cudaWhy.c_str());
+    QVERIFY2(startsAs(f.packageWhy, package), f.packageWhy.c_str());
+    QCOMPARE(f.possible(), hardware.isEmpty() && cuda.isEmpty() && package.isEmpty());
+    // The sentence shown is the first limit: hardware, then CUDA, then the package.
+    const std::string& first = !f.hardwareWhy.empty() ? f.hardwareWhy
+                               : !f.cudaWhy.empty()   ? f.cudaWhy
+                                                      : f.packageWhy;
+    QCOMPARE(f.why(), first);
 }
 
 void TestCatalog::packageSupports()

@@ -313,6 +313,48 @@ private slots:
         QCOMPARE(analysis.spec.torchVersion, std::string("2.10.0"));
     }
 
+    // A cell that cannot exist is impossible whichever limit it breaks (hardware, the CUDA
+    // version's targets, the package's minimum arch) and wherever its recipe stands, unless a
+    // spec file asks for it: then its errors make it broken.
+    void cellsThatCannotExistAreImpossible()
+    {
+        TestRepository repo;
+        copyFixture("seed001-target", repo, false);
+        const QByteArray text = readFixture(
+            fixtures + "/seed001-target/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx2.nix");
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm61-avx2.nix", text); // CUDA 13 dropped it
+        repo.writeRecipe("vllm-python313-cuda13_0-sm61-avx2.nix", text);    // and vLLM too old
+        repo.writeRecipe("vllm-python313-cuda12_9-sm61-avx2.nix", text);    // vLLM too old
+        auto statusOf = [](const Analysis& analysis, const std::string& variant) {
+            for (const MatrixEntry& entry : analysis.entries)
+                if (entry.variant.toString() == variant) {
+                    if (!entry.expectation)
+                        qFatal("no expectation for %s", variant.c_str());
+                    return entry.status;
+                }
+            qFatal("no entry for %s", variant.c_str());
+        };
+        const Analysis inferred = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QVERIFY(inferred.spec.isInferred());
+        for (const char* variant :
+             {"pytorch-python313-cuda13_0-sm61-avx2", "vllm-python313-cuda13_0-sm61-avx2",
+              "vllm-python313-cuda12_9-sm61-avx2"})
+            QCOMPARE(statusOf(inferred, variant), CellStatus::Impossible);
+        QCOMPARE(count(inferred, CellStatus::Impossible), 8 + 3);
+
+        // A spec file that asks for sm61 on CUDA 13.0 decides: the cell is judged by its errors.
+        repo.write(".flox/recipegrid.json", R"({
+  "schema": 1, "package": "pytorch", "recipeDir": ".flox/pkgs",
+  "pins": { "13.0": "6a030d535719c5190187c4cec156f335e95e3211" },
+  "matrix": [ { "python": ["3.13"], "accelerator": "cuda", "cuda": ["13.0"],
+                "gpuArchs": ["sm61"], "isas": ["avx2"] } ]
+})");
+        const Analysis asked = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QVERIFY2(!asked.spec.isInferred(), asked.specError ? asked.specError->message.c_str() : "");
+        QCOMPARE(statusOf(asked, "pytorch-python313-cuda13_0-sm61-avx2"), CellStatus::Broken);
+        QCOMPARE(statusOf(asked, "vllm-python313-cuda12_9-sm61-avx2"), CellStatus::Impossible);
+    }
+
     void invalidSpecFallsBackToInference()
     {
         TestRepository repo;

@@ -3,6 +3,7 @@
 // and every per-recipe rule, with the invariants the fuzz target checks: ranges inside the
 // file, findings with an id and a message. Under the asan preset this is the sanitizer run.
 
+#include "matrix/variantexpectation.h"
 #include "nix/evaluator.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
@@ -86,7 +87,11 @@ private slots:
             QVERIFY(inside(facts.compilerFlags->range, bytes.size()));
         if (facts.platformsValue)
             QVERIFY(inside(facts.platformsValue->range, bytes.size()));
-        for (const Finding& finding : RuleSet::check(facts, spec, Catalog::builtin())) {
+        std::optional<VariantExpectation> expected;
+        if (facts.variant)
+            expected = VariantExpectation::of(*facts.variant, spec, Catalog::builtin());
+        for (const Finding& finding :
+             RuleSet::check(facts, expected ? &*expected : nullptr, Catalog::builtin())) {
             QVERIFY(!finding.ruleId.empty() && !finding.message.empty());
             QVERIFY(RuleSet::rule(finding.ruleId));
             QVERIFY(inside(finding.range, bytes.size()));

@@ -283,6 +283,14 @@ private slots:
         QVERIFY(sm110.isValid());
         QVERIFY(sm110.data(MatrixModel::ImpossibleRole).toBool());
         QVERIFY(sm110.data(MatrixModel::ReasonRole).toString().contains("13.0"));
+        // A package's own floor hatches as well: vLLM needs compute capability 7.0, while
+        // pytorch runs on the same sm61 × avx2 pairing.
+        QVERIFY(!cell(model, "sm61", "avx2").data(MatrixModel::ImpossibleRole).toBool());
+        model.setSlices({MatrixSlice{"313", "12.9", "vllm"}});
+        const QModelIndex sm61 = cell(model, "sm61", "avx2");
+        QVERIFY(sm61.data(MatrixModel::ImpossibleRole).toBool());
+        QVERIFY2(sm61.data(MatrixModel::ReasonRole).toString().contains("vllm needs a GPU"),
+                 qPrintable(sm61.data(MatrixModel::ReasonRole).toString()));
     }
 
     void accessibleNameNamesEverything()
