@@ -1,7 +1,7 @@
 #pragma once
 
 // Internal to rg_nix: what a Value handle points at. ValueData is immutable once made and
-// lives in the arena of the Evaluator that made it; Thunk and Env belong to evaluator.cpp.
+// lives in the arena of the Evaluator that made it; Thunk and Env belong to evaluatorimpl.h.
 
 #include "nix/value.h"
 
