@@ -21,6 +21,7 @@
 #include "recipes/matrixcounts.h"
 #include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
+#include "sessionstatus.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -34,7 +35,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -60,8 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_branchModel(new BranchOverviewModel(this)), m_stack(new QStackedWidget(this)),
       m_empty(new EmptyStatePage(this)), m_banner(new MessageBanner(this)),
       m_grid(new GridController(*this, this)), m_branches(new BranchOverviewView(this)),
-      m_progress(new QProgressBar(this)), m_summary(new QLabel(this)), m_git(new QLabel(this)),
-      m_scanInfo(new QLabel(this))
+      m_status(new SessionStatus(m_session, m_banner, statusBar(), this))
 {
     setWindowTitle(QStringLiteral("RecipeGrid"));
     setAcceptDrops(true);
@@ -70,7 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_changes = new ChangeActions(*this, this);
     m_buildActions = new BuildActions(*this, this);
     m_grid->showBuildStates(m_buildActions->builds());
-    createStatusBar();
+    statusBar()->addPermanentWidget(m_buildActions->statusLabel());
     createActions();
     createDocks();
     // Its docks join the View menu createMenus() fills.
@@ -84,8 +83,6 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSettings();
     m_empty->showWelcome(QSettings().value(recentKey).toStringList());
     m_stack->setCurrentWidget(m_empty);
-    updateStatusBar();
-    updateGitLabel();
 }
 
 MainWindow::~MainWindow() = default;
@@ -104,22 +101,6 @@ void MainWindow::createPages()
     centralLayout->addWidget(m_stack, 1);
     setCentralWidget(central);
     m_branches->setModel(m_branchModel);
-}
-
-void MainWindow::createStatusBar()
-{
-    m_progress->setMaximumWidth(160);
-    m_progress->setTextVisible(false);
-    m_progress->setAccessibleName(tr("Scan progress"));
-    m_progress->hide();
-    statusBar()->addWidget(m_progress);
-    m_summary->setAccessibleName(tr("Status counts"));
-    statusBar()->addWidget(m_summary, 1);
-    m_scanInfo->setAccessibleName(tr("Last scan"));
-    statusBar()->addPermanentWidget(m_scanInfo);
-    m_git->setAccessibleName(tr("Git branch"));
-    statusBar()->addPermanentWidget(m_git);
-    statusBar()->addPermanentWidget(m_buildActions->statusLabel());
 }
 
 void MainWindow::createActions()
@@ -265,17 +246,6 @@ void MainWindow::connectControllers()
 void MainWindow::connectSession()
 {
     connect(m_session, &RepositorySession::analysisChanged, this, &MainWindow::analysisChanged);
-    connect(m_session, &RepositorySession::gitStateChanged, this, &MainWindow::updateGitLabel);
-    connect(m_session, &RepositorySession::scanStarted, this, [this] {
-        m_progress->setRange(0, 0);
-        m_progress->show();
-    });
-    connect(m_session, &RepositorySession::scanProgress, this, [this](int done, int total) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-        if (total > 0 && done >= total)
-            m_progress->hide();
-    });
     connect(m_session, &RepositorySession::errorOccurred, this, [this](const QString& message) {
         showError(message);
         showStatus(message, 8000);
@@ -368,21 +338,6 @@ bool MainWindow::isShowingGrid() const
     return m_stack->currentIndex() == 1;
 }
 
-QString MainWindow::summaryText() const
-{
-    return m_summary->text();
-}
-
-QString MainWindow::scanText() const
-{
-    return m_scanInfo->text();
-}
-
-QString MainWindow::gitText() const
-{
-    return m_git->text();
-}
-
 void MainWindow::updateTitle()
 {
     if (!m_session->isOpen()) {
@@ -403,7 +358,7 @@ void MainWindow::analysisChanged()
     if (!analysis) {
         m_grid->clear();
         m_stack->setCurrentWidget(m_empty);
-        updateStatusBar();
+        m_status->updateSummary();
         return;
     }
     const bool hasRecipes = !analysis->entries.empty() || !analysis->unnamed.empty();
@@ -425,85 +380,8 @@ void MainWindow::analysisChanged()
     // The checked-out branch is what the grid shows, applied changes and edits included.
     if (m_session->revision().isEmpty() && m_session->git().isRepository)
         m_branchModel->setWorkTreeCounts(MatrixCounts::of(*analysis));
-    updateBanner();
-    updateStatusBar();
-    updateGitLabel();
+    m_status->analysisChanged();
     updateTitle();
-}
-
-void MainWindow::updateBanner()
-{
-    const std::shared_ptr<const Analysis> analysis = m_session->analysis();
-    if (analysis && analysis->specError) {
-        m_banner->showMessage(
-            MessageBanner::Kind::Error,
-            tr("The matrix spec is invalid \u2014 %1. The grid uses a spec inferred from the "
-               "recipes until it is fixed.")
-                .arg(qs(analysis->specError->toString())));
-    } else if (!m_session->scanError().isEmpty()) {
-        m_banner->showMessage(
-            MessageBanner::Kind::Error,
-            tr("Cannot list %1: %2").arg(m_session->recipeDir(), m_session->scanError()));
-    } else if (m_session->isReadOnly()) {
-        m_banner->showMessage(MessageBanner::Kind::Info,
-                              tr("Viewing %1 read-only, straight from git (no checkout). Use File "
-                                 "\u203a Open Recent or Reload the work tree to edit.")
-                                  .arg(m_session->revision()));
-    } else if (analysis && analysis->spec.isInferred()) {
-        m_banner->showMessage(MessageBanner::Kind::Info,
-                              tr("No matrix spec (%1): the expected variants are inferred from "
-                                 "the recipes present, so nothing shows as missing; cells the "
-                                 "recipes around them suggest show as gaps.")
-                                  .arg(QString::fromLatin1(MatrixSpec::defaultPath.data(),
-                                                           MatrixSpec::defaultPath.size())));
-    } else {
-        m_banner->hide();
-    }
-}
-
-void MainWindow::updateStatusBar()
-{
-    const std::shared_ptr<const Analysis> analysis = m_session->analysis();
-    if (!analysis) {
-        m_summary->setText(m_session->isOpen() ? tr("Scanning\u2026") : tr("No repository open"));
-        m_scanInfo->clear();
-        return;
-    }
-    // Warnings are not a status: counted apart, since an ok recipe may have some.
-    const int withWarnings = MatrixModel::countWithWarnings(*analysis);
-    QString summary = qs(analysis->summary());
-    if (withWarnings > 0)
-        summary += tr(" \u00b7 %1 with warnings").arg(withWarnings);
-    m_summary->setText(summary);
-    // A scan that found nothing changed (the file watcher's echo of files just written and
-    // already re-analysed) leaves the line about the last scan that read something.
-    if (m_session->lastParsedCount() > 0 || m_scanInfo->text().isEmpty())
-        m_scanInfo->setText(tr("%n file(s) parsed", nullptr, m_session->lastParsedCount()) +
-                            QStringLiteral(" \u00b7 %1 ms").arg(m_session->lastScanMilliseconds()));
-    m_progress->hide();
-}
-
-void MainWindow::updateGitLabel()
-{
-    const SessionGitInfo& git = m_session->git();
-    if (!m_session->isOpen()) {
-        m_git->clear();
-        return;
-    }
-    if (!git.isRepository) {
-        m_git->setText(tr("not a git repository"));
-        m_git->setToolTip(qs(git.error));
-        return;
-    }
-    QString text =
-        QStringLiteral("\u2387 ") +
-        (git.branch.empty() ? tr("detached at %1").arg(qs(git.headCommit)) : qs(git.branch));
-    if (!m_session->revision().isEmpty())
-        text = QStringLiteral("\u2387 ") + m_session->revision() + tr(" (read-only)");
-    else
-        text += git.dirty ? tr("  \u25cf uncommitted changes") : tr("  \u2713 clean");
-    m_git->setText(text);
-    m_git->setToolTip(tr("HEAD %1").arg(qs(git.headCommit)));
 }
 
 void MainWindow::showAbout()

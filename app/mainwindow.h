@@ -7,6 +7,7 @@
 #include "buildactions.h"
 #include "gridcontroller.h"
 #include "matrixview.h"
+#include "sessionstatus.h"
 
 #include <QMainWindow>
 #include <QModelIndexList>
@@ -14,9 +15,7 @@
 #include <functional>
 
 class QAction;
-class QLabel;
 class QMenu;
-class QProgressBar;
 class QStackedWidget;
 
 namespace rg {
@@ -63,9 +62,9 @@ public:
     // Asked before quitting with running builds; the default asks with a message box.
     void setQuitConfirmation(std::function<bool(int running)> confirm);
     bool isShowingGrid() const;
-    QString summaryText() const;
-    QString scanText() const; // "12 file(s) parsed · 40 ms"
-    QString gitText() const;
+    QString summaryText() const { return m_status->summaryText(); }
+    QString scanText() const { return m_status->scanText(); }
+    QString gitText() const { return m_status->gitText(); }
     QString demoPath() const { return m_demoPath; }
 
     // The grid, for the controllers: GridController answers.
@@ -123,7 +122,6 @@ protected:
 
 private:
     void createPages();
-    void createStatusBar();
     void createActions();
     void createMenus();
     void createViewMenu();
@@ -138,9 +136,6 @@ private:
 
     void chooseRepository();
     void analysisChanged();
-    void updateStatusBar();
-    void updateGitLabel();
-    void updateBanner();
     void updateTitle();
     void showAbout();
     void branchActivated(const QString& branch);
@@ -153,10 +148,7 @@ private:
     MessageBanner* m_banner;
     GridController* m_grid;
     BranchOverviewView* m_branches;
-    QProgressBar* m_progress;
-    QLabel* m_summary;
-    QLabel* m_git;
-    QLabel* m_scanInfo;
+    SessionStatus* m_status;
     ChangeActions* m_changes = nullptr;
     BuildActions* m_buildActions = nullptr;
     PinActions* m_pins = nullptr;
