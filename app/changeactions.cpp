@@ -1,17 +1,12 @@
 #include "changeactions.h"
 
+#include "actioncontext.h"
 #include "changes/changesession.h"
 #include "changesetreviewdialog.h"
-#include "mainwindow.h"
-#include "matrixview.h"
-#include "messagebanner.h"
-#include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
 
 #include <QAction>
 #include <QMenu>
-#include <QMessageBox>
-#include <QStatusBar>
 #include <optional>
 
 namespace rg {
@@ -28,15 +23,12 @@ const char* const nothingFor[] = {
 
 } // namespace
 
-ChangeActions::ChangeActions(MainWindow* window)
-    : QObject(window), m_window(window), m_session(new ChangeSession(window->session(), this))
+ChangeActions::ChangeActions(ActionContext& context, QObject* parent)
+    : QObject(parent), m_context(context), m_session(new ChangeSession(context.session(), this))
 {
     createActions();
     connectSession();
-    connect(window, &MainWindow::cellMenuAboutToShow, this, &ChangeActions::addToCellMenu);
-    connect(window->matrixView(), &MatrixView::selectedCellsChanged, this,
-            &ChangeActions::updateActions);
-    connect(window->session(), &RepositorySession::analysisChanged, this,
+    connect(context.session(), &RepositorySession::analysisChanged, this,
             &ChangeActions::updateActions);
     updateActions();
 }
@@ -63,7 +55,7 @@ void ChangeActions::createActions()
     m_delete->setToolTip(
         tr("Delete the selected redundant, unexpected or impossible recipes, after review"));
     connect(m_delete, &QAction::triggered, this, [this] { request(ChangeAction::Delete); });
-    m_window->matrixView()->addAction(m_delete);
+    m_context.addGridAction(m_delete);
 
     m_complete = new QAction(tr("Complete &Matrix\u2026"), this);
     m_complete->setObjectName(QStringLiteral("completeMatrixAction"));
@@ -120,8 +112,8 @@ void ChangeActions::addToMenu(QMenu* menu)
 
 void ChangeActions::addToCellMenu(QMenu* menu, const QModelIndexList& cells)
 {
-    const std::vector<const MatrixEntry*> entries = entriesOf(cells);
-    const bool writable = m_window->session()->isOpen() && !m_window->session()->isReadOnly();
+    const std::vector<const MatrixEntry*> entries = m_context.entriesOf(cells);
+    const bool writable = m_context.session()->isOpen() && !m_context.session()->isReadOnly();
     bool separated = false;
     for (auto [action, kind] : {std::pair{m_create, ChangeAction::Create},
                                 {m_fix, ChangeAction::Fix},
@@ -144,10 +136,10 @@ void ChangeActions::request(ChangeAction action)
     }
     ChangeRequest request;
     if (action == ChangeAction::Complete) {
-        const std::shared_ptr<const Analysis> analysis = m_window->session()->analysis();
-        const bool wholePackage = m_window->matrixView()->selectedCells().isEmpty();
-        const std::optional<ChangeRequest> complete = ChangeSession::completeRequest(
-            analysis.get(), m_window->matrixModel()->slices(), wholePackage);
+        const std::shared_ptr<const Analysis> analysis = m_context.session()->analysis();
+        const bool wholePackage = m_context.selectedCells().isEmpty();
+        const std::optional<ChangeRequest> complete =
+            ChangeSession::completeRequest(analysis.get(), m_context.shownSlices(), wholePackage);
         if (!complete) {
             showStatus(tr("Nothing to complete: every cell of the shown slices is ok"));
             return;
@@ -155,7 +147,7 @@ void ChangeActions::request(ChangeAction action)
         request = *complete;
     } else {
         request.action = action;
-        request.cells = ChangeSession::targetsOf(action, selectedEntries());
+        request.cells = ChangeSession::targetsOf(action, m_context.selectedEntries());
         if (request.cells.empty()) {
             showStatus(tr(nothingFor[static_cast<int>(action)]));
             return;
@@ -173,8 +165,8 @@ void ChangeActions::showReview(const ChangeSet& changes, const std::vector<std::
         showStatus(tr("Nothing to change: the recipes already are what was asked"));
         return;
     }
-    m_window->statusBar()->clearMessage();
-    auto* dialog = new ChangeSetReviewDialog(changes, diffs, stats, m_window);
+    m_context.clearStatus();
+    auto* dialog = new ChangeSetReviewDialog(changes, diffs, stats, m_context.mainWidget());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setCommitAvailable(m_session->canCommit());
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
@@ -186,10 +178,10 @@ void ChangeActions::showReview(const ChangeSet& changes, const std::vector<std::
 
 void ChangeActions::updateActions()
 {
-    RepositorySession* repository = m_window->session();
+    RepositorySession* repository = m_context.session();
     const bool ready = repository->isOpen() && !repository->isReadOnly() &&
                        repository->analysis() != nullptr && !m_session->isBusy();
-    const std::vector<const MatrixEntry*> entries = selectedEntries();
+    const std::vector<const MatrixEntry*> entries = m_context.selectedEntries();
     m_create->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Create, entries).empty());
     m_fix->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Fix, entries).empty());
     m_delete->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Delete, entries).empty());
@@ -199,40 +191,21 @@ void ChangeActions::updateActions()
                                          : tr("&Undo Last Change"));
 }
 
-std::vector<const MatrixEntry*> ChangeActions::entriesOf(const QModelIndexList& cells) const
-{
-    std::vector<const MatrixEntry*> entries;
-    for (const QModelIndex& cell : cells)
-        for (const MatrixEntry* entry : m_window->matrixModel()->entriesAt(cell))
-            entries.push_back(entry);
-    return entries;
-}
-
-std::vector<const MatrixEntry*> ChangeActions::selectedEntries() const
-{
-    QModelIndexList cells = m_window->matrixView()->selectedCells();
-    if (cells.isEmpty() && m_window->matrixView()->currentIndex().isValid())
-        cells << m_window->matrixView()->currentIndex();
-    return entriesOf(cells);
-}
-
 void ChangeActions::showError(const QString& message)
 {
-    m_window->banner()->showMessage(MessageBanner::Kind::Error, message);
-    m_window->statusBar()->showMessage(message, 8000);
+    m_context.showError(message);
+    m_context.showStatus(message, 8000);
 }
 
 void ChangeActions::showWarning(const QString& title, const QString& message)
 {
-    m_window->statusBar()->showMessage(message, 8000);
-    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, m_window);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    m_context.showStatus(message, 8000);
+    m_context.showWarning(title, message);
 }
 
 void ChangeActions::showStatus(const QString& message)
 {
-    m_window->statusBar()->showMessage(message, 8000);
+    m_context.showStatus(message, 8000);
 }
 
 } // namespace rg

@@ -20,16 +20,16 @@ class QMenu;
 
 namespace rg {
 
+class ActionContext;
 class ChangeSession;
 class ChangeSetReviewDialog;
-class MainWindow;
 struct DiffStat;
 
 class ChangeActions : public QObject
 {
     Q_OBJECT
 public:
-    explicit ChangeActions(MainWindow* window);
+    ChangeActions(ActionContext& context, QObject* parent);
 
     ChangeSession* session() const { return m_session; }
     QAction* createAction() const { return m_create; }
@@ -43,6 +43,8 @@ public:
     void addToMenu(QMenu* menu);
     // The grid's context menu: the actions that apply to the cells under it.
     void addToCellMenu(QMenu* menu, const QModelIndexList& cells);
+    // Enables what the selected cells allow; the window calls it when they change.
+    void updateActions();
 
 private:
     void createActions();
@@ -50,14 +52,11 @@ private:
     void request(ChangeAction action);
     void showReview(const ChangeSet& changes, const std::vector<std::string>& diffs,
                     const std::vector<DiffStat>& stats);
-    void updateActions();
-    std::vector<const MatrixEntry*> entriesOf(const QModelIndexList& cells) const;
-    std::vector<const MatrixEntry*> selectedEntries() const;
     void showError(const QString& message);
     void showWarning(const QString& title, const QString& message);
     void showStatus(const QString& message);
 
-    MainWindow* m_window;
+    ActionContext& m_context;
     ChangeSession* m_session;
     QAction* m_create = nullptr;
     QAction* m_fix = nullptr;

@@ -3,45 +3,31 @@
 // The window release engineers live in: the SM × ISA grid of the open recipe repository,
 // the selected recipe's facts, findings and source, the branches, live refresh.
 
-#include "recipes/analysis.h"
+#include "actioncontext.h"
+#include "buildactions.h"
+#include "gridcontroller.h"
+#include "matrixview.h"
+#include "sessionstatus.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QModelIndexList>
+#include <QStatusBar>
 #include <functional>
-#include <memory>
 
 class QAction;
-class QTabWidget;
-class QLabel;
 class QMenu;
-class QProgressBar;
 class QStackedWidget;
-class QVBoxLayout;
 
 namespace rg {
 
-struct BuildSettings;
-
 class BranchOverviewModel;
-class BuildJobsView;
-class BuildSession;
-class ChangeActions;
-class LogPane;
 class BranchOverviewView;
-class DetailsPanel;
+class ChangeActions;
 class EmptyStatePage;
-class FilterBar;
-class MatrixModel;
-class MatrixView;
 class MessageBanner;
 class PinActions;
-class RecipePreview;
-class RepositorySession;
-class SliceChooser;
-struct SourceFile;
 
-class MainWindow : public QMainWindow
+class MainWindow : public QMainWindow, public ActionContext
 {
     Q_OBJECT
 public:
@@ -52,44 +38,75 @@ public:
     void openRevision(const QString& repositoryPath, const QString& revision);
     bool openDemo(); // copies the bundled demo repository to a temporary git work tree
 
-    // Selects the cell of a variant (canonical name); false when it is not in the grid.
-    bool selectVariant(const QString& variantName);
-
-    RepositorySession* session() const { return m_session; }
-    MatrixModel* matrixModel() const { return m_model; }
-    MatrixView* matrixView() const { return m_view; }
-    DetailsPanel* detailsPanel() const { return m_details; }
-    RecipePreview* preview() const { return m_preview; }
-    FilterBar* filterBar() const { return m_filter; }
-    SliceChooser* sliceChooser() const { return m_slices; }
+    RepositorySession* session() const override { return m_session; }
+    // The grid's and the builds' parts, owned by their controllers, reached from here.
+    MatrixModel* matrixModel() const { return m_grid->model(); }
+    MatrixView* matrixView() const { return m_grid->view(); }
+    DetailsPanel* detailsPanel() const { return m_grid->detailsPanel(); }
+    RecipePreview* preview() const { return m_grid->preview(); }
+    FilterBar* filterBar() const { return m_grid->filterBar(); }
     MessageBanner* banner() const { return m_banner; }
     EmptyStatePage* emptyState() const { return m_empty; }
     BranchOverviewModel* branchModel() const { return m_branchModel; }
-    BuildSession* builds() const { return m_builds; }
-    QTabWidget* logTabs() const { return m_logTabs; }
-    QAction* buildAction() const { return m_buildAction; }
-    QAction* publishAction() const { return m_publishAction; }
+    BuildSession* builds() const { return m_buildActions->builds(); }
+    QTabWidget* logTabs() const { return m_buildActions->logTabs(); }
+    QAction* buildAction() const { return m_buildActions->buildAction(); }
+    QAction* publishAction() const { return m_buildActions->publishAction(); }
+    int buildSelection() { return m_buildActions->buildSelection(); }
+    int publishSelection() { return m_buildActions->publishSelection(); }
+    QString buildsText() const { return m_buildActions->buildsText(); }
     // Create / fix / delete recipes and complete the matrix through reviewed change sets.
     ChangeActions* changeActions() const { return m_changes; }
     // Pins: the pins and alignment docks, colour by pin, pin bumps.
     PinActions* pinActions() const { return m_pins; }
-    // Adds a line under the grid, below the status legend (the pin legend).
-    void addGridFooter(QWidget* widget);
-    // Publishes the selected variants whose last build succeeded; returns how many were queued.
-    int publishSelection();
-    // Applies and persists build settings (what the Build Settings dialog returns).
-    void applyBuildSettings(const BuildSettings& settings);
-    // Builds the selected cells' recipes; returns how many were queued.
-    int buildSelection();
-    LogPane* showLog(quint64 jobId); // opens (or focuses) the job's log tab
-    QString buildsText() const;
     // Asked before quitting with running builds; the default asks with a message box.
     void setQuitConfirmation(std::function<bool(int running)> confirm);
     bool isShowingGrid() const;
-    QString summaryText() const;
-    QString scanText() const; // "12 file(s) parsed · 40 ms"
-    QString gitText() const;
+    QString summaryText() const { return m_status->summaryText(); }
+    QString scanText() const { return m_status->scanText(); }
+    QString gitText() const { return m_status->gitText(); }
     QString demoPath() const { return m_demoPath; }
+
+    // The grid, for the controllers: GridController answers.
+    QModelIndexList selectedCells() const override { return m_grid->selectedCells(); }
+    std::vector<const MatrixEntry*> entriesOf(const QModelIndexList& cells) const override
+    {
+        return m_grid->entriesOf(cells);
+    }
+    std::vector<const MatrixEntry*> selectedEntries() const override
+    {
+        return m_grid->selectedEntries();
+    }
+    std::vector<MatrixSlice> shownSlices() const override { return m_grid->model()->slices(); }
+    bool selectVariant(const QString& variantName) override
+    {
+        return m_grid->selectVariant(variantName);
+    }
+    bool selectVariants(const std::vector<std::string>& variantNames) override
+    {
+        return m_grid->selectVariants(variantNames);
+    }
+    void setPinProvider(MatrixModel::PinProvider provider) override
+    {
+        m_grid->model()->setPinProvider(std::move(provider));
+    }
+    void addGridAction(QAction* action) override { m_grid->view()->addAction(action); }
+    void addGridFooter(QWidget* widget) override { m_grid->addFooter(widget); }
+
+    void showStatus(const QString& message, int timeoutMs) override
+    {
+        statusBar()->showMessage(message, timeoutMs);
+    }
+    void clearStatus() override { statusBar()->clearMessage(); }
+    void showError(const QString& message) override;
+    void showWarning(const QString& title, const QString& message) override;
+    QWidget* mainWidget() override { return this; }
+    void addDock(QDockWidget* dock, const QString& besideDock, Qt::DockWidgetArea area) override;
+    void resizeDock(QDockWidget* dock, int size, Qt::Orientation orientation) override
+    {
+        resizeDocks({dock}, {size}, orientation);
+    }
+    void showBuildsDock() override;
 
 signals:
     // Built fresh for each context menu of the grid: add generate / fix actions here.
@@ -104,9 +121,14 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void createPages();
     void createActions();
     void createMenus();
+    void createViewMenu();
+    void createToolBar();
     void createDocks();
+    void connectControllers();
+    void connectSession();
     void restoreSettings();
     void saveSettings() const;
     void addRecent(const QString& path);
@@ -114,72 +136,30 @@ private:
 
     void chooseRepository();
     void analysisChanged();
-    void updateStatusBar();
-    void updateGitLabel();
-    void updateBanner();
     void updateTitle();
-    void slicesChanged();
-    void updateChipOrder();
-    void filterChanged();
-    void selectionChanged();
-    void showEntry(const MatrixEntry* entry);
-    void previewRead();
-    void showFinding(const Finding& finding);
-    void showCellMenu(const QModelIndex& index, const QPoint& globalPosition);
-    void openInEditor();
-    void copyVariantNames();
-    void copyPaths();
     void showAbout();
     void branchActivated(const QString& branch);
-    void createBuilds();
-    void updateBuildStatus();
-    std::vector<const MatrixEntry*> selectedEntries() const;
-    QStringList publishableVariants() const;
-    std::vector<std::pair<std::string, std::string>> selectedCellIds() const;
 
     RepositorySession* m_session;
-    MatrixModel* m_model;
     BranchOverviewModel* m_branchModel;
 
     QStackedWidget* m_stack;
     EmptyStatePage* m_empty;
-    SliceChooser* m_slices;
-    FilterBar* m_filter;
     MessageBanner* m_banner;
-    MatrixView* m_view;
-    DetailsPanel* m_details;
-    RecipePreview* m_preview;
+    GridController* m_grid;
     BranchOverviewView* m_branches;
-    QProgressBar* m_progress;
-    QLabel* m_summary;
-    QLabel* m_git;
-    QLabel* m_scanInfo;
-    QLabel* m_buildInfo;
-    QLabel* m_chipOrder;
-    BuildSession* m_builds = nullptr;
+    SessionStatus* m_status;
     ChangeActions* m_changes = nullptr;
+    BuildActions* m_buildActions = nullptr;
     PinActions* m_pins = nullptr;
-    QVBoxLayout* m_gridLayout = nullptr;
-    BuildJobsView* m_jobs = nullptr;
-    QTabWidget* m_logTabs = nullptr;
     std::function<bool(int)> m_confirmQuit;
 
     QMenu* m_recentMenu = nullptr;
-    QMenu* m_viewMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_demoAction = nullptr;
     QAction* m_reloadAction = nullptr;
-    QAction* m_showAllAction = nullptr;
-    QAction* m_editAction = nullptr;
-    QAction* m_copyNameAction = nullptr;
-    QAction* m_copyPathAction = nullptr;
     QAction* m_aboutAction = nullptr;
-    QAction* m_buildAction = nullptr;
-    QAction* m_publishAction = nullptr;
-    QAction* m_buildSettingsAction = nullptr;
 
-    QFutureWatcher<SourceFile>* m_previewRead;
-    QString m_previewPath;
     QString m_demoPath;
     bool m_firstAnalysis = true;
 };

@@ -1,17 +1,13 @@
 #include "pinactions.h"
 
+#include "actioncontext.h"
 #include "alignmentview.h"
 #include "build/pinprefetcher.h"
-#include "changeactions.h"
 #include "changes/changesession.h"
-#include "mainwindow.h"
-#include "matrixview.h"
-#include "messagebanner.h"
 #include "pinbumpdialog.h"
 #include "pinlegend.h"
 #include "pinsview.h"
 #include "recipes/alignmentmodel.h"
-#include "recipes/matrixmodel.h"
 #include "recipes/pinsmodel.h"
 #include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
@@ -19,11 +15,9 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QItemSelectionModel>
 #include <QMenu>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
@@ -52,7 +46,6 @@ void saveCompared(const QString& root, const QStringList& compared)
     settings.setValue(comparedKey, all);
 }
 constexpr int alignmentHeight = 280;
-constexpr int rightDockWidth = 560; // MainWindow's width for Details and Recipe
 
 // "PATH\tREV" in the settings: a path may hold '@', a tab it practically never does.
 AlignmentSource sourceOf(const QString& entry)
@@ -88,9 +81,9 @@ std::vector<AlignmentSource> sourcesOf(const std::string& root, const std::strin
 
 } // namespace
 
-PinActions::PinActions(MainWindow* window)
-    : QObject(window), m_window(window), m_pinsModel(new PinsModel(this)),
-      m_alignmentModel(new AlignmentModel(this)), m_legend(new PinLegend(window)),
+PinActions::PinActions(ActionContext& context, ChangeSession* changes, QObject* parent)
+    : QObject(parent), m_context(context), m_changes(changes), m_pinsModel(new PinsModel(this)),
+      m_alignmentModel(new AlignmentModel(this)), m_legend(new PinLegend(context.mainWidget())),
       m_prefetcher(new PinPrefetcher(this))
 {
     m_alignmentPool.setMaxThreadCount(1);
@@ -98,22 +91,21 @@ PinActions::PinActions(MainWindow* window)
     createDocks();
     connectViews();
     m_legend->hide();
-    m_window->addGridFooter(m_legend);
+    m_context.addGridFooter(m_legend);
     connect(&m_inventoryWatcher, &QFutureWatcher<Inventoried>::finished, this,
             &PinActions::inventoryFinished);
     connect(&m_alignmentWatcher, &QFutureWatcher<PinAlignment>::finished, this,
             &PinActions::alignmentFinished);
     connect(&m_targetsWatcher, &QFutureWatcher<std::vector<PrefetchTarget>>::finished, this,
             &PinActions::targetsFound);
-    connect(m_window->session(), &RepositorySession::analysisChanged, this,
+    connect(m_context.session(), &RepositorySession::analysisChanged, this,
             &PinActions::analysisChanged);
-    connect(m_window->session(), &RepositorySession::opened, this, [this] {
-        m_compared = loadCompared(m_window->session()->rootPath());
+    connect(m_context.session(), &RepositorySession::opened, this, [this] {
+        m_compared = loadCompared(m_context.session()->rootPath());
         m_alignment.reset();
         m_alignmentModel->setAlignment(nullptr);
     });
-    connect(m_window->changeActions()->session(), &ChangeSession::busyChanged, this,
-            &PinActions::updateActions);
+    connect(m_changes, &ChangeSession::busyChanged, this, &PinActions::updateActions);
     updateActions();
 }
 
@@ -157,7 +149,7 @@ void PinActions::createActions()
         m_alignmentDock->raise();
         // The bottom area is sized for the branch list; pins side by side need rows to show.
         if (m_alignmentDock->height() < alignmentHeight)
-            m_window->resizeDocks({m_alignmentDock}, {alignmentHeight}, Qt::Vertical);
+            m_context.resizeDock(m_alignmentDock, alignmentHeight, Qt::Vertical);
         if (!m_alignmentWatcher.isRunning())
             reloadAlignment(); // asked for: read the branches as they are now
     });
@@ -165,37 +157,26 @@ void PinActions::createActions()
 
 void PinActions::createDocks()
 {
-    m_pinsView = new PinsView(m_window);
+    QWidget* window = m_context.mainWidget();
+    m_pinsView = new PinsView(window);
     m_pinsView->setModel(m_pinsModel);
-    m_pinsDock = new QDockWidget(tr("Pins"), m_window);
+    m_pinsDock = new QDockWidget(tr("Pins"), window);
     m_pinsDock->setObjectName(QStringLiteral("pinsDock"));
     m_pinsDock->setWidget(m_pinsView);
-    if (auto* details = m_window->findChild<QDockWidget*>(QStringLiteral("detailsDock"))) {
-        m_window->tabifyDockWidget(details, m_pinsDock);
-        details->raise();
-        // Tabifying re-splits the area: give it back the width MainWindow gave it.
-        m_window->resizeDocks({details}, {rightDockWidth}, Qt::Horizontal);
-    } else {
-        m_window->addDockWidget(Qt::RightDockWidgetArea, m_pinsDock);
-    }
+    m_context.addDock(m_pinsDock, QStringLiteral("detailsDock"), Qt::RightDockWidgetArea);
 
-    m_alignmentView = new AlignmentView(m_window);
+    m_alignmentView = new AlignmentView(window);
     m_alignmentView->setModel(m_alignmentModel);
-    m_alignmentDock = new QDockWidget(tr("Pin Alignment"), m_window);
+    m_alignmentDock = new QDockWidget(tr("Pin Alignment"), window);
     m_alignmentDock->setObjectName(QStringLiteral("alignmentDock"));
     m_alignmentDock->setWidget(m_alignmentView);
-    if (auto* branches = m_window->findChild<QDockWidget*>(QStringLiteral("branchesDock"))) {
-        m_window->tabifyDockWidget(branches, m_alignmentDock);
-        branches->raise();
-    } else {
-        m_window->addDockWidget(Qt::BottomDockWidgetArea, m_alignmentDock);
-    }
+    m_context.addDock(m_alignmentDock, QStringLiteral("branchesDock"), Qt::BottomDockWidgetArea);
     // Read when first looked at: every branch is a libgit2 read of every recipe.
     // Not isVisible(): a dock behind another tab is "visible", only moved out of sight.
     connect(m_alignmentDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         m_alignmentShown = visible;
         if (visible && !m_alignment && !m_alignmentWatcher.isRunning() &&
-            m_window->session()->isOpen())
+            m_context.session()->isOpen())
             reloadAlignment();
     });
 }
@@ -205,7 +186,7 @@ void PinActions::connectViews()
     connect(m_pinsView, &PinsView::recipeActivated, this,
             [this](const QString& variant, const QString&) {
                 if (!variant.isEmpty())
-                    m_window->selectVariant(variant);
+                    m_context.selectVariant(variant);
             });
     connect(m_pinsView, &PinsView::selectRecipesRequested, this, &PinActions::selectRecipes);
     connect(m_pinsView, &PinsView::bumpRequested, this,
@@ -239,7 +220,7 @@ void PinActions::addToMenu(QMenu* menu)
 
 void PinActions::analysisChanged()
 {
-    const std::shared_ptr<const Analysis> analysis = m_window->session()->analysis();
+    const std::shared_ptr<const Analysis> analysis = m_context.session()->analysis();
     if (!analysis) {
         m_inventory.reset();
         m_pinsModel->setInventory(nullptr);
@@ -287,13 +268,13 @@ void PinActions::setColouring(bool on)
 {
     m_legend->setVisible(on);
     if (!on) {
-        m_window->matrixModel()->setPinProvider({});
+        m_context.setPinProvider({});
         return;
     }
     if (!m_inventory)
         return; // inventoryFinished() colours once the pins are listed
     const std::shared_ptr<const PinInventory> inventory = m_inventory;
-    m_window->matrixModel()->setPinProvider([inventory](const MatrixEntry& entry) {
+    m_context.setPinProvider([inventory](const MatrixEntry& entry) {
         CellPin pin;
         pin.index = inventory->legendIndexOfCell(entry.cell.toKey());
         if (pin.index >= 0)
@@ -305,11 +286,10 @@ void PinActions::setColouring(bool on)
 std::vector<std::string> PinActions::selectedCells() const
 {
     std::vector<std::string> cells;
-    for (const QModelIndex& index : m_window->matrixView()->selectedCells())
-        for (const MatrixEntry* entry : m_window->matrixModel()->entriesAt(index))
-            if (entry->recipe &&
-                std::find(cells.begin(), cells.end(), entry->cell.toKey()) == cells.end())
-                cells.push_back(entry->cell.toKey());
+    for (const MatrixEntry* entry : m_context.entriesOf(m_context.selectedCells()))
+        if (entry->recipe &&
+            std::find(cells.begin(), cells.end(), entry->cell.toKey()) == cells.end())
+            cells.push_back(entry->cell.toKey());
     return cells;
 }
 
@@ -329,7 +309,7 @@ void PinActions::openBumpDialog(const std::string& from)
         showStatus(tr("The pins are still being read, or a change set is being planned"));
         return;
     }
-    auto* dialog = new PinBumpDialog(*m_inventory, m_window);
+    auto* dialog = new PinBumpDialog(*m_inventory, m_context.mainWidget());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setKnownPins(knownPins());
     const std::vector<std::string> cells = selectedCells();
@@ -359,8 +339,8 @@ void PinActions::openBumpDialog(const std::string& from)
 
 void PinActions::startPrefetch(const PinBumpRequest& request)
 {
-    const std::shared_ptr<const RepositorySource> source = m_window->session()->source();
-    const std::shared_ptr<const Analysis> analysis = m_window->session()->analysis();
+    const std::shared_ptr<const RepositorySource> source = m_context.session()->source();
+    const std::shared_ptr<const Analysis> analysis = m_context.session()->analysis();
     if (!source || !analysis || m_targetsWatcher.isRunning() || m_prefetcher->isRunning()) {
         if (m_dialog)
             m_dialog->prefetchFinished({}, {tr("The repository is still being read; try again.")});
@@ -451,7 +431,7 @@ void PinActions::finishPrefetch(const QStringList& errors)
 
 bool PinActions::planBump(const PinBumpRequest& request)
 {
-    RepositorySession* repository = m_window->session();
+    RepositorySession* repository = m_context.session();
     if (isBusy()) {
         showStatus(tr("A change set is still being planned or applied"));
         return false;
@@ -462,14 +442,13 @@ bool PinActions::planBump(const PinBumpRequest& request)
         return false;
     }
     // The window's change-set path from here: the same review, apply, undo and commit.
-    const bool started = m_window->changeActions()->session()->plan(
-        [request](std::shared_ptr<const RepositorySource> source,
-                  std::shared_ptr<const Analysis> analysis) {
-            PinBumpPlan plan = PinBumpPlanner(std::move(source), std::move(analysis)).plan(request);
-            if (!plan.error.empty())
-                throw std::runtime_error("cannot bump the pin: " + plan.error);
-            return std::move(plan.changes);
-        });
+    const bool started = m_changes->plan([request](std::shared_ptr<const RepositorySource> source,
+                                                   std::shared_ptr<const Analysis> analysis) {
+        PinBumpPlan plan = PinBumpPlanner(std::move(source), std::move(analysis)).plan(request);
+        if (!plan.error.empty())
+            throw std::runtime_error("cannot bump the pin: " + plan.error);
+        return std::move(plan.changes);
+    });
     if (started)
         showStatus(tr("Planning the pin bump\u2026"));
     return started;
@@ -477,7 +456,7 @@ bool PinActions::planBump(const PinBumpRequest& request)
 
 void PinActions::reloadAlignment()
 {
-    RepositorySession* repository = m_window->session();
+    RepositorySession* repository = m_context.session();
     if (!repository->isOpen())
         return;
     if (m_alignmentWatcher.isRunning()) {
@@ -510,7 +489,7 @@ void PinActions::alignmentFinished()
         return;
     }
     m_alignment = std::make_shared<const PinAlignment>(m_alignmentWatcher.result());
-    const std::string root = m_window->session()->rootPath().toStdString();
+    const std::string root = m_context.session()->rootPath().toStdString();
     int home = -1;
     QList<int> removable;
     const std::vector<AlignmentColumn>& columns = m_alignment->columns();
@@ -520,7 +499,7 @@ void PinActions::alignmentFinished()
     for (size_t c = 0; c < columns.size(); ++c) {
         const AlignmentSource& source = columns[c].source;
         if (c < firstCompared && source.repository == root && source.revision.empty() && home < 0 &&
-            !m_window->session()->isReadOnly())
+            !m_context.session()->isReadOnly())
             home = static_cast<int>(c);
         if (c >= firstCompared)
             removable << static_cast<int>(c);
@@ -539,7 +518,7 @@ void PinActions::addComparedRepository(const QString& path, const QString& revis
     const QString entry = revision.isEmpty() ? path : path + QLatin1Char('\t') + revision;
     if (!m_compared.contains(entry)) {
         m_compared << entry;
-        saveCompared(m_window->session()->rootPath(), m_compared);
+        saveCompared(m_context.session()->rootPath(), m_compared);
     }
     m_alignmentDock->show();
     reloadAlignment();
@@ -555,7 +534,7 @@ void PinActions::removeCompared(int column)
         source.revision.empty() ? path : path + QLatin1Char('\t') + qs(source.revision);
     if (m_compared.removeAll(entry) == 0)
         return;
-    saveCompared(m_window->session()->rootPath(), m_compared);
+    saveCompared(m_context.session()->rootPath(), m_compared);
     reloadAlignment();
 }
 
@@ -582,24 +561,16 @@ void PinActions::selectRecipes(const QString& revision)
 {
     if (!m_inventory)
         return;
-    MatrixView* view = m_window->matrixView();
-    QItemSelection selection;
-    for (const PinUse& use : m_inventory->recipesOn(revision.toStdString())) {
-        const QModelIndex cell = m_window->matrixModel()->indexOfVariant(use.variant);
-        if (cell.isValid())
-            selection.select(cell, cell);
-    }
-    if (selection.isEmpty()) {
+    std::vector<std::string> variants;
+    for (const PinUse& use : m_inventory->recipesOn(revision.toStdString()))
+        variants.push_back(use.variant);
+    if (!m_context.selectVariants(variants))
         showStatus(tr("None of its recipes is in the shown slices"));
-        return;
-    }
-    view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-    view->setFocus();
 }
 
 bool PinActions::isBusy() const
 {
-    return m_window->changeActions()->session()->isBusy();
+    return m_changes->isBusy();
 }
 
 void PinActions::setPrefetchProgram(const QString& program)
@@ -611,18 +582,18 @@ void PinActions::setPrefetchProgram(const QString& program)
 
 void PinActions::showError(const QString& message)
 {
-    m_window->banner()->showMessage(MessageBanner::Kind::Error, message);
-    m_window->statusBar()->showMessage(message, 8000);
+    m_context.showError(message);
+    m_context.showStatus(message, 8000);
 }
 
 void PinActions::showStatus(const QString& message)
 {
-    m_window->statusBar()->showMessage(message, 8000);
+    m_context.showStatus(message, 8000);
 }
 
 void PinActions::updateActions()
 {
-    RepositorySession* repository = m_window->session();
+    RepositorySession* repository = m_context.session();
     const bool writable = repository->isOpen() && !repository->isReadOnly();
     m_bump->setEnabled(writable && m_inventory && !m_inventory->legend().empty() && !isBusy());
     m_colour->setEnabled(repository->isOpen());

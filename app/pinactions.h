@@ -29,9 +29,10 @@ class QMenu;
 
 namespace rg {
 
+class ActionContext;
 class AlignmentModel;
 class AlignmentView;
-class MainWindow;
+class ChangeSession;
 class PinLegend;
 class PinPrefetcher;
 class PinsModel;
@@ -41,7 +42,8 @@ class PinActions : public QObject
 {
     Q_OBJECT
 public:
-    explicit PinActions(MainWindow* window);
+    // A bump goes through `changes`, the window's change sets.
+    PinActions(ActionContext& context, ChangeSession* changes, QObject* parent);
     ~PinActions() override; // waits for its workers: they hold no pointer to it
 
     QAction* pinsViewAction() const { return m_pinsViewAction; }
@@ -109,7 +111,8 @@ private:
     void showStatus(const QString& message);
     void updateActions();
 
-    MainWindow* m_window;
+    ActionContext& m_context;
+    ChangeSession* m_changes;
     PinsModel* m_pinsModel;
     AlignmentModel* m_alignmentModel;
     PinLegend* m_legend;

@@ -1,0 +1,231 @@
+#include "buildactions.h"
+
+#include "actioncontext.h"
+#include "build/buildjobsmodel.h"
+#include "build/buildqueue.h"
+#include "build/buildsession.h"
+#include "buildjobsview.h"
+#include "buildsettingsdialog.h"
+#include "logpane.h"
+#include "recipes/matrixmodel.h"
+#include "recipes/qtext.h"
+#include "recipes/repositorysession.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QMenu>
+#include <QSettings>
+#include <QTabWidget>
+
+namespace rg {
+
+BuildActions::BuildActions(ActionContext& context, QObject* parent)
+    : QObject(parent), m_context(context), m_builds(new BuildSession({}, this))
+{
+    QSettings settings;
+    m_builds->setSettings(BuildSettings::load(settings));
+    createActions();
+    createViews();
+    connectBuilds();
+    if (const QString error = m_builds->historyError(); !error.isEmpty())
+        m_context.showStatus(error, 10000);
+    updateBuildStatus();
+}
+
+void BuildActions::createActions()
+{
+    m_buildAction = new QAction(tr("&Build"), this);
+    m_buildAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_buildAction->setToolTip(
+        tr("Build the selected variants (flox build / nix build) with live logs"));
+    connect(m_buildAction, &QAction::triggered, this, &BuildActions::buildSelection);
+
+    m_publishAction = new QAction(tr("&Publish"), this);
+    m_publishAction->setToolTip(
+        tr("flox publish the selected variants whose last build succeeded"));
+    connect(m_publishAction, &QAction::triggered, this, &BuildActions::publishSelection);
+
+    m_settingsAction = new QAction(tr("Build &Settings\u2026"), this);
+    connect(m_settingsAction, &QAction::triggered, this, [this] {
+        BuildSettingsDialog dialog(m_builds->settings(), m_context.mainWidget());
+        if (dialog.exec() == QDialog::Accepted)
+            applyBuildSettings(dialog.settings());
+    });
+}
+
+void BuildActions::createViews()
+{
+    m_jobs = new BuildJobsView(m_context.mainWidget());
+    m_jobs->setModel(m_builds->jobsModel());
+    m_logTabs = new QTabWidget(m_context.mainWidget());
+    m_logTabs->setTabsClosable(true); // closing a pane leaves its build running
+    m_logTabs->setDocumentMode(true);
+    m_logTabs->setAccessibleName(tr("Build logs"));
+    connect(m_logTabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        QWidget* pane = m_logTabs->widget(index);
+        m_logTabs->removeTab(index);
+        pane->deleteLater();
+    });
+    m_status = new QLabel(m_context.mainWidget());
+    m_status->setAccessibleName(tr("Builds"));
+}
+
+void BuildActions::connectBuilds()
+{
+    connect(m_builds, &BuildSession::variantStateChanged, this, &BuildActions::updateBuildStatus);
+    BuildQueue* queue = m_builds->queue();
+    connect(queue, &BuildQueue::jobStarted, this, [this](quint64 id) { showLog(id); });
+    connect(queue, &BuildQueue::jobFinished, this, [this](quint64 id) {
+        const BuildRecord* record = m_builds->queue()->job(id);
+        if (record)
+            m_context.showStatus(tr("%1: %2").arg(record->variant, jobStateName(record->state)),
+                                 8000);
+        updateBuildStatus();
+    });
+    connect(queue, &BuildQueue::jobQueued, this, &BuildActions::updateBuildStatus);
+    connect(m_jobs, &BuildJobsView::logRequested, this, [this](quint64 id) { showLog(id); });
+    connect(m_jobs, &BuildJobsView::cancelRequested, m_builds, &BuildSession::cancel);
+    connect(m_jobs, &BuildJobsView::rebuildRequested, this, &BuildActions::rebuild);
+    connect(m_jobs, &BuildJobsView::publishRequested, this, &BuildActions::publish);
+}
+
+void BuildActions::rebuild(const QString& variant)
+{
+    QStringList errors;
+    m_builds->build(m_context.session()->rootPath(), {variant}, &errors);
+    if (!errors.isEmpty())
+        m_context.showError(errors.join(QLatin1Char('\n')));
+}
+
+void BuildActions::publish(const QString& variant)
+{
+    QString error;
+    if (m_builds->publish(m_context.session()->rootPath(), variant, &error) == 0)
+        m_context.showError(error);
+}
+
+void BuildActions::addToCellMenu(QMenu* menu, const QModelIndex& cell)
+{
+    const bool hasFile = !cell.data(MatrixModel::PathsRole).toStringList().isEmpty();
+    m_buildAction->setEnabled(hasFile && !m_context.session()->isReadOnly());
+    menu->addAction(m_buildAction);
+    m_publishAction->setEnabled(!publishableVariants().isEmpty());
+    menu->addAction(m_publishAction);
+    // The menu and toolbar share the actions: enabled again once the menu is gone.
+    connect(menu, &QObject::destroyed, this, [this] {
+        m_buildAction->setEnabled(true);
+        m_publishAction->setEnabled(true);
+    });
+}
+
+int BuildActions::buildSelection()
+{
+    RepositorySession* session = m_context.session();
+    if (!session->isOpen() || session->isReadOnly()) {
+        m_context.showStatus(tr("Builds need a work tree (not a revision opened from git)"), 5000);
+        return 0;
+    }
+    QStringList variants;
+    for (const MatrixEntry* entry : m_context.selectedEntries()) {
+        if (entry->recipe)
+            variants << qs(entry->variant.toString());
+    }
+    if (variants.isEmpty()) {
+        m_context.showStatus(tr("Nothing to build: the selection has no recipe files"), 5000);
+        return 0;
+    }
+    if (const auto analysis = session->analysis()) {
+        m_builds->setRecipeDirectory(session->recipeDir());
+        m_builds->setExpectedTorchVersion(qs(analysis->spec.torchVersion));
+        m_builds->setAnalysis(session->rootPath(), analysis);
+    }
+    QStringList errors;
+    const QList<quint64> queued = m_builds->build(session->rootPath(), variants, &errors);
+    if (!errors.isEmpty())
+        m_context.showError(errors.join(QLatin1Char('\n')));
+    m_context.showBuildsDock();
+    updateBuildStatus();
+    return static_cast<int>(queued.size());
+}
+
+QStringList BuildActions::publishableVariants() const
+{
+    QStringList variants;
+    RepositorySession* session = m_context.session();
+    if (!session->isOpen() || session->isReadOnly())
+        return variants;
+    for (const MatrixEntry* entry : m_context.selectedEntries()) {
+        const QString variant = qs(entry->variant.toString());
+        const VariantBuildState state =
+            m_builds->variantState(variant, qs(entry->contentKey), session->rootPath());
+        if (entry->recipe && state.hasResult() && state.lastState == JobState::Succeeded)
+            variants << variant;
+    }
+    return variants;
+}
+
+int BuildActions::publishSelection()
+{
+    const QStringList variants = publishableVariants();
+    if (variants.isEmpty()) {
+        m_context.showStatus(tr("Nothing to publish: build the selected variants first"), 5000);
+        return 0;
+    }
+    QStringList errors;
+    int queued = 0;
+    for (const QString& variant : variants) {
+        QString error;
+        if (m_builds->publish(m_context.session()->rootPath(), variant, &error) != 0)
+            ++queued;
+        else
+            errors << tr("%1: %2").arg(variant, error);
+    }
+    if (!errors.isEmpty())
+        m_context.showError(errors.join(QLatin1Char('\n')));
+    updateBuildStatus();
+    return queued;
+}
+
+void BuildActions::applyBuildSettings(const BuildSettings& settings)
+{
+    m_builds->setSettings(settings);
+    QSettings store;
+    settings.save(store);
+}
+
+LogPane* BuildActions::showLog(quint64 jobId)
+{
+    for (int i = 0; i < m_logTabs->count(); ++i) {
+        auto* pane = qobject_cast<LogPane*>(m_logTabs->widget(i));
+        if (pane && pane->jobId() == jobId) {
+            m_logTabs->setCurrentIndex(i);
+            return pane;
+        }
+    }
+    const int row = m_builds->jobsModel()->rowOf(jobId);
+    const BuildRecord* record = row >= 0 ? m_builds->jobsModel()->record(row) : nullptr;
+    auto* pane = new LogPane(m_logTabs);
+    pane->attachJob(m_builds->queue(), jobId);
+    if (record)
+        pane->setLogFilePath(record->logPath);
+    const int index = m_logTabs->addTab(pane, record ? record->variant : tr("job %1").arg(jobId));
+    m_logTabs->setTabToolTip(index, record ? record->command : QString());
+    m_logTabs->setCurrentIndex(index);
+    return pane;
+}
+
+QString BuildActions::buildsText() const
+{
+    return m_status->text();
+}
+
+void BuildActions::updateBuildStatus()
+{
+    const int running = m_builds->queue()->runningCount();
+    const int queued = m_builds->queue()->queuedCount();
+    m_status->setText(running + queued == 0
+                          ? QString()
+                          : tr("builds: %1 running \u00b7 %2 queued").arg(running).arg(queued));
+}
+
+} // namespace rg

@@ -1,0 +1,69 @@
+#pragma once
+
+// The window's builds, wired: Build, Publish and Build Settings (menu, toolbar, the grid's
+// context menu), the jobs list and a log tab per job, the builds count in the status bar.
+// Builds run in BuildSession's processes; nothing here waits for one.
+
+#include <QObject>
+#include <QStringList>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QModelIndex;
+class QTabWidget;
+
+namespace rg {
+
+struct BuildSettings;
+
+class ActionContext;
+class BuildJobsView;
+class BuildSession;
+class LogPane;
+
+class BuildActions : public QObject
+{
+    Q_OBJECT
+public:
+    BuildActions(ActionContext& context, QObject* parent);
+
+    BuildSession* builds() const { return m_builds; }
+    BuildJobsView* jobsView() const { return m_jobs; }
+    QTabWidget* logTabs() const { return m_logTabs; }
+    QLabel* statusLabel() const { return m_status; }
+    QAction* buildAction() const { return m_buildAction; }
+    QAction* publishAction() const { return m_publishAction; }
+    QAction* settingsAction() const { return m_settingsAction; }
+
+    // Builds the selected cells' recipes; returns how many were queued.
+    int buildSelection();
+    // Publishes the selected variants whose last build succeeded; returns how many were queued.
+    int publishSelection();
+    // Applies and persists build settings (what the Build Settings dialog returns).
+    void applyBuildSettings(const BuildSettings& settings);
+    LogPane* showLog(quint64 jobId); // opens (or focuses) the job's log tab
+    QString buildsText() const;
+    // Build and Publish, enabled for the cell the menu was opened on for as long as it shows.
+    void addToCellMenu(QMenu* menu, const QModelIndex& cell);
+
+private:
+    void createActions();
+    void createViews();
+    void connectBuilds();
+    void rebuild(const QString& variant);
+    void publish(const QString& variant);
+    QStringList publishableVariants() const;
+    void updateBuildStatus();
+
+    ActionContext& m_context;
+    BuildSession* m_builds;
+    BuildJobsView* m_jobs = nullptr;
+    QTabWidget* m_logTabs = nullptr;
+    QLabel* m_status = nullptr;
+    QAction* m_buildAction = nullptr;
+    QAction* m_publishAction = nullptr;
+    QAction* m_settingsAction = nullptr;
+};
+
+} // namespace rg
