@@ -13,6 +13,8 @@
 #include <csignal>
 #include <fcntl.h>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <signal.h>
 #include <unistd.h>
 
@@ -92,50 +94,156 @@ QString summaryLine(const BuildRecord& job)
     return line;
 }
 
+// The options of `recipegrid build`, in the order --help lists them.
+struct BuildOptions
+{
+    QCommandLineOption jobs{QStringLiteral("jobs"),
+                            QStringLiteral("Builds to run at once (default 1)."),
+                            QStringLiteral("N"), QStringLiteral("1")};
+    QCommandLineOption backend{
+        QStringLiteral("backend"),
+        QStringLiteral("flox, nix or custom (default: flox when the repository has .flox/ and "
+                       "flox is on PATH, else nix)."),
+        QStringLiteral("BACKEND"), QStringLiteral("auto")};
+    QCommandLineOption command{
+        QStringLiteral("command"),
+        QStringLiteral("Command template for --backend custom; placeholders {variant} {pname} "
+                       "{file} {repo} {out}."),
+        QStringLiteral("TEMPLATE")};
+    QCommandLineOption nixOption{QStringLiteral("nix-option"),
+                                 QStringLiteral("A Nix option for every build (repeatable)."),
+                                 QStringLiteral("KEY=VALUE")};
+    QCommandLineOption recipeDir{QStringLiteral("recipe-dir"),
+                                 QStringLiteral("Recipe directory (default .flox/pkgs)."),
+                                 QStringLiteral("DIR"), QStringLiteral(".flox/pkgs")};
+    QCommandLineOption torchVersion{
+        QStringLiteral("torch-version"),
+        QStringLiteral("The torch version verification expects (default: not checked)."),
+        QStringLiteral("VERSION")};
+    QCommandLineOption noVerify{QStringLiteral("no-verify"),
+                                QStringLiteral("Do not run the result's Python.")};
+    QCommandLineOption dataDir{
+        QStringLiteral("data-dir"),
+        QStringLiteral("Where logs and build history go (default: the app's data directory)."),
+        QStringLiteral("DIR")};
+
+    void addTo(QCommandLineParser* parser) const
+    {
+        parser->setApplicationDescription(
+            QStringLiteral("Build variants of a recipe repository with flox or nix, streaming "
+                           "their logs; verify each result's Python, torch and CUDA versions."));
+        parser->addHelpOption();
+        parser->addPositionalArgument(QStringLiteral("repo"),
+                                      QStringLiteral("The recipe repository."));
+        parser->addPositionalArgument(
+            QStringLiteral("variant"),
+            QStringLiteral("Variants to build (file names without .nix)."),
+            QStringLiteral("VARIANT…"));
+        parser->addOptions(
+            {jobs, backend, command, nixOption, recipeDir, torchVersion, noVerify, dataDir});
+    }
+};
+
+// The build settings the command line asks for; a return value is the exit status to stop
+// with.
+std::optional<int> readSettings(const QCommandLineParser& parser, const BuildOptions& options,
+                                BuildSettings* settings)
+{
+    const auto kind = backendKindFromName(parser.value(options.backend));
+    if (!kind) {
+        std::cerr << "recipegrid build: unknown backend '"
+                  << parser.value(options.backend).toStdString() << "' (flox, nix, custom)\n";
+        return 2;
+    }
+    settings->backend = *kind;
+    settings->customCommand = parser.value(options.command);
+    if (settings->backend == BackendKind::Custom && settings->customCommand.isEmpty()) {
+        std::cerr << "recipegrid build: --backend custom needs --command TEMPLATE\n";
+        return 2;
+    }
+    if (parser.isSet(options.command) && !parser.isSet(options.backend))
+        settings->backend = BackendKind::Custom;
+    bool ok = false;
+    settings->concurrency = parser.value(options.jobs).toInt(&ok);
+    if (!ok || settings->concurrency < 1) {
+        std::cerr << "recipegrid build: --jobs needs a positive number\n";
+        return 2;
+    }
+    settings->nixOptions = parser.values(options.nixOption);
+    QString optionError;
+    settings->nixOptionPairs(&optionError);
+    if (!optionError.isEmpty()) {
+        std::cerr << "recipegrid build: " << optionError.toStdString() << '\n';
+        return 2;
+    }
+    settings->verify = !parser.isSet(options.noVerify);
+    return std::nullopt;
+}
+
+// SIGINT and SIGTERM cancel the session's builds through the event loop: a signal handler
+// may only write to a pipe. restore() puts the previous SIGINT handler back.
+class InterruptCanceller
+{
+public:
+    InterruptCanceller(BuildSession* session, QObject* context)
+    {
+        if (::pipe2(interruptPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+            return;
+        m_notifier = std::make_unique<QSocketNotifier>(interruptPipe[0], QSocketNotifier::Read);
+        QObject::connect(m_notifier.get(), &QSocketNotifier::activated, context, [this, session] {
+            char buffer[16];
+            while (::read(interruptPipe[0], buffer, sizeof buffer) > 0) {
+            }
+            if (!m_interrupted)
+                std::cerr << "\nrecipegrid build: interrupted, cancelling builds…\n";
+            m_interrupted = true;
+            session->cancelAll();
+        });
+        struct sigaction action = {};
+        action.sa_handler = onInterrupt;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &m_previous);
+        ::sigaction(SIGTERM, &action, nullptr);
+    }
+    InterruptCanceller(const InterruptCanceller&) = delete;
+    InterruptCanceller& operator=(const InterruptCanceller&) = delete;
+
+    void restore()
+    {
+        ::sigaction(SIGINT, &m_previous, nullptr);
+        m_notifier.reset();
+    }
+    bool interrupted() const { return m_interrupted; }
+
+private:
+    bool m_interrupted = false;
+    std::unique_ptr<QSocketNotifier> m_notifier;
+    struct sigaction m_previous = {};
+};
+
+// Prints one line a job; true when every job succeeded and none failed verification.
+bool printSummary(const BuildQueue& queue, const QList<quint64>& ids)
+{
+    std::cout << "\nSummary\n";
+    bool allGood = true;
+    for (quint64 id : ids) {
+        const BuildRecord* job = queue.job(id);
+        std::cout << "  " << summaryLine(*job).toStdString() << '\n';
+        if (job->state != JobState::Succeeded ||
+            job->verification.status == VerificationResult::Status::Failed)
+            allGood = false;
+    }
+    std::cout << std::flush;
+    return allGood;
+}
+
 } // namespace
 
 int BuildCommand::run(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Build variants of a recipe repository with flox or nix, streaming their "
-                       "logs; verify each result's Python, torch and CUDA versions."));
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("repo"), QStringLiteral("The recipe repository."));
-    parser.addPositionalArgument(QStringLiteral("variant"),
-                                 QStringLiteral("Variants to build (file names without .nix)."),
-                                 QStringLiteral("VARIANT…"));
-    const QCommandLineOption jobs(QStringLiteral("jobs"),
-                                  QStringLiteral("Builds to run at once (default 1)."),
-                                  QStringLiteral("N"), QStringLiteral("1"));
-    const QCommandLineOption backend(
-        QStringLiteral("backend"),
-        QStringLiteral("flox, nix or custom (default: flox when the repository has .flox/ and "
-                       "flox is on PATH, else nix)."),
-        QStringLiteral("BACKEND"), QStringLiteral("auto"));
-    const QCommandLineOption command(
-        QStringLiteral("command"),
-        QStringLiteral("Command template for --backend custom; placeholders {variant} {pname} "
-                       "{file} {repo} {out}."),
-        QStringLiteral("TEMPLATE"));
-    const QCommandLineOption nixOption(QStringLiteral("nix-option"),
-                                       QStringLiteral("A Nix option for every build (repeatable)."),
-                                       QStringLiteral("KEY=VALUE"));
-    const QCommandLineOption recipeDir(QStringLiteral("recipe-dir"),
-                                       QStringLiteral("Recipe directory (default .flox/pkgs)."),
-                                       QStringLiteral("DIR"), QStringLiteral(".flox/pkgs"));
-    const QCommandLineOption torchVersion(
-        QStringLiteral("torch-version"),
-        QStringLiteral("The torch version verification expects (default: not checked)."),
-        QStringLiteral("VERSION"));
-    const QCommandLineOption noVerify(QStringLiteral("no-verify"),
-                                      QStringLiteral("Do not run the result's Python."));
-    const QCommandLineOption dataDir(
-        QStringLiteral("data-dir"),
-        QStringLiteral("Where logs and build history go (default: the app's data directory)."),
-        QStringLiteral("DIR"));
-    parser.addOptions(
-        {jobs, backend, command, nixOption, recipeDir, torchVersion, noVerify, dataDir});
+    const BuildOptions options;
+    options.addTo(&parser);
     if (!parser.parse(arguments)) {
         std::cerr << "recipegrid build: " << parser.errorText().toStdString() << '\n';
         return 2;
@@ -150,43 +258,16 @@ int BuildCommand::run(const QStringList& arguments)
                   << parser.helpText().toStdString();
         return 2;
     }
-
     BuildSettings settings;
-    const auto kind = backendKindFromName(parser.value(backend));
-    if (!kind) {
-        std::cerr << "recipegrid build: unknown backend '" << parser.value(backend).toStdString()
-                  << "' (flox, nix, custom)\n";
-        return 2;
-    }
-    settings.backend = *kind;
-    settings.customCommand = parser.value(command);
-    if (settings.backend == BackendKind::Custom && settings.customCommand.isEmpty()) {
-        std::cerr << "recipegrid build: --backend custom needs --command TEMPLATE\n";
-        return 2;
-    }
-    if (parser.isSet(command) && !parser.isSet(backend))
-        settings.backend = BackendKind::Custom;
-    bool ok = false;
-    settings.concurrency = parser.value(jobs).toInt(&ok);
-    if (!ok || settings.concurrency < 1) {
-        std::cerr << "recipegrid build: --jobs needs a positive number\n";
-        return 2;
-    }
-    settings.nixOptions = parser.values(nixOption);
-    QString optionError;
-    settings.nixOptionPairs(&optionError);
-    if (!optionError.isEmpty()) {
-        std::cerr << "recipegrid build: " << optionError.toStdString() << '\n';
-        return 2;
-    }
-    settings.verify = !parser.isSet(noVerify);
+    if (const auto status = readSettings(parser, options, &settings))
+        return *status;
 
-    BuildSession session(parser.value(dataDir));
+    BuildSession session(parser.value(options.dataDir));
     if (!session.historyError().isEmpty())
         std::cerr << "recipegrid build: " << session.historyError().toStdString() << '\n';
     session.setSettings(settings);
-    session.setRecipeDirectory(parser.value(recipeDir));
-    session.setExpectedTorchVersion(parser.value(torchVersion));
+    session.setRecipeDirectory(parser.value(options.recipeDir));
+    session.setExpectedTorchVersion(parser.value(options.torchVersion));
     BuildQueue* queue = session.queue();
 
     const QString repo = positional.first();
@@ -205,46 +286,15 @@ int BuildCommand::run(const QStringList& arguments)
     if (ids.isEmpty())
         return 2;
 
-    // SIGINT → cancel through the event loop (a handler may only write to a pipe).
-    bool interrupted = false;
-    std::unique_ptr<QSocketNotifier> notifier;
-    struct sigaction previous = {};
-    if (::pipe2(interruptPipe, O_CLOEXEC | O_NONBLOCK) == 0) {
-        notifier = std::make_unique<QSocketNotifier>(interruptPipe[0], QSocketNotifier::Read);
-        QObject::connect(notifier.get(), &QSocketNotifier::activated, queue, [&] {
-            char buffer[16];
-            while (::read(interruptPipe[0], buffer, sizeof buffer) > 0) {
-            }
-            if (!interrupted)
-                std::cerr << "\nrecipegrid build: interrupted, cancelling builds…\n";
-            interrupted = true;
-            session.cancelAll();
-        });
-        struct sigaction action = {};
-        action.sa_handler = onInterrupt;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &previous);
-        ::sigaction(SIGTERM, &action, nullptr);
-    }
-
+    InterruptCanceller canceller(&session, queue);
     QObject::connect(queue, &BuildQueue::idle, QCoreApplication::instance(),
                      &QCoreApplication::quit, Qt::QueuedConnection);
     if (queue->hasRunningJobs())
         QCoreApplication::exec();
-    ::sigaction(SIGINT, &previous, nullptr);
-    notifier.reset();
+    canceller.restore();
 
-    std::cout << "\nSummary\n";
-    bool allGood = errors.isEmpty();
-    for (quint64 id : ids) {
-        const BuildRecord* job = queue->job(id);
-        std::cout << "  " << summaryLine(*job).toStdString() << '\n';
-        if (job->state != JobState::Succeeded ||
-            job->verification.status == VerificationResult::Status::Failed)
-            allGood = false;
-    }
-    std::cout << std::flush;
-    if (interrupted)
+    const bool allGood = printSummary(*queue, ids) && errors.isEmpty();
+    if (canceller.interrupted())
         return 130;
     return allGood ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <iostream>
+#include <memory>
 #include <unistd.h>
 
 namespace rg {
@@ -27,38 +28,61 @@ int ioError(const std::string& message)
     return 2;
 }
 
+// The options of `recipegrid check`, in the order --help lists them.
+struct CheckOptions
+{
+    QCommandLineOption spec{
+        QStringLiteral("spec"),
+        QStringLiteral("Matrix spec file (default: .flox/recipegrid.json in the repository; "
+                       "inferred from the recipes when absent)."),
+        QStringLiteral("FILE")};
+    QCommandLineOption rev{
+        QStringLiteral("rev"),
+        QStringLiteral("Analyse this git revision (branch, tag, commit, HEAD~1, …) instead of "
+                       "the work tree; nothing is checked out."),
+        QStringLiteral("REV")};
+    QCommandLineOption format{QStringLiteral("format"),
+                              QStringLiteral("Output format: text, json or sarif."),
+                              QStringLiteral("FORMAT"), QStringLiteral("text")};
+    QCommandLineOption recipeDir{
+        QStringLiteral("recipe-dir"),
+        QStringLiteral("Recipe directory relative to the repository (default: the spec's, "
+                       "or .flox/pkgs)."),
+        QStringLiteral("DIR")};
+
+    void addTo(QCommandLineParser* parser) const
+    {
+        parser->setApplicationDescription(
+            QStringLiteral("Analyse a recipe repository: which variants of the matrix spec are ok, "
+                           "broken, redundant, missing, unexpected or impossible, and why.\n\n"
+                           "Exit status: 0 no findings, 1 findings, 2 usage or I/O error."));
+        parser->addHelpOption();
+        parser->addOptions({spec, rev, format, recipeDir});
+        parser->addPositionalArgument(QStringLiteral("REPO"),
+                                      QStringLiteral("The recipe repository (a git work tree)."));
+    }
+};
+
+// The analysis in `format` on stdout; the exit status says whether it found problems.
+int printReport(const QString& format, const Analysis& analysis, const ReportContext& context)
+{
+    if (format == QLatin1String("json"))
+        std::cout << AnalysisReport::json(analysis, context);
+    else if (format == QLatin1String("sarif"))
+        std::cout << AnalysisReport::sarif(analysis, context);
+    else
+        std::cout << AnalysisReport::text(analysis, context, ::isatty(STDOUT_FILENO) == 1);
+    std::cout.flush();
+    return AnalysisReport::problemCount(analysis) > 0 ? 1 : 0;
+}
+
 } // namespace
 
 int CheckCommand::run(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Analyse a recipe repository: which variants of the matrix spec are ok, "
-                       "broken, redundant, missing, unexpected or impossible, and why.\n\n"
-                       "Exit status: 0 no findings, 1 findings, 2 usage or I/O error."));
-    parser.addHelpOption();
-    const QCommandLineOption specOption(
-        QStringLiteral("spec"),
-        QStringLiteral("Matrix spec file (default: .flox/recipegrid.json in the repository; "
-                       "inferred from the recipes when absent)."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption revOption(
-        QStringLiteral("rev"),
-        QStringLiteral("Analyse this git revision (branch, tag, commit, HEAD~1, …) instead of "
-                       "the work tree; nothing is checked out."),
-        QStringLiteral("REV"));
-    const QCommandLineOption formatOption(QStringLiteral("format"),
-                                          QStringLiteral("Output format: text, json or sarif."),
-                                          QStringLiteral("FORMAT"), QStringLiteral("text"));
-    const QCommandLineOption recipeDirOption(
-        QStringLiteral("recipe-dir"),
-        QStringLiteral("Recipe directory relative to the repository (default: the spec's, "
-                       "or .flox/pkgs)."),
-        QStringLiteral("DIR"));
-    parser.addOptions({specOption, revOption, formatOption, recipeDirOption});
-    parser.addPositionalArgument(QStringLiteral("REPO"),
-                                 QStringLiteral("The recipe repository (a git work tree)."));
-
+    const CheckOptions options;
+    options.addTo(&parser);
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -73,7 +97,7 @@ int CheckCommand::run(const QStringList& arguments)
     if (positional.size() != 1)
         return usageError(positional.isEmpty() ? QStringLiteral("missing REPO argument")
                                                : QStringLiteral("expected one REPO argument"));
-    const QString format = parser.value(formatOption);
+    const QString format = parser.value(options.format);
     if (format != QLatin1String("text") && format != QLatin1String("json") &&
         format != QLatin1String("sarif"))
         return usageError(QStringLiteral("unknown format '%1' (text, json or sarif)").arg(format));
@@ -85,23 +109,23 @@ int CheckCommand::run(const QStringList& arguments)
         return ioError(positional.front().toStdString() + ": not a directory");
     const std::string root = repo.absoluteFilePath().toStdString();
 
-    AnalyzerOptions options;
-    if (parser.isSet(specOption)) {
-        const QFileInfo spec(parser.value(specOption));
+    AnalyzerOptions analyzer;
+    if (parser.isSet(options.spec)) {
+        const QFileInfo spec(parser.value(options.spec));
         if (!spec.isFile())
-            return ioError(parser.value(specOption).toStdString() + ": no such spec file");
-        options.specPath = spec.absoluteFilePath().toStdString();
+            return ioError(parser.value(options.spec).toStdString() + ": no such spec file");
+        analyzer.specPath = spec.absoluteFilePath().toStdString();
     }
-    if (parser.isSet(recipeDirOption))
-        options.recipeDir = parser.value(recipeDirOption).toStdString();
+    if (parser.isSet(options.recipeDir))
+        analyzer.recipeDir = parser.value(options.recipeDir).toStdString();
 
     ReportContext context;
     context.repository = root;
     context.toolVersion = QCoreApplication::applicationVersion().toStdString();
     std::unique_ptr<RepositorySource> source;
-    if (parser.isSet(revOption)) {
+    if (parser.isSet(options.rev)) {
         std::string error;
-        context.revision = parser.value(revOption).toStdString();
+        context.revision = parser.value(options.rev).toStdString();
         source = openGitRevision(root, context.revision, &error);
         if (!source)
             return ioError(error);
@@ -109,18 +133,11 @@ int CheckCommand::run(const QStringList& arguments)
         source = openWorkTree(root);
     }
 
-    const Analysis analysis = Analyzer().analyze(*source, options);
+    const Analysis analysis = Analyzer().analyze(*source, analyzer);
     if (!analysis.sourceError.empty())
         return ioError(analysis.sourceError);
 
-    if (format == QLatin1String("json"))
-        std::cout << AnalysisReport::json(analysis, context);
-    else if (format == QLatin1String("sarif"))
-        std::cout << AnalysisReport::sarif(analysis, context);
-    else
-        std::cout << AnalysisReport::text(analysis, context, ::isatty(STDOUT_FILENO) == 1);
-    std::cout.flush();
-    return AnalysisReport::problemCount(analysis) > 0 ? 1 : 0;
+    return printReport(format, analysis, context);
 }
 
 } // namespace rg

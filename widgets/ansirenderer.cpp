@@ -118,6 +118,31 @@ void AnsiRenderer::applySgr(QStringView parameters)
     m_formatDirty = true;
 }
 
+// A format is made once per distinct SGR state and then found by it: a colourful log has
+// thousands of runs but few styles.
+void AnsiRenderer::refreshStyle()
+{
+    if (!m_formatDirty)
+        return;
+    m_formatDirty = false;
+    const StyleKey key{m_foreground, m_background, m_foreground == -2 ? m_foregroundRgb.rgba() : 0,
+                       m_background == -2 ? m_backgroundRgb.rgba() : 0,
+                       int(m_bold) | int(m_italic) << 1 | int(m_underline) << 2 |
+                           int(m_inverse) << 3};
+    if (key == StyleKey{-1, -1, 0, 0, 0}) {
+        m_style = -1;
+        m_format = QTextCharFormat();
+    } else if (const auto it = m_styleIds.constFind(key); it != m_styleIds.cend()) {
+        m_style = it.value();
+        m_format = m_styles[m_style];
+    } else {
+        m_format = currentFormat();
+        m_style = int(m_styles.size());
+        m_styles.append(m_format);
+        m_styleIds.insert(key, m_style);
+    }
+}
+
 QString AnsiRenderer::render(QStringView chunk, QList<Run>* runs)
 {
     QString joined;
@@ -132,25 +157,7 @@ QString AnsiRenderer::render(QStringView chunk, QList<Run>* runs)
     qsizetype runStart = 0;
     auto closeRun = [&] {
         if (out.size() > runStart) {
-            if (m_formatDirty) {
-                m_formatDirty = false;
-                const StyleKey key{
-                    m_foreground, m_background, m_foreground == -2 ? m_foregroundRgb.rgba() : 0,
-                    m_background == -2 ? m_backgroundRgb.rgba() : 0,
-                    int(m_bold) | int(m_italic) << 1 | int(m_underline) << 2 | int(m_inverse) << 3};
-                if (key == StyleKey{-1, -1, 0, 0, 0}) {
-                    m_style = -1;
-                    m_format = QTextCharFormat();
-                } else if (const auto it = m_styleIds.constFind(key); it != m_styleIds.cend()) {
-                    m_style = it.value();
-                    m_format = m_styles[m_style];
-                } else {
-                    m_format = currentFormat();
-                    m_style = int(m_styles.size());
-                    m_styles.append(m_format);
-                    m_styleIds.insert(key, m_style);
-                }
-            }
+            refreshStyle();
             runs->append({runStart, out.size() - runStart, m_format, m_style});
         }
         runStart = out.size();

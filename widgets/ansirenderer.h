@@ -37,6 +37,7 @@ public:
 private:
     void applySgr(QStringView parameters);
     QTextCharFormat currentFormat() const;
+    void refreshStyle(); // m_format and m_style for the current SGR state
 
     QString m_pendingEscape; // an escape sequence cut off at the end of the last chunk
     int m_foreground = -1;   // palette index, -1 default, -2 m_foregroundRgb

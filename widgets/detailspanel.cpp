@@ -186,6 +186,25 @@ private:
 
 } // namespace
 
+// The facts table: a row a name, each with its value as HTML.
+class DetailsPanel::FactRows
+{
+public:
+    void operator()(const QString& name, const QString& valueHtml)
+    {
+        m_rows << QStringLiteral(
+                      "<tr><td style=\"padding-right:10px\"><b>%1</b></td><td>%2</td></tr>")
+                      .arg(name.toHtmlEscaped(), valueHtml);
+    }
+    QString table() const
+    {
+        return QStringLiteral("<table>") + m_rows.join(QString()) + QStringLiteral("</table>");
+    }
+
+private:
+    QStringList m_rows;
+};
+
 DetailsPanel::DetailsPanel(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_chooser(new QComboBox(this)),
       m_status(new QLabel(this)), m_build(new QLabel(this)), m_facts(new QLabel(this)),
@@ -236,6 +255,22 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_findingsTitle->setText(tr("Findings"));
     m_findingsTitle->setFont(titleFont);
     findingsLayout->addWidget(m_findingsTitle);
+    setUpFindingsView();
+    findingsLayout->addWidget(m_findings, 1);
+    // Row heights are measured at layout time; re-measure when the message column changes
+    // width so wrapped messages never end in an ellipsis.
+    connect(m_findings->header(), &QHeaderView::sectionResized, m_findings, [this](int section) {
+        if (section == FindingsModel::MessageColumn)
+            QMetaObject::invokeMethod(m_findings, &QTreeView::doItemsLayout, Qt::QueuedConnection);
+    });
+    m_findings->setTextElideMode(Qt::ElideNone);
+
+    connectSignals();
+    clear();
+}
+
+void DetailsPanel::setUpFindingsView()
+{
     m_findingsProxy->setSourceModel(m_findingsModel);
     m_findings->setModel(m_findingsProxy);
     m_findings->setRootIsDecorated(false);
@@ -247,15 +282,10 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_findings->header()->setStretchLastSection(true);
     m_findings->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_findings->header()->setSectionResizeMode(FindingsModel::MessageColumn, QHeaderView::Stretch);
-    findingsLayout->addWidget(m_findings, 1);
-    // Row heights are measured at layout time; re-measure when the message column changes
-    // width so wrapped messages never end in an ellipsis.
-    connect(m_findings->header(), &QHeaderView::sectionResized, m_findings, [this](int section) {
-        if (section == FindingsModel::MessageColumn)
-            QMetaObject::invokeMethod(m_findings, &QTreeView::doItemsLayout, Qt::QueuedConnection);
-    });
-    m_findings->setTextElideMode(Qt::ElideNone);
+}
 
+void DetailsPanel::connectSignals()
+{
     connect(m_chooser, &QComboBox::currentIndexChanged, this, &DetailsPanel::showEntry);
     connect(m_findings, &QTreeView::activated, this, &DetailsPanel::activateFinding);
     connect(m_findings, &QTreeView::clicked, this, &DetailsPanel::activateFinding);
@@ -270,7 +300,6 @@ DetailsPanel::DetailsPanel(QWidget* parent)
         if (parts.size() == 3 && parts[0] == QLatin1String("range"))
             emit rangeActivated(parts[1].toUInt(), parts[2].toUInt());
     });
-    clear();
 }
 
 void DetailsPanel::clear(const QString& message)
@@ -381,6 +410,30 @@ void DetailsPanel::showEntry(int index)
     if (index < 0 || index >= static_cast<int>(m_entries.size()))
         return;
     const MatrixEntry& entry = *m_entries[static_cast<size_t>(index)];
+    m_status->setText(statusText(entry));
+
+    FactRows row;
+    if (const auto& facts = entry.recipe) {
+        addRecipeRows(row, *facts);
+        addValueRows(row, *facts);
+        addGroupRows(row, *facts);
+    } else if (entry.status == CellStatus::Gap) {
+        row(tr("File"), tr("none \u2014 the recipes around it suggest <code>%1.nix</code>")
+                            .arg(qs(entry.variant.toString()).toHtmlEscaped()));
+    } else {
+        row(tr("File"), tr("none \u2014 the spec expects <code>%1.nix</code>")
+                            .arg(qs(entry.variant.toString()).toHtmlEscaped()));
+    }
+    m_facts->setText(row.table());
+
+    m_findingsModel->setFindings(entry.findings);
+    m_findingsTitle->setText(tr("Findings (%1)").arg(entry.findings.size()));
+    showBuild(&entry);
+    emit currentEntryChanged(&entry);
+}
+
+QString DetailsPanel::statusText(const MatrixEntry& entry) const
+{
     const QColor color = StatusStyle::color(entry.status, palette());
     QString status = QStringLiteral("<b style=\"color:%1\">%2</b> &nbsp;<code>%3</code>")
                          .arg(color.name(), StatusStyle::label(entry.status).toHtmlEscaped(),
@@ -402,124 +455,112 @@ void DetailsPanel::showEntry(int index)
                       .arg(StatusStyle::description(entry.status).toHtmlEscaped());
     else if (!entry.expected && !inferred)
         status += QStringLiteral("<br><i>%1</i>").arg(tr("Not in the matrix spec."));
-    m_status->setText(status);
+    return status;
+}
 
-    QStringList rows;
-    const auto row = [&rows](const QString& name, const QString& valueHtml) {
-        rows << QStringLiteral(
-                    "<tr><td style=\"padding-right:10px\"><b>%1</b></td><td>%2</td></tr>")
-                    .arg(name.toHtmlEscaped(), valueHtml);
-    };
-    if (const auto& facts = entry.recipe) {
-        row(tr("File"), QStringLiteral("<code>%1</code> (%2 bytes)")
-                            .arg(qs(facts->path).toHtmlEscaped())
-                            .arg(facts->size));
-        if (const QString problem = problemText(*facts); !problem.isEmpty()) {
-            const nix::SourceRange at =
-                facts->parseError
-                    ? nix::SourceRange{facts->parseError->offset, facts->parseError->offset + 1}
-                    : nix::SourceRange{};
-            row(tr("Problem"), QStringLiteral("<span style=\"color:%1\">%2</span>")
-                                   .arg(StatusStyle::color(CellStatus::Broken, palette()).name(),
-                                        link(at, problem)));
-        }
-        row(tr("Pattern"), patternName(facts->pattern).toHtmlEscaped());
-        if (facts->pname)
-            row(tr("pname"), link(facts->pname->range, qs(facts->pname->value)));
-        QStringList pins;
-        for (const PinFact& pin : facts->pins)
-            pins << (pin.file.empty() ? link(pin.range, qs(pin.revision))
-                                      : tr("%1 <i>(written in %2:%3)</i>")
-                                            .arg(qs(pin.revision), qs(pin.file).toHtmlEscaped())
-                                            .arg(pin.line)) +
-                        (pin.hasHash ? QString() : QStringLiteral(" <i>(no hash)</i>"));
-        row(tr("nixpkgs pin"), pins.isEmpty() ? tr("none") : pins.join(QStringLiteral("<br>")));
-        QStringList overlays;
-        for (const OverlayFact& overlay : facts->overlays) {
-            QString text = qs(overlayKindId(overlay.kind));
-            if (!overlay.detail.empty())
-                text += QStringLiteral(": ") + qs(overlay.detail);
-            overlays << link(overlay.range, text);
-        }
-        row(tr("Overlays"),
-            overlays.isEmpty() ? tr("none") : overlays.join(QStringLiteral("<br>")));
-        if (facts->pythonPackageSet)
-            row(tr("Python set"), linkOrWhere(*facts->pythonPackageSet));
-        if (facts->torchAttribute)
-            row(tr("torch attribute"),
-                link(facts->torchAttribute->range, qs(facts->torchAttribute->value)));
-        if (facts->torchVersion)
-            row(tr("torch version"),
-                link(facts->torchVersion->range, qs(facts->torchVersion->value)));
-        if (facts->cudaPackageSet)
-            row(tr("CUDA set"), linkOrWhere(*facts->cudaPackageSet));
-        if (facts->gpuArchSM)
-            row(tr("gpuArchSM"), link(facts->gpuArchSM->range, qs(facts->gpuArchSM->value)));
-        if (facts->gpuArchNum)
-            row(tr("gpuArchNum"), link(facts->gpuArchNum->range, qs(facts->gpuArchNum->value)));
-        // What reaches the build, by flow: each arch entry at its sink, the flags at the
-        // compiler, the platforms as evaluated. The bindings above are what the recipe names.
-        if (!facts->archSinks.empty()) {
-            QStringList sinks;
-            for (const ArchSinkFact& sink : facts->archSinks)
-                sinks << archSinkText(*facts, sink);
-            row(tr("GPU arch sinks"), sinks.join(QStringLiteral("<br>")));
-        } else if (facts->gpuTargets) {
-            row(tr("gpuTargets"), link(facts->gpuTargets->range, joined(facts->gpuTargets->value)));
-        }
-        if (facts->compilerFlags)
-            row(tr("compiler flags"), compilerFlagsText(*facts, *facts->compilerFlags));
-        if (facts->cpuFlags && (!facts->compilerFlags || facts->compilerFlags->via != "cpuFlags"))
-            row(tr("cpuFlags"), link(facts->cpuFlags->range, joined(facts->cpuFlags->value)));
-        if (facts->platformsValue)
-            row(tr("platforms"), platformsText(*facts->platformsValue));
-        else if (facts->platforms)
-            row(tr("platforms"), link(facts->platforms->range, joined(facts->platforms->value)));
-        if (facts->nixpkgsSystem)
-            row(tr("nixpkgs for"), linkOrWhere(*facts->nixpkgsSystem));
-        if (!facts->unpinnedImports.empty()) {
-            QStringList imports;
-            for (const Fact<std::string>& import : facts->unpinnedImports)
-                imports << link(import.range, qs(import.value)) +
-                               QStringLiteral(" (%1)").arg(lineOf(*facts, import.range));
-            row(tr("unpinned imports"), imports.join(QStringLiteral("<br>")));
-        }
-        if (facts->description)
-            row(tr("description"), link(facts->description->range, qs(facts->description->value)));
-        if (facts->wrappedFile)
-            row(tr("wraps"), link(facts->wrappedFile->range, qs(facts->wrappedFile->value)));
-        for (const auto& magma : facts->magmaDisabled)
-            row(tr("MAGMA off"), link(magma.range, qs(magma.value)));
-        if (const RecipeGroup* group = m_analysis ? groupOf(*m_analysis, *facts) : nullptr) {
-            const GroupProfile& profile = group->profile;
-            row(tr("Group"),
-                QStringLiteral("%1 (%2)").arg(
-                    qs(profile.label).toHtmlEscaped(),
-                    profile.members == 1 ? tr("1 recipe") : tr("%1 recipes").arg(profile.members)));
-            if (!profile.canonical.empty()) {
-                QString canonical =
-                    QStringLiteral("<code>%1</code>").arg(qs(profile.canonical).toHtmlEscaped());
-                if (profile.canonical == facts->fileName)
-                    canonical += tr(" (this recipe)");
-                if (!profile.canonicalWhy.empty())
-                    canonical +=
-                        QStringLiteral(" \u2014 ") + qs(profile.canonicalWhy).toHtmlEscaped();
-                row(tr("canonical"), canonical);
-            }
-        }
-    } else if (entry.status == CellStatus::Gap) {
-        row(tr("File"), tr("none \u2014 the recipes around it suggest <code>%1.nix</code>")
-                            .arg(qs(entry.variant.toString()).toHtmlEscaped()));
-    } else {
-        row(tr("File"), tr("none \u2014 the spec expects <code>%1.nix</code>")
-                            .arg(qs(entry.variant.toString()).toHtmlEscaped()));
+void DetailsPanel::addRecipeRows(FactRows& row, const RecipeFacts& facts) const
+{
+    row(tr("File"), QStringLiteral("<code>%1</code> (%2 bytes)")
+                        .arg(qs(facts.path).toHtmlEscaped())
+                        .arg(facts.size));
+    if (const QString problem = problemText(facts); !problem.isEmpty()) {
+        const nix::SourceRange at =
+            facts.parseError
+                ? nix::SourceRange{facts.parseError->offset, facts.parseError->offset + 1}
+                : nix::SourceRange{};
+        row(tr("Problem"),
+            QStringLiteral("<span style=\"color:%1\">%2</span>")
+                .arg(StatusStyle::color(CellStatus::Broken, palette()).name(), link(at, problem)));
     }
-    m_facts->setText(QStringLiteral("<table>") + rows.join(QString()) + QStringLiteral("</table>"));
+    row(tr("Pattern"), patternName(facts.pattern).toHtmlEscaped());
+    if (facts.pname)
+        row(tr("pname"), link(facts.pname->range, qs(facts.pname->value)));
+    QStringList pins;
+    for (const PinFact& pin : facts.pins)
+        pins << (pin.file.empty() ? link(pin.range, qs(pin.revision))
+                                  : tr("%1 <i>(written in %2:%3)</i>")
+                                        .arg(qs(pin.revision), qs(pin.file).toHtmlEscaped())
+                                        .arg(pin.line)) +
+                    (pin.hasHash ? QString() : QStringLiteral(" <i>(no hash)</i>"));
+    row(tr("nixpkgs pin"), pins.isEmpty() ? tr("none") : pins.join(QStringLiteral("<br>")));
+    QStringList overlays;
+    for (const OverlayFact& overlay : facts.overlays) {
+        QString text = qs(overlayKindId(overlay.kind));
+        if (!overlay.detail.empty())
+            text += QStringLiteral(": ") + qs(overlay.detail);
+        overlays << link(overlay.range, text);
+    }
+    row(tr("Overlays"), overlays.isEmpty() ? tr("none") : overlays.join(QStringLiteral("<br>")));
+}
 
-    m_findingsModel->setFindings(entry.findings);
-    m_findingsTitle->setText(tr("Findings (%1)").arg(entry.findings.size()));
-    showBuild(&entry);
-    emit currentEntryChanged(&entry);
+void DetailsPanel::addValueRows(FactRows& row, const RecipeFacts& facts) const
+{
+    if (facts.pythonPackageSet)
+        row(tr("Python set"), linkOrWhere(*facts.pythonPackageSet));
+    if (facts.torchAttribute)
+        row(tr("torch attribute"),
+            link(facts.torchAttribute->range, qs(facts.torchAttribute->value)));
+    if (facts.torchVersion)
+        row(tr("torch version"), link(facts.torchVersion->range, qs(facts.torchVersion->value)));
+    if (facts.cudaPackageSet)
+        row(tr("CUDA set"), linkOrWhere(*facts.cudaPackageSet));
+    if (facts.gpuArchSM)
+        row(tr("gpuArchSM"), link(facts.gpuArchSM->range, qs(facts.gpuArchSM->value)));
+    if (facts.gpuArchNum)
+        row(tr("gpuArchNum"), link(facts.gpuArchNum->range, qs(facts.gpuArchNum->value)));
+    // What reaches the build, by flow: each arch entry at its sink, the flags at the
+    // compiler, the platforms as evaluated. The bindings above are what the recipe names.
+    if (!facts.archSinks.empty()) {
+        QStringList sinks;
+        for (const ArchSinkFact& sink : facts.archSinks)
+            sinks << archSinkText(facts, sink);
+        row(tr("GPU arch sinks"), sinks.join(QStringLiteral("<br>")));
+    } else if (facts.gpuTargets) {
+        row(tr("gpuTargets"), link(facts.gpuTargets->range, joined(facts.gpuTargets->value)));
+    }
+    if (facts.compilerFlags)
+        row(tr("compiler flags"), compilerFlagsText(facts, *facts.compilerFlags));
+    if (facts.cpuFlags && (!facts.compilerFlags || facts.compilerFlags->via != "cpuFlags"))
+        row(tr("cpuFlags"), link(facts.cpuFlags->range, joined(facts.cpuFlags->value)));
+    if (facts.platformsValue)
+        row(tr("platforms"), platformsText(*facts.platformsValue));
+    else if (facts.platforms)
+        row(tr("platforms"), link(facts.platforms->range, joined(facts.platforms->value)));
+    if (facts.nixpkgsSystem)
+        row(tr("nixpkgs for"), linkOrWhere(*facts.nixpkgsSystem));
+    if (!facts.unpinnedImports.empty()) {
+        QStringList imports;
+        for (const Fact<std::string>& import : facts.unpinnedImports)
+            imports << link(import.range, qs(import.value)) +
+                           QStringLiteral(" (%1)").arg(lineOf(facts, import.range));
+        row(tr("unpinned imports"), imports.join(QStringLiteral("<br>")));
+    }
+    if (facts.description)
+        row(tr("description"), link(facts.description->range, qs(facts.description->value)));
+    if (facts.wrappedFile)
+        row(tr("wraps"), link(facts.wrappedFile->range, qs(facts.wrappedFile->value)));
+    for (const auto& magma : facts.magmaDisabled)
+        row(tr("MAGMA off"), link(magma.range, qs(magma.value)));
+}
+
+void DetailsPanel::addGroupRows(FactRows& row, const RecipeFacts& facts) const
+{
+    if (const RecipeGroup* group = m_analysis ? groupOf(*m_analysis, facts) : nullptr) {
+        const GroupProfile& profile = group->profile;
+        row(tr("Group"),
+            QStringLiteral("%1 (%2)").arg(
+                qs(profile.label).toHtmlEscaped(),
+                profile.members == 1 ? tr("1 recipe") : tr("%1 recipes").arg(profile.members)));
+        if (!profile.canonical.empty()) {
+            QString canonical =
+                QStringLiteral("<code>%1</code>").arg(qs(profile.canonical).toHtmlEscaped());
+            if (profile.canonical == facts.fileName)
+                canonical += tr(" (this recipe)");
+            if (!profile.canonicalWhy.empty())
+                canonical += QStringLiteral(" \u2014 ") + qs(profile.canonicalWhy).toHtmlEscaped();
+            row(tr("canonical"), canonical);
+        }
+    }
 }
 
 void DetailsPanel::activateFinding(const QModelIndex& index)

@@ -52,7 +52,15 @@ signals:
     void rangeActivated(uint32_t begin, uint32_t end);
 
 private:
+    class FactRows;
+
+    void setUpFindingsView();
+    void connectSignals();
     void showEntry(int index);
+    QString statusText(const MatrixEntry& entry) const;
+    void addRecipeRows(FactRows& row, const RecipeFacts& facts) const;
+    void addValueRows(FactRows& row, const RecipeFacts& facts) const;
+    void addGroupRows(FactRows& row, const RecipeFacts& facts) const;
     void showBuild(const MatrixEntry* entry);
     void activateFinding(const QModelIndex& index);
 

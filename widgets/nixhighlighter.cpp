@@ -151,6 +151,70 @@ int NixHighlighter::stringBody(const QString& text, int from, State state)
     return n;
 }
 
+// Paths: ./x, ../x, ~/x, /abs/x, a/b; search paths <nixpkgs>. Returns where the one at `i`
+// ends, `i` when none starts there.
+int NixHighlighter::highlightPath(const QString& text, int i)
+{
+    const int n = static_cast<int>(text.size());
+    const QChar c = text[i];
+    if ((c == QLatin1Char('.') || c == QLatin1Char('~') || c == QLatin1Char('/')) &&
+        (text.mid(i, 2) == QStringLiteral("./") || text.mid(i, 3) == QStringLiteral("../") ||
+         text.mid(i, 2) == QStringLiteral("~/") ||
+         (c == QLatin1Char('/') && i + 1 < n && text[i + 1].isLetterOrNumber() &&
+          (i == 0 || text[i - 1].isSpace() || text[i - 1] == QLatin1Char('('))))) {
+        int j = i + 1;
+        while (j < n && isPathChar(text[j]))
+            ++j;
+        setFormat(i, j - i, m_formats[static_cast<int>(Token::Path)]);
+        return j;
+    }
+    if (c == QLatin1Char('<')) {
+        int j = i + 1;
+        while (j < n && isPathChar(text[j]))
+            ++j;
+        if (j > i + 1 && j < n && text[j] == QLatin1Char('>')) {
+            setFormat(i, j + 1 - i, m_formats[static_cast<int>(Token::Path)]);
+            return j + 1;
+        }
+    }
+    return i;
+}
+
+// An identifier is coloured by its role: keyword, builtin, or attribute (assigned or
+// selected); a URI (https://…) is a path. Returns where the word at `i` ends.
+int NixHighlighter::highlightWord(const QString& text, int i)
+{
+    const int n = static_cast<int>(text.size());
+    int j = i + 1;
+    while (j < n && isIdentifierChar(text[j]))
+        ++j;
+    // An URI such as https://github.com/… is one token.
+    if (j < n && text[j] == QLatin1Char(':') && j + 1 < n && !text[j + 1].isSpace()) {
+        int k = j + 1;
+        while (k < n && !text[k].isSpace() && text[k] != QLatin1Char(';') &&
+               text[k] != QLatin1Char(')') && text[k] != QLatin1Char(']'))
+            ++k;
+        if (k > j + 1 && text[j + 1] != QLatin1Char('{')) {
+            setFormat(i, k - i, m_formats[static_cast<int>(Token::Path)]);
+            return k;
+        }
+    }
+    const QString word = text.mid(i, j - i);
+    int next = j;
+    while (next < n && text[next].isSpace())
+        ++next;
+    const bool assigned = next < n && text[next] == QLatin1Char('=') &&
+                          !(next + 1 < n && text[next + 1] == QLatin1Char('='));
+    const bool selected = i > 0 && text[i - 1] == QLatin1Char('.');
+    if (keywords().contains(word))
+        setFormat(i, j - i, m_formats[static_cast<int>(Token::Keyword)]);
+    else if (builtins().contains(word) && !assigned)
+        setFormat(i, j - i, m_formats[static_cast<int>(Token::Builtin)]);
+    else if (assigned || selected)
+        setFormat(i, j - i, m_formats[static_cast<int>(Token::Attribute)]);
+    return j;
+}
+
 void NixHighlighter::highlightBlock(const QString& text)
 {
     int state = previousBlockState();
@@ -206,28 +270,9 @@ void NixHighlighter::highlightBlock(const QString& text)
                 return;
             continue;
         }
-        // Paths: ./x, ../x, ~/x, /abs/x, a/b; search paths <nixpkgs>.
-        if ((c == QLatin1Char('.') || c == QLatin1Char('~') || c == QLatin1Char('/')) &&
-            (text.mid(i, 2) == QStringLiteral("./") || text.mid(i, 3) == QStringLiteral("../") ||
-             text.mid(i, 2) == QStringLiteral("~/") ||
-             (c == QLatin1Char('/') && i + 1 < n && text[i + 1].isLetterOrNumber() &&
-              (i == 0 || text[i - 1].isSpace() || text[i - 1] == QLatin1Char('('))))) {
-            int j = i + 1;
-            while (j < n && isPathChar(text[j]))
-                ++j;
-            setFormat(i, j - i, m_formats[static_cast<int>(Token::Path)]);
-            i = j;
+        if (const int end = highlightPath(text, i); end > i) {
+            i = end;
             continue;
-        }
-        if (c == QLatin1Char('<')) {
-            int j = i + 1;
-            while (j < n && isPathChar(text[j]))
-                ++j;
-            if (j > i + 1 && j < n && text[j] == QLatin1Char('>')) {
-                setFormat(i, j + 1 - i, m_formats[static_cast<int>(Token::Path)]);
-                i = j + 1;
-                continue;
-            }
         }
         if (c.isDigit()) {
             int j = i;
@@ -239,35 +284,7 @@ void NixHighlighter::highlightBlock(const QString& text)
             continue;
         }
         if (isIdentifierStart(c)) {
-            int j = i + 1;
-            while (j < n && isIdentifierChar(text[j]))
-                ++j;
-            // An URI such as https://github.com/… is one token.
-            if (j < n && text[j] == QLatin1Char(':') && j + 1 < n && !text[j + 1].isSpace()) {
-                int k = j + 1;
-                while (k < n && !text[k].isSpace() && text[k] != QLatin1Char(';') &&
-                       text[k] != QLatin1Char(')') && text[k] != QLatin1Char(']'))
-                    ++k;
-                if (k > j + 1 && text[j + 1] != QLatin1Char('{')) {
-                    setFormat(i, k - i, m_formats[static_cast<int>(Token::Path)]);
-                    i = k;
-                    continue;
-                }
-            }
-            const QString word = text.mid(i, j - i);
-            int next = j;
-            while (next < n && text[next].isSpace())
-                ++next;
-            const bool assigned = next < n && text[next] == QLatin1Char('=') &&
-                                  !(next + 1 < n && text[next + 1] == QLatin1Char('='));
-            const bool selected = i > 0 && text[i - 1] == QLatin1Char('.');
-            if (keywords().contains(word))
-                setFormat(i, j - i, m_formats[static_cast<int>(Token::Keyword)]);
-            else if (builtins().contains(word) && !assigned)
-                setFormat(i, j - i, m_formats[static_cast<int>(Token::Builtin)]);
-            else if (assigned || selected)
-                setFormat(i, j - i, m_formats[static_cast<int>(Token::Attribute)]);
-            i = j;
+            i = highlightWord(text, i);
             continue;
         }
         ++i;

@@ -35,6 +35,8 @@ protected:
 private:
     enum State { Normal = 0, BlockComment = 1, IndentedString = 2, String = 3 };
     int stringBody(const QString& text, int from, State state);
+    int highlightPath(const QString& text, int i);
+    int highlightWord(const QString& text, int i);
 
     QTextCharFormat m_formats[9];
 };

@@ -9,6 +9,51 @@
 
 namespace rg {
 
+namespace {
+
+// The square an icon is drawn in, its points given as fractions of its side so that icons
+// scale to any cell.
+struct IconSquare
+{
+    QRectF rect;
+    qreal side;
+
+    QPointF at(qreal x, qreal y) const
+    {
+        return QPointF(rect.left() + x * side, rect.top() + y * side);
+    }
+    QRectF inset(qreal fraction) const
+    {
+        return rect.adjusted(side * fraction, side * fraction, -side * fraction, -side * fraction);
+    }
+};
+
+// The ground of a mark drawn in white, which stays readable on every status colour.
+void fillDisc(QPainter* painter, const IconSquare& square, const QColor& color)
+{
+    painter->setBrush(color);
+    painter->setPen(Qt::NoPen);
+    painter->drawEllipse(square.inset(0.04));
+}
+
+void paintExclamationDiamond(QPainter* painter, const IconSquare& square, const QColor& color)
+{
+    QPainterPath diamond(square.at(0.5, 0.06));
+    diamond.lineTo(square.at(0.94, 0.5));
+    diamond.lineTo(square.at(0.5, 0.94));
+    diamond.lineTo(square.at(0.06, 0.5));
+    diamond.closeSubpath();
+    painter->setBrush(color);
+    painter->setPen(Qt::NoPen);
+    painter->drawPath(diamond);
+    QPen mark(Qt::white, std::max<qreal>(1.5, square.side / 8), Qt::SolidLine, Qt::RoundCap);
+    painter->setPen(mark);
+    painter->drawLine(square.at(0.5, 0.3), square.at(0.5, 0.56));
+    painter->drawPoint(square.at(0.5, 0.7));
+}
+
+} // namespace
+
 QString StatusStyle::label(CellStatus status)
 {
     return QString::fromLatin1(cellStatusId(status).data(),
@@ -89,20 +134,17 @@ void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus st
                             const QColor& color)
 {
     const qreal side = std::min(area.width(), area.height());
-    const QRectF r(area.center().x() - side / 2, area.center().y() - side / 2, side, side);
+    const IconSquare square{
+        QRectF(area.center().x() - side / 2, area.center().y() - side / 2, side, side), side};
+    const auto at = [&square](qreal x, qreal y) { return square.at(x, y); };
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     QPen pen(color, std::max<qreal>(1.5, side / 8), Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
     painter->setPen(pen);
     painter->setBrush(Qt::NoBrush);
-    const auto at = [&](qreal x, qreal y) {
-        return QPointF(r.left() + x * side, r.top() + y * side);
-    };
     switch (status) {
     case CellStatus::Ok: { // check mark in a filled disc
-        painter->setBrush(color);
-        painter->setPen(Qt::NoPen);
-        painter->drawEllipse(r.adjusted(side * 0.04, side * 0.04, -side * 0.04, -side * 0.04));
+        fillDisc(painter, square, color);
         QPen mark(Qt::white, std::max<qreal>(1.5, side / 7), Qt::SolidLine, Qt::RoundCap,
                   Qt::RoundJoin);
         painter->setPen(mark);
@@ -114,9 +156,7 @@ void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus st
         break;
     }
     case CellStatus::Broken: { // cross in a filled disc
-        painter->setBrush(color);
-        painter->setPen(Qt::NoPen);
-        painter->drawEllipse(r.adjusted(side * 0.04, side * 0.04, -side * 0.04, -side * 0.04));
+        fillDisc(painter, square, color);
         QPen mark(Qt::white, std::max<qreal>(1.5, side / 7), Qt::SolidLine, Qt::RoundCap);
         painter->setPen(mark);
         painter->drawLine(at(0.33, 0.33), at(0.67, 0.67));
@@ -134,36 +174,24 @@ void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus st
         dashed.setStyle(Qt::DashLine);
         dashed.setDashPattern({2.0, 1.6});
         painter->setPen(dashed);
-        painter->drawEllipse(r.adjusted(side * 0.1, side * 0.1, -side * 0.1, -side * 0.1));
+        painter->drawEllipse(square.inset(0.1));
         painter->setPen(pen);
         painter->drawLine(at(0.5, 0.33), at(0.5, 0.67));
         painter->drawLine(at(0.33, 0.5), at(0.67, 0.5));
         break;
     }
-    case CellStatus::Unexpected: { // diamond with an exclamation mark
-        QPainterPath diamond(at(0.5, 0.06));
-        diamond.lineTo(at(0.94, 0.5));
-        diamond.lineTo(at(0.5, 0.94));
-        diamond.lineTo(at(0.06, 0.5));
-        diamond.closeSubpath();
-        painter->setBrush(color);
-        painter->setPen(Qt::NoPen);
-        painter->drawPath(diamond);
-        QPen mark(Qt::white, std::max<qreal>(1.5, side / 8), Qt::SolidLine, Qt::RoundCap);
-        painter->setPen(mark);
-        painter->drawLine(at(0.5, 0.3), at(0.5, 0.56));
-        painter->drawPoint(at(0.5, 0.7));
+    case CellStatus::Unexpected: // diamond with an exclamation mark
+        paintExclamationDiamond(painter, square, color);
         break;
-    }
     case CellStatus::Gap: { // dotted empty circle
         QPen dotted = pen;
         dotted.setStyle(Qt::DotLine);
         painter->setPen(dotted);
-        painter->drawEllipse(r.adjusted(side * 0.18, side * 0.18, -side * 0.18, -side * 0.18));
+        painter->drawEllipse(square.inset(0.18));
         break;
     }
     case CellStatus::Impossible: { // no-entry sign
-        painter->drawEllipse(r.adjusted(side * 0.1, side * 0.1, -side * 0.1, -side * 0.1));
+        painter->drawEllipse(square.inset(0.1));
         painter->drawLine(at(0.24, 0.76), at(0.76, 0.24));
         break;
     }

@@ -147,6 +147,74 @@ QString BuildJobsModel::formatSource(const BuildRecord& r)
     return text;
 }
 
+// Tooltips hold what a cell has no room for: the whole source with its content key, the
+// reasons, the command.
+QVariant BuildJobsModel::toolTip(const BuildRecord& r, int column) const
+{
+    if (column == SourceColumn) {
+        QStringList lines{r.repository.isEmpty() ? tr("repository not recorded") : r.repository};
+        if (!r.branch.isEmpty() || !r.commit.isEmpty())
+            lines << tr("branch %1, commit %2")
+                         .arg(r.branch.isEmpty() ? tr("(none)") : r.branch,
+                              r.commit.isEmpty() ? tr("(none)") : r.commit);
+        lines << (r.contentKey.isEmpty() ? tr("recorded before content keys: shown on no grid cell")
+                                         : tr("recipe content %1").arg(r.contentKey));
+        return lines.join(QLatin1Char('\n'));
+    }
+    if (column == VerificationColumn && !r.verification.reason.isEmpty())
+        return r.verification.reason;
+    if (column == StateColumn && !r.error.isEmpty())
+        return r.error;
+    if (column == CommandColumn || column == VariantColumn)
+        return r.command;
+    return {};
+}
+
+QVariant BuildJobsModel::displayText(const BuildRecord& r, int column) const
+{
+    switch (Column(column)) {
+    case VariantColumn:
+        return r.variant;
+    case SourceColumn:
+        return formatSource(r);
+    case KindColumn:
+        return jobKindName(r.kind);
+    case BackendColumn:
+        return backendKindName(r.backend);
+    case StateColumn:
+        return jobStateName(r.state);
+    case ProgressColumn:
+        if (r.progressTotal <= 0)
+            return {};
+        return QStringLiteral("%1/%2 (%3%)")
+            .arg(r.progressDone)
+            .arg(r.progressTotal)
+            .arg(100 * qint64(r.progressDone) / r.progressTotal);
+    case StartedColumn:
+        return r.startedAt.isValid()
+                   ? r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                   : QString();
+    case DurationColumn: {
+        if (r.state == JobState::Queued) {
+            const qint64 remaining = remainingMs(r);
+            return remaining < 0 ? QString() : QStringLiteral("~") + formatDuration(remaining);
+        }
+        return formatDuration(r.durationMs());
+    }
+    case VerificationColumn:
+        if (r.verification.status == VerificationResult::Status::NotRun)
+            return r.verification.reason;
+        return VerificationResult::statusName(r.verification.status);
+    case ClosureSizeColumn:
+        return r.closureSize < 0 ? QString() : QLocale().formattedDataSize(r.closureSize);
+    case CommandColumn:
+        return r.command;
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
 QVariant BuildJobsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -180,71 +248,12 @@ QVariant BuildJobsModel::data(const QModelIndex& index, int role) const
     case ContentKeyRole:
         return r->contentKey;
     case Qt::ToolTipRole:
-        if (index.column() == SourceColumn) {
-            QStringList lines{r->repository.isEmpty() ? tr("repository not recorded")
-                                                      : r->repository};
-            if (!r->branch.isEmpty() || !r->commit.isEmpty())
-                lines << tr("branch %1, commit %2")
-                             .arg(r->branch.isEmpty() ? tr("(none)") : r->branch,
-                                  r->commit.isEmpty() ? tr("(none)") : r->commit);
-            lines << (r->contentKey.isEmpty()
-                          ? tr("recorded before content keys: shown on no grid cell")
-                          : tr("recipe content %1").arg(r->contentKey));
-            return lines.join(QLatin1Char('\n'));
-        }
-        if (index.column() == VerificationColumn && !r->verification.reason.isEmpty())
-            return r->verification.reason;
-        if (index.column() == StateColumn && !r->error.isEmpty())
-            return r->error;
-        if (index.column() == CommandColumn || index.column() == VariantColumn)
-            return r->command;
-        return {};
+        return toolTip(*r, index.column());
     case Qt::DisplayRole:
-        break;
+        return displayText(*r, index.column());
     default:
         return {};
     }
-    switch (Column(index.column())) {
-    case VariantColumn:
-        return r->variant;
-    case SourceColumn:
-        return formatSource(*r);
-    case KindColumn:
-        return jobKindName(r->kind);
-    case BackendColumn:
-        return backendKindName(r->backend);
-    case StateColumn:
-        return jobStateName(r->state);
-    case ProgressColumn:
-        if (r->progressTotal <= 0)
-            return {};
-        return QStringLiteral("%1/%2 (%3%)")
-            .arg(r->progressDone)
-            .arg(r->progressTotal)
-            .arg(100 * qint64(r->progressDone) / r->progressTotal);
-    case StartedColumn:
-        return r->startedAt.isValid()
-                   ? r->startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                   : QString();
-    case DurationColumn: {
-        if (r->state == JobState::Queued) {
-            const qint64 remaining = remainingMs(*r);
-            return remaining < 0 ? QString() : QStringLiteral("~") + formatDuration(remaining);
-        }
-        return formatDuration(r->durationMs());
-    }
-    case VerificationColumn:
-        if (r->verification.status == VerificationResult::Status::NotRun)
-            return r->verification.reason;
-        return VerificationResult::statusName(r->verification.status);
-    case ClosureSizeColumn:
-        return r->closureSize < 0 ? QString() : QLocale().formattedDataSize(r->closureSize);
-    case CommandColumn:
-        return r->command;
-    case ColumnCount:
-        break;
-    }
-    return {};
 }
 
 QVariant BuildJobsModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -73,6 +73,8 @@ private:
     void tick();
     void reload();
     qint64 remainingMs(const BuildRecord& record) const;
+    QVariant toolTip(const BuildRecord& record, int column) const;
+    QVariant displayText(const BuildRecord& record, int column) const;
 
     BuildQueue* m_queue;
     BuildHistory* m_history;

@@ -46,6 +46,55 @@ mustache::data boolean(bool value)
                                 : mustache::data::type::bool_false};
 }
 
+// The overlays the pattern requires, copied from recipes where they were proven.
+void setOverlays(mustache::data& data, const VariantExpectation& variant,
+                 const TemplateInputs& inputs, bool pinned, const std::string& packageSet)
+{
+    mustache::data overlays{mustache::data::type::list};
+    bool overlayUsesDefaultSet = false, cudaOverlay = false;
+    for (size_t i = 0; i < inputs.overlays.size(); ++i) {
+        mustache::data overlay;
+        overlay.set("number", std::to_string(i + 1));
+        const OverlayKind kind = variant.pattern && i < variant.pattern->overlays.size()
+                                     ? variant.pattern->overlays[i]
+                                     : OverlayKind::Other;
+        overlay.set("kind", std::string(overlayKindId(kind)));
+        const std::string& text = inputs.overlays[i];
+        // A function in a list needs its parentheses.
+        overlay.set("text", indentedOverlay(text.starts_with('(') ? text : "(" + text + ")"));
+        overlays.push_back(overlay);
+        overlayUsesDefaultSet |= inputs.overlays[i].find("python3Packages") != std::string::npos;
+        cudaOverlay |= kind == OverlayKind::CudaPackageSet;
+    }
+    data.set("overlays", overlays);
+    data.set("hasOverlays", boolean(pinned && !inputs.overlays.empty()));
+    data.set("cudaOverlay", boolean(pinned && cudaOverlay));
+    // An overlay that upgrades torch in python3Packages only reaches recipes built from it.
+    data.set("pythonSet", overlayUsesDefaultSet ? "python3Packages" : packageSet);
+}
+
+// CUDA templates name the GPU and the CUDA package set; CPU-only and Darwin ones say what
+// runs instead.
+void setAcceleratorValues(mustache::data& data, const VariantName& name, const Catalog& catalog)
+{
+    if (name.accelerator == Accelerator::Cuda) {
+        const GpuArch arch = catalog.describeGpuArch(name.gpuArch);
+        const CudaVersion cuda = catalog.describeCuda(name.cuda);
+        data.set("gpuDesc", arch.known ? arch.description : "NVIDIA " + upper(name.gpuArch));
+        data.set("gpuArchUpper", upper(name.gpuArch));
+        data.set("gpuNumber", arch.number);
+        data.set("gpuDotted", arch.dotted);
+        data.set("cudaDotted", cuda.dotted);
+        data.set("cudaSet", cuda.packageSets.empty() ? "cudaPackages" : cuda.packageSets.front());
+    } else {
+        const bool darwin = name.accelerator == Accelerator::Darwin;
+        data.set("acceleratorDesc", darwin ? "for Apple silicon (MPS)" : "CPU-only");
+        data.set("workload", darwin ? "Apple silicon (MPS)" : "CPU-only");
+        data.set("gpuNote", darwin ? "Apple silicon (MPS)" : "none (CPU-only)");
+        data.set("linux", boolean(!darwin));
+    }
+}
+
 } // namespace
 
 RecipeTemplates::RecipeTemplates(const RepositorySource& source, const Catalog& catalog)
@@ -126,44 +175,9 @@ std::string RecipeTemplates::render(const VariantExpectation& variant, const Tem
     else
         data.set("pinHash", boolean(false));
 
-    mustache::data overlays{mustache::data::type::list};
-    bool overlayUsesDefaultSet = false, cudaOverlay = false;
-    for (size_t i = 0; i < inputs.overlays.size(); ++i) {
-        mustache::data overlay;
-        overlay.set("number", std::to_string(i + 1));
-        const OverlayKind kind = variant.pattern && i < variant.pattern->overlays.size()
-                                     ? variant.pattern->overlays[i]
-                                     : OverlayKind::Other;
-        overlay.set("kind", std::string(overlayKindId(kind)));
-        const std::string& text = inputs.overlays[i];
-        // A function in a list needs its parentheses.
-        overlay.set("text", indentedOverlay(text.starts_with('(') ? text : "(" + text + ")"));
-        overlays.push_back(overlay);
-        overlayUsesDefaultSet |= inputs.overlays[i].find("python3Packages") != std::string::npos;
-        cudaOverlay |= kind == OverlayKind::CudaPackageSet;
-    }
-    data.set("overlays", overlays);
-    data.set("hasOverlays", boolean(pinned && !inputs.overlays.empty()));
-    data.set("cudaOverlay", boolean(pinned && cudaOverlay));
-    // An overlay that upgrades torch in python3Packages only reaches recipes built from it.
-    data.set("pythonSet", overlayUsesDefaultSet ? "python3Packages" : python.packageSet);
+    setOverlays(data, variant, inputs, pinned, python.packageSet);
+    setAcceleratorValues(data, name, m_catalog);
 
-    if (name.accelerator == Accelerator::Cuda) {
-        const GpuArch arch = m_catalog.describeGpuArch(name.gpuArch);
-        const CudaVersion cuda = m_catalog.describeCuda(name.cuda);
-        data.set("gpuDesc", arch.known ? arch.description : "NVIDIA " + upper(name.gpuArch));
-        data.set("gpuArchUpper", upper(name.gpuArch));
-        data.set("gpuNumber", arch.number);
-        data.set("gpuDotted", arch.dotted);
-        data.set("cudaDotted", cuda.dotted);
-        data.set("cudaSet", cuda.packageSets.empty() ? "cudaPackages" : cuda.packageSets.front());
-    } else {
-        const bool darwin = name.accelerator == Accelerator::Darwin;
-        data.set("acceleratorDesc", darwin ? "for Apple silicon (MPS)" : "CPU-only");
-        data.set("workload", darwin ? "Apple silicon (MPS)" : "CPU-only");
-        data.set("gpuNote", darwin ? "Apple silicon (MPS)" : "none (CPU-only)");
-        data.set("linux", boolean(!darwin));
-    }
     std::string out = tmpl.render(data);
     if (!tmpl.is_valid()) {
         *error = origin + ": " + tmpl.error_message();

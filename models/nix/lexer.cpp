@@ -84,6 +84,79 @@ TokenKind keywordOrId(std::string_view word)
     return TokenKind::Id;
 }
 
+// How Nix's error messages name each token, one row per TokenKind in its declared order,
+// so that a lookup is an index.
+struct TokenName
+{
+    TokenKind kind;
+    std::string_view text;
+};
+
+constexpr TokenName kTokenNames[] = {
+    {TokenKind::End, "end of file"},
+    {TokenKind::Invalid, "invalid token"},
+    {TokenKind::Id, "ID"},
+    {TokenKind::Int, "INT"},
+    {TokenKind::Float, "FLOAT"},
+    {TokenKind::Path, "PATH"},
+    {TokenKind::HPath, "HPATH"},
+    {TokenKind::SPath, "SPATH"},
+    {TokenKind::Uri, "URI"},
+    {TokenKind::DollarCurly, "DOLLAR_CURLY"},
+    {TokenKind::LBrace, "'{'"},
+    {TokenKind::RBrace, "'}'"},
+    {TokenKind::Quote, "'\"'"},
+    {TokenKind::IndOpen, "IND_STRING_OPEN"},
+    {TokenKind::If, "IF"},
+    {TokenKind::Then, "THEN"},
+    {TokenKind::Else, "ELSE"},
+    {TokenKind::Assert, "ASSERT"},
+    {TokenKind::With, "WITH"},
+    {TokenKind::Let, "LET"},
+    {TokenKind::In, "IN"},
+    {TokenKind::Rec, "REC"},
+    {TokenKind::Inherit, "INHERIT"},
+    {TokenKind::OrKw, "OR_KW"},
+    {TokenKind::Ellipsis, "ELLIPSIS"},
+    {TokenKind::Eq, "EQ"},
+    {TokenKind::Neq, "NEQ"},
+    {TokenKind::Leq, "LEQ"},
+    {TokenKind::Geq, "GEQ"},
+    {TokenKind::And, "AND"},
+    {TokenKind::Or, "OR"},
+    {TokenKind::Impl, "IMPL"},
+    {TokenKind::Update, "UPDATE"},
+    {TokenKind::Concat, "CONCAT"},
+    {TokenKind::LParen, "'('"},
+    {TokenKind::RParen, "')'"},
+    {TokenKind::LBracket, "'['"},
+    {TokenKind::RBracket, "']'"},
+    {TokenKind::Semicolon, "';'"},
+    {TokenKind::Colon, "':'"},
+    {TokenKind::Comma, "','"},
+    {TokenKind::Dot, "'.'"},
+    {TokenKind::At, "'@'"},
+    {TokenKind::Question, "'?'"},
+    {TokenKind::Assign, "'='"},
+    {TokenKind::Plus, "'+'"},
+    {TokenKind::Minus, "'-'"},
+    {TokenKind::Star, "'*'"},
+    {TokenKind::Slash, "'/'"},
+    {TokenKind::Less, "'<'"},
+    {TokenKind::Greater, "'>'"},
+    {TokenKind::Not, "'!'"},
+    {TokenKind::OtherChar, "invalid token"},
+};
+
+constexpr bool inDeclaredOrder()
+{
+    for (size_t i = 0; i < std::size(kTokenNames); ++i)
+        if (static_cast<size_t>(kTokenNames[i].kind) != i)
+            return false;
+    return std::size(kTokenNames) == static_cast<size_t>(TokenKind::OtherChar) + 1;
+}
+static_assert(inDeclaredOrder(), "kTokenNames needs a row for each TokenKind, in order");
+
 } // namespace
 
 std::pair<uint32_t, uint32_t> Lexer::position(uint32_t offset) const
@@ -504,115 +577,8 @@ uint32_t Lexer::scanPathContinuation(uint32_t i) const
 
 std::string_view Lexer::describe(TokenKind kind)
 {
-    switch (kind) {
-    case TokenKind::End:
-        return "end of file";
-    case TokenKind::Invalid:
-        return "invalid token";
-    case TokenKind::OtherChar:
-        return "invalid token";
-    case TokenKind::Id:
-        return "ID";
-    case TokenKind::Int:
-        return "INT";
-    case TokenKind::Float:
-        return "FLOAT";
-    case TokenKind::Path:
-        return "PATH";
-    case TokenKind::HPath:
-        return "HPATH";
-    case TokenKind::SPath:
-        return "SPATH";
-    case TokenKind::Uri:
-        return "URI";
-    case TokenKind::DollarCurly:
-        return "DOLLAR_CURLY";
-    case TokenKind::LBrace:
-        return "'{'";
-    case TokenKind::RBrace:
-        return "'}'";
-    case TokenKind::Quote:
-        return "'\"'";
-    case TokenKind::IndOpen:
-        return "IND_STRING_OPEN";
-    case TokenKind::If:
-        return "IF";
-    case TokenKind::Then:
-        return "THEN";
-    case TokenKind::Else:
-        return "ELSE";
-    case TokenKind::Assert:
-        return "ASSERT";
-    case TokenKind::With:
-        return "WITH";
-    case TokenKind::Let:
-        return "LET";
-    case TokenKind::In:
-        return "IN";
-    case TokenKind::Rec:
-        return "REC";
-    case TokenKind::Inherit:
-        return "INHERIT";
-    case TokenKind::OrKw:
-        return "OR_KW";
-    case TokenKind::Ellipsis:
-        return "ELLIPSIS";
-    case TokenKind::Eq:
-        return "EQ";
-    case TokenKind::Neq:
-        return "NEQ";
-    case TokenKind::Leq:
-        return "LEQ";
-    case TokenKind::Geq:
-        return "GEQ";
-    case TokenKind::And:
-        return "AND";
-    case TokenKind::Or:
-        return "OR";
-    case TokenKind::Impl:
-        return "IMPL";
-    case TokenKind::Update:
-        return "UPDATE";
-    case TokenKind::Concat:
-        return "CONCAT";
-    case TokenKind::LParen:
-        return "'('";
-    case TokenKind::RParen:
-        return "')'";
-    case TokenKind::LBracket:
-        return "'['";
-    case TokenKind::RBracket:
-        return "']'";
-    case TokenKind::Semicolon:
-        return "';'";
-    case TokenKind::Colon:
-        return "':'";
-    case TokenKind::Comma:
-        return "','";
-    case TokenKind::Dot:
-        return "'.'";
-    case TokenKind::At:
-        return "'@'";
-    case TokenKind::Question:
-        return "'?'";
-    case TokenKind::Assign:
-        return "'='";
-    case TokenKind::Plus:
-        return "'+'";
-    case TokenKind::Minus:
-        return "'-'";
-    case TokenKind::Star:
-        return "'*'";
-    case TokenKind::Slash:
-        return "'/'";
-    case TokenKind::Less:
-        return "'<'";
-    case TokenKind::Greater:
-        return "'>'";
-    case TokenKind::Not:
-        return "'!'";
-    }
-    return "invalid token";
+    const auto index = static_cast<size_t>(kind);
+    return index < std::size(kTokenNames) ? kTokenNames[index].text : "invalid token";
 }
 
 } // namespace rg::nix

@@ -94,8 +94,30 @@ bool startsAttr(TokenKind kind)
            kind == TokenKind::DollarCurly;
 }
 
-// One token of an indented string before indentation is stripped.
-struct IndentedPart
+// Nix accepts any integer literal that fits int64 (boost::lexical_cast<int64_t>).
+void checkIntLiteral(std::string_view text, uint32_t offset)
+{
+    uint64_t value = 0;
+    for (char c : text) {
+        if (value > (static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(c - '0')) / 10)
+            throw ParseFailure{offset, "invalid integer '" + std::string(text) + "'"};
+        value = value * 10 + static_cast<uint64_t>(c - '0');
+    }
+}
+
+// Nix rejects a float literal that strtod cannot represent.
+void checkFloatLiteral(std::string_view text, uint32_t offset)
+{
+    const std::string copy(text);
+    errno = 0;
+    (void)std::strtod(copy.c_str(), nullptr);
+    if (errno != 0)
+        throw ParseFailure{offset, "invalid float '" + copy + "'"};
+}
+
+} // namespace
+
+struct Parser::IndentedPart
 {
     uint32_t begin = 0;
     uint32_t end = 0;
@@ -103,8 +125,6 @@ struct IndentedPart
     bool hasIndentation = false; // only ordinary runs take part in indentation
     const Node* interpolation = nullptr;
 };
-
-} // namespace
 
 Parser::DepthGuard::DepthGuard(Parser& p, uint32_t offset) : m_parser(p)
 {
@@ -570,26 +590,14 @@ const Node* Parser::parseSimple()
     case TokenKind::Id:
         take();
         return leaf(NodeKind::Identifier, tok.begin, tok.end, text);
-    case TokenKind::Int: {
+    case TokenKind::Int:
         take();
-        // boost::lexical_cast<int64_t> in Nix: anything beyond int64 is rejected.
-        uint64_t value = 0;
-        for (char c : text) {
-            if (value > (static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(c - '0')) / 10)
-                throw ParseFailure{tok.begin, "invalid integer '" + std::string(text) + "'"};
-            value = value * 10 + static_cast<uint64_t>(c - '0');
-        }
+        checkIntLiteral(text, tok.begin);
         return leaf(NodeKind::Int, tok.begin, tok.end, text);
-    }
-    case TokenKind::Float: {
+    case TokenKind::Float:
         take();
-        const std::string copy(text);
-        errno = 0;
-        (void)std::strtod(copy.c_str(), nullptr);
-        if (errno != 0)
-            throw ParseFailure{tok.begin, "invalid float '" + copy + "'"};
+        checkFloatLiteral(text, tok.begin);
         return leaf(NodeKind::Float, tok.begin, tok.end, text);
-    }
     case TokenKind::Quote:
         take();
         return parseString(tok);
@@ -636,20 +644,24 @@ const Node* Parser::parseSimple()
             m_eagerSets.emplace(node, attrs);
         return finish(node, mark);
     }
-    case TokenKind::LBracket: {
+    case TokenKind::LBracket:
         take();
-        const size_t mark = m_stack.size();
-        while (peek().kind != TokenKind::RBracket) {
-            if (!startsSimple(m_tok.kind))
-                unexpected(m_tok);
-            m_stack.push_back(parseSelect());
-        }
-        const Token close = take();
-        return finish(make(NodeKind::List, tok.begin, close.end), mark);
-    }
+        return parseList(tok);
     default:
         unexpected(tok);
     }
+}
+
+const Node* Parser::parseList(const Token& open)
+{
+    const size_t mark = m_stack.size();
+    while (peek().kind != TokenKind::RBracket) {
+        if (!startsSimple(m_tok.kind))
+            unexpected(m_tok);
+        m_stack.push_back(parseSelect());
+    }
+    const Token close = take();
+    return finish(make(NodeKind::List, open.begin, close.end), mark);
 }
 
 const Node* Parser::parseInterpolation(uint32_t begin)
@@ -729,10 +741,21 @@ const Node* Parser::parseString(const Token& open)
 
 const Node* Parser::parseIndentedString(const Token& open)
 {
-    const auto n = static_cast<uint32_t>(m_src.size());
     std::vector<IndentedPart> parts;
-    uint32_t pos = open.end;
-    uint32_t close = 0;
+    const uint32_t close = scanIndentedString(open.end, &parts);
+    const size_t mark = m_stack.size();
+    pushStrippedParts(parts, minimumIndentation(parts));
+    noteLexeme(close, close + 2);
+    m_pos = close + 2;
+    m_hasTok = false;
+    return finish(make(NodeKind::IndentedString, open.begin, close + 2), mark);
+}
+
+// Interpolations are parsed where they stand, so lexemes and errors come in the order Nix's
+// lexer and parser, which take turns, produce them.
+uint32_t Parser::scanIndentedString(uint32_t pos, std::vector<IndentedPart>* parts)
+{
+    const auto n = static_cast<uint32_t>(m_src.size());
     for (;;) {
         if (pos >= n)
             unexpected({TokenKind::End, n, n}, "IND_STR or DOLLAR_CURLY or IND_STRING_CLOSE");
@@ -741,43 +764,44 @@ const Node* Parser::parseIndentedString(const Token& open)
         if (c == '\'' && d == '\'') {
             const char e = pos + 2 < n ? m_src[pos + 2] : '\0';
             if (e == '$') {
-                parts.push_back({pos, pos + 3, "$", false, nullptr});
-                noteLexeme(parts.back().begin, parts.back().end);
+                parts->push_back({pos, pos + 3, "$", false, nullptr});
+                noteLexeme(parts->back().begin, parts->back().end);
                 pos += 3;
             } else if (e == '\'') {
-                parts.push_back({pos, pos + 3, "''", false, nullptr});
-                noteLexeme(parts.back().begin, parts.back().end);
+                parts->push_back({pos, pos + 3, "''", false, nullptr});
+                noteLexeme(parts->back().begin, parts->back().end);
                 pos += 3;
             } else if (e == '\\' && pos + 3 < n) {
-                parts.push_back({pos, pos + 4, decodeStringRun(pos + 2, pos + 4), false, nullptr});
-                noteLexeme(parts.back().begin, parts.back().end);
+                parts->push_back({pos, pos + 4, decodeStringRun(pos + 2, pos + 4), false, nullptr});
+                noteLexeme(parts->back().begin, parts->back().end);
                 pos += 4;
             } else {
-                close = pos;
-                break;
+                return pos;
             }
         } else if (c == '$' && d == '{') {
             noteLexeme(pos, pos + 2);
             m_pos = pos + 2;
             m_hasTok = false;
             const Node* interpolation = parseInterpolation(pos);
-            parts.push_back({pos, m_pos, {}, false, interpolation});
+            parts->push_back({pos, m_pos, {}, false, interpolation});
             pos = m_pos;
         } else if (const uint32_t end = m_lexer.scanIndentedRun(pos); end > pos) {
             noteLexeme(pos, end);
-            parts.push_back({pos, end, m_src.substr(pos, end - pos), true, nullptr});
+            parts->push_back({pos, end, m_src.substr(pos, end - pos), true, nullptr});
             pos = end;
         } else {
             // A lone `$` or `'` that no longer rule accepts.
-            parts.push_back({pos, pos + 1, c == '$' ? "$" : "'", false, nullptr});
-            noteLexeme(parts.back().begin, parts.back().end);
+            parts->push_back({pos, pos + 1, c == '$' ? "$" : "'", false, nullptr});
+            noteLexeme(parts->back().begin, parts->back().end);
             pos += 1;
         }
     }
+}
 
-    // stripIndentation of Nix 2.8, token by token, so that every quirk carries over: escapes
-    // and interpolations end a line's indentation, a whitespace-only last line is dropped.
-    const size_t mark = m_stack.size();
+// stripIndentation of Nix 2.8, token by token, so that every quirk carries over: escapes
+// and interpolations end a line's indentation, a whitespace-only last line is dropped.
+size_t Parser::minimumIndentation(const std::vector<IndentedPart>& parts)
+{
     bool atStartOfLine = true;
     size_t minIndent = 1000000;
     size_t curIndent = 0;
@@ -810,7 +834,12 @@ const Node* Parser::parseIndentedString(const Token& open)
             }
         }
     }
-    atStartOfLine = true;
+    return minIndent;
+}
+
+void Parser::pushStrippedParts(const std::vector<IndentedPart>& parts, size_t minIndent)
+{
+    bool atStartOfLine = true;
     size_t curDropped = 0;
     std::string stripped;
     for (size_t i = 0; i < parts.size(); ++i) {
@@ -857,10 +886,6 @@ const Node* Parser::parseIndentedString(const Token& open)
         m_stack.push_back(leaf(NodeKind::StringText, part.begin, part.end,
                                stripped == raw ? raw : store(stripped)));
     }
-    noteLexeme(close, close + 2);
-    m_pos = close + 2;
-    m_hasTok = false;
-    return finish(make(NodeKind::IndentedString, open.begin, close + 2), mark);
 }
 
 const Node* Parser::parsePath(const Token& first)

@@ -75,9 +75,18 @@ private:
     const Node* parseApp();
     const Node* parseSelect();
     const Node* parseSimple();
+    const Node* parseList(const Token& open); // after `[` was consumed
     const Node* parseString(const Token& open);
     uint32_t danglingStringFragment(uint32_t runBegin) const;
     const Node* parseIndentedString(const Token& open);
+    // One token of an indented string before indentation is stripped.
+    struct IndentedPart;
+    // Fills `parts` from `pos` on; returns where the closing `''` starts.
+    uint32_t scanIndentedString(uint32_t pos, std::vector<IndentedPart>* parts);
+    static size_t minimumIndentation(const std::vector<IndentedPart>& parts);
+    // Pushes each text part as a StringText node, at most `minIndent` spaces dropped from the
+    // start of each line, and each interpolation as it is.
+    void pushStrippedParts(const std::vector<IndentedPart>& parts, size_t minIndent);
     const Node* parsePath(const Token& first);
     const Node* parseInterpolation(uint32_t begin); // after `${` was consumed
     const Node* parseAttrPath();
