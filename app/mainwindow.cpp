@@ -62,6 +62,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_grid(new GridController(*this, this)), m_branches(new BranchOverviewView(this)),
       m_status(new SessionStatus(m_session, m_banner, statusBar(), this))
 {
+    m_recent = QSettings().value(recentKey).toStringList();
+    m_settingsWriter.setMaxThreadCount(1);
     setWindowTitle(QStringLiteral("RecipeGrid"));
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
@@ -81,11 +83,11 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1500, 920);
     new DockFitter(this); // every dock exists by now, PinActions' too
     restoreSettings();
-    m_empty->showWelcome(QSettings().value(recentKey).toStringList());
+    m_empty->showWelcome(m_recent);
     m_stack->setCurrentWidget(m_empty);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() = default; // m_settingsWriter waits for its writes
 
 void MainWindow::createPages()
 {
@@ -276,14 +278,12 @@ void MainWindow::addRecent(const QString& path)
 {
     if (!m_demoPath.isEmpty() && path == m_demoPath)
         return; // a temporary copy is gone next time
-    QSettings settings;
-    QStringList recent = settings.value(recentKey).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > maxRecent)
-        recent.removeLast();
-    settings.setValue(recentKey, recent);
+    m_recent.removeAll(path);
+    m_recent.prepend(path);
+    while (m_recent.size() > maxRecent)
+        m_recent.removeLast();
     updateRecentMenu();
+    m_settingsWriter.start([recent = m_recent] { QSettings().setValue(recentKey, recent); });
 }
 
 void MainWindow::updateRecentMenu()
@@ -291,10 +291,9 @@ void MainWindow::updateRecentMenu()
     if (!m_recentMenu)
         return;
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(recentKey).toStringList();
-    for (const QString& path : recent)
+    for (const QString& path : m_recent)
         m_recentMenu->addAction(path, this, [this, path] { openRepository(path); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
+    m_recentMenu->setEnabled(!m_recent.isEmpty());
 }
 
 void MainWindow::chooseRepository()
@@ -431,6 +430,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         }
         builds->cancelAll();
     }
+    m_settingsWriter.waitForDone(); // the recent list first, so nothing written later is lost
     saveSettings();
     QSettings settings;
     builds->settings().save(settings);

@@ -12,6 +12,8 @@
 #include <QMainWindow>
 #include <QModelIndexList>
 #include <QStatusBar>
+#include <QStringList>
+#include <QThreadPool>
 #include <functional>
 
 class QAction;
@@ -154,6 +156,11 @@ private:
     PinActions* m_pins = nullptr;
     std::function<bool(int)> m_confirmQuit;
 
+    // Recently opened repositories, newest first: kept here, written to the settings on
+    // m_settingsWriter, since a settings file written on the GUI thread stalls the window
+    // for as long as the disk takes (tens of ms while a scan reads thousands of recipes).
+    QStringList m_recent;
+    QThreadPool m_settingsWriter; // one thread: the writes land in order
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_demoAction = nullptr;
