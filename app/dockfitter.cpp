@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QPointer>
+#include <QScreen>
 #include <QSplitter>
 #include <QTabBar>
 #include <QTimer>
@@ -104,6 +105,20 @@ void DockFitter::fitLater(QDockWidget* dock)
 {
     // After the layout: a dock just raised or a list just filled has not its new size yet.
     QTimer::singleShot(0, dock, [this, dock] { fit(dock); });
+}
+
+void DockFitter::fitToScreen(QMainWindow* window, const QList<QDockWidget*>& right, int rightWidth)
+{
+    const QScreen* screen = window->screen();
+    if (!screen)
+        return;
+    // Room for a window manager's frame and title, which resize() does not count.
+    const QRect free = screen->availableGeometry().adjusted(0, 0, -16, -48);
+    const QSize size = free.size().boundedTo(QSize(1760, 1080));
+    window->resize(size);
+    window->move(free.center() - QPoint(size.width() / 2, size.height() / 2));
+    const QList<int> widths(right.size(), std::min(rightWidth, size.width() * 3 / 10));
+    window->resizeDocks(right, widths, Qt::Horizontal);
 }
 
 } // namespace rg

@@ -26,6 +26,11 @@ public:
     // Grows `dock` until its lists show several rows, if it is in sight.
     void fit(QDockWidget* dock);
 
+    // A first start (no saved geometry): the window fills its screen's free area, up to
+    // 1760 × 1080, and the right-hand docks take under a third of its width, up to `rightWidth`.
+    // On a 1600 × 1000 screen the grid then shows every ISA column of a CUDA slice.
+    static void fitToScreen(QMainWindow* window, const QList<QDockWidget*>& right, int rightWidth);
+
 private:
     static QList<QAbstractItemView*> listsOf(QDockWidget* dock);
     int tabGroupHeight(QDockWidget* dock) const;

@@ -80,7 +80,6 @@ MainWindow::MainWindow(QWidget* parent)
     connectControllers();
     connectSession();
 
-    resize(1500, 920);
     new DockFitter(this); // every dock exists by now, PinActions' too
     restoreSettings();
     m_empty->showWelcome(m_recent);
@@ -261,7 +260,10 @@ void MainWindow::connectSession()
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    const QList<QDockWidget*> right = {findChild<QDockWidget*>(QStringLiteral("detailsDock")),
+                                       findChild<QDockWidget*>(QStringLiteral("previewDock"))};
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        DockFitter::fitToScreen(this, right, rightDockWidth);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_grid->restoreSettings(settings);
 }

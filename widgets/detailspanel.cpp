@@ -248,9 +248,10 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     auto* findingsLayout = new QVBoxLayout(findingsBox);
     findingsLayout->setContentsMargins(0, 4, 0, 0);
     split->addWidget(findingsBox);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({320, 180});
+    // The findings are what a broken cell is opened for: they get the larger share.
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({200, 300});
     layout->addWidget(split, 1);
     m_findingsTitle->setText(tr("Findings"));
     m_findingsTitle->setFont(titleFont);

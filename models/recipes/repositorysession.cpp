@@ -2,6 +2,7 @@
 
 #include "recipes/qtext.h"
 #include "recipes/recipecontentkey.h"
+#include "recipes/threadpriority.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -179,6 +180,7 @@ RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& so
                                                       const AnalyzerOptions& options,
                                                       quint64 generation, bool workTree)
 {
+    lowerCurrentThreadPriority(); // and the analysis's worker threads with it
     ScanResult result;
     result.generation = generation;
     QElapsedTimer timer;

@@ -2,8 +2,10 @@
 // resized by hand, and a size the user gave a dock is there again when the window reopens.
 
 #include "../recipes/testrepository.h"
+#include "detailspanel.h"
 #include "guitestsupport.h"
 #include "mainwindow.h"
+#include "matrixview.h"
 #include "pinactions.h"
 #include "recipes/alignmentmodel.h"
 #include "recipes/repositorysession.h"
@@ -12,9 +14,12 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QPlainTextEdit>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTextEdit>
+#include <QTreeView>
 
 using namespace rg;
 using namespace rg::test;
@@ -103,6 +108,44 @@ class TestDocks : public QObject
     Q_OBJECT
 private slots:
     void init() { isolateSettings(); } // each test starts as a new user
+
+    // A first start on a 1600 × 1000 screen: the window fits the screen, the demo's grid shows
+    // every ISA column without scrolling sideways, and a broken cell's findings get the larger
+    // part of the Details dock, several rows of them.
+    void firstWindowFitsTheScreen()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+        QVERIFY(window.openDemo());
+        QVERIFY(changed.wait(slowly));
+        QTest::qWait(200);
+        // Sizes only: without a window manager, Xvfb puts the frame a pixel off the screen.
+        const QSize screen = window.screen()->availableGeometry().size();
+        const QSize frame = window.frameGeometry().size();
+        QVERIFY2(frame.width() <= screen.width() && frame.height() <= screen.height() &&
+                     frame.width() >= screen.width() * 9 / 10,
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                .arg(frame.width())
+                                .arg(frame.height())
+                                .arg(screen.width())
+                                .arg(screen.height())));
+        MatrixView* grid = window.matrixView();
+        QVERIFY(grid->model()->columnCount() >= 7);
+        QVERIFY2(!grid->horizontalScrollBar()->isVisible(),
+                 qPrintable(QStringLiteral("the grid needs %1 px, its viewport has %2")
+                                .arg(grid->horizontalHeader()->length())
+                                .arg(grid->viewport()->width())));
+        QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm89-avx2")));
+        QTest::qWait(100);
+        QTreeView* findings = window.detailsPanel()->findingsView();
+        const int rowHeight = findings->fontMetrics().height();
+        QVERIFY2(findings->viewport()->height() >= 6 * rowHeight,
+                 qPrintable(QStringLiteral("findings %1 px for rows of %2 px")
+                                .arg(findings->viewport()->height())
+                                .arg(rowHeight)));
+    }
 
     // At 1600 × 1000, a first start: every dock, brought to the front, shows several rows of
     // its list (all of them when it has fewer), the text docks several lines.

@@ -89,6 +89,9 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
         MainWindow window;
+        // A first window fits its screen, and the offscreen platform's is 800 × 600: the size
+        // of a desktop, so that the findings and the preview have their room.
+        window.resize(1500, 920);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(!window.isShowingGrid()); // welcome page first
