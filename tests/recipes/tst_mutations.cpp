@@ -46,6 +46,7 @@
 
 #include "changes/changeplanner.h"
 #include "changes/overlaysource.h"
+#include "facts/syntaxqueries.h"
 #include "matrix/catalog.h"
 #include "matrix/cpufeatureset.h"
 #include "matrix/variantname.h"
@@ -160,31 +161,6 @@ std::vector<std::string> pathNames(const Node& attrPath)
             names.emplace_back("?");
     }
     return names;
-}
-
-std::string_view calleeName(const Node& apply)
-{
-    const Node* callee = &apply;
-    while (callee && callee->kind == NodeKind::Apply)
-        callee = callee->function();
-    if (!callee)
-        return {};
-    if (callee->kind == NodeKind::Identifier)
-        return callee->text;
-    if (callee->kind == NodeKind::Select && callee->attrPath() &&
-        !callee->attrPath()->children.empty() &&
-        callee->attrPath()->children.back()->kind == NodeKind::AttrName)
-        return callee->attrPath()->children.back()->text;
-    return {};
-}
-
-std::vector<const Node*> callArguments(const Node& apply)
-{
-    std::vector<const Node*> arguments;
-    for (const Node* call = &apply; call && call->kind == NodeKind::Apply; call = call->function())
-        arguments.push_back(call->argument());
-    std::reverse(arguments.begin(), arguments.end());
-    return arguments;
 }
 
 // A recipe read by name: which expressions a name can stand for (scoping is approximated by
