@@ -2,7 +2,6 @@
 
 #include "recipes/qtext.h"
 #include "recipes/recipecontentkey.h"
-#include "recipes/threadpriority.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -180,7 +179,6 @@ RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& so
                                                       const AnalyzerOptions& options,
                                                       quint64 generation, bool workTree)
 {
-    lowerCurrentThreadPriority(); // and the analysis's worker threads with it
     ScanResult result;
     result.generation = generation;
     QElapsedTimer timer;
