@@ -1,5 +1,7 @@
 #include "checkcommand.h"
 
+#include "evalcommand.h"
+#include "evaloptions.h"
 #include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
 
@@ -49,6 +51,11 @@ struct CheckOptions
         QStringLiteral("Recipe directory relative to the repository (default: the spec's, "
                        "or .flox/pkgs)."),
         QStringLiteral("DIR")};
+    QCommandLineOption eval{
+        QStringLiteral("eval"),
+        QStringLiteral("Also evaluate every recipe with Nix against its pin; Nix's answer "
+                       "overrules the static reading where they disagree (see recipegrid eval).")};
+    EvalOptions evalOptions;
 
     void addTo(QCommandLineParser* parser) const
     {
@@ -57,7 +64,8 @@ struct CheckOptions
                            "broken, redundant, missing, unexpected or impossible, and why.\n\n"
                            "Exit status: 0 no findings, 1 findings, 2 usage or I/O error."));
         parser->addHelpOption();
-        parser->addOptions({spec, rev, format, recipeDir});
+        parser->addOptions({spec, rev, format, recipeDir, eval});
+        parser->addOptions(evalOptions.options());
         parser->addPositionalArgument(QStringLiteral("REPO"),
                                       QStringLiteral("The recipe repository (a git work tree)."));
     }
@@ -133,9 +141,21 @@ int CheckCommand::run(const QStringList& arguments)
         source = openWorkTree(root);
     }
 
-    const Analysis analysis = Analyzer().analyze(*source, analyzer);
+    Analysis analysis = Analyzer().analyze(*source, analyzer);
     if (!analysis.sourceError.empty())
         return ioError(analysis.sourceError);
+    if (parser.isSet(options.eval)) {
+        if (parser.isSet(options.rev))
+            return usageError(QStringLiteral("--eval evaluates the work tree; it cannot be "
+                                             "combined with --rev"));
+        std::string error;
+        const EvalSettings settings = options.evalOptions.settingsFrom(parser, root, &error);
+        if (!error.empty())
+            return usageError(QString::fromStdString(error));
+        EvalCommand::evaluateInto(analysis, *source, settings, {}, &error);
+        if (!error.empty())
+            return ioError(error);
+    }
 
     return printReport(format, analysis, context);
 }

@@ -3,6 +3,7 @@
 #include "buildcommand.h"
 #include "changecommand.h"
 #include "checkcommand.h"
+#include "evalcommand.h"
 #include "exportcicommand.h"
 #include "pincommand.h"
 
@@ -16,6 +17,8 @@ namespace {
 
 const HeadlessCommand commands[] = {
     {"check", "Analyse a recipe repository and report findings", CheckCommand::run},
+    {"eval", "Evaluate recipes with Nix against their pins and judge Nix's answer",
+     EvalCommand::run},
     {"build", "Build variants with flox or nix, streaming their logs", BuildCommand::run},
     {"export-ci", "Write a GitHub Actions workflow that builds variants", ExportCiCommand::run},
     {"complete", "Create, fix and delete recipes until the matrix is complete",

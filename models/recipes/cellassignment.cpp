@@ -274,6 +274,16 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
         entry.reason = reasonOf(entry.findings);
 }
 
+void CellAssignment::refresh(MatrixEntry& entry)
+{
+    RuleSet::sort(entry.findings);
+    entry.reason = reasonOf(entry.findings);
+    if (entry.status == CellStatus::Ok || entry.status == CellStatus::Broken)
+        entry.status = entry.firstError() ? CellStatus::Broken : CellStatus::Ok;
+    else if (entry.status == CellStatus::Unexpected && entry.firstError())
+        entry.status = CellStatus::Broken; // as assign() places an unexpected recipe with errors
+}
+
 void CellAssignment::addGaps(Analysis& analysis) const
 {
     // Per package, Python, accelerator/CUDA version and CPU family: the archs (rows) and ISAs

@@ -36,6 +36,11 @@ public:
     // The cell `name` stands for: its point in the matrix of the package it belongs to.
     CellId cellOf(const VariantName& name) const;
 
+    // After findings of a cell with a recipe changed (an evaluation's were added): their
+    // order, the reason line and the ok / broken status follow them (an unexpected recipe
+    // with an error becomes broken, as assign() places it); other statuses stay.
+    static void refresh(MatrixEntry& entry);
+
 private:
     class Run;
 

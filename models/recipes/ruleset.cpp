@@ -139,6 +139,29 @@ const std::vector<RuleInfo> allRules = {
      "The matrix spec file is invalid; the spec was inferred from the recipes instead."},
     {rule::specInferred, S::Info, F::None, "spec inferred",
      "No matrix spec file; the expected matrix was inferred from the recipes."},
+    {rule::evalError, S::Error, F::None, "does not evaluate",
+     "Nix cannot evaluate the recipe against its pin; Nix's message and position are given."},
+    {rule::evalArchMismatch, S::Error, F::EditValue, "evaluated arch differs",
+     "Evaluated with Nix, the torch build does not get the variant's GPU architecture."},
+    {rule::evalArchExtra, S::Warning, F::EditValue, "evaluated arch list wider",
+     "Evaluated with Nix, the torch build also compiles for GPU architectures the variant "
+     "does not name."},
+    {rule::evalCudaMismatch, S::Error, F::Regenerate, "evaluated CUDA differs",
+     "Evaluated with Nix, the torch build uses another CUDA version than the variant's."},
+    {rule::evalCudaInCpuBuild, S::Error, F::Regenerate, "evaluated CPU build uses CUDA",
+     "Evaluated with Nix, a CPU-only variant's torch is built with CUDA support."},
+    {rule::evalPythonMismatch, S::Error, F::Regenerate, "evaluated Python differs",
+     "Evaluated with Nix, the package is built for another Python than the variant's."},
+    {rule::evalPlatformsMismatch, S::Error, F::EditValue, "evaluated platforms exclude the ISA's",
+     "Evaluated with Nix, meta.platforms does not include the system the variant's ISA runs "
+     "on."},
+    {rule::evalIsaMismatch, S::Error, F::EditValue, "evaluated flags miss the ISA",
+     "Evaluated with Nix, the compiler flags the build gets do not make the variant's CPU ISA."},
+    {rule::evalPnameMismatch, S::Warning, F::EditValue, "evaluated pname differs",
+     "Evaluated with Nix, the derivation's pname names another variant than the file does."},
+    {rule::evalOverrulesStatic, S::Info, F::None, "evaluation overrules the static reading",
+     "The static reading found a defect that evaluating the recipe with Nix does not confirm; "
+     "Nix's answer stands."},
 };
 
 std::string inQuotes(std::string_view text)

@@ -69,6 +69,18 @@ inline constexpr std::string_view gap = "gap";
 inline constexpr std::string_view unexpectedVariant = "unexpected-variant";
 inline constexpr std::string_view specInvalid = "spec-invalid";
 inline constexpr std::string_view specInferred = "spec-inferred";
+// From evaluating the recipe with Nix against its pin (eval/deepcheck): the final judge where
+// the static reading and Nix disagree.
+inline constexpr std::string_view evalError = "eval-error";
+inline constexpr std::string_view evalArchMismatch = "eval-arch-mismatch";
+inline constexpr std::string_view evalArchExtra = "eval-arch-extra";
+inline constexpr std::string_view evalCudaMismatch = "eval-cuda-mismatch";
+inline constexpr std::string_view evalCudaInCpuBuild = "eval-cuda-in-cpu-build";
+inline constexpr std::string_view evalPythonMismatch = "eval-python-mismatch";
+inline constexpr std::string_view evalPlatformsMismatch = "eval-platforms-mismatch";
+inline constexpr std::string_view evalIsaMismatch = "eval-isa-mismatch";
+inline constexpr std::string_view evalPnameMismatch = "eval-pname-mismatch";
+inline constexpr std::string_view evalOverrulesStatic = "eval-overrules-static";
 } // namespace rule
 
 struct RuleInfo

@@ -53,8 +53,9 @@ private slots:
         QTest::newRow("export") << QStringList{QStringLiteral("export")}
                                 << QStringLiteral("export-ci");
         QTest::newRow("pin") << QStringList{QStringLiteral("pin")} << QStringLiteral("pins");
-        QTest::newRow("eval --help")
-            << QStringList{QStringLiteral("eval"), QStringLiteral("--help")} << QString();
+        QTest::newRow("xyzzy --help")
+            << QStringList{QStringLiteral("xyzzy"), QStringLiteral("--help")} << QString();
+        QTest::newRow("evl") << QStringList{QStringLiteral("evl")} << QStringLiteral("eval");
         QTest::newRow("xyzzy") << QStringList{QStringLiteral("xyzzy")} << QString();
     }
 
@@ -70,8 +71,8 @@ private slots:
         const QByteArray word = arguments.constFirst().toUtf8();
         QVERIFY2(result.err.startsWith("recipegrid: unknown command '" + word + "'"),
                  result.err.constData());
-        for (const char* command : {"check", "build", "export-ci", "complete", "create", "fix",
-                                    "delete", "bump-pin", "pins"})
+        for (const char* command : {"check", "eval", "build", "export-ci", "complete", "create",
+                                    "fix", "delete", "bump-pin", "pins"})
             QVERIFY2(result.err.contains(QByteArray("\n  ") + command + ' '), command);
         if (nearest.isEmpty())
             QVERIFY2(!result.err.contains("did you mean"), result.err.constData());

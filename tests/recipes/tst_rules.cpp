@@ -2286,8 +2286,9 @@ in
     void cleanupTestCase()
     {
         std::vector<std::string> untested;
+        // The eval-* rules need Nix and a pin to evaluate against: tst_deepcheck triggers each.
         for (const RuleInfo& rule : RuleSet::rules())
-            if (!triggered().count(std::string(rule.id)))
+            if (!triggered().count(std::string(rule.id)) && !rule.id.starts_with("eval-"))
                 untested.emplace_back(rule.id);
         std::string list;
         for (const std::string& id : untested)

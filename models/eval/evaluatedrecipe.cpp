@@ -1,0 +1,154 @@
+#include "eval/evaluatedrecipe.h"
+
+#include "eval/shellscript.h"
+
+#include <nlohmann/json.hpp>
+
+namespace rg {
+
+namespace {
+
+using nlohmann::json;
+
+// Nix writes null for what a derivation does not have; the struct keeps "" for it.
+std::string text(const json& object, const char* key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::vector<std::string> texts(const json& object, const char* key)
+{
+    std::vector<std::string> out;
+    const auto it = object.find(key);
+    if (it != object.end() && it->is_array())
+        for (const json& item : *it)
+            if (item.is_string())
+                out.push_back(item.get<std::string>());
+    return out;
+}
+
+json torchJson(const EvaluatedTorch& torch)
+{
+    json out = {{"name", torch.name},
+                {"version", torch.version},
+                {"drvPath", torch.drvPath},
+                {"cudaCapabilities", torch.cudaCapabilities},
+                {"archListSetting", torch.archListSetting},
+                {"preConfigure", torch.preConfigure}};
+    out["cudaSupport"] = torch.cudaSupport ? json(*torch.cudaSupport) : json(nullptr);
+    return out;
+}
+
+EvaluatedTorch torchOf(const json& object)
+{
+    EvaluatedTorch torch;
+    torch.name = text(object, "name");
+    torch.version = text(object, "version");
+    torch.drvPath = text(object, "drvPath");
+    torch.cudaCapabilities = texts(object, "cudaCapabilities");
+    torch.archListSetting = text(object, "archListSetting");
+    torch.preConfigure = text(object, "preConfigure");
+    if (const auto it = object.find("cudaSupport"); it != object.end() && it->is_boolean())
+        torch.cudaSupport = it->get<bool>();
+    return torch;
+}
+
+} // namespace
+
+std::vector<std::string> EvaluatedRecipe::archList() const
+{
+    if (!torch)
+        return {};
+    if (!torch->archListSetting.empty())
+        return ShellScript::words(torch->archListSetting, true);
+    // The variant's own preConfigure runs after (and contains) the torch's when it overrides it.
+    for (const std::string* script : {&preConfigure, &torch->preConfigure})
+        if (auto value = ShellScript(*script).valueOf("TORCH_CUDA_ARCH_LIST"))
+            return ShellScript::words(*value, true);
+    return {};
+}
+
+std::vector<std::string> EvaluatedRecipe::compilerFlags() const
+{
+    std::vector<std::string> flags;
+    auto add = [&flags](std::string_view value) {
+        for (std::string& word : ShellScript::words(value, false))
+            flags.push_back(std::move(word));
+    };
+    if (auto exported = ShellScript(preConfigure).valueOf("CXXFLAGS"))
+        add(*exported);
+    else
+        add(cxxFlags);
+    add(cflagsCompile);
+    return flags;
+}
+
+json EvaluatedRecipe::toJson() const
+{
+    json out = {{"path", path},
+                {"evaluated", evaluated},
+                {"drvPath", drvPath},
+                {"name", name},
+                {"pname", pname},
+                {"version", version},
+                {"system", system},
+                {"platforms", platforms},
+                {"preConfigure", preConfigure},
+                {"cxxFlags", cxxFlags},
+                {"cFlags", cFlags},
+                {"cflagsCompile", cflagsCompile},
+                {"pythonVersion", pythonVersion},
+                {"cudaVersion", cudaVersion},
+                {"cudnnVersion", cudnnVersion},
+                {"nixVersion", nixVersion},
+                {"evaluatedAt", evaluatedAt}};
+    out["torch"] = torch ? torchJson(*torch) : json(nullptr);
+    if (!evaluated)
+        out["error"] = {{"message", error.message},
+                        {"file", error.file},
+                        {"line", error.line},
+                        {"column", error.column}};
+    return out;
+}
+
+std::optional<EvaluatedRecipe> EvaluatedRecipe::fromJson(const json& object)
+{
+    if (!object.is_object())
+        return std::nullopt;
+    EvaluatedRecipe recipe;
+    recipe.path = text(object, "path");
+    const auto evaluated = object.find("evaluated");
+    // The wrapper's results have no flag: they are only written for what evaluated.
+    recipe.evaluated =
+        evaluated == object.end() || (evaluated->is_boolean() && evaluated->get<bool>());
+    recipe.drvPath = text(object, "drvPath");
+    recipe.name = text(object, "name");
+    recipe.pname = text(object, "pname");
+    recipe.version = text(object, "version");
+    recipe.system = text(object, "system");
+    recipe.platforms = texts(object, "platforms");
+    recipe.preConfigure = text(object, "preConfigure");
+    recipe.cxxFlags = text(object, "cxxFlags");
+    recipe.cFlags = text(object, "cFlags");
+    recipe.cflagsCompile = text(object, "cflagsCompile");
+    recipe.pythonVersion = text(object, "pythonVersion");
+    recipe.cudaVersion = text(object, "cudaVersion");
+    recipe.cudnnVersion = text(object, "cudnnVersion");
+    recipe.nixVersion = text(object, "nixVersion");
+    if (const auto at = object.find("evaluatedAt"); at != object.end() && at->is_number_integer())
+        recipe.evaluatedAt = at->get<int64_t>();
+    if (const auto torch = object.find("torch"); torch != object.end() && torch->is_object())
+        recipe.torch = torchOf(*torch);
+    if (const auto error = object.find("error"); error != object.end() && error->is_object()) {
+        recipe.error.message = text(*error, "message");
+        recipe.error.file = text(*error, "file");
+        recipe.error.line = error->value("line", 0);
+        recipe.error.column = error->value("column", 0);
+    }
+    if (recipe.evaluated && recipe.drvPath.empty())
+        return std::nullopt;
+    return recipe;
+}
+
+} // namespace rg

@@ -1,0 +1,75 @@
+#pragma once
+
+// What Nix says about one recipe, evaluated against its pin: the derivation it instantiates
+// and the values a build of it will use, read from the evaluated derivation; or, when it does
+// not evaluate, Nix's message and the innermost position in the repository it names.
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rg {
+
+struct NixErrorReport
+{
+    std::string message; // Nix's words, long traces cut
+    std::string file;    // relative to the repository root; "" when no position is in it
+    int line = 0;
+    int column = 0;
+};
+
+// The torch the variant builds, or the first torch among its inputs.
+struct EvaluatedTorch
+{
+    std::string name;
+    std::string version;
+    std::string drvPath;
+    std::optional<bool> cudaSupport;
+    std::vector<std::string> cudaCapabilities; // passthru.cudaCapabilities
+    std::string archListSetting;               // a TORCH_CUDA_ARCH_LIST attribute or env entry
+    std::string preConfigure;
+};
+
+struct EvaluatedRecipe
+{
+    std::string path; // relative to the repository root
+    bool evaluated = false;
+    NixErrorReport error; // when !evaluated
+
+    std::string drvPath;
+    std::string name;
+    std::string pname;
+    std::string version;
+    std::string system;
+    std::vector<std::string> platforms; // meta.platforms
+    std::string preConfigure;
+    std::string cxxFlags; // CXXFLAGS / CFLAGS / NIX_CFLAGS_COMPILE as derivation attributes
+    std::string cFlags;
+    std::string cflagsCompile;
+    std::string pythonVersion; // "3.13"
+    std::string cudaVersion;   // of the CUDA set the torch uses; "" for none
+    std::string cudnnVersion;
+    std::optional<EvaluatedTorch> torch;
+
+    std::string nixVersion;  // of the Nix that evaluated it
+    int64_t evaluatedAt = 0; // seconds since the epoch
+    bool fromCache = false;
+    // The failure says nothing about the recipe (cancelled, timed out, out of memory, no
+    // network): not kept in the cache.
+    bool transient = false;
+
+    // The entries TORCH_CUDA_ARCH_LIST receives in the build: the torch's setting, else what its
+    // preConfigure exports; empty for a build without one (CPU, or nothing set).
+    std::vector<std::string> archList() const;
+    // The flags the C++ compiler gets beyond the defaults: CXXFLAGS as the derivation's
+    // attribute or as its preConfigure exports it, plus NIX_CFLAGS_COMPILE.
+    std::vector<std::string> compilerFlags() const;
+
+    nlohmann::json toJson() const;
+    // nullopt when `json` is not what toJson writes.
+    static std::optional<EvaluatedRecipe> fromJson(const nlohmann::json& json);
+};
+
+} // namespace rg

@@ -1,0 +1,28 @@
+#pragma once
+
+// Where Nix's answers meet the static analysis: which recipes of an analysis to evaluate, and
+// an analysis with the evaluation's findings in each recipe's cell, the static findings Nix
+// overrules turned into notes, and the cells' status following.
+
+#include "eval/evalsettings.h"
+#include "eval/evaluatedrecipe.h"
+#include "recipes/analysis.h"
+#include "recipes/cellselector.h"
+
+#include <vector>
+
+namespace rg {
+
+class EvaluationMerge
+{
+public:
+    // The recipes of `analysis` a user's words select (all when `selectors` is empty), keyed by
+    // content (MatrixEntry::contentKey; RecipeContentKey::keyAll fills it). A recipe Nix would
+    // reject on parsing is left out: its syntax error is already a finding.
+    static std::vector<EvalItem> itemsOf(const Analysis& analysis,
+                                         const std::vector<CellSelector>& selectors = {});
+
+    static void apply(Analysis& analysis, const std::vector<EvaluatedRecipe>& results);
+};
+
+} // namespace rg
