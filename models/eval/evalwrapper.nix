@@ -2,7 +2,10 @@
 #
 # Each recipe is imported with its nixpkgs pins resolved through `sources` (revision -> local
 # nixpkgs directory) before Nix would fetch them: builtins.fetchTarball, fetchTarball,
-# builtins.fetchGit, and imports of fetchFromGitHub-style sources that carry a `rev`. Files
+# builtins.fetchGit, builtins.fetchTree (a set or a "github:owner/repo/<rev>" reference),
+# builtins.getFlake ("github:owner/repo/<rev>": its legacyPackages.<system> are the local
+# nixpkgs imported for that system), and imports of fetchFromGitHub-style sources that carry a
+# `rev`. `<nixpkgs>` resolves to `defaultNixpkgs` when one is given. Files
 # of the repository are imported through the same scope; files outside it (nixpkgs itself)
 # through the plain `import`, which Nix caches, so recipes sharing a pin share its parse.
 #
@@ -14,7 +17,8 @@
 # The request is one JSON string, so paths and revisions need no Nix quoting:
 #   { "recipes": [ "/abs/.flox/pkgs/a.nix", … ], "repoRoot": "/abs",
 #     "sources": { "<40-hex revision>": "/path/to/nixpkgs" or "/path/to/nixpkgs.tar.gz" },
-#     "defaultNixpkgs": null or a path, for recipes that are functions of a package set }
+#     "defaultNixpkgs": null or a path, for recipes that are functions of a package set,
+#     "defaultConfig": its nixpkgs config (default { "allowUnfree": true }, as flox builds) }
 { request }:
 let
   inherit (builtins) isAttrs isString isFunction match head;
@@ -23,6 +27,7 @@ let
   repoRoot = parsed.repoRoot;
   sources = builtins.mapAttrs (rev: path: unpacked path) (parsed.sources or { });
   defaultNixpkgs = parsed.defaultNixpkgs or null;
+  defaultConfig = parsed.defaultConfig or { allowUnfree = true; };
 
   # A local source given as a tarball is unpacked by Nix itself, from the file.
   unpacked = path:
@@ -45,6 +50,31 @@ let
     in if hit != null then { outPath = hit; rev = arg.rev; shortRev = builtins.substring 0 7 arg.rev; }
        else builtins.fetchGit arg;
 
+  revisionOfFlakeRef = ref:
+    let m = match "github:[^/]+/[^/]+/([0-9a-fA-F]{40}).*" ref;
+    in if m == null then null else head m;
+
+  fetchTree = arg:
+    let
+      rev = if isAttrs arg then arg.rev or null else revisionOfFlakeRef arg;
+      hit = localSource rev;
+    in if hit != null then { outPath = hit; inherit rev; shortRev = builtins.substring 0 7 rev; }
+       else (builtins.fetchTree or (throw "builtins.fetchTree needs the 'flakes' experimental feature")) arg;
+
+  flakeSystems = [ "x86_64-linux" "aarch64-linux" "x86_64-darwin" "aarch64-darwin" ];
+  getFlake = ref:
+    let hit = localSource (if isString ref then revisionOfFlakeRef ref else null);
+    in if hit != null then {
+         outPath = hit;
+         lib = (builtins.import hit { }).lib;
+         legacyPackages = builtins.listToAttrs (map (system: { name = system; value = builtins.import hit { inherit system; }; }) flakeSystems);
+       }
+       else (builtins.getFlake or (throw "builtins.getFlake needs the 'flakes' experimental feature")) ref;
+
+  findFile = path: name:
+    if name == "nixpkgs" && defaultNixpkgs != null then defaultNixpkgs
+    else builtins.findFile path name;
+
   isInRepo = p: let s = toString p; in builtins.substring 0 (builtins.stringLength repoRoot + 1) s == repoRoot + "/";
 
   importInScope = p:
@@ -57,13 +87,14 @@ let
     else builtins.import p;
 
   scope = {
-    builtins = builtins // { inherit fetchTarball fetchGit; import = importInScope; };
+    builtins = builtins // { inherit fetchTarball fetchGit fetchTree getFlake; import = importInScope; };
     inherit fetchTarball fetchGit;
     import = importInScope;
+    __findFile = findFile;
   };
 
   basePackages = if defaultNixpkgs == null then { } else
-    let pkgs = builtins.import defaultNixpkgs { }; in pkgs // { inherit pkgs; };
+    let pkgs = builtins.import defaultNixpkgs { config = defaultConfig; }; in pkgs // { inherit pkgs; };
 
   # A recipe that is a function of its packages (callPackage style) gets the arguments the
   # default nixpkgs has; its own defaults cover the rest.
