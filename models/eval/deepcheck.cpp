@@ -130,26 +130,37 @@ void DeepCheck::judgeArch()
     if (entries.empty() && torch.cudaSupport != false)
         return; // nothing the evaluation shows: the static reading stands
     std::set<std::string> numbers;
-    for (const std::string& entry : entries)
-        for (const std::string& number :
-             ArchNotation::read(ArchSink::TorchCudaArchList, entry).numbers)
-            numbers.insert(number);
+    std::vector<std::string> rejected;
+    for (const std::string& entry : entries) {
+        const ArchReading reading = ArchNotation::read(ArchSink::TorchCudaArchList, entry);
+        if (reading.denotesAny)
+            return; // "all", "native": which archs depends on the build machine
+        if (!reading.accepted)
+            rejected.push_back(entry);
+        numbers.insert(reading.numbers.begin(), reading.numbers.end());
+    }
     const std::string shown = sink + " = " + inQuotes(joined(entries, ";"));
     const std::string wanted = ArchNotation::dotted(m_expected.archNumber);
     Aspect arch{rule::evalArchMismatch, {rule::gpuArchMismatch, rule::gpuArchNotation}};
     arch.judged = true;
-    arch.right = numbers.count(m_expected.archNumber) > 0;
+    arch.right = rejected.empty() && numbers.count(m_expected.archNumber) > 0;
     arch.evaluatedText = shown;
-    arch.message = torch.cudaSupport == false
-                       ? "Nix evaluates the torch of this CUDA variant with cudaSupport = false"
-                       : "Nix evaluates the torch build's " + shown + ", without " +
-                             m_expected.name.gpuArch + " (" + wanted + ")";
+    if (torch.cudaSupport == false)
+        arch.message = "Nix evaluates the torch of this CUDA variant with cudaSupport = false";
+    else if (!rejected.empty())
+        arch.message = "Nix evaluates the build's " + shown + ": PyTorch rejects " +
+                       inQuotes(joined(rejected, ";")) + " (it takes " +
+                       std::string(ArchNotation::accepts(ArchSink::TorchCudaArchList)) + "); " +
+                       m_expected.name.gpuArch + " is " + inQuotes(wanted);
+    else
+        arch.message = "Nix evaluates the build's " + shown + ", without " +
+                       m_expected.name.gpuArch + " (" + wanted + ")";
     m_aspects.push_back(std::move(arch));
     Aspect extra{rule::evalArchExtra, {rule::gpuArchExtra}};
     extra.judged = arch.right;
     extra.right = numbers.size() == 1;
     extra.evaluatedText = shown;
-    extra.message = "Nix evaluates the torch build's " + shown + ": more than " +
+    extra.message = "Nix evaluates the build's " + shown + ": more than " +
                     m_expected.name.gpuArch + " (" + wanted + ")";
     m_aspects.push_back(std::move(extra));
 }

@@ -108,7 +108,7 @@ void EvalBatch::run(const std::vector<EvalItem>& items, const OnBegin& onBegin,
             return;
         if (m_cancel.load()) {
             for (size_t index : pass.pending)
-                pass.deliver(failure(items[index], {"evaluation cancelled", "", 0, 0}, true),
+                pass.deliver(failure(items[index], {"evaluation cancelled", "", 0, 0, ""}, true),
                              index);
             return;
         }
@@ -172,7 +172,7 @@ void EvalBatch::runPass(Pass& pass)
     if (!process.waitForStarted(30000)) {
         const NixErrorReport error{"cannot start " + m_nix.instantiate.toStdString() + ": " +
                                        process.errorString().toStdString(),
-                                   "", 0, 0};
+                                   "", 0, 0, ""};
         for (size_t index : pass.pending)
             pass.deliver(failure(pass.items[index], error, true), index);
         return;
@@ -213,20 +213,20 @@ void EvalBatch::finishFailedPass(Pass& pass, int exitCode, bool crashed)
     bool transient = false;
     const std::string mib = std::to_string(m_settings.memoryLimitBytes >> 20);
     if (pass.stop == Stop::Cancel) {
-        error = {"evaluation cancelled", "", 0, 0};
+        error = {"evaluation cancelled", "", 0, 0, ""};
         transient = true;
     } else if (pass.stop == Stop::Timeout) {
         error = {"stopped after " + std::to_string(m_settings.timeoutSeconds) +
                      " s: the evaluation did not finish (does it recurse forever?)",
-                 "", 0, 0};
+                 "", 0, 0, ""};
         transient = true;
     } else if (crashed || error.message.find("out of memory") != std::string::npos) {
         error = {"stopped: the evaluation needed more than the memory limit of " + mib + " MiB (" +
                      error.message + ")",
-                 error.file, error.line, error.column};
+                 error.file, error.line, error.column, error.attribute};
         transient = true;
     } else if (exitCode == 0 && !begun) {
-        error = {"Nix finished without a result for this recipe", "", 0, 0};
+        error = {"Nix finished without a result for this recipe", "", 0, 0, ""};
     }
     const bool fetch = isFetchFailure(error.message);
     if (fetch) {
@@ -243,6 +243,12 @@ void EvalBatch::finishFailedPass(Pass& pass, int exitCode, bool crashed)
     }
     const size_t index = pass.pending[size_t(failed)];
     const std::string pin = pass.items[index].pin;
+    if (error.file.empty() && !error.attribute.empty()) {
+        QFile recipe(QString::fromStdString(m_settings.repoRoot + "/" + pass.items[index].path));
+        if (recipe.open(QIODevice::ReadOnly))
+            NixError::locateAttribute(error, recipe.readAll().toStdString(),
+                                      pass.items[index].path);
+    }
     pass.deliver(failure(pass.items[index], error, transient), index);
     if (fetch && !pin.empty())
         for (size_t other : pass.pending)

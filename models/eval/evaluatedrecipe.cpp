@@ -2,6 +2,8 @@
 
 #include "eval/shellscript.h"
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace rg {
@@ -58,29 +60,32 @@ EvaluatedTorch torchOf(const json& object)
 
 std::vector<std::string> EvaluatedRecipe::archList() const
 {
-    if (!torch)
-        return {};
-    if (!torch->archListSetting.empty())
-        return ShellScript::words(torch->archListSetting, true);
-    // The variant's own preConfigure runs after (and contains) the torch's when it overrides it.
-    for (const std::string* script : {&preConfigure, &torch->preConfigure})
-        if (auto value = ShellScript(*script).valueOf("TORCH_CUDA_ARCH_LIST"))
+    const char* name = "TORCH_CUDA_ARCH_LIST";
+    // A torch variant's hooks contain its torch's; a package on a torch has hooks of its own.
+    for (const auto& [script, setting] : {std::pair{&buildScript, &archListSetting},
+                                          std::pair{torch ? &torch->preConfigure : nullptr,
+                                                    torch ? &torch->archListSetting : nullptr}}) {
+        if (!script)
+            continue;
+        if (auto value = ShellScript(*script, {{name, *setting}}).valueOf(name))
             return ShellScript::words(*value, true);
+        if (!setting->empty())
+            return ShellScript::words(*setting, true);
+    }
     return {};
 }
 
 std::vector<std::string> EvaluatedRecipe::compilerFlags() const
 {
+    const std::map<std::string, std::string> attributes = {
+        {"NIX_CFLAGS_COMPILE", cflagsCompile}, {"CXXFLAGS", cxxFlags}, {"CFLAGS", cFlags}};
+    const ShellScript script(buildScript, attributes);
     std::vector<std::string> flags;
-    auto add = [&flags](std::string_view value) {
-        for (std::string& word : ShellScript::words(value, false))
-            flags.push_back(std::move(word));
-    };
-    if (auto exported = ShellScript(preConfigure).valueOf("CXXFLAGS"))
-        add(*exported);
-    else
-        add(cxxFlags);
-    add(cflagsCompile);
+    for (const auto& name : {"NIX_CFLAGS_COMPILE", "CXXFLAGS", "CFLAGS"})
+        for (std::string& word :
+             ShellScript::words(script.valueOf(name).value_or(attributes.at(name)), false))
+            if (std::find(flags.begin(), flags.end(), word) == flags.end())
+                flags.push_back(std::move(word));
     return flags;
 }
 
@@ -95,6 +100,8 @@ json EvaluatedRecipe::toJson() const
                 {"system", system},
                 {"platforms", platforms},
                 {"preConfigure", preConfigure},
+                {"buildScript", buildScript},
+                {"archListSetting", archListSetting},
                 {"cxxFlags", cxxFlags},
                 {"cFlags", cFlags},
                 {"cflagsCompile", cflagsCompile},
@@ -108,7 +115,8 @@ json EvaluatedRecipe::toJson() const
         out["error"] = {{"message", error.message},
                         {"file", error.file},
                         {"line", error.line},
-                        {"column", error.column}};
+                        {"column", error.column},
+                        {"attribute", error.attribute}};
     return out;
 }
 
@@ -129,6 +137,8 @@ std::optional<EvaluatedRecipe> EvaluatedRecipe::fromJson(const json& object)
     recipe.system = text(object, "system");
     recipe.platforms = texts(object, "platforms");
     recipe.preConfigure = text(object, "preConfigure");
+    recipe.buildScript = text(object, "buildScript");
+    recipe.archListSetting = text(object, "archListSetting");
     recipe.cxxFlags = text(object, "cxxFlags");
     recipe.cFlags = text(object, "cFlags");
     recipe.cflagsCompile = text(object, "cflagsCompile");
@@ -145,6 +155,7 @@ std::optional<EvaluatedRecipe> EvaluatedRecipe::fromJson(const json& object)
         recipe.error.file = text(*error, "file");
         recipe.error.line = error->value("line", 0);
         recipe.error.column = error->value("column", 0);
+        recipe.error.attribute = text(*error, "attribute");
     }
     if (recipe.evaluated && recipe.drvPath.empty())
         return std::nullopt;

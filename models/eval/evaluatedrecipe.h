@@ -18,6 +18,9 @@ struct NixErrorReport
     std::string file;    // relative to the repository root; "" when no position is in it
     int line = 0;
     int column = 0;
+    // The attribute Nix was evaluating when it failed ("python3Packages.pytorch.override"),
+    // from the innermost trace frame that names one; "" when none does.
+    std::string attribute;
 };
 
 // The torch the variant builds, or the first torch among its inputs.
@@ -45,7 +48,9 @@ struct EvaluatedRecipe
     std::string system;
     std::vector<std::string> platforms; // meta.platforms
     std::string preConfigure;
-    std::string cxxFlags; // CXXFLAGS / CFLAGS / NIX_CFLAGS_COMPILE as derivation attributes
+    std::string buildScript;     // preConfigure, postConfigure and preBuild, in that order
+    std::string archListSetting; // a TORCH_CUDA_ARCH_LIST attribute or env entry
+    std::string cxxFlags;        // CXXFLAGS / CFLAGS / NIX_CFLAGS_COMPILE as derivation attributes
     std::string cFlags;
     std::string cflagsCompile;
     std::string pythonVersion; // "3.13"
@@ -60,11 +65,13 @@ struct EvaluatedRecipe
     // network): not kept in the cache.
     bool transient = false;
 
-    // The entries TORCH_CUDA_ARCH_LIST receives in the build: the torch's setting, else what its
-    // preConfigure exports; empty for a build without one (CPU, or nothing set).
+    // The entries TORCH_CUDA_ARCH_LIST receives in the variant's build: what its hooks export
+    // or its attribute sets, else (for a package that sets none) its torch's; empty when
+    // neither sets one (a CPU build).
     std::vector<std::string> archList() const;
-    // The flags the C++ compiler gets beyond the defaults: CXXFLAGS as the derivation's
-    // attribute or as its preConfigure exports it, plus NIX_CFLAGS_COMPILE.
+    // The CPU flags the compiler gets beyond the defaults: NIX_CFLAGS_COMPILE (the cc-wrapper
+    // puts it first), then CXXFLAGS and CFLAGS (PyTorch's setup.py compiles C++ with CFLAGS
+    // too), each as the hooks leave it or else as the derivation's attribute.
     std::vector<std::string> compilerFlags() const;
 
     nlohmann::json toJson() const;

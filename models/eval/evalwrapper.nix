@@ -127,6 +127,11 @@ let
       system = drv.system or null;
       platforms = orNull (_: builtins.filter isString (drv.meta.platforms or [ ]));
       preConfigure = orNull (_: stringOrNull (drv.preConfigure or null));
+      # The hooks that run before compiling, in the order the builder runs them: where an
+      # author exports flags or an arch list.
+      buildScript = orNull (_: builtins.concatStringsSep "\n" (builtins.filter isString
+        (map (phase: drv.${phase} or null) [ "preConfigure" "postConfigure" "preBuild" ])));
+      archListSetting = orNull (_: envOf drv "TORCH_CUDA_ARCH_LIST");
       cxxFlags = orNull (_: envOf drv "CXXFLAGS");
       cFlags = orNull (_: envOf drv "CFLAGS");
       cflagsCompile = orNull (_: envOf drv "NIX_CFLAGS_COMPILE");

@@ -1,5 +1,6 @@
 #include "eval/nixerror.h"
 
+#include <algorithm>
 #include <regex>
 #include <vector>
 
@@ -80,7 +81,55 @@ std::vector<Position> positionsOf(const std::vector<std::string_view>& lines)
     return positions;
 }
 
+// "… while evaluating the attribute 'python3Packages.pytorch.override'": the frame nearest the
+// message (after it in Nix 2.8, before it in newer Nix).
+std::string innermostAttribute(const std::vector<std::string_view>& lines, size_t messageLine)
+{
+    static const std::regex frame(R"(while evaluating the attribute '([^']+)')");
+    std::string after, before;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string line(lines[i]);
+        std::smatch match;
+        if (!std::regex_search(line, match, frame))
+            continue;
+        if (i > messageLine && after.empty())
+            after = match[1].str();
+        else if (i < messageLine)
+            before = match[1].str();
+    }
+    return after.empty() ? before : after;
+}
+
+bool isNameChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '\'';
+}
+
 } // namespace
+
+bool NixError::locateAttribute(NixErrorReport& report, std::string_view recipeText,
+                               const std::string& recipePath)
+{
+    std::string_view path = report.attribute;
+    while (std::count(path.begin(), path.end(), '.') >= 1) {
+        for (size_t at = recipeText.find(path); at != std::string_view::npos;
+             at = recipeText.find(path, at + 1)) {
+            const size_t end = at + path.size();
+            if ((at > 0 && isNameChar(recipeText[at - 1])) ||
+                (end < recipeText.size() && isNameChar(recipeText[end])))
+                continue;
+            const size_t lineStart = recipeText.rfind('\n', at);
+            report.file = recipePath;
+            report.line =
+                int(std::count(recipeText.begin(), recipeText.begin() + long(at), '\n')) + 1;
+            report.column = int(at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+            return true;
+        }
+        path.remove_prefix(path.find('.') + 1);
+    }
+    return false;
+}
 
 NixErrorReport NixError::read(std::string_view output, const std::string& repoRoot)
 {
@@ -94,6 +143,8 @@ NixErrorReport NixError::read(std::string_view output, const std::string& repoRo
     report.message = messageFrom(lines, &messageLine);
     if (report.message.empty())
         report.message = "Nix failed without a message";
+
+    report.attribute = innermostAttribute(lines, messageLine);
 
     // Innermost first: the message's own position, then the trace frames going outward.
     const std::vector<Position> positions = positionsOf(lines);

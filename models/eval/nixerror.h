@@ -21,6 +21,14 @@ public:
 
     // `repoRoot` is absolute, without a trailing '/'.
     static NixErrorReport read(std::string_view output, const std::string& repoRoot);
+
+    // Nix names no position in the repository when the failure is in nixpkgs' own code (a
+    // removed alias that throws, an attribute evaluated for the derivation): then the place the
+    // recipe selects the failing attribute is the best one to show. Finds the longest tail of
+    // `report.attribute` with two or more parts written in `recipeText` and sets the position;
+    // false when none is written there.
+    static bool locateAttribute(NixErrorReport& report, std::string_view recipeText,
+                                const std::string& recipePath);
 };
 
 } // namespace rg

@@ -37,7 +37,8 @@ std::string readValue(std::string_view text, size_t at)
 
 } // namespace
 
-ShellScript::ShellScript(std::string_view text)
+ShellScript::ShellScript(std::string_view text, std::map<std::string, std::string> environment)
+    : m_environment(std::move(environment))
 {
     size_t lineStart = 0;
     while (lineStart < text.size()) {
@@ -84,11 +85,13 @@ std::string ShellScript::expand(std::string_view value, size_t before) const
         while (end < value.size() && isNameChar(value[end]))
             ++end;
         const std::string name(value.substr(start, end - start));
-        for (size_t k = before; k-- > 0;)
-            if (m_assignments[k].name == name) {
-                out += expand(m_assignments[k].value, k);
-                break;
-            }
+        size_t k = before;
+        while (k-- > 0 && m_assignments[k].name != name) {
+        }
+        if (k != size_t(-1))
+            out += expand(m_assignments[k].value, k);
+        else if (const auto it = m_environment.find(name); it != m_environment.end())
+            out += it->second;
         i = braced && end < value.size() && value[end] == '}' ? end : end - 1;
     }
     return out;

@@ -5,6 +5,7 @@
 // set before (or nothing, when the builder's own environment would supply it). The static
 // reader reads the same settings from Nix source; this reads the text Nix produced.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,7 +16,10 @@ namespace rg {
 class ShellScript
 {
 public:
-    explicit ShellScript(std::string_view text);
+    // `environment`: what the builder's environment holds before the script runs (the
+    // derivation's attributes), for `$NAME` before any assignment.
+    explicit ShellScript(std::string_view text,
+                         std::map<std::string, std::string> environment = {});
 
     // The value `name` has at the end of the script; nullopt when the script never sets it.
     std::optional<std::string> valueOf(std::string_view name) const;
@@ -32,6 +36,7 @@ private:
     std::string expand(std::string_view value, size_t before) const;
 
     std::vector<Assignment> m_assignments;
+    std::map<std::string, std::string> m_environment;
 };
 
 } // namespace rg

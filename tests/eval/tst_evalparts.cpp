@@ -94,6 +94,7 @@ private slots:
         recipe.drvPath = "/nix/store/abc-torch-2.9.1.drv";
         recipe.platforms = {"x86_64-linux"};
         recipe.preConfigure = "export CXXFLAGS=\"-mavx2\"\n";
+        recipe.buildScript = recipe.preConfigure;
         recipe.torch =
             EvaluatedTorch{"torch-2.9.1", "2.9.1", "/nix/store/abc-torch-2.9.1.drv",       true,
                            {"8.6"},       "",      "export TORCH_CUDA_ARCH_LIST=\"8.6\"\n"};
@@ -105,13 +106,61 @@ private slots:
 
         EvaluatedRecipe failed;
         failed.path = "b.nix";
-        failed.error = {"attribute 'x' missing", "b.nix", 3, 7};
+        failed.error = {"attribute 'x' missing", "b.nix", 3, 7, "x"};
         const auto failedBack = EvaluatedRecipe::fromJson(failed.toJson());
         QVERIFY(failedBack && !failedBack->evaluated);
         QCOMPARE(failedBack->error.line, 3);
         // What is not a result is refused, not half read.
         QVERIFY(!EvaluatedRecipe::fromJson(nlohmann::json::parse("[1, 2]")));
         QVERIFY(!EvaluatedRecipe::fromJson(nlohmann::json::parse("{\"evaluated\": true}")));
+    }
+
+    // Where a build's CPU flags and arch list come from, once Nix has evaluated them.
+    void flagsAndArchsOfAnEvaluatedBuild()
+    {
+        EvaluatedRecipe recipe;
+        recipe.cflagsCompile = "-Wno-error";
+        recipe.buildScript = "export CXXFLAGS=\"$CXXFLAGS -mavx2\"\n"
+                             "export NIX_CFLAGS_COMPILE=\"$NIX_CFLAGS_COMPILE -mfma\"\n"
+                             "CFLAGS=\"-mavx2 -mf16c\"\n";
+        recipe.cxxFlags = "-O2";
+        QCOMPARE(recipe.compilerFlags(),
+                 (std::vector<std::string>{"-Wno-error", "-mfma", "-O2", "-mavx2", "-mf16c"}));
+        // Nothing in the hooks: the attributes as they are.
+        recipe.buildScript.clear();
+        QCOMPARE(recipe.compilerFlags(), (std::vector<std::string>{"-Wno-error", "-O2"}));
+
+        // A package on a torch: its own list when it sets one, else its torch's.
+        recipe.torch = EvaluatedTorch{"torch-2.9.1", "2.9.1", "", true, {"8.9"}, "",
+                                      "export TORCH_CUDA_ARCH_LIST=\"8.9;9.0\"\n"};
+        QCOMPARE(recipe.archList(), (std::vector<std::string>{"8.9", "9.0"}));
+        recipe.archListSetting = "8.6";
+        QCOMPARE(recipe.archList(), std::vector<std::string>{"8.6"});
+        recipe.buildScript = "export TORCH_CUDA_ARCH_LIST=\"$TORCH_CUDA_ARCH_LIST;12.0\"\n";
+        QCOMPARE(recipe.archList(), (std::vector<std::string>{"8.6", "12.0"}));
+    }
+
+    // Nix names only nixpkgs' position for a removed alias: the recipe's selection is found.
+    void aFailingAttributeIsFoundInTheRecipe()
+    {
+        const std::string recipe = "let\n  p = import ./x.nix;\nin\n(p.python3Packages.pytorch.override {\n"
+                                   "  pytorchx = 1;\n})\n";
+        NixErrorReport report;
+        report.attribute = "python3Packages.pytorch.override";
+        QVERIFY(NixError::locateAttribute(report, recipe, ".flox/pkgs/a.nix"));
+        QCOMPARE(report.file, std::string(".flox/pkgs/a.nix"));
+        QCOMPARE(report.line, 4);
+        QCOMPARE(report.column, 4);
+        // A tail of the path, when the recipe reaches it through a binding.
+        NixErrorReport shorter;
+        shorter.attribute = "pkgs.python3Packages.pytorch";
+        QVERIFY(NixError::locateAttribute(shorter, recipe, "a.nix"));
+        QCOMPARE(shorter.line, 4);
+        // Never a single name, nor a name inside a longer one.
+        NixErrorReport single;
+        single.attribute = "p.pytorchx";
+        QVERIFY(!NixError::locateAttribute(single, recipe, "a.nix"));
+        QVERIFY(single.file.empty());
     }
 
     void batchesKeepAPinTogether()
