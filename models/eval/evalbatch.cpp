@@ -72,6 +72,8 @@ struct EvalBatch::Pass
     OutputKeeper output;
     std::string partialLine;
     Stop stop = Stop::None;
+    bool mayRetry = true; // a busy store may send the same recipes to a new process
+    bool retry = false;
 
     void deliver(EvaluatedRecipe result, size_t item)
     {
@@ -99,8 +101,9 @@ void EvalBatch::run(const std::vector<EvalItem>& items, const OnBegin& onBegin,
                     const OnResult& onResult)
 {
     std::vector<bool> done(items.size(), false);
+    int busy = 0;
     for (;;) {
-        Pass pass{items, done, onBegin, onResult, {}, -1, {}, {}, {}, Stop::None};
+        Pass pass{items, done, onBegin, onResult, {}, -1, {}, {}, {}, Stop::None, busy < 3, false};
         for (size_t i = 0; i < items.size(); ++i)
             if (!done[i])
                 pass.pending.push_back(i);
@@ -113,6 +116,7 @@ void EvalBatch::run(const std::vector<EvalItem>& items, const OnBegin& onBegin,
             return;
         }
         runPass(pass);
+        busy += pass.retry ? 1 : 0;
     }
 }
 
@@ -227,6 +231,12 @@ void EvalBatch::finishFailedPass(Pass& pass, int exitCode, bool crashed)
         transient = true;
     } else if (exitCode == 0 && !begun) {
         error = {"Nix finished without a result for this recipe", "", 0, 0, ""};
+    }
+    // Nix processes that open a new store at once can find its database busy while another
+    // creates it; that says nothing about the recipes.
+    if (pass.mayRetry && error.message.find("is busy") != std::string::npos) {
+        pass.retry = true;
+        return;
     }
     const bool fetch = isFetchFailure(error.message);
     if (fetch) {
