@@ -43,6 +43,16 @@ std::string summaryOf(const EvaluatedRecipe& result)
     return text;
 }
 
+// Nix's messages span lines; each is made printable on its own and indented under the first.
+std::string indented(const std::string& message)
+{
+    std::string out;
+    size_t start = 0;
+    for (size_t end; (end = message.find('\n', start)) != std::string::npos; start = end + 1)
+        out += AnalysisReport::printable(message.substr(start, end - start)) + "\n       ";
+    return out + AnalysisReport::printable(message.substr(start));
+}
+
 // 2 when Nix gave no answer for some recipe, 1 when one does not evaluate or Nix's answer
 // gives a finding that is not a note, else 0.
 int exitStatus(const Analysis& analysis, const std::vector<EvaluatedRecipe>& results)
@@ -72,8 +82,7 @@ void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
         cached += result.fromCache ? 1 : 0;
         if (result.transient) {
             ++unanswered;
-            std::cout << "?  " << path
-                      << "  not evaluated: " << AnalysisReport::printable(result.error.message)
+            std::cout << "?  " << path << "  not evaluated: " << indented(result.error.message)
                       << "\n";
             continue;
         }
@@ -95,7 +104,7 @@ void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
         for (const Finding* finding : own)
             std::cout << "     " << finding->ruleId
                       << (finding->line ? " (line " + std::to_string(finding->line) + ")" : "")
-                      << ": " << AnalysisReport::printable(finding->message) << "\n";
+                      << ": " << indented(finding->message) << "\n";
     }
     std::cout << results.size() << " recipe(s): " << evaluated << " evaluated, " << failing
               << " do not evaluate, " << withFindings << " with findings, " << unanswered

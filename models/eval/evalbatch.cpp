@@ -72,8 +72,6 @@ struct EvalBatch::Pass
     OutputKeeper output;
     std::string partialLine;
     Stop stop = Stop::None;
-    bool mayRetry = true; // a busy store may send the same recipes to a new process
-    bool retry = false;
 
     void deliver(EvaluatedRecipe result, size_t item)
     {
@@ -101,9 +99,8 @@ void EvalBatch::run(const std::vector<EvalItem>& items, const OnBegin& onBegin,
                     const OnResult& onResult)
 {
     std::vector<bool> done(items.size(), false);
-    int busy = 0;
     for (;;) {
-        Pass pass{items, done, onBegin, onResult, {}, -1, {}, {}, {}, Stop::None, busy < 3, false};
+        Pass pass{items, done, onBegin, onResult, {}, -1, {}, {}, {}, Stop::None};
         for (size_t i = 0; i < items.size(); ++i)
             if (!done[i])
                 pass.pending.push_back(i);
@@ -116,7 +113,6 @@ void EvalBatch::run(const std::vector<EvalItem>& items, const OnBegin& onBegin,
             return;
         }
         runPass(pass);
-        busy += pass.retry ? 1 : 0;
     }
 }
 
@@ -232,12 +228,6 @@ void EvalBatch::finishFailedPass(Pass& pass, int exitCode, bool crashed)
     } else if (exitCode == 0 && !begun) {
         error = {"Nix finished without a result for this recipe", "", 0, 0, ""};
     }
-    // Nix processes that open a new store at once can find its database busy while another
-    // creates it; that says nothing about the recipes.
-    if (pass.mayRetry && error.message.find("is busy") != std::string::npos) {
-        pass.retry = true;
-        return;
-    }
     const bool fetch = isFetchFailure(error.message);
     if (fetch) {
         error.message = "cannot fetch the pinned nixpkgs: " + error.message;
@@ -253,6 +243,11 @@ void EvalBatch::finishFailedPass(Pass& pass, int exitCode, bool crashed)
     }
     const size_t index = pass.pending[size_t(failed)];
     const std::string pin = pass.items[index].pin;
+    if (m_settings.defaultNixpkgs.empty() &&
+        error.message.find("called without required argument") != std::string::npos &&
+        error.message.find(pass.items[index].path + ":") != std::string::npos)
+        error.message += "\n(the recipe is a function of a package set: name a default nixpkgs "
+                         "to call it with)";
     if (error.file.empty() && !error.attribute.empty()) {
         QFile recipe(QString::fromStdString(m_settings.repoRoot + "/" + pass.items[index].path));
         if (recipe.open(QIODevice::ReadOnly))

@@ -43,6 +43,8 @@ public:
                                                     const std::vector<size_t>& todo, int jobs);
 
 private:
+    void openStore() const;
+
     EvalSettings m_settings;
     NixInstallation m_nix;
 };

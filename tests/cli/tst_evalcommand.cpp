@@ -1,0 +1,208 @@
+// `recipegrid eval` and `check --eval` end to end: the real binary, the real Nix, the fixture
+// repositories' pins resolved to the stand-in nixpkgs; output in all three formats, exit codes,
+// the cache across runs, and what a user gets wrong on the command line.
+
+#include "../recipes/testrepository.h"
+#include "recipegridrun.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+using rg::test::Run;
+
+namespace {
+
+const QString fixtures = QStringLiteral(RG_FIXTURES_DIR);
+const QString older = fixtures + QStringLiteral("/nixpkgs-standin/older");
+
+QStringList sources()
+{
+    QStringList arguments;
+    for (const char* pin :
+         {"6a030d535719c5190187c4cec156f335e95e3211", "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"})
+        arguments << QStringLiteral("--nixpkgs") << QLatin1String(pin) + QLatin1Char('=') + older;
+    // The nightly recipe is a function of its packages (callPackage style).
+    return arguments << QStringLiteral("--default-nixpkgs") << older;
+}
+
+class EvalRun
+{
+public:
+    EvalRun() { m_environment.insert(QStringLiteral("XDG_CACHE_HOME"), m_cache.path()); }
+
+    Run operator()(const QStringList& arguments) const
+    {
+        return rg::test::runRecipegrid(arguments, m_environment, QString(), 120000);
+    }
+    QProcessEnvironment& environment() { return m_environment; }
+
+private:
+    QTemporaryDir m_cache;
+    QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
+};
+
+} // namespace
+
+class TestEvalCommand : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // seed000's 66 recipes all evaluate and agree: exit 0, a ✓ line for each.
+    void aSoundRepositoryIsClean()
+    {
+        const Run run = EvalRun()(
+            QStringList{QStringLiteral("eval"), fixtures + QStringLiteral("/seed000")} + sources());
+        QVERIFY2(run.exitCode == 0, run.out + run.err);
+        QCOMPARE(run.out.count("\n✓  .flox/pkgs/") + (run.out.startsWith("✓") ? 1 : 0), 66);
+        QVERIFY(run.out.contains("66 recipe(s): 66 evaluated, 0 do not evaluate, 0 with findings"));
+    }
+
+    // seed001-start's three CUDA 13 recipes without the CUDA overlay build with CUDA 12.8.
+    void findingsInEveryFormat()
+    {
+        const QString repo = fixtures + QStringLiteral("/seed001-start");
+        EvalRun eval;
+        const Run text = eval(
+            QStringList{QStringLiteral("eval"), repo, QStringLiteral("--no-cache")} + sources());
+        QCOMPARE(text.exitCode, 1);
+        QCOMPARE(text.out.count("eval-cuda-mismatch: Nix evaluates the torch build's CUDA set as "
+                                "CUDA 12.8, not 13.0"),
+                 3);
+
+        const Run asJson = eval(QStringList{QStringLiteral("eval"), repo,
+                                            QStringLiteral("--format"), QStringLiteral("json")} +
+                                sources());
+        QCOMPARE(asJson.exitCode, 1);
+        const json root = json::parse(asJson.out.toStdString());
+        QCOMPARE(root["evaluations"].size(), size_t(6));
+        int mismatches = 0;
+        for (const json& entry : root["entries"])
+            for (const json& finding : entry["findings"])
+                mismatches += finding["ruleId"] == "eval-cuda-mismatch" ? 1 : 0;
+        QCOMPARE(mismatches, 3);
+        for (const json& evaluation : root["evaluations"])
+            QVERIFY(evaluation["evaluated"].get<bool>() &&
+                    evaluation["drvPath"].get<std::string>().ends_with(".drv"));
+
+        const Run sarif = eval(QStringList{QStringLiteral("eval"), repo, QStringLiteral("--format"),
+                                           QStringLiteral("sarif")} +
+                               sources());
+        QCOMPARE(sarif.exitCode, 1);
+        QVERIFY(json::parse(sarif.out.toStdString())["runs"][0]["results"].dump().find(
+                    "eval-cuda-mismatch") != std::string::npos);
+    }
+
+    void oneCellByName()
+    {
+        const Run run = EvalRun()(
+            QStringList{QStringLiteral("eval"), fixtures + QStringLiteral("/seed001-start"),
+                        QStringLiteral("pytorch-python313-cuda13_0-sm120-avx512.nix")} +
+            sources());
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("1 recipe(s): 1 evaluated"), run.out + run.err);
+        const Run none = EvalRun()(QStringList{QStringLiteral("eval"),
+                                               fixtures + QStringLiteral("/seed001-start"),
+                                               QStringLiteral("python399-cpu-avx2")} +
+                                   sources());
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.err.contains("no recipe matches python399-cpu-avx2"));
+    }
+
+    // check --eval: the static report with Nix's answers in it.
+    void checkWithEvaluation()
+    {
+        const QString repo = fixtures + QStringLiteral("/seed001-start");
+        const Run run =
+            EvalRun()(QStringList{QStringLiteral("check"), repo, QStringLiteral("--eval"),
+                                  QStringLiteral("--format"), QStringLiteral("json")} +
+                      sources());
+        QCOMPARE(run.exitCode, 1);
+        const json root = json::parse(run.out.toStdString());
+        int mismatches = 0;
+        for (const json& entry : root["entries"])
+            for (const json& finding : entry["findings"])
+                mismatches += finding["ruleId"] == "eval-cuda-mismatch" ? 1 : 0;
+        QCOMPARE(mismatches, 3);
+        const Run plain = EvalRun()(
+            {QStringLiteral("check"), repo, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY(!plain.out.contains("eval-"));
+        const Run withRev = EvalRun()({QStringLiteral("check"), repo, QStringLiteral("--eval"),
+                                       QStringLiteral("--rev"), QStringLiteral("HEAD")});
+        QCOMPARE(withRev.exitCode, 2);
+        QVERIFY(withRev.err.contains("cannot be combined with --rev"));
+    }
+
+    // The second run of an unchanged repository asks Nix nothing; a changed recipe is asked again.
+    void unchangedRecipesComeFromTheCache()
+    {
+        rg::test::TestRepository repo;
+        repo.copyFrom(fixtures + QStringLiteral("/seed001-start"));
+        EvalRun eval;
+        const QStringList arguments = QStringList{QStringLiteral("eval"), repo.root()} + sources();
+        const Run first = eval(arguments);
+        QVERIFY(first.out.contains("0 from the cache"));
+        const Run second = eval(arguments);
+        QCOMPARE(second.exitCode, first.exitCode);
+        QVERIFY2(second.out.contains("6 from the cache"), second.out);
+        QFile recipe(repo.root() +
+                     QStringLiteral("/.flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix"));
+        QVERIFY(recipe.open(QIODevice::Append));
+        recipe.write("# reviewed\n");
+        recipe.close();
+        QVERIFY2(eval(arguments).out.contains("5 from the cache"),
+                 "only the edited recipe is evaluated again");
+    }
+
+    void whatAUserGetsWrong()
+    {
+        EvalRun eval;
+        const QString repo = fixtures + QStringLiteral("/seed000");
+        const Run badSource = eval({QStringLiteral("eval"), repo, QStringLiteral("--nixpkgs"),
+                                    QStringLiteral("6a03=/tmp")});
+        QCOMPARE(badSource.exitCode, 2);
+        QVERIFY(badSource.err.contains("expected REV=PATH with a 40-hex-digit revision"));
+        const Run missingPath =
+            eval({QStringLiteral("eval"), repo, QStringLiteral("--nixpkgs"),
+                  QStringLiteral("6a030d535719c5190187c4cec156f335e95e3211=/no/such/dir")});
+        QCOMPARE(missingPath.exitCode, 2);
+        QVERIFY(missingPath.err.contains("/no/such/dir: no such file or directory"));
+        const Run badJobs =
+            eval({QStringLiteral("eval"), repo, QStringLiteral("--jobs"), QStringLiteral("0")});
+        QCOMPARE(badJobs.exitCode, 2);
+        QVERIFY(badJobs.err.contains("--jobs: expected a positive number"));
+        QTemporaryDir emptyPath;
+        eval.environment().insert(QStringLiteral("PATH"), emptyPath.path());
+        const Run noNix = eval(QStringList{QStringLiteral("eval"), repo} + sources());
+        QCOMPARE(noNix.exitCode, 2);
+        QVERIFY(noNix.err.contains("nix-instantiate is not on PATH"));
+    }
+
+    // A recipe Nix would reject on parsing gets its static syntax error, and no evaluation.
+    void aSyntaxErrorIsNotEvaluated()
+    {
+        rg::test::TestRepository repo;
+        repo.copyFrom(fixtures + QStringLiteral("/seed001-start"));
+        repo.writeRecipe(QStringLiteral("pytorch-python313-cpu-avx2.nix"), "let x = ; in x\n");
+        const Run run =
+            EvalRun()(QStringList{QStringLiteral("check"), repo.root(), QStringLiteral("--eval"),
+                                  QStringLiteral("--format"), QStringLiteral("json")} +
+                      sources());
+        const json root = json::parse(run.out.toStdString());
+        bool syntax = false, evaluated = false;
+        for (const json& entry : root["entries"])
+            if (entry["file"] == ".flox/pkgs/pytorch-python313-cpu-avx2.nix")
+                for (const json& finding : entry["findings"]) {
+                    syntax = syntax || finding["ruleId"] == "syntax-error";
+                    evaluated =
+                        evaluated || finding["ruleId"].get<std::string>().starts_with("eval-");
+                }
+        QVERIFY(syntax);
+        QVERIFY(!evaluated);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvalCommand)
+#include "tst_evalcommand.moc"
