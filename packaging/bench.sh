@@ -15,7 +15,7 @@ export NIX_CONFIG=$'build-users-group =\nsandbox = false\nsubstituters =\nexperi
 
 broken=0
 for name in bench_nix_parser bench_matrix bench_analyzer bench_changes bench_pins bench_gui \
-    bench_logpane bench_reviewdialog; do
+    bench_logpane bench_reviewdialog bench_eval; do
     exe=$(find "$build/tests" -type f -name "$name" -perm -u+x | head -n 1)
     if [ -z "$exe" ]; then
         echo "bench: $name is not built in $build" >&2
@@ -68,6 +68,10 @@ TARGETS = [
      "full repaint of the grid, 2,000 recipes"),
     ("bench_reviewdialog", r"BM_ReviewDialogOpen/250", "real_time", "<=", 1000, "ms",
      "opening the review of a 250-file change set"),
+    ("bench_eval", r"BM_Batched/250/", "real_time", "<=", 3000, "ms",
+     "evaluating 250 recipes on one pin with Nix (stand-in nixpkgs)"),
+    ("bench_eval", r"BM_UnchangedBranchAgain/250", "real_time", "<=", 100, "ms",
+     "evaluating an unchanged branch again (250 recipes, cache)"),
 ]
 TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 

@@ -30,7 +30,7 @@ CATALOG_MAKERS = {
     "models/recipes/pinalignment.cpp",  # each branch's own spec extends it
     "app/exportcicommand.cpp",       # export-ci reads no spec
 }
-LAYERS = {"nix": 0, "matrix": 1, "recipes": 2, "changes": 3, "build": 3}
+LAYERS = {"nix": 0, "matrix": 1, "recipes": 2, "changes": 3, "build": 3, "eval": 3}
 
 
 def sources(root):
