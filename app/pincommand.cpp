@@ -4,7 +4,12 @@
 #include "changes/pinbumpplanner.h"
 #include "changesetrun.h"
 #include "commandline.h"
+#include "eval/bumpimpact.h"
+#include "eval/evaluationmerge.h"
+#include "eval/nixinstallation.h"
+#include "evaloptions.h"
 #include "matrix/versionspelling.h"
+#include "pininspectcommand.h"
 #include "recipes/analysisreport.h"
 #include "recipes/analyzer.h"
 #include "recipes/pinalignment.h"
@@ -83,6 +88,8 @@ struct BumpInvocation
     std::string message;
     bool json = false;
     AnalyzerOptions analyzer;
+    bool evaluate = false;
+    EvalSettings evalSettings;
 };
 
 struct BumpOptions
@@ -144,6 +151,13 @@ struct BumpOptions
     QCommandLineOption recipeDir{QStringLiteral("recipe-dir"),
                                  QStringLiteral("Recipe directory relative to the repository."),
                                  QStringLiteral("DIR")};
+    QCommandLineOption evaluate{
+        QStringLiteral("evaluate"),
+        QStringLiteral("Before writing, evaluate every recipe of the plan with Nix on the old "
+                       "and the new pin: what stops evaluating, the key versions before and "
+                       "after, which derivations change. Nothing is written when a recipe would "
+                       "stop evaluating.")};
+    EvalOptions evalOptions;
 
     void addTo(QCommandLineParser* parser) const
     {
@@ -157,7 +171,8 @@ struct BumpOptions
         parser->addHelpOption();
         parser->addOptions({from, to, scope, renamePythonSet, readme, docs, hash, prefetch,
                             prefetchTimeout, compare, dryRun, diff, commit, message, format, spec,
-                            recipeDir});
+                            recipeDir, evaluate});
+        parser->addOptions(evalOptions.options());
         parser->addPositionalArgument(QStringLiteral("REPO"),
                                       QStringLiteral("The recipe repository (a work tree)."));
     }
@@ -231,6 +246,11 @@ std::optional<int> readBumpValues(const QCommandLineParser& parser, const BumpOp
             bumpName, QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
     if (const auto stop = checkRepository(bumpName, positional.front(), !inv->dryRun, &inv->root))
         return stop;
+    inv->evaluate = parser.isSet(options.evaluate);
+    std::string error;
+    inv->evalSettings = options.evalOptions.settingsFrom(parser, inv->root, &error);
+    if (!error.empty())
+        return CommandLine::usageError(bumpName, QString::fromStdString(error));
     return readSpecOptions(bumpName, parser, options.spec, options.recipeDir, &inv->analyzer);
 }
 
@@ -592,6 +612,57 @@ std::optional<PinAlignment> alignmentOf(const PinsInvocation& inv)
     return PinAlignment::compute(sources);
 }
 
+// The plan's recipes evaluated on the old and the new pin; a plan that would leave a recipe
+// that evaluates today unable to evaluate is not applied.
+std::optional<int> evaluateBump(const PinBumpPlan& plan, const Analysis& analysis,
+                                const BumpInvocation& inv, nlohmann::json* doc)
+{
+    std::map<std::string, std::optional<std::string>> planned;
+    std::vector<CellSelector> recipes;
+    for (const FileOperation& operation : plan.changes.operations)
+        if (operation.selected) {
+            planned[operation.path] = operation.kind == FileOperationKind::Delete
+                                          ? std::nullopt
+                                          : std::optional<std::string>(operation.after);
+            recipes.emplace_back(operation.path);
+        }
+    std::string error;
+    const NixInstallation nix = NixInstallation::find();
+    if (!nix.usable())
+        return CommandLine::repositoryError(bumpName, nix.error);
+    const std::vector<RecipeImpact> impacts = BumpImpact::of(
+        inv.evalSettings, EvaluationMerge::itemsOf(analysis, recipes), planned, &error);
+    if (!error.empty())
+        return CommandLine::repositoryError(bumpName, error);
+    int breaks = 0;
+    nlohmann::json evaluation = nlohmann::json::array();
+    for (const RecipeImpact& impact : impacts) {
+        breaks += impact.breaks() ? 1 : 0;
+        evaluation.push_back(impact.toJson());
+        if (inv.json)
+            continue;
+        std::cout << (impact.breaks() ? "  BREAKS  " : "  evaluates  ")
+                  << AnalysisReport::printable(impact.path);
+        if (impact.breaks())
+            std::cout << ": " << AnalysisReport::printable(impact.after.error.message)
+                      << (impact.after.error.line
+                              ? " (line " + std::to_string(impact.after.error.line) + ")"
+                              : "");
+        else
+            std::cout << (impact.derivationChanges() ? "  new derivation" : "  same derivation")
+                      << (impact.versionChanges().empty() ? "" : "  " + impact.versionChanges());
+        std::cout << "\n";
+    }
+    (*doc)["evaluation"] = std::move(evaluation);
+    if (breaks == 0 || inv.dryRun)
+        return std::nullopt;
+    if (inv.json)
+        std::cout << doc->dump(2) << "\n";
+    std::cerr << "recipegrid bump-pin: " << breaks
+              << " recipe(s) would stop evaluating on the new pin; nothing written\n";
+    return 1;
+}
+
 } // namespace
 
 int PinCommand::bumpPin(const QStringList& arguments)
@@ -625,6 +696,9 @@ int PinCommand::bumpPin(const QStringList& arguments)
     doc["prefetched"] = std::move(prefetched);
     if (!inv.json)
         printBumpPlan(plan, inv);
+    if (inv.evaluate)
+        if (const auto stop = evaluateBump(plan, *analysis, inv, &doc))
+            return *stop;
     return ChangeSetRun::finish(plan.changes, runOptions(inv),
                                 PinBumpPlanner::commitMessage(plan.changes, inv.request),
                                 std::move(doc));
@@ -632,6 +706,8 @@ int PinCommand::bumpPin(const QStringList& arguments)
 
 int PinCommand::pins(const QStringList& arguments)
 {
+    if (PinInspectCommand::wanted(arguments))
+        return PinInspectCommand::run(arguments);
     PinsInvocation inv;
     if (const auto stop = parsePins(arguments, &inv))
         return *stop;

@@ -1,5 +1,6 @@
 #include "eval/evalbatch.h"
 
+#include "eval/evalsupport.h"
 #include "eval/nixerror.h"
 
 #include <QDateTime>
@@ -87,12 +88,8 @@ EvalBatch::EvalBatch(const NixInstallation& nix, const EvalSettings& settings,
 
 const std::string& EvalBatch::wrapper()
 {
-    static const std::string text = [] {
-        QFile file(QStringLiteral(":/eval/evalwrapper.nix"));
-        file.open(QIODevice::ReadOnly);
-        return file.readAll().toStdString();
-    }();
-    return text;
+    static const std::string nix = evalsupport::resource(QStringLiteral(":/eval/evalwrapper.nix"));
+    return nix;
 }
 
 void EvalBatch::run(const std::vector<EvalItem>& items, const OnBegin& onBegin,

@@ -1,5 +1,6 @@
 #include "eval/evaluatedrecipe.h"
 
+#include "eval/evalsupport.h"
 #include "eval/shellscript.h"
 
 #include <algorithm>
@@ -13,11 +14,7 @@ namespace {
 using nlohmann::json;
 
 // Nix writes null for what a derivation does not have; the struct keeps "" for it.
-std::string text(const json& object, const char* key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using evalsupport::text;
 
 std::vector<std::string> texts(const json& object, const char* key)
 {

@@ -118,7 +118,8 @@ let
 
   facts = drv:
     let torch = torchOf drv;
-        cuda = if torch == null then null else torch.cudaPackages or null;
+        # A torch without CUDA still carries its set in passthru; it builds against none.
+        cuda = if torch == null || !(torch.cudaSupport or false) then null else torch.cudaPackages or null;
     in {
       drvPath = drv.drvPath;
       name = drv.name or null;

@@ -41,4 +41,16 @@ NixInstallation NixInstallation::find()
     return nix;
 }
 
+void NixInstallation::openStore(const std::string& store) const
+{
+    QStringList arguments = {QStringLiteral("--eval"), QStringLiteral("-E"), QStringLiteral("1")};
+    if (!store.empty())
+        arguments << QStringLiteral("--store") << QString::fromStdString(store);
+    QProcess process;
+    process.start(instantiate, arguments);
+    if (!process.waitForFinished(60000))
+        process.kill();
+    process.waitForFinished();
+}
+
 } // namespace rg

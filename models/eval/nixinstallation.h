@@ -19,6 +19,10 @@ struct NixInstallation
     bool usable() const { return error.empty(); }
 
     static NixInstallation find();
+    // Nix creates a store's database and links on first use, and two processes doing that at
+    // once fail ("database is busy", "creating symlink … File exists"): before starting
+    // several, one opens the store ("" for Nix's default). What it says, the later ones say too.
+    void openStore(const std::string& store) const;
     // Whether `version` ("2.26.3") is at least major.minor.
     static bool atLeast(const std::string& version, int major, int minor);
 };

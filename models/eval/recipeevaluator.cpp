@@ -2,7 +2,6 @@
 
 #include "eval/evalbatch.h"
 
-#include <QProcess>
 #include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
@@ -29,21 +28,6 @@ std::vector<std::vector<size_t>> RecipeEvaluator::batches(const std::vector<Eval
     for (size_t i = 0; i < ordered.size(); ++i)
         out[i * count / ordered.size()].push_back(ordered[i]);
     return out;
-}
-
-// Nix creates a store's database and links on first use, and two processes doing that at once
-// fail ("database is busy", "creating symlink … File exists"): one process opens it first.
-void RecipeEvaluator::openStore() const
-{
-    QStringList arguments = {QStringLiteral("--eval"), QStringLiteral("-E"), QStringLiteral("1")};
-    if (!m_settings.store.empty())
-        arguments << QStringLiteral("--store") << QString::fromStdString(m_settings.store);
-    QProcess process;
-    process.start(m_nix.instantiate, arguments);
-    // Whatever it says, the batches that follow report it for their recipes.
-    if (!process.waitForFinished(60000))
-        process.kill();
-    process.waitForFinished();
 }
 
 std::vector<EvaluatedRecipe> RecipeEvaluator::evaluate(const std::vector<EvalItem>& items,
@@ -75,7 +59,7 @@ std::vector<EvaluatedRecipe> RecipeEvaluator::evaluate(const std::vector<EvalIte
     if (todo.empty())
         return results;
 
-    openStore();
+    m_nix.openStore(m_settings.store);
     std::mutex mutex; // guards results, done and the progress callback
     const int total = int(items.size());
     if (progress)

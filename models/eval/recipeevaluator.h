@@ -43,8 +43,6 @@ public:
                                                     const std::vector<size_t>& todo, int jobs);
 
 private:
-    void openStore() const;
-
     EvalSettings m_settings;
     NixInstallation m_nix;
 };

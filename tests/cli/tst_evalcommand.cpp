@@ -180,6 +180,87 @@ private slots:
         QVERIFY(noNix.err.contains("nix-instantiate is not on PATH"));
     }
 
+    // What each pin contains, and a typed revision beside it with the differences marked.
+    void pinsInspect()
+    {
+        const QString newer = fixtures + QStringLiteral("/nixpkgs-standin/newer");
+        const QString typed = QStringLiteral("1111111111111111111111111111111111111111");
+        const QStringList arguments = QStringList{QStringLiteral("pins"),
+                                                  fixtures + QStringLiteral("/seed000"),
+                                                  QStringLiteral("--inspect"),
+                                                  QStringLiteral("--revision"),
+                                                  typed,
+                                                  QStringLiteral("--nixpkgs"),
+                                                  typed + QLatin1Char('=') + newer} +
+                                      sources();
+        const Run text = EvalRun()(arguments);
+        QVERIFY2(text.exitCode == 0, text.out + text.err);
+        QVERIFY(text.out.contains("python3Packages: Python 3.13.9, torch 2.9.1\n"));
+        QVERIFY2(text.out.contains(
+                     "python3Packages: Python 3.13.11 (was 3.13.9), torch 2.10.0 (was 2.9.1)"),
+                 text.out);
+        QVERIFY(text.out.contains("cudaPackages_12_9: CUDA 12.9, cuDNN 9.11.0.98"));
+        const Run asJson =
+            EvalRun()(arguments + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        const json pins = json::parse(asJson.out.toStdString());
+        QCOMPARE(pins.size(), size_t(2));
+        QCOMPARE(pins[0]["revision"].get<std::string>(),
+                 std::string("6a030d535719c5190187c4cec156f335e95e3211"));
+        QCOMPARE(pins[0]["nixpkgs"].get<std::string>(), std::string("25.11pre-standin-older"));
+        QCOMPARE(pins[0]["cuda"].get<std::string>(), std::string("12.8"));
+        QCOMPARE(pins[1]["nixpkgs"].get<std::string>(), std::string("26.05pre-standin-newer"));
+        QCOMPARE(pins[1]["cuda"].get<std::string>(), std::string("12.9"));
+        // A revision that is neither local nor reachable: its own error, exit 2.
+        const Run unreachable =
+            EvalRun()(QStringList{QStringLiteral("pins"), fixtures + QStringLiteral("/seed000"),
+                                  QStringLiteral("--inspect"), QStringLiteral("--revision"),
+                                  QStringLiteral("2222222222222222222222222222222222222222")} +
+                      sources());
+        QCOMPARE(unreachable.exitCode, 2);
+        QVERIFY2(unreachable.out.contains("2222222  fetched by Nix\n  cannot read it: "),
+                 unreachable.out);
+    }
+
+    // A bump to the newer revision renames torch's gpuTargets: --evaluate shows every CUDA
+    // recipe that would break before anything is written, and writes nothing.
+    void bumpPinEvaluatesBeforeWriting()
+    {
+        rg::test::TestRepository repo;
+        repo.copyFrom(fixtures + QStringLiteral("/seed000"));
+        repo.git({QStringLiteral("init"), QStringLiteral("-q")});
+        repo.git({QStringLiteral("add"), QStringLiteral("-A")});
+        repo.git({QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("seed")});
+        const QString typed = QStringLiteral("1111111111111111111111111111111111111111");
+        const QStringList arguments = QStringList{QStringLiteral("bump-pin"),
+                                                  repo.root(),
+                                                  QStringLiteral("--from"),
+                                                  QStringLiteral("6a030d5"),
+                                                  QStringLiteral("--to"),
+                                                  typed,
+                                                  QStringLiteral("--evaluate"),
+                                                  QStringLiteral("--nixpkgs"),
+                                                  typed + QLatin1Char('=') + fixtures +
+                                                      QStringLiteral("/nixpkgs-standin/newer")} +
+                                      sources();
+        const Run dry = EvalRun()(arguments + QStringList{QStringLiteral("--dry-run")});
+        QVERIFY2(dry.exitCode == 0, dry.out + dry.err);
+        QCOMPARE(dry.out.count("  BREAKS  "), 59);
+        QVERIFY(dry.out.contains("unexpected argument 'gpuTargets'"));
+        QCOMPARE(dry.out.count("  evaluates  "), 7);
+        QVERIFY(dry.out.contains(
+            "pytorch-python313-cpu-avx2.nix  new derivation  torch 2.9.1 → 2.10.0\n"));
+        const Run apply = EvalRun()(arguments);
+        QCOMPARE(apply.exitCode, 1);
+        QVERIFY(apply.err.contains(
+            "59 recipe(s) would stop evaluating on the new pin; nothing written"));
+        QCOMPARE(repo.git({QStringLiteral("status"), QStringLiteral("--porcelain")}), QByteArray());
+        // Only the CPU recipes, which evaluate on the new pin: applied.
+        const Run cpu = EvalRun()(
+            arguments + QStringList{QStringLiteral("--scope"), QStringLiteral("accelerator:cpu")});
+        QVERIFY2(cpu.exitCode == 0, cpu.out + cpu.err);
+        QVERIFY(!repo.git({QStringLiteral("status"), QStringLiteral("--porcelain")}).isEmpty());
+    }
+
     // A recipe Nix would reject on parsing gets its static syntax error, and no evaluation.
     void aSyntaxErrorIsNotEvaluated()
     {

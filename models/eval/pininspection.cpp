@@ -1,0 +1,131 @@
+#include "eval/pininspection.h"
+
+#include "eval/evalsupport.h"
+#include "eval/nixerror.h"
+
+#include <QProcess>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace rg {
+
+namespace {
+
+using nlohmann::json;
+
+using evalsupport::text;
+
+const std::string& expression()
+{
+    static const std::string nix =
+        evalsupport::resource(QStringLiteral(":/eval/pininspection.nix"));
+    return nix;
+}
+
+void read(const json& answer, PinContents& pin)
+{
+    pin.nixpkgsVersion = text(answer, "nixpkgs");
+    pin.python3 = text(answer, "python3");
+    pin.defaultCuda = text(answer, "cuda");
+    pin.magma = text(answer, "magma");
+    for (const json& set : answer.value("pythonSets", json::array()))
+        pin.pythonSets.push_back({text(set, "name"), text(set, "python"), text(set, "torch")});
+    for (const json& set : answer.value("cudaSets", json::array()))
+        pin.cudaSets.push_back(
+            {text(set, "name"), text(set, "cuda"), text(set, "cudnn"), text(set, "nccl")});
+}
+
+PinContents inspectOne(const NixInstallation& nix, const EvalSettings& settings,
+                       const std::string& revision, const json& sets)
+{
+    PinContents pin;
+    pin.revision = revision;
+    if (const auto it = settings.sources.find(revision); it != settings.sources.end())
+        pin.source = it->second;
+    json request = sets;
+    request["source"] = pin.source;
+    request["revision"] = revision;
+    QStringList arguments = {QStringLiteral("--eval"),
+                             QStringLiteral("--strict"),
+                             QStringLiteral("--json"),
+                             QStringLiteral("-E"),
+                             QString::fromStdString(expression()),
+                             QStringLiteral("--argstr"),
+                             QStringLiteral("request"),
+                             QString::fromStdString(request.dump())};
+    if (!settings.store.empty())
+        arguments << QStringLiteral("--store") << QString::fromStdString(settings.store);
+    QProcess process;
+    process.start(nix.instantiate, arguments);
+    if (!process.waitForFinished(settings.timeoutSeconds * 1000)) {
+        process.kill();
+        process.waitForFinished();
+        pin.error = "Nix did not answer within " + std::to_string(settings.timeoutSeconds) + " s";
+        return pin;
+    }
+    const json answer = json::parse(process.readAllStandardOutput().toStdString(), nullptr, false);
+    if (process.exitCode() != 0 || !answer.is_object()) {
+        pin.error = NixError::read(process.readAllStandardError().toStdString(), "/").message;
+        return pin;
+    }
+    read(answer, pin);
+    return pin;
+}
+
+} // namespace
+
+json PinContents::toJson() const
+{
+    json python = json::array();
+    for (const PythonSet& set : pythonSets)
+        python.push_back({{"name", set.name}, {"python", set.python}, {"torch", set.torch}});
+    json cuda = json::array();
+    for (const CudaSet& set : cudaSets)
+        cuda.push_back(
+            {{"name", set.name}, {"cuda", set.cuda}, {"cudnn", set.cudnn}, {"nccl", set.nccl}});
+    return {{"revision", revision},      {"source", source},   {"error", error},
+            {"nixpkgs", nixpkgsVersion}, {"python3", python3}, {"pythonSets", python},
+            {"cuda", defaultCuda},       {"cudaSets", cuda},   {"magma", magma}};
+}
+
+std::vector<std::string> PinInspection::pythonSetsOf(const Analysis& analysis)
+{
+    std::set<std::string> sets{"python3Packages"};
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.recipe && entry.recipe->pythonPackageSet)
+            sets.insert(entry.recipe->pythonPackageSet->value);
+    return {sets.begin(), sets.end()};
+}
+
+std::vector<std::string> PinInspection::cudaSetsOf(const Analysis& analysis)
+{
+    std::set<std::string> sets{"cudaPackages"};
+    for (const MatrixEntry& entry : analysis.entries)
+        if (entry.recipe && entry.recipe->cudaPackageSet)
+            sets.insert(entry.recipe->cudaPackageSet->value);
+    return {sets.begin(), sets.end()};
+}
+
+std::vector<PinContents> PinInspection::inspect(const NixInstallation& nix,
+                                                const EvalSettings& settings,
+                                                const std::vector<std::string>& revisions,
+                                                const std::vector<std::string>& pythonSets,
+                                                const std::vector<std::string>& cudaSets)
+{
+    const json sets = {{"pythonSets", pythonSets}, {"cudaSets", cudaSets}};
+    nix.openStore(settings.store);
+    std::vector<PinContents> out(revisions.size());
+    QThreadPool pool;
+    pool.setMaxThreadCount(std::max(1, settings.jobs));
+    std::vector<QFuture<void>> running;
+    for (size_t i = 0; i < revisions.size(); ++i)
+        running.push_back(QtConcurrent::run(
+            &pool, [&, i] { out[i] = inspectOne(nix, settings, revisions[i], sets); }));
+    for (QFuture<void>& future : running)
+        future.waitForFinished();
+    return out;
+}
+
+} // namespace rg
