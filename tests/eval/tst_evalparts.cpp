@@ -53,6 +53,27 @@ private slots:
                  std::string("attribute 'torchx' missing (at /tmp/w/repo/.flox/pkgs/b.nix:2:4)"));
     }
 
+    // Nix 2.26 on the stand-in's newer revision (captured in the Debian 13 root): the removed
+    // alias names only nixpkgs' code, the renamed override argument the recipe's call.
+    void nix226OnTheNewerRevision()
+    {
+        const std::string root = "/tmp/rg/seed001-start";
+        const NixErrorReport alias = NixError::read(sample("nix-2.26-removed-alias.txt"), root);
+        QCOMPARE(alias.message,
+                 std::string("pytorch has been renamed to torch (at "
+                             "/tmp/rg/nixpkgs-standin/newer/pkgs/python-packages.nix:73:13)"));
+        QVERIFY(alias.file.empty());
+        QCOMPARE(alias.attribute, std::string("python3Packages.pytorch.override"));
+        const NixErrorReport argument =
+            NixError::read(sample("nix-2.26-unexpected-argument.txt"), root);
+        QCOMPARE(argument.message,
+                 std::string(
+                     "function 'anonymous lambda' called with unexpected argument 'gpuTargets'"));
+        QCOMPARE(argument.file,
+                 std::string(".flox/pkgs/pytorch-python313-cuda13_0-sm120-avx512.nix"));
+        QCOMPARE(argument.line, 68);
+    }
+
     void nixMessagesWithoutPositionOrText()
     {
         QCOMPARE(
@@ -131,7 +152,12 @@ private slots:
         QCOMPARE(recipe.compilerFlags(), (std::vector<std::string>{"-Wno-error", "-O2"}));
 
         // A package on a torch: its own list when it sets one, else its torch's.
-        recipe.torch = EvaluatedTorch{"torch-2.9.1", "2.9.1", "", true, {"8.9"}, "",
+        recipe.torch = EvaluatedTorch{"torch-2.9.1",
+                                      "2.9.1",
+                                      "",
+                                      true,
+                                      {"8.9"},
+                                      "",
                                       "export TORCH_CUDA_ARCH_LIST=\"8.9;9.0\"\n"};
         QCOMPARE(recipe.archList(), (std::vector<std::string>{"8.9", "9.0"}));
         recipe.archListSetting = "8.6";
@@ -143,8 +169,9 @@ private slots:
     // Nix names only nixpkgs' position for a removed alias: the recipe's selection is found.
     void aFailingAttributeIsFoundInTheRecipe()
     {
-        const std::string recipe = "let\n  p = import ./x.nix;\nin\n(p.python3Packages.pytorch.override {\n"
-                                   "  pytorchx = 1;\n})\n";
+        const std::string recipe =
+            "let\n  p = import ./x.nix;\nin\n(p.python3Packages.pytorch.override {\n"
+            "  pytorchx = 1;\n})\n";
         NixErrorReport report;
         report.attribute = "python3Packages.pytorch.override";
         QVERIFY(NixError::locateAttribute(report, recipe, ".flox/pkgs/a.nix"));
