@@ -14,6 +14,7 @@
 #include <QAction>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <QSettings>
 #include <QTabWidget>
 
@@ -116,6 +117,23 @@ void BuildActions::addToCellMenu(QMenu* menu, const QModelIndex& cell)
         m_buildAction->setEnabled(true);
         m_publishAction->setEnabled(true);
     });
+}
+
+bool BuildActions::confirmQuit(const std::function<bool(int)>& confirm)
+{
+    if (!m_builds->hasRunningJobs())
+        return true;
+    const int active = m_builds->queue()->runningCount() + m_builds->queue()->queuedCount();
+    const bool quit =
+        confirm
+            ? confirm(active)
+            : QMessageBox::question(
+                  m_context.mainWidget(), tr("Builds are running"),
+                  tr("%n build(s) are running or queued. Quit and cancel them?", nullptr, active),
+                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    if (quit)
+        m_builds->cancelAll();
+    return quit;
 }
 
 int BuildActions::buildSelection()

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <functional>
 
 class QAction;
 class QLabel;
@@ -36,6 +37,9 @@ public:
     QAction* publishAction() const { return m_publishAction; }
     QAction* settingsAction() const { return m_settingsAction; }
 
+    // Before the window closes: true when no build runs, or `confirm` (asked with the number
+    // running or queued; a message box when null) agrees to cancel them, which it then does.
+    bool confirmQuit(const std::function<bool(int running)>& confirm);
     // Builds the selected cells' recipes; returns how many were queued.
     int buildSelection();
     // Publishes the selected variants whose last build succeeded; returns how many were queued.

@@ -2,7 +2,6 @@
 
 #include "aboutdialog.h"
 #include "branchoverviewview.h"
-#include "build/buildqueue.h"
 #include "build/buildsession.h"
 #include "buildactions.h"
 #include "buildjobsview.h"
@@ -11,6 +10,7 @@
 #include "detailspanel.h"
 #include "dockfitter.h"
 #include "emptystatepage.h"
+#include "evalactions.h"
 #include "filterbar.h"
 #include "gridcontroller.h"
 #include "matrixview.h"
@@ -72,6 +72,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_buildActions = new BuildActions(*this, this);
     m_grid->showBuildStates(m_buildActions->builds());
     statusBar()->addPermanentWidget(m_buildActions->statusLabel());
+    m_eval = new EvalActions(*this, builds(), this);
+    statusBar()->addPermanentWidget(m_eval->statusWidget());
     createActions();
     createDocks();
     // Its docks join the View menu createMenus() fills.
@@ -179,6 +181,8 @@ void MainWindow::createMenus()
     recipe->addAction(buildAction());
     recipe->addAction(publishAction());
     recipe->addSeparator();
+    m_eval->addToMenu(recipe);
+    recipe->addSeparator();
     recipe->addAction(m_buildActions->settingsAction());
 
     m_changes->addToMenu(menuBar()->addMenu(tr("&Changes")));
@@ -223,6 +227,7 @@ void MainWindow::createToolBar()
     toolbar->addSeparator();
     toolbar->addAction(buildAction());
     toolbar->addAction(m_grid->editAction());
+    m_eval->addToToolBar(toolbar);
     toolbar->addSeparator();
     toolbar->addAction(m_pins->colourAction());
 }
@@ -415,27 +420,14 @@ void MainWindow::setQuitConfirmation(std::function<bool(int)> confirm)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    BuildSession* builds = this->builds();
-    if (builds->hasRunningJobs()) {
-        const int active = builds->queue()->runningCount() + builds->queue()->queuedCount();
-        const bool quit =
-            m_confirmQuit
-                ? m_confirmQuit(active)
-                : QMessageBox::question(
-                      this, tr("Builds are running"),
-                      tr("%n build(s) are running or queued. Quit and cancel them?", nullptr,
-                         active),
-                      QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
-        if (!quit) {
-            event->ignore();
-            return;
-        }
-        builds->cancelAll();
+    if (!m_buildActions->confirmQuit(m_confirmQuit)) {
+        event->ignore();
+        return;
     }
     m_settingsWriter.waitForDone(); // the recent list first, so nothing written later is lost
     saveSettings();
     QSettings settings;
-    builds->settings().save(settings);
+    builds()->settings().save(settings);
     event->accept();
 }
 

@@ -26,6 +26,7 @@ class BranchOverviewModel;
 class BranchOverviewView;
 class ChangeActions;
 class EmptyStatePage;
+class EvalActions;
 class MessageBanner;
 class PinActions;
 
@@ -59,6 +60,8 @@ public:
     QString buildsText() const { return m_buildActions->buildsText(); }
     // Create / fix / delete recipes and complete the matrix through reviewed change sets.
     ChangeActions* changeActions() const { return m_changes; }
+    // Evaluate with Nix: the actions, the progress, Nix's answers in the session's analysis.
+    EvalActions* evalActions() const { return m_eval; }
     // Pins: the pins and alignment docks, colour by pin, pin bumps.
     PinActions* pinActions() const { return m_pins; }
     // Asked before quitting with running builds; the default asks with a message box.
@@ -154,6 +157,7 @@ private:
     ChangeActions* m_changes = nullptr;
     BuildActions* m_buildActions = nullptr;
     PinActions* m_pins = nullptr;
+    EvalActions* m_eval = nullptr;
     std::function<bool(int)> m_confirmQuit;
 
     // Recently opened repositories, newest first: kept here, written to the settings on

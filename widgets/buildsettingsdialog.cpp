@@ -4,6 +4,8 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSpinBox>
@@ -80,6 +82,7 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(createSourcesBox());
     layout->addWidget(buttons);
     updateEnabled();
 }
@@ -99,7 +102,48 @@ BuildSettings BuildSettingsDialog::settings() const
             result.nixOptions << line.trimmed();
     result.publishOrg = m_publishOrg->text().trimmed();
     result.verify = m_verify->isChecked();
+    result.nixpkgsSources = BuildSettings::nixpkgsSourcesFrom(m_sources->toPlainText(), nullptr);
+    result.defaultNixpkgs = m_defaultNixpkgs->text().trimmed();
     return result;
+}
+
+QWidget* BuildSettingsDialog::createSourcesBox()
+{
+    auto* box = new QGroupBox(tr("Local nixpkgs sources (Evaluate)"), this);
+    m_sources = new QPlainTextEdit(m_initial.nixpkgsSourcesText(), box);
+    m_sources->setPlaceholderText(
+        QStringLiteral("6a030d535719c5190187c4cec156f335e95e3211=/srv/nixpkgs"));
+    m_sources->setToolTip(tr("One pinned revision=local nixpkgs directory or tarball per line; "
+                             "Nix evaluates that pin from it instead of fetching it"));
+    m_sources->setTabChangesFocus(true);
+    m_sources->setAccessibleName(tr("Local nixpkgs sources"));
+    m_defaultNixpkgs = new QLineEdit(m_initial.defaultNixpkgs, box);
+    m_defaultNixpkgs->setPlaceholderText(tr("none"));
+    m_defaultNixpkgs->setToolTip(
+        tr("The nixpkgs for recipes that are functions of a package set, and for <nixpkgs>"));
+    m_sourcesProblem = new QLabel(box);
+    m_sourcesProblem->setWordWrap(true);
+    m_sourcesProblem->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_sourcesProblem->hide();
+    auto* form = new QFormLayout(box);
+    form->addRow(tr("&Revisions:"), m_sources);
+    form->addRow(tr("&Default nixpkgs:"), m_defaultNixpkgs);
+    form->addRow(QString(), m_sourcesProblem);
+    return box;
+}
+
+void BuildSettingsDialog::accept()
+{
+    QStringList bad;
+    BuildSettings::nixpkgsSourcesFrom(m_sources->toPlainText(), &bad);
+    if (!bad.isEmpty()) {
+        m_sourcesProblem->setText(tr("Not REV=PATH with a 40-hex-digit revision: %1")
+                                      .arg(bad.join(QStringLiteral(", "))));
+        m_sourcesProblem->show();
+        m_sources->setFocus();
+        return;
+    }
+    QDialog::accept();
 }
 
 void BuildSettingsDialog::updateEnabled()

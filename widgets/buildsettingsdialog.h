@@ -1,7 +1,8 @@
 #pragma once
 
 // Edits BuildSettings: backend, custom command, Nix options and remote builders, concurrency,
-// publishing organisation. Presents only; the window persists what it returns.
+// publishing organisation, the local nixpkgs sources evaluation uses. Presents only; the window
+// persists what it returns.
 
 #include "build/buildsettings.h"
 
@@ -9,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
@@ -23,8 +25,14 @@ public:
 
     BuildSettings settings() const;
 
+    QPlainTextEdit* nixpkgsSourcesEdit() const { return m_sources; }
+    QLineEdit* defaultNixpkgsEdit() const { return m_defaultNixpkgs; }
+
+    void accept() override; // not while a source line is not REV=PATH
+
 private:
     void updateEnabled();
+    QWidget* createSourcesBox();
 
     BuildSettings m_initial; // keeps the fields this dialog does not show
     QComboBox* m_backend = nullptr;
@@ -36,6 +44,9 @@ private:
     QPlainTextEdit* m_nixOptions = nullptr;
     QLineEdit* m_publishOrg = nullptr;
     QCheckBox* m_verify = nullptr;
+    QPlainTextEdit* m_sources = nullptr;
+    QLineEdit* m_defaultNixpkgs = nullptr;
+    QLabel* m_sourcesProblem = nullptr;
 };
 
 } // namespace rg

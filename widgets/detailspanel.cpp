@@ -207,8 +207,8 @@ private:
 
 DetailsPanel::DetailsPanel(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_chooser(new QComboBox(this)),
-      m_status(new QLabel(this)), m_build(new QLabel(this)), m_facts(new QLabel(this)),
-      m_findingsTitle(new QLabel(this)), m_findings(new QTreeView(this)),
+      m_status(new QLabel(this)), m_build(new QLabel(this)), m_evaluation(new QLabel(this)),
+      m_facts(new QLabel(this)), m_findingsTitle(new QLabel(this)), m_findings(new QTreeView(this)),
       m_findingsModel(new FindingsModel(this)), m_findingsProxy(new QSortFilterProxyModel(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -229,6 +229,12 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_build->setTextFormat(Qt::RichText);
     m_build->hide();
     layout->addWidget(m_build);
+    m_evaluation->setWordWrap(true);
+    m_evaluation->setTextFormat(Qt::RichText);
+    m_evaluation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_evaluation->setAccessibleName(tr("Nix's answer"));
+    m_evaluation->hide();
+    layout->addWidget(m_evaluation);
     m_facts->setTextFormat(Qt::RichText);
     m_facts->setWordWrap(true);
     m_facts->setTextInteractionFlags(Qt::TextBrowserInteraction);
@@ -317,6 +323,7 @@ void DetailsPanel::clear(const QString& message)
                          "recipe's facts and findings."));
     m_facts->clear();
     showBuild(nullptr);
+    showEvaluation(nullptr);
     m_findingsModel->setFindings({});
     m_findingsTitle->setText(tr("Findings"));
     emit currentEntryChanged(nullptr);
@@ -380,8 +387,64 @@ QString DetailsPanel::factsText() const
     QTextDocument document;
     document.setHtml(m_status->text() + QStringLiteral("<br>") +
                      (m_build->text().isEmpty() ? QString() : m_build->text() + "<br>") +
+                     (m_evaluation->text().isEmpty() ? QString() : m_evaluation->text() + "<br>") +
                      m_facts->text());
     return document.toPlainText();
+}
+
+QString DetailsPanel::evaluationText() const
+{
+    QTextDocument document;
+    document.setHtml(m_evaluation->text() + m_evaluationTable);
+    return document.toPlainText();
+}
+
+// Nix's answer: a headline line above the facts, and its values as the first table of the
+// facts, before what the static reading found (a separate label would be squeezed to one line
+// in a short dock; the facts scroll). The static findings Nix overrules stay in the list below
+// as notes that name both answers.
+void DetailsPanel::showEvaluation(const MatrixEntry* entry)
+{
+    const EvaluationSummary* evaluation = entry ? entry->evaluation.get() : nullptr;
+    m_evaluation->setVisible(evaluation != nullptr);
+    m_evaluationTable.clear();
+    if (!evaluation) {
+        m_evaluation->clear();
+        return;
+    }
+    m_evaluation->setText(
+        QStringLiteral("<b>%1</b> %2")
+            .arg(tr("Nix:"), MatrixModel::evaluationText(*entry).toHtmlEscaped()));
+    FactRows row;
+    if (evaluation->evaluated) {
+        const auto value = [](const std::string& text) {
+            return text.empty() ? QStringLiteral("\u2014")
+                                : QStringLiteral("<code>%1</code>").arg(qs(text).toHtmlEscaped());
+        };
+        std::string arch;
+        for (const std::string& item : evaluation->archList)
+            arch += (arch.empty() ? "" : ";") + item;
+        row(tr("torch"), value(evaluation->torchVersion));
+        row(tr("CUDA"), value(evaluation->cudaVersion));
+        row(tr("Python"), value(evaluation->pythonVersion));
+        row(tr("Arch list"), value(arch));
+        row(tr("drvPath"), value(evaluation->drvPath));
+    } else {
+        row(tr("Nix says"), qs(evaluation->error)
+                                .toHtmlEscaped()
+                                .replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    }
+    row(tr("Pin"), evaluation->pin.empty() ? tr("none") : qs(evaluation->pin).toHtmlEscaped());
+    row(tr("Nix"), qs(evaluation->nixVersion).toHtmlEscaped() +
+                       (evaluation->fromCache ? tr(" (answer from the cache)") : QString()));
+    int overruled = 0;
+    for (const Finding& finding : entry->findings)
+        overruled += finding.ruleId == "eval-overrules-static" ? 1 : 0;
+    if (overruled > 0)
+        row(tr("Overruled"),
+            tr("%n static finding(s) Nix shows wrong: notes below", nullptr, overruled));
+    m_evaluationTable = QStringLiteral("<p><b>%1</b></p>").arg(tr("Nix's answer")) + row.table() +
+                        QStringLiteral("<p><b>%1</b></p>").arg(tr("Static reading"));
 }
 
 void DetailsPanel::setBuildSummaryProvider(BuildSummaryProvider provider)
@@ -425,7 +488,8 @@ void DetailsPanel::showEntry(int index)
         row(tr("File"), tr("none \u2014 the spec expects <code>%1.nix</code>")
                             .arg(qs(entry.variant.toString()).toHtmlEscaped()));
     }
-    m_facts->setText(row.table());
+    showEvaluation(&entry);
+    m_facts->setText(m_evaluationTable + row.table());
 
     m_findingsModel->setFindings(entry.findings);
     m_findingsTitle->setText(tr("Findings (%1)").arg(entry.findings.size()));

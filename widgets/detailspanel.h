@@ -44,7 +44,8 @@ public:
     QString currentVariantName() const;
     QTreeView* findingsView() const { return m_findings; }
     FindingsModel* findingsModel() const { return m_findingsModel; }
-    QString factsText() const; // the facts as plain text (for tests and copy)
+    QString factsText() const;      // the facts as plain text (for tests and copy)
+    QString evaluationText() const; // Nix's answer as plain text; "" when not evaluated
 
 signals:
     void currentEntryChanged(const rg::MatrixEntry* entry);
@@ -62,6 +63,7 @@ private:
     void addValueRows(FactRows& row, const RecipeFacts& facts) const;
     void addGroupRows(FactRows& row, const RecipeFacts& facts) const;
     void showBuild(const MatrixEntry* entry);
+    void showEvaluation(const MatrixEntry* entry);
     void activateFinding(const QModelIndex& index);
 
     BuildSummaryProvider m_buildSummary;
@@ -71,6 +73,8 @@ private:
     QComboBox* m_chooser;
     QLabel* m_status;
     QLabel* m_build;
+    QLabel* m_evaluation;      // Nix's answer in a line; its values head the facts
+    QString m_evaluationTable; // HTML, "" when the shown recipe was not evaluated
     QLabel* m_facts;
     QLabel* m_findingsTitle;
     QTreeView* m_findings;

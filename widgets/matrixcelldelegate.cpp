@@ -90,6 +90,30 @@ void paintBuildState(QPainter* painter, const QRectF& rect, const QVariantMap& b
     painter->restore();
 }
 
+// Nix's answer agrees with the variant: a small "✓ nix" tag in the chip's bottom-left corner,
+// where nothing else is drawn unless the cell has extra recipes (their tags take the foot).
+// A recipe Nix shows wrong needs no tag: its findings make the cell broken.
+void paintEvaluation(QPainter* painter, const QRectF& chip, const QVariantMap& evaluation,
+                     bool hasExtras, const QStyleOptionViewItem& option)
+{
+    if (hasExtras ||
+        evaluation.value(QStringLiteral("state")).toString() != QLatin1String("agrees"))
+        return;
+    painter->save();
+    QFont small = option.font;
+    small.setPointSizeF(std::max<qreal>(6.5, small.pointSizeF() * 0.75));
+    painter->setFont(small);
+    const QString tag = QStringLiteral("\u2713 nix");
+    const QFontMetricsF metrics(small);
+    const QRectF box(chip.left() + 5, chip.bottom() - metrics.height() - 3,
+                     metrics.horizontalAdvance(tag) + 2, metrics.height());
+    if (box.right() < chip.right() - 14) {
+        painter->setPen(StatusStyle::color(CellStatus::Ok, option.palette));
+        painter->drawText(box, Qt::AlignLeft | Qt::AlignVCenter, tag);
+    }
+    painter->restore();
+}
+
 // Where a chip's warning sign sits: the bottom-right corner, clear of the build badge (top
 // right), the build bar (along the foot) and the status icon (left).
 QRectF warningMarkRect(const QRectF& chip)
@@ -224,6 +248,7 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     const QVariantList builds = index.data(MatrixModel::BuildStateRole).toList();
     const QVariantList warnings = index.data(MatrixModel::WarningCountsRole).toList();
     const QVariantList pins = index.data(MatrixModel::PinsRole).toList();
+    const QVariantList evaluations = index.data(MatrixModel::EvaluationRole).toList();
     const int count = static_cast<int>(statuses.size());
     if (count > 0) {
         const QRectF area = QRectF(rect).adjusted(4, 4, -4, -4);
@@ -250,6 +275,8 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
                       extraLabels.value(s).toStringList(), extraStatuses.value(s).toList(), opt,
                       pinColor);
             paintBuildState(painter, chip, builds.value(s).toMap(), palette);
+            paintEvaluation(painter, chip, evaluations.value(s).toMap(),
+                            !extraLabels.value(s).toStringList().isEmpty(), opt);
         }
     }
     painter->setOpacity(1.0);

@@ -1,5 +1,6 @@
 #include "build/buildsettings.h"
 
+#include <QRegularExpression>
 #include <QSettings>
 
 namespace rg {
@@ -74,6 +75,31 @@ QString BuildSettings::nixConfigLines() const
     return lines.join(QLatin1Char('\n'));
 }
 
+QString BuildSettings::nixpkgsSourcesText() const
+{
+    QStringList lines;
+    for (auto it = nixpkgsSources.begin(); it != nixpkgsSources.end(); ++it)
+        lines << it.key() + QLatin1Char('=') + it.value();
+    return lines.join(QLatin1Char('\n'));
+}
+
+QMap<QString, QString> BuildSettings::nixpkgsSourcesFrom(const QString& text, QStringList* bad)
+{
+    static const QRegularExpression line(QStringLiteral("^([0-9a-fA-F]{40})\\s*=\\s*(\\S.*)$"));
+    QMap<QString, QString> sources;
+    for (const QString& raw : text.split(QLatin1Char('\n'))) {
+        const QString trimmed = raw.trimmed();
+        if (trimmed.isEmpty())
+            continue;
+        const QRegularExpressionMatch match = line.match(trimmed);
+        if (match.hasMatch())
+            sources[match.captured(1).toLower()] = match.captured(2).trimmed();
+        else if (bad)
+            *bad << trimmed;
+    }
+    return sources;
+}
+
 BuildSettings BuildSettings::load(QSettings& settings)
 {
     BuildSettings s;
@@ -89,6 +115,10 @@ BuildSettings BuildSettings::load(QSettings& settings)
     s.publishOrg = settings.value(QStringLiteral("publishOrg")).toString();
     s.verify = settings.value(QStringLiteral("verify"), true).toBool();
     s.cancelGraceMs = settings.value(QStringLiteral("cancelGraceMs"), 5000).toInt();
+    const QVariantMap sources = settings.value(QStringLiteral("nixpkgsSources")).toMap();
+    for (auto it = sources.begin(); it != sources.end(); ++it)
+        s.nixpkgsSources[it.key()] = it.value().toString();
+    s.defaultNixpkgs = settings.value(QStringLiteral("defaultNixpkgs")).toString();
     settings.endGroup();
     return s;
 }
@@ -106,6 +136,11 @@ void BuildSettings::save(QSettings& settings) const
     settings.setValue(QStringLiteral("publishOrg"), publishOrg);
     settings.setValue(QStringLiteral("verify"), verify);
     settings.setValue(QStringLiteral("cancelGraceMs"), cancelGraceMs);
+    QVariantMap sources;
+    for (auto it = nixpkgsSources.begin(); it != nixpkgsSources.end(); ++it)
+        sources[it.key()] = it.value();
+    settings.setValue(QStringLiteral("nixpkgsSources"), sources);
+    settings.setValue(QStringLiteral("defaultNixpkgs"), defaultNixpkgs);
     settings.endGroup();
 }
 

@@ -3,6 +3,7 @@
 // What the user chose about builds: which backend, how Nix is invoked, how many jobs run at
 // once, where publishing goes. A plain value; the app persists it with QSettings.
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -30,6 +31,10 @@ struct BuildSettings
     QString publishOrg;       // `flox publish -o ORG`
     bool verify = true;       // run the result's Python after a successful build
     int cancelGraceMs = 5000; // SIGTERM → SIGKILL delay when cancelling
+    // Local nixpkgs sources for evaluating recipes with Nix: pinned revision (40 hex digits,
+    // lower case) → a nixpkgs directory or tarball used instead of fetching it.
+    QMap<QString, QString> nixpkgsSources;
+    QString defaultNixpkgs; // for recipes that are functions of a package set; "" for none
 
     // Every option as (key, value), including builders / max-jobs / store; invalid entries
     // (no '=' or empty key) are reported in `error` and skipped.
@@ -38,6 +43,11 @@ struct BuildSettings
     QStringList nixArguments() const;
     // The same options as NIX_CONFIG lines, for tools that run Nix themselves (flox, custom).
     QString nixConfigLines() const;
+
+    // The sources as "REV=PATH" lines, and back; lines that are not a 40-hex-digit revision, "="
+    // and a path are left out and listed in `bad`.
+    QString nixpkgsSourcesText() const;
+    static QMap<QString, QString> nixpkgsSourcesFrom(const QString& text, QStringList* bad);
 
     static BuildSettings load(QSettings& settings); // group "build"
     void save(QSettings& settings) const;

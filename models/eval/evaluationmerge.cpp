@@ -7,6 +7,30 @@
 
 namespace rg {
 
+namespace {
+
+std::shared_ptr<const EvaluationSummary> summaryOf(const EvaluatedRecipe& result,
+                                                   const RecipeFacts& recipe)
+{
+    auto summary = std::make_shared<EvaluationSummary>();
+    summary->evaluated = result.evaluated;
+    summary->error = result.error.message;
+    if (result.torch)
+        summary->torchVersion = result.torch->version;
+    summary->cudaVersion = result.cudaVersion;
+    summary->pythonVersion = result.pythonVersion;
+    summary->archList = result.archList();
+    summary->drvPath = result.drvPath;
+    if (!recipe.pins.empty())
+        summary->pin = recipe.pins.front().revision;
+    summary->nixVersion = result.nixVersion;
+    summary->evaluatedAt = result.evaluatedAt;
+    summary->fromCache = result.fromCache;
+    return summary;
+}
+
+} // namespace
+
 std::vector<EvalItem> EvaluationMerge::itemsOf(const Analysis& analysis,
                                                const std::vector<CellSelector>& selectors)
 {
@@ -44,6 +68,7 @@ void EvaluationMerge::apply(Analysis& analysis, const std::vector<EvaluatedRecip
         entry.findings = check.overrule(entry.findings);
         for (Finding& finding : check.findings())
             entry.findings.push_back(std::move(finding));
+        entry.evaluation = summaryOf(*found->second, *entry.recipe);
         CellAssignment::refresh(entry);
     }
 }

@@ -22,6 +22,7 @@ public:
     static std::vector<EvalItem> itemsOf(const Analysis& analysis,
                                          const std::vector<CellSelector>& selectors = {});
 
+    // Each result's findings in its recipe's cell, and its summary as MatrixEntry::evaluation.
     static void apply(Analysis& analysis, const std::vector<EvaluatedRecipe>& results);
 };
 

@@ -6,6 +6,7 @@
 #include "matrix/cellid.h"
 #include "matrix/matrixspec.h"
 #include "matrix/variantexpectation.h"
+#include "recipes/evaluationsummary.h"
 #include "recipes/finding.h"
 #include "recipes/recipefacts.h"
 
@@ -41,6 +42,9 @@ struct MatrixEntry
     // looked up by. "" without a recipe, and until keyed (RepositorySession keys each scan on
     // its worker thread; the analyzer alone does not).
     std::string contentKey;
+    // Nix's answer for the recipe, when it was evaluated and its content has not changed since
+    // (EvaluationMerge::apply sets it); null otherwise.
+    std::shared_ptr<const EvaluationSummary> evaluation;
 
     int count(Severity severity) const; // findings of that severity
     const Finding* firstError() const;  // null when the recipe has no error

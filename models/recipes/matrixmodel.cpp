@@ -4,6 +4,7 @@
 #include "recipes/qtext.h"
 #include "recipes/ruleset.h"
 
+#include <QDateTime>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -531,6 +532,7 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
     case BuildStateRole:
     case WarningCountsRole:
     case PinsRole:
+    case EvaluationRole:
     case HasRecipeRole: {
         QVariantList perSlice;
         for (int s = 0; s < sliceCount && (role != PinsRole || m_pins); ++s)
@@ -596,6 +598,8 @@ QString MatrixModel::toolTipOf(const MatrixCellSlice& cell, const MatrixSlice& s
     if (cell.primary >= 0) {
         const MatrixEntry& entry = m_analysis->entries[static_cast<size_t>(cell.primary)];
         line.prepend(qs(entry.variant.toString()) + QLatin1Char('\n'));
+        if (const QString evaluation = evaluationText(entry); !evaluation.isEmpty())
+            line += QLatin1Char('\n') + evaluation;
         if (m_buildState) {
             const QString build = m_buildState(entry).summary;
             if (!build.isEmpty())
@@ -654,9 +658,53 @@ QVariant MatrixModel::sliceData(const MatrixCellSlice& cell, int role) const
     }
     case HasRecipeRole:
         return primary && primary->recipe != nullptr;
+    case EvaluationRole:
+        return primary ? QVariantMap{{QStringLiteral("state"), evaluationState(*primary)},
+                                     {QStringLiteral("text"), evaluationText(*primary)}}
+                       : QVariantMap{};
     default:
         return {};
     }
+}
+
+QString MatrixModel::evaluationState(const MatrixEntry& entry)
+{
+    if (!entry.evaluation)
+        return {};
+    if (!entry.evaluation->evaluated)
+        return QStringLiteral("fails");
+    for (const Finding& finding : entry.findings)
+        if (finding.ruleId.starts_with("eval-") && finding.severity != Severity::Info)
+            return QStringLiteral("findings");
+    return QStringLiteral("agrees");
+}
+
+QString MatrixModel::evaluationText(const MatrixEntry& entry)
+{
+    const EvaluationSummary* evaluation = entry.evaluation.get();
+    if (!evaluation)
+        return {};
+    const QString state = evaluationState(entry);
+    if (state == QLatin1String("fails"))
+        return QStringLiteral("does not evaluate: ") +
+               qs(evaluation->error).section(QLatin1Char('\n'), 0, 0);
+    QString text = QStringLiteral("evaluated \u2713");
+    if (state == QLatin1String("findings")) {
+        QStringList rules;
+        for (const Finding& finding : entry.findings)
+            if (finding.ruleId.starts_with("eval-") && finding.severity != Severity::Info)
+                rules << qs(finding.ruleId);
+        text = QStringLiteral("evaluated: %1 finding%2 (%3)")
+                   .arg(rules.size())
+                   .arg(rules.size() == 1 ? QString() : QStringLiteral("s"),
+                        rules.join(QStringLiteral(", ")));
+    }
+    text += QStringLiteral(" \u00b7 pin ") +
+            (evaluation->pin.empty() ? QStringLiteral("none") : qs(shortRevision(evaluation->pin)));
+    if (evaluation->evaluatedAt > 0)
+        text += QStringLiteral(" \u00b7 ") + QDateTime::fromSecsSinceEpoch(evaluation->evaluatedAt)
+                                                 .toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    return text;
 }
 
 QVariant MatrixModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -756,6 +804,7 @@ QHash<int, QByteArray> MatrixModel::roleNames() const
     names.insert(BuildStateRole, "buildState");
     names.insert(WarningCountsRole, "warningCounts");
     names.insert(PinsRole, "pins");
+    names.insert(EvaluationRole, "evaluation");
     return names;
 }
 

@@ -80,6 +80,10 @@ public:
         // QVariantList per slice of QVariantMap {index (int), label (QString)}: the CellPin
         // of the slice's recipe ({-1, ""} when it has none). Empty while not colouring by pin.
         PinsRole,
+        // QVariantList per slice of QVariantMap {state (QString: "agrees", "findings",
+        // "fails", or "" when not evaluated), text (QString, evaluationText)} of the slice's
+        // primary recipe: Nix's answer.
+        EvaluationRole,
     };
     static constexpr int NoStatus = -1;
 
@@ -144,6 +148,12 @@ public:
     // redundant or impossible recipe carries that verdict as a warning finding, which the
     // status already says. 0 for an entry without a recipe file.
     static int warningCount(const MatrixEntry& entry);
+    // Nix's answer for the entry in one line: "evaluated ✓ · pin 6a030d5 · 2025-06-01 12:04",
+    // "evaluated: 1 finding (eval-cuda-mismatch) · pin …", "does not evaluate: <Nix's first
+    // line>"; "" when the recipe was not evaluated.
+    static QString evaluationText(const MatrixEntry& entry);
+    // "agrees", "findings", "fails", or "" when not evaluated.
+    static QString evaluationState(const MatrixEntry& entry);
     // Entries of the analysis with warningCount > 0: what the warnings toggle would show.
     static int countWithWarnings(const Analysis& analysis);
 

@@ -23,11 +23,14 @@ RepositorySession::RepositorySession(QObject* parent) : QObject(parent)
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, &m_debounce,
             qOverload<>(&QTimer::start));
     connect(&m_scan, &QFutureWatcher<ScanResult>::finished, this, &RepositorySession::scanFinished);
+    connect(&m_refine, &QFutureWatcher<Refined>::finished, this,
+            &RepositorySession::refineFinished);
 }
 
 RepositorySession::~RepositorySession()
 {
     m_scan.waitForFinished();
+    m_refine.waitForFinished();
 }
 
 QString RepositorySession::displayName() const
@@ -46,6 +49,7 @@ void RepositorySession::resetState()
     m_source.reset();
     m_cache = std::make_shared<RecipeCache>();
     m_analysis.reset();
+    m_base.reset();
     m_recipeDirFound = false;
     m_recipeDir.clear();
     m_scanError.clear();
@@ -141,9 +145,37 @@ void RepositorySession::startScan()
     const quint64 generation = m_generation;
     options.progress = progressReporter(generation);
     const bool workTree = m_revision.isEmpty();
-    m_scan.setFuture(QtConcurrent::run([source, cache, options, generation, workTree]() {
-        return scan(*source, cache, options, generation, workTree);
+    m_scan.setFuture(
+        QtConcurrent::run([source, cache, options, refiner = m_refiner, generation, workTree]() {
+            return scan(*source, cache, options, refiner, generation, workTree);
+        }));
+}
+
+void RepositorySession::setRefiner(Refiner refiner)
+{
+    m_refiner = std::move(refiner);
+    if (m_scanning) {
+        m_pending = true; // the running scan took the refiner it had
+        return;
+    }
+    if (!m_base)
+        return;
+    m_refine.setFuture(QtConcurrent::run([base = m_base, refiner = m_refiner]() -> Refined {
+        if (!refiner)
+            return {base, base};
+        auto refined = std::make_shared<Analysis>(*base);
+        refiner(*refined);
+        return {base, std::move(refined)};
     }));
+}
+
+void RepositorySession::refineFinished()
+{
+    const Refined refined = m_refine.result();
+    if (refined.first != m_base)
+        return; // a scan replaced the analysis meanwhile, refined already
+    m_analysis = refined.second;
+    emit analysisChanged();
 }
 
 // Whole percents only, so 20,000 files post at most 100 events; the destructor waits for
@@ -177,7 +209,8 @@ std::function<void(int, int)> RepositorySession::progressReporter(quint64 genera
 RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& source,
                                                       const std::shared_ptr<RecipeCache>& cache,
                                                       const AnalyzerOptions& options,
-                                                      quint64 generation, bool workTree)
+                                                      const Refiner& refiner, quint64 generation,
+                                                      bool workTree)
 {
     ScanResult result;
     result.generation = generation;
@@ -203,7 +236,14 @@ RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& so
     }
     if (result.recipeDirFound)
         result.scanError = listError;
-    result.analysis = std::move(analysis);
+    result.base = analysis;
+    if (refiner) {
+        auto refined = std::make_shared<Analysis>(*analysis);
+        refiner(*refined);
+        result.analysis = std::move(refined);
+    } else {
+        result.analysis = std::move(analysis);
+    }
     result.milliseconds = timer.elapsed();
     return result;
 }
@@ -258,6 +298,7 @@ void RepositorySession::scanFinished()
         return;
     }
     m_analysis = result.analysis;
+    m_base = result.base;
     m_recipeDirFound = result.recipeDirFound;
     m_recipeDir = qs(result.recipeDir);
     m_scanError = qs(result.scanError);

@@ -15,7 +15,9 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
+#include <functional>
 #include <memory>
+#include <utility>
 
 namespace rg {
 
@@ -50,6 +52,14 @@ public:
     qint64 lastScanMilliseconds() const { return m_lastScanMs; }
     int scanCount() const { return m_scanCount; }
 
+    // What the window knows of the recipes beyond their files (Nix's answers): run on every
+    // analysis a scan makes, on the scan's worker, and at once on a copy of the analysis shown
+    // now (also on a worker; analysisChanged follows). Null for none.
+    using Refiner = std::function<void(Analysis&)>;
+    void setRefiner(Refiner refiner);
+    // The analysis as the files alone make it, before the refiner.
+    std::shared_ptr<const Analysis> staticAnalysis() const { return m_base; }
+
     void setDebounceInterval(int milliseconds) { m_debounce.setInterval(milliseconds); }
     void setAnalyzerOptions(const AnalyzerOptions& options) { m_options = options; }
 
@@ -74,6 +84,7 @@ private:
     struct ScanResult
     {
         std::shared_ptr<const Analysis> analysis;
+        std::shared_ptr<const Analysis> base; // before the refiner
         bool recipeDirFound = false;
         std::string recipeDir;
         std::string scanError;
@@ -89,10 +100,12 @@ private:
     std::function<void(int, int)> progressReporter(quint64 generation);
     static ScanResult scan(const RepositorySource& source,
                            const std::shared_ptr<RecipeCache>& cache,
-                           const AnalyzerOptions& options, quint64 generation, bool workTree);
+                           const AnalyzerOptions& options, const Refiner& refiner,
+                           quint64 generation, bool workTree);
     static void addWatches(ScanResult& result, const Analysis& analysis,
                            const std::string& rootPath);
     void scanFinished();
+    void refineFinished();
     void updateWatches(const ScanResult& result);
     void resetState();
 
@@ -103,6 +116,8 @@ private:
     QString m_revision;
 
     std::shared_ptr<const Analysis> m_analysis;
+    std::shared_ptr<const Analysis> m_base;
+    Refiner m_refiner;
     bool m_recipeDirFound = false;
     QString m_recipeDir;
     QString m_scanError;
@@ -115,6 +130,9 @@ private:
     bool m_pending = false;
     quint64 m_generation = 0;
     QFutureWatcher<ScanResult> m_scan;
+    // A refined copy of m_base, with the base it was made from: stale when a scan replaced it.
+    using Refined = std::pair<std::shared_ptr<const Analysis>, std::shared_ptr<const Analysis>>;
+    QFutureWatcher<Refined> m_refine;
     QFileSystemWatcher m_watcher;
     QTimer m_debounce;
 };

@@ -3,6 +3,7 @@
 // process left behind, a missing or old Nix, a pin that cannot be fetched, and the cache.
 
 #include "../loopback.h"
+#include "../processes.h"
 #include "eval/recipeevaluator.h"
 #include "standinpkgs.h"
 
@@ -14,6 +15,7 @@
 #include <thread>
 
 using namespace rg;
+using rg::test::processesMentioning;
 
 namespace {
 
@@ -59,19 +61,6 @@ const EvaluatedRecipe* resultFor(const std::vector<EvaluatedRecipe>& results, co
         if (result.path == path)
             return &result;
     return nullptr;
-}
-
-// Processes whose command line mentions `marker`: a Nix left behind by a cancel would.
-int processesMentioning(const QByteArray& marker)
-{
-    int count = 0;
-    QDirIterator proc(QStringLiteral("/proc"));
-    while (proc.hasNext()) {
-        QFile cmdline(proc.next() + QStringLiteral("/cmdline"));
-        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(marker))
-            ++count;
-    }
-    return count;
 }
 
 } // namespace

@@ -1,0 +1,339 @@
+// Evaluate from the window, with the real Nix against the stand-in nixpkgs: a copy of the demo
+// repository, its pins mapped to tests/fixtures/nixpkgs-standin/older through the build
+// settings. Progress arrives while the GUI thread keeps answering; afterwards the defects only
+// Nix shows make their cells broken, sound cells say "evaluated ✓", and the details show Nix's
+// answer; the answers survive a rescan of unchanged files and leave a changed one; Cancel
+// leaves no Nix process and no answer; the local sources are kept with the build settings.
+
+#include "../processes.h"
+#include "build/buildsession.h"
+#include "build/buildsettings.h"
+#include "buildactions.h"
+#include "buildsettingsdialog.h"
+#include "detailspanel.h"
+#include "eval/evaluationmerge.h"
+#include "eval/evaluationsession.h"
+#include "evalactions.h"
+#include "guitestsupport.h"
+#include "mainwindow.h"
+#include "matrixview.h"
+#include "recipes/matrixmodel.h"
+#include "recipes/repositorysession.h"
+#include "responsivenessprobe.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+
+using namespace rg;
+using namespace rg::test;
+
+namespace {
+
+constexpr int slowly = 240000; // 20 recipes on two cores, with the first use of a store
+
+const QString standin = QStringLiteral(RG_FIXTURES_DIR "/nixpkgs-standin/older");
+// The revisions the demo's recipes pin (grep -o '[0-9a-f]\{40\}' over its recipes).
+const char* const demoRevisions[] = {"6a030d535719c5190187c4cec156f335e95e3211",
+                                     "235aefb7b064954fce09d035c69907ba8a87cbcd",
+                                     "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"};
+
+bool git(const QString& directory, const QStringList& arguments)
+{
+    QProcess process;
+    process.setWorkingDirectory(directory);
+    process.start(QStringLiteral("git"), arguments);
+    return process.waitForFinished(30000) && process.exitCode() == 0;
+}
+
+// The demo repository, copied and committed: a work tree of its own the test may edit.
+bool copyDemo(const QString& target)
+{
+    const QString source = QStringLiteral(RG_SOURCE_DIR "/resources/demo/repository");
+    QDirIterator it(source, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    int copied = 0;
+    while (it.hasNext()) {
+        const QString from = it.next();
+        if (!writeAll(target + from.mid(source.size()), readAll(from)))
+            return false;
+        ++copied;
+    }
+    return copied > 0 && git(target, {QStringLiteral("init"), QStringLiteral("-q")}) &&
+           git(target, {QStringLiteral("add"), QStringLiteral("-A")}) &&
+           git(target, {QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                        QStringLiteral("user.email=t@t"), QStringLiteral("commit"),
+                        QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("demo")});
+}
+
+// Answers from an earlier test must not make a later one's run instant: a cache of its own.
+void useFreshCache(QTemporaryDir& cache)
+{
+    qputenv("XDG_CACHE_HOME", QFile::encodeName(cache.path()));
+}
+
+struct Opened
+{
+    QTemporaryDir repository;
+    QTemporaryDir store; // Nix's store for this test: instantiation writes .drv files
+    MainWindow window;
+};
+
+bool open(Opened& opened)
+{
+    if (!opened.repository.isValid() || !copyDemo(opened.repository.path()))
+        return false;
+    BuildSettings settings = opened.window.builds()->settings();
+    for (const char* revision : demoRevisions)
+        settings.nixpkgsSources[QString::fromLatin1(revision)] = standin;
+    settings.defaultNixpkgs = standin;
+    settings.store = QStringLiteral("local?root=") + opened.store.path();
+    opened.window.builds()->setSettings(settings);
+    opened.window.resize(1400, 900);
+    opened.window.show();
+    QSignalSpy changed(opened.window.session(), &RepositorySession::analysisChanged);
+    opened.window.openRepository(opened.repository.path());
+    return changed.wait(20000) && opened.window.session()->analysis();
+}
+
+const MatrixEntry* entryOf(MainWindow& window, const char* variant)
+{
+    const auto analysis = window.session()->analysis();
+    for (const MatrixEntry& entry : analysis->entries)
+        if (entry.variant.toString() == variant)
+            return &entry;
+    return nullptr;
+}
+
+bool hasFinding(const MatrixEntry* entry, std::string_view rule)
+{
+    for (const Finding& finding : entry->findings)
+        if (finding.ruleId == rule)
+            return true;
+    return false;
+}
+
+QVariantMap evaluationAt(MainWindow& window, const char* variant)
+{
+    const QModelIndex cell = window.matrixModel()->indexOfVariant(variant);
+    return cell.data(MatrixModel::EvaluationRole).toList().value(0).toMap();
+}
+
+int evaluatedEntries(MainWindow& window)
+{
+    int count = 0;
+    for (const MatrixEntry& entry : window.session()->analysis()->entries)
+        count += entry.evaluation ? 1 : 0;
+    return count;
+}
+
+const char* const cudaDefects[] = {"pytorch-python313-cuda13_0-sm110-armv8_2",
+                                   "pytorch-python313-cuda13_0-sm110-armv9",
+                                   "pytorch-python313-cuda13_0-sm120-avx"};
+const char* const archDefect = "pytorch-python313-cuda13_0-sm89-avx2";
+const char* const sound = "pytorch-python313-cuda13_0-sm120-avx2";
+
+} // namespace
+
+class TestEvaluate : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_cache;
+
+private slots:
+    void initTestCase()
+    {
+        isolateSettings();
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("nix-instantiate")).isEmpty(),
+                 "these tests evaluate with the real Nix: nix-instantiate must be on PATH");
+    }
+
+    void evaluateTheBranch();
+    void cancelLeavesNoProcessAndNoAnswer();
+    void localSourcesPersistWithTheBuildSettings();
+};
+
+void TestEvaluate::evaluateTheBranch()
+{
+    useFreshCache(m_cache);
+    Opened opened;
+    QVERIFY(open(opened));
+    MainWindow& window = opened.window;
+    EvaluationSession* evaluation = window.evalActions()->evaluation();
+    QSignalSpy progress(evaluation, &EvaluationSession::progress);
+    QSignalSpy finished(evaluation, &EvaluationSession::finished);
+    QSignalSpy analysed(window.session(), &RepositorySession::analysisChanged);
+    const int recipes =
+        static_cast<int>(EvaluationMerge::itemsOf(*window.session()->analysis()).size());
+    QCOMPARE(recipes, 20);
+
+    // The window's first paint is not what is measured.
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    ResponsivenessProbe probe;
+    probe.start();
+    window.evalActions()->evaluateBranchAction()->trigger();
+    QVERIFY(evaluation->isRunning());
+    QVERIFY(window.evalActions()->statusWidget()->isVisible());
+    QVERIFY(!window.evalActions()->evaluateAction()->isEnabled()); // one run at a time
+    QVERIFY(window.evalActions()->cancelAction()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, slowly);
+    probe.stop();
+    QVERIFY2(probe.maxLatenessMs() < ResponsivenessProbe::budgetMs,
+             qPrintable(QStringLiteral("GUI thread late by %1 ms, %2 ms after Evaluate")
+                            .arg(probe.maxLatenessMs())
+                            .arg(probe.worstAtMs())));
+    QVERIFY(probe.ticks() > 10);
+
+    QCOMPARE(finished.at(0).at(1).toBool(), false);
+    // done rises to the total, never back; some report names the recipe Nix began.
+    QVERIFY(progress.count() >= 3);
+    int last = -1;
+    bool named = false;
+    for (const QList<QVariant>& report : progress) {
+        QVERIFY(report.at(0).toInt() >= last);
+        last = report.at(0).toInt();
+        QCOMPARE(report.at(1).toInt(), recipes);
+        named = named || report.at(2).toString().endsWith(QStringLiteral(".nix"));
+    }
+    QCOMPARE(last, recipes);
+    QVERIFY(named);
+    QVERIFY(!window.evalActions()->statusWidget()->isVisible());
+
+    // The answers come in through the session: a refined analysis follows.
+    QTRY_VERIFY_WITH_TIMEOUT(evaluatedEntries(window) == recipes, 20000);
+    QVERIFY(analysed.count() >= 1);
+    for (const char* variant : cudaDefects) {
+        const MatrixEntry* entry = entryOf(window, variant);
+        QVERIFY2(entry && hasFinding(entry, "eval-cuda-mismatch"), variant);
+        QCOMPARE(entry->status, CellStatus::Broken);
+        QCOMPARE(evaluationAt(window, variant).value(QStringLiteral("state")).toString(),
+                 QStringLiteral("findings"));
+    }
+    const MatrixEntry* arch = entryOf(window, archDefect);
+    QVERIFY(arch && hasFinding(arch, "eval-arch-mismatch"));
+    QCOMPARE(arch->status, CellStatus::Broken);
+
+    const QModelIndex soundCell = window.matrixModel()->indexOfVariant(sound);
+    QVERIFY(soundCell.isValid());
+    QCOMPARE(entryOf(window, sound)->status, CellStatus::Ok);
+    QCOMPARE(evaluationAt(window, sound).value(QStringLiteral("state")).toString(),
+             QStringLiteral("agrees"));
+    QVERIFY(
+        soundCell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("evaluated \u2713")));
+    QVERIFY(soundCell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("pin 6a030d5")));
+
+    // The details: Nix's answer beside what the static reading found.
+    window.matrixView()->setCurrentIndex(soundCell);
+    QTRY_COMPARE(window.detailsPanel()->currentVariantName(), QString::fromLatin1(sound));
+    const QString answer = window.detailsPanel()->evaluationText();
+    for (const char* words :
+         {"evaluated \u2713", "torch", "2.10.0", "CUDA", "13.0", "Python", "3.13", "Arch list",
+          "12.0", "drvPath", ".drv", "Pin", "6a030d535719c5190187c4cec156f335e95e3211"})
+        QVERIFY2(answer.contains(QString::fromUtf8(words)),
+                 qPrintable(QStringLiteral("%1 not in: %2").arg(QString::fromUtf8(words), answer)));
+
+    // RG_EVAL_SCREENSHOT=FILE: the window with a defect Nix found in the details, for a look.
+    if (const QString shot = qEnvironmentVariable("RG_EVAL_SCREENSHOT"); !shot.isEmpty()) {
+        window.matrixView()->setCurrentIndex(window.matrixModel()->indexOfVariant(cudaDefects[1]));
+        QTRY_COMPARE(window.detailsPanel()->currentVariantName(),
+                     QString::fromLatin1(cudaDefects[1]));
+        QVERIFY(window.grab().save(shot));
+    }
+
+    // An unrelated file changes: the rescan keeps every answer.
+    const int scans = window.session()->scanCount();
+    QVERIFY(writeAll(opened.repository.filePath(QStringLiteral(".flox/pkgs/notes.txt")), "x\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->scanCount() > scans, 20000);
+    QCOMPARE(evaluatedEntries(window), recipes);
+    QVERIFY(hasFinding(entryOf(window, archDefect), "eval-arch-mismatch"));
+    QCOMPARE(evaluationAt(window, sound).value(QStringLiteral("state")).toString(),
+             QStringLiteral("agrees"));
+
+    // A recipe changes: its answer goes (Nix has not seen this text), the others stay.
+    const QString changed = opened.repository.filePath(
+        QStringLiteral(".flox/pkgs/") + QString::fromLatin1(archDefect) + QStringLiteral(".nix"));
+    QVERIFY(writeAll(changed, readAll(changed) + "\n# edited\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(!entryOf(window, archDefect)->evaluation, 20000);
+    QVERIFY(!hasFinding(entryOf(window, archDefect), "eval-arch-mismatch"));
+    QCOMPARE(evaluatedEntries(window), recipes - 1);
+    QVERIFY(evaluationAt(window, archDefect).value(QStringLiteral("state")).toString().isEmpty());
+    QVERIFY(hasFinding(entryOf(window, cudaDefects[0]), "eval-cuda-mismatch"));
+}
+
+void TestEvaluate::cancelLeavesNoProcessAndNoAnswer()
+{
+    QTemporaryDir cache;
+    useFreshCache(cache); // nothing answered before: Nix must run
+    Opened opened;
+    QVERIFY(open(opened));
+    MainWindow& window = opened.window;
+    EvaluationSession* evaluation = window.evalActions()->evaluation();
+    QSignalSpy finished(evaluation, &EvaluationSession::finished);
+    QCOMPARE(window.evalActions()->evaluate(true), 20);
+    // A second request while it runs is refused, not queued.
+    QCOMPARE(window.evalActions()->evaluate(true), 0);
+    QVERIFY(!evaluation->start(window.evalActions()->settingsFor(opened.repository.path()),
+                               {EvalItem{"x.nix", "", ""}}));
+
+    const QByteArray marker = opened.repository.path().toUtf8();
+    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(marker) >= 1, 60000); // Nix is at work
+    window.evalActions()->cancelAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+    QCOMPARE(finished.at(0).at(1).toBool(), true);
+    QCOMPARE(processesMentioning(marker), 0);
+    const auto results = finished.at(0).at(0).value<std::vector<EvaluatedRecipe>>();
+    int unanswered = 0;
+    for (const EvaluatedRecipe& result : results)
+        unanswered += result.transient ? 1 : 0;
+    QVERIFY2(unanswered > 0, "the cancel came after the last answer: not mid-run");
+
+    QCOMPARE(evaluation->answerCount(), 0);
+    QCOMPARE(evaluatedEntries(window), 0);
+    QVERIFY(evaluationAt(window, sound).value(QStringLiteral("state")).toString().isEmpty());
+    QVERIFY(!window.matrixModel()
+                 ->indexOfVariant(sound)
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QStringLiteral("evaluated")));
+    QVERIFY(window.evalActions()->evaluateAction()->isEnabled());
+    QVERIFY(!window.evalActions()->statusWidget()->isVisible());
+}
+
+void TestEvaluate::localSourcesPersistWithTheBuildSettings()
+{
+    isolateSettings();
+    const QString revision = QString::fromLatin1(demoRevisions[0]);
+    {
+        MainWindow window;
+        BuildSettingsDialog dialog(window.builds()->settings());
+        dialog.nixpkgsSourcesEdit()->setPlainText(QStringLiteral("not-a-revision=/x"));
+        dialog.defaultNixpkgsEdit()->setText(standin);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected)); // a line that is not REV=PATH
+        dialog.nixpkgsSourcesEdit()->setPlainText(revision.toUpper() + QStringLiteral(" = ") +
+                                                  standin + QStringLiteral("\n\n"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const BuildSettings chosen = dialog.settings();
+        QCOMPARE(chosen.nixpkgsSources.value(revision), standin);
+        QCOMPARE(chosen.nixpkgsSources.size(), 1);
+        window.findChild<BuildActions*>()->applyBuildSettings(chosen);
+    }
+    MainWindow again; // reads the settings as the next start of the app does
+    const BuildSettings loaded = again.builds()->settings();
+    QCOMPARE(loaded.nixpkgsSources.value(revision), standin);
+    QCOMPARE(loaded.defaultNixpkgs, standin);
+    // …and evaluation gets them, with the CLI's cache folder.
+    const EvalSettings eval = again.evalActions()->settingsFor(QStringLiteral("/repo"));
+    QCOMPARE(eval.sources.at(revision.toStdString()), QDir::cleanPath(standin).toStdString());
+    QCOMPARE(eval.defaultNixpkgs, QDir::cleanPath(standin).toStdString());
+    QCOMPARE(eval.repoRoot, std::string("/repo"));
+    QVERIFY(QString::fromStdString(eval.cacheDir).endsWith(QStringLiteral("/recipegrid/eval")));
+}
+
+QTEST_MAIN(TestEvaluate)
+#include "tst_evaluate.moc"
