@@ -45,9 +45,9 @@ ChangeSession::ChangeSession(RepositorySession* repository, QObject* parent)
     connect(&m_apply, &QFutureWatcher<Applied>::finished, this, &ChangeSession::applyFinished);
     // The inverse was planned against the files of the repository that was open.
     connect(m_repository, &RepositorySession::opened, this, [this] {
-        if (m_undo.operations.empty())
+        if (!m_undo)
             return;
-        m_undo = {};
+        m_undo.reset();
         m_undoTitle.clear();
         emit undoAvailableChanged(false);
     });
@@ -194,7 +194,8 @@ bool ChangeSession::apply(const ChangeSet& changes, bool commit, const QString& 
         emit applyFailed(tr("Nothing to apply: every operation was left out"));
         return false;
     }
-    startApply(changes, false, commit, message);
+    // The one copy of the change set: the worker and the result share it.
+    startApply(std::make_shared<const ChangeSet>(changes), false, commit, message);
     return true;
 }
 
@@ -202,7 +203,7 @@ bool ChangeSession::undo()
 {
     if (refused(false))
         return false;
-    if (m_undo.operations.empty()) {
+    if (!m_undo || m_undo->operations.empty()) {
         emit applyFailed(tr("Nothing to undo"));
         return false;
     }
@@ -210,24 +211,26 @@ bool ChangeSession::undo()
     return true;
 }
 
-void ChangeSession::startApply(const ChangeSet& changes, bool undo, bool commit,
+void ChangeSession::startApply(std::shared_ptr<const ChangeSet> changes, bool undo, bool commit,
                                const QString& message)
 {
     setBusy(true);
     const std::string root = m_repository->rootPath().toStdString();
     const std::string text = message.toStdString();
-    m_apply.setFuture(QtConcurrent::run([root, changes, undo, commit, text] {
+    m_apply.setFuture(QtConcurrent::run([root, changes = std::move(changes), undo, commit, text] {
         Applied out;
         out.changes = changes;
         out.undo = undo;
         out.commit = commit;
         try {
-            const ApplyResult result = ChangeSetApplier(root).apply(changes);
+            const ApplyResult result = ChangeSetApplier(root).apply(*changes);
             out.ok = result.applied;
             out.file = result.file;
             out.error = result.error;
+            if (out.ok && !undo)
+                out.inverse = std::make_shared<const ChangeSet>(changes->inverse());
             if (out.ok && commit) {
-                const CommitResult committed = GitCommitter::commit(root, changes, text);
+                const CommitResult committed = GitCommitter::commit(root, *changes, text);
                 out.committed = committed.committed;
                 out.commitId = committed.id;
                 out.commitError = committed.error;
@@ -244,7 +247,7 @@ void ChangeSession::applyFinished()
     const Applied out = m_apply.result();
     setBusy(false);
     // An undo is named after what it reverts, not after its own "Undo: …" title.
-    const QString title = out.undo ? m_undoTitle : qs(out.changes.title);
+    const QString title = out.undo ? m_undoTitle : qs(out.changes->title);
     if (!out.ok) {
         QString error = qs(out.error);
         if (!out.file.empty() && !error.contains(qs(out.file)))
@@ -254,11 +257,11 @@ void ChangeSession::applyFinished()
         emit undoAvailableChanged(canUndo());
         return;
     }
-    m_undo = out.undo ? ChangeSet{} : out.changes.inverse();
+    m_undo = out.undo ? nullptr : out.inverse;
     m_undoTitle = out.undo ? QString() : title;
     emit undoAvailableChanged(canUndo());
     m_repository->reload();
-    const QString counts = countsText(out.changes);
+    const QString counts = countsText(*out.changes);
     emit applied(out.undo ? tr("Undid \u201c%1\u201d: %2").arg(title, counts)
                           : tr("Applied \u201c%1\u201d: %2").arg(title, counts));
     if (!out.commit)

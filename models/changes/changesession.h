@@ -62,7 +62,7 @@ public:
     bool undo();
 
     bool isBusy() const;
-    bool canUndo() const { return !m_undo.operations.empty() && !isBusy(); }
+    bool canUndo() const { return m_undo && !m_undo->operations.empty() && !isBusy(); }
     // The title of the change set Undo would revert ("Create pytorch-python313-cpu-avx2").
     QString undoTitle() const { return m_undoTitle; }
     // Whether the open repository is a git work tree a commit can go to.
@@ -91,9 +91,12 @@ private:
         std::vector<DiffStat> stats;
         std::string error;
     };
+    // Change sets by shared pointer: one of hundreds of recipes takes tens of milliseconds to
+    // copy, which the GUI thread must not spend (a result is copied out of its future).
     struct Applied
     {
-        ChangeSet changes;
+        std::shared_ptr<const ChangeSet> changes;
+        std::shared_ptr<const ChangeSet> inverse; // of an apply that succeeded, not of an undo
         bool undo = false;
         bool commit = false;
         bool ok = false;
@@ -108,11 +111,13 @@ private:
     void planFinished();
     void applyFinished();
     void setBusy(bool busy);
-    void startApply(const ChangeSet& changes, bool undo, bool commit, const QString& message);
+    void startApply(std::shared_ptr<const ChangeSet> changes, bool undo, bool commit,
+                    const QString& message);
 
     RepositorySession* m_repository;
     bool m_busy = false;
-    ChangeSet m_undo; // the inverse of the last apply; empty when there is nothing to undo
+    // The inverse of the last apply; null or empty when there is nothing to undo.
+    std::shared_ptr<const ChangeSet> m_undo;
     QString m_undoTitle;
     QFutureWatcher<Planned> m_plan;
     QFutureWatcher<Applied> m_apply;

@@ -9,6 +9,7 @@
 #include "recipes/cellselector.h"
 #include "recipes/pininventory.h"
 
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <array>
@@ -767,8 +768,11 @@ PinBumpPlan planWith(const RepositorySource& source, const Analysis& analysis,
     for (size_t i = 0; i < indices.size(); ++i)
         indices[i] = i;
     const PinBumpBuilder builder(source, request);
-    // Reading and parsing dominate; recipes are independent, so they are bumped in parallel.
-    QtConcurrent::blockingMap(indices, [&](size_t i) {
+    // Reading and parsing dominate; recipes are independent, so they are bumped in parallel,
+    // on a pool of their own: Qt 6.4's raster engine splits the GUI thread's large fills across
+    // the global pool and waits for them, so a map filling that pool stalls every paint.
+    QThreadPool pool;
+    QtConcurrent::blockingMap(&pool, indices, [&](size_t i) {
         bumped[i] = {builder.bump(chosen[i]), chosen[i].recipe->path, 1};
     });
     bumpModules(all, request, builder, &bumped, &result.changes);

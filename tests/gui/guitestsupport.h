@@ -3,6 +3,7 @@
 // Shared by the GUI suites: fixture repositories copied into a temporary directory (so tests
 // may edit them), file helpers, and settings kept out of the user's own.
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -76,6 +77,19 @@ inline void isolateSettings()
         dir.removeRecursively();
         dir.mkpath(QStringLiteral("."));
     }
+}
+
+// The modal dialog of type `Dialog` once it is the active one; nullptr if none comes in time.
+template <typename Dialog> Dialog* waitForModal(int timeoutMs = 30000)
+{
+    Dialog* dialog = nullptr;
+    const bool shown = QTest::qWaitFor(
+        [&] {
+            dialog = qobject_cast<Dialog*>(QApplication::activeModalWidget());
+            return dialog != nullptr;
+        },
+        timeoutMs);
+    return shown ? dialog : nullptr;
 }
 
 inline const char* recipe(const char* variant)

@@ -19,6 +19,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QMap>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -26,10 +27,12 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTimer>
 #include <QTreeWidget>
 #include <algorithm>
+#include <memory>
 
 using namespace rg;
 using namespace rg::test;
@@ -38,6 +41,9 @@ namespace {
 
 const char* const sm90avx512 = "pytorch-python313-cuda13_0-sm90-avx512";
 const char* const magma = "pytorch-python313-cuda13_0-sm120-avx512-magma";
+const char* const armv9 = "pytorch-python313-cuda13_0-sm110-armv9"; // broken: the pin among others
+const QByteArray armv9Pin = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3";
+const QByteArray specPin = "6a030d535719c5190187c4cec156f335e95e3211";
 constexpr int slowly = 30000; // planning, applying and re-scanning on a loaded CI machine
 
 QModelIndex cellOf(MainWindow& window, const char* row, const char* column)
@@ -91,14 +97,7 @@ bool activate(QWidget& window)
 
 ChangeSetReviewDialog* waitForReview()
 {
-    ChangeSetReviewDialog* dialog = nullptr;
-    const bool shown = QTest::qWaitFor(
-        [&] {
-            dialog = qobject_cast<ChangeSetReviewDialog*>(QApplication::activeModalWidget());
-            return dialog != nullptr;
-        },
-        slowly);
-    return shown ? dialog : nullptr;
+    return waitForModal<ChangeSetReviewDialog>(slowly);
 }
 
 // Opens the cell's context menu with a right click and chooses the action named `objectName`
@@ -145,6 +144,65 @@ bool git(const QString& directory, const QStringList& arguments, QByteArray* out
     if (output)
         *output = process.readAllStandardOutput();
     return true;
+}
+
+// Every file below `root` (hidden ones included) by relative path, with its bytes.
+QMap<QString, QByteArray> snapshot(const QString& root)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        files.insert(path.mid(root.size() + 1), readAll(path));
+    }
+    return files;
+}
+
+// Complete Matrix for the whole package, as from the menu; the review it opens.
+ChangeSetReviewDialog* reviewComplete(MainWindow& window)
+{
+    window.matrixView()->clearSelection();
+    QAction* complete = menuAction(window, "completeMatrixAction");
+    if (!complete || !complete->isEnabled())
+        return nullptr;
+    complete->trigger();
+    return waitForReview();
+}
+
+// Whether `files` (a snapshot taken after `changes` was applied, or not) holds every selected
+// operation either as before or as after, all of them the same way, and nothing else changed:
+// no file half-written, no temporary file left beside one. Empty when so, else what is wrong.
+QString wholeOrUntouched(const ChangeSet& changes, const QMap<QString, QByteArray>& before,
+                         const QMap<QString, QByteArray>& files)
+{
+    int asBefore = 0;
+    int asAfter = 0;
+    QSet<QString> touched;
+    for (const FileOperation& op : changes.operations) {
+        if (!op.selected)
+            continue;
+        const QString path = QString::fromStdString(op.path);
+        touched.insert(path);
+        const bool present = files.contains(path);
+        const bool old = op.kind == FileOperationKind::Create
+                             ? !present
+                             : present && files.value(path) == before.value(path);
+        const bool fresh =
+            op.kind == FileOperationKind::Delete
+                ? !present
+                : present && files.value(path) == QByteArray::fromStdString(op.after);
+        if (!old && !fresh)
+            return path + QStringLiteral(": neither the old content nor the new");
+        asBefore += old;
+        asAfter += fresh;
+    }
+    if (asBefore != touched.size() && asAfter != touched.size())
+        return QStringLiteral("%1 of %2 files applied").arg(asAfter).arg(touched.size());
+    for (auto it = files.begin(); it != files.end(); ++it)
+        if (!touched.contains(it.key()) && before.value(it.key()) != it.value())
+            return it.key() + (before.contains(it.key()) ? QStringLiteral(": changed")
+                                                         : QStringLiteral(": left behind"));
+    return {};
 }
 
 } // namespace
@@ -496,6 +554,132 @@ private slots:
         box->accept();
         QCOMPARE(readAll(file), edited); // the user's edit is kept
         QVERIFY(QFileInfo::exists(file));
+    }
+
+    // A broken cell's context menu offers Fix; the review shows the rewrite, Apply writes
+    // exactly what was reviewed and the cell turns ok.
+    void fixFromTheCellMenu()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QString file = dir.filePath(recipe(armv9));
+        const QByteArray before = readAll(file);
+        QVERIFY(before.contains(armv9Pin));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        const QModelIndex cell = cellOf(window, "sm110", "armv9");
+        QCOMPARE(statusOf(window, "sm110", "armv9"), int(CellStatus::Broken));
+
+        click(window, cell);
+        QStringList offered;
+        QVERIFY(chooseFromCellMenu(window, cell, QStringLiteral("fixRecipeAction"), &offered));
+        QVERIFY(!offered.contains(QStringLiteral("createRecipeAction"))); // it has a file
+        ChangeSetReviewDialog* review = waitForReview();
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        const ChangeSet changes = review->changeSet();
+        const auto fixed =
+            std::find_if(changes.operations.begin(), changes.operations.end(),
+                         [](const FileOperation& op) { return op.path == recipe(armv9); });
+        QVERIFY(fixed != changes.operations.end());
+        QCOMPARE(fixed->kind, FileOperationKind::Modify);
+        QVERIFY(fixed->selected);
+        QCOMPARE(readAll(file), before); // nothing is written before Apply
+
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QVERIFY2(applied.wait(slowly), qPrintable(window.banner()->text()));
+        QCOMPARE(readAll(file), QByteArray::fromStdString(fixed->after));
+        QVERIFY(!readAll(file).contains(armv9Pin));
+        QVERIFY(readAll(file).contains(specPin));
+        QTRY_COMPARE_WITH_TIMEOUT(statusOf(window, "sm110", "armv9"), int(CellStatus::Ok), slowly);
+    }
+
+    // A recipe edited by hand while its fix is under review: Apply refuses, names the file, and
+    // writes nothing at all (Complete's 41 creations and its deletions included).
+    void applyRefusedWhenAFileChangedDuringReview()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QMap<QString, QByteArray> before = snapshot(dir.path());
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, dir.path()));
+        ChangeSetReviewDialog* review = reviewComplete(window);
+        QVERIFY2(review, qPrintable(window.banner()->text()));
+        QVERIFY2(review->countsText().startsWith(QStringLiteral("41 create")),
+                 qPrintable(review->countsText()));
+        const bool fixesArmv9 = std::any_of(
+            review->changeSet().operations.begin(), review->changeSet().operations.end(),
+            [](const FileOperation& op) { return op.path == recipe(armv9) && op.selected; });
+        QVERIFY(fixesArmv9);
+
+        const QByteArray edited = before.value(recipe(armv9)) + "\n# tuned by hand\n";
+        QVERIFY(writeAll(dir.filePath(recipe(armv9)), edited));
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QSignalSpy failed(window.changeActions()->session(), &ChangeSession::applyFailed);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        QVERIFY(failed.wait(slowly));
+        const QString message = failed.front().front().toString();
+        QVERIFY2(message.contains(QString::fromLatin1(recipe(armv9))) &&
+                     message.contains(QStringLiteral("changed on disk")),
+                 qPrintable(message));
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())));
+        QCOMPARE(box->text(), message);
+        box->accept();
+        QVERIFY(applied.isEmpty());
+        QMap<QString, QByteArray> expected = before;
+        expected.insert(recipe(armv9), edited);
+        const QMap<QString, QByteArray> after = snapshot(dir.path());
+        QCOMPARE(after.keys(), expected.keys()); // nothing created, nothing deleted
+        QVERIFY(after == expected);              // nothing rewritten, the edit kept
+    }
+
+    // The window closed (and destroyed, as quitting does) while Complete is planned, then while
+    // it is applied: every file is its old or its new content, all of them the same way, and
+    // nothing is left beside them.
+    void closingWhilePlanningOrApplying_data()
+    {
+        QTest::addColumn<bool>("applying");
+        QTest::newRow("planning") << false;
+        QTest::newRow("applying") << true;
+    }
+    void closingWhilePlanningOrApplying()
+    {
+        QFETCH(bool, applying);
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QMap<QString, QByteArray> before = snapshot(dir.path());
+        auto window = std::make_unique<MainWindow>();
+        window->show();
+        QVERIFY(activate(*window));
+        QVERIFY(openAndWait(*window, dir.path()));
+        ChangeSession* session = window->changeActions()->session();
+        ChangeSet changes;
+        if (applying) {
+            ChangeSetReviewDialog* review = reviewComplete(*window);
+            QVERIFY2(review, qPrintable(window->banner()->text()));
+            changes = review->changeSet();
+            QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        } else {
+            window->matrixView()->clearSelection();
+            window->changeActions()->completeAction()->trigger();
+        }
+        QVERIFY(session->isBusy()); // closed in the middle of it
+        QVERIFY(window->close());
+        window.reset();
+
+        const QMap<QString, QByteArray> after = snapshot(dir.path());
+        if (!applying) {
+            QCOMPARE(after.keys(), before.keys());
+            QVERIFY(after == before);
+            return;
+        }
+        const QString problem = wholeOrUntouched(changes, before, after);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void commitAfterApplying()

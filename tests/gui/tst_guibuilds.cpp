@@ -5,12 +5,13 @@
 // version's, a fresh demo copy shows no build of another copy's edited recipe.
 
 #include "../build/buildfixture.h"
-#include "ansilogview.h"
 #include "../recipes/testrepository.h"
+#include "ansilogview.h"
 #include "build/buildjobsmodel.h"
 #include "build/buildqueue.h"
 #include "build/buildsession.h"
 #include "build/nixbackend.h"
+#include "buildjobsview.h"
 #include "buildsettingsdialog.h"
 #include "detailspanel.h"
 #include "guitestsupport.h"
@@ -100,6 +101,72 @@ BuildSettings nixBuilds(MainWindow& window)
     BuildSettings settings = window.builds()->settings();
     settings.backend = BackendKind::Nix;
     return settings;
+}
+
+// What a stage-by-stage build does, as a custom command: writes its pid to CHILD_PID, prints
+// a line, leaves a grandchild that ignores SIGTERM (its pid in GRANDCHILD_PID) when asked,
+// waits while GATE exists, prints a last line. "sh SCRIPT DIR hold|spawn" with the files in DIR.
+const QByteArray stagedBuild = "#!/bin/sh\n"
+                               "echo $$ > \"$1/child.pid\"\n"
+                               "if [ \"$2\" = spawn ]; then\n"
+                               "  (trap '' TERM; exec sleep 600) &\n"
+                               "  echo $! > \"$1/grandchild.pid\"\n"
+                               "fi\n"
+                               "echo \"compiling: first line\"\n"
+                               "while [ -e \"$1/gate\" ]; do sleep 0.05; done\n"
+                               "echo \"gate opened: last line\"\n";
+
+// Builds the fixture's CPU-only cell in `repository` with `stagedBuild` run in `dir` (its gate
+// closed), from the window's Build action: the job is started when this returns true.
+bool startStagedBuild(MainWindow& window, const QString& repository, const QTemporaryDir& dir,
+                      const char* mode)
+{
+    if (!copyFixtureRepo(repository) ||
+        !writeAll(dir.filePath(QStringLiteral("build.sh")), stagedBuild) ||
+        !writeAll(dir.filePath(QStringLiteral("gate")), {}))
+        return false;
+    BuildSettings settings = window.builds()->settings();
+    settings.backend = BackendKind::Custom;
+    settings.verify = false;
+    settings.customCommand =
+        QStringLiteral("sh %1 %2 %3")
+            .arg(dir.filePath(QStringLiteral("build.sh")), dir.path(), QLatin1String(mode));
+    window.builds()->setSettings(settings);
+    return openAndWait(window, repository) &&
+           select(window, QStringLiteral("pytorch-python313-cpu-avx2")).isValid() &&
+           window.buildSelection() == 1;
+}
+
+// The state letter of /proc/PID/stat and its process group; ' ' when there is no such process.
+std::pair<char, qint64> procState(qint64 pid)
+{
+    const QByteArray stat = readAll(QStringLiteral("/proc/%1/stat").arg(pid));
+    const qsizetype close = stat.lastIndexOf(')'); // the command name may hold spaces
+    if (close < 0)
+        return {' ', 0};
+    const QList<QByteArray> fields = stat.mid(close + 2).split(' '); // state ppid pgrp …
+    const QByteArray state = fields.value(0);
+    return {state.isEmpty() ? ' ' : state.front(), fields.value(2).toLongLong()};
+}
+
+// A zombie has ended: only its parent has not collected its status yet.
+bool running(qint64 pid)
+{
+    const char state = procState(pid).first;
+    return state != ' ' && state != 'Z';
+}
+
+// The processes of `group` that still run.
+QList<qint64> runningIn(qint64 group)
+{
+    QList<qint64> members;
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool number = false;
+        const qint64 pid = entry.toLongLong(&number);
+        if (number && procState(pid).second == group && running(pid))
+            members << pid;
+    }
+    return members;
 }
 
 } // namespace
@@ -417,6 +484,73 @@ private slots:
                  int(CellBuildState::Result::Succeeded));
         QVERIFY2(tooltip(window).contains(QFileInfo(first).canonicalFilePath()),
                  qPrintable(tooltip(window)));
+    }
+
+    // Its log lines show while the build runs: the child prints, then waits on a gate file
+    // that is removed only once the line is seen in the window.
+    void logLinesArriveWhileTheBuildRuns()
+    {
+        QTemporaryDir dir;
+        QTemporaryDir stage;
+        MainWindow window;
+        window.show();
+        QSignalSpy finished(window.builds()->queue(), &BuildQueue::jobFinished);
+        QVERIFY(startStagedBuild(window, dir.path(), stage, "hold"));
+        QTRY_COMPARE(window.logTabs()->count(), 1);
+        auto* pane = qobject_cast<LogPane*>(window.logTabs()->widget(0));
+        QVERIFY(pane);
+        const quint64 id = pane->jobId();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pane->textView()->toPlainText().contains(QStringLiteral("compiling: first line")),
+            20000);
+        // Still running: the line came live, not with the end of the build.
+        QCOMPARE(window.builds()->queue()->job(id)->state, JobState::Running);
+        QVERIFY(finished.isEmpty());
+        QVERIFY(!pane->textView()->toPlainText().contains(QStringLiteral("last line")));
+
+        QVERIFY(QFile::remove(stage.filePath(QStringLiteral("gate"))));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(window.builds()->queue()->job(id)->state, JobState::Succeeded);
+        QTRY_VERIFY(
+            pane->textView()->toPlainText().contains(QStringLiteral("gate opened: last line")));
+    }
+
+    // Cancelled from the Builds dock (Delete on the job's row) while the child waits and its
+    // own child ignores SIGTERM: the job says cancelled and no process of its tree runs.
+    void cancellingFromTheWindowEndsTheProcessTree()
+    {
+        QTemporaryDir dir;
+        QTemporaryDir stage;
+        MainWindow window;
+        window.show();
+        QSignalSpy finished(window.builds()->queue(), &BuildQueue::jobFinished);
+        QVERIFY(startStagedBuild(window, dir.path(), stage, "spawn"));
+        const QString grandchildFile = stage.filePath(QStringLiteral("grandchild.pid"));
+        QTRY_VERIFY_WITH_TIMEOUT(!readAll(grandchildFile).trimmed().isEmpty(), 20000);
+        const qint64 child = readAll(stage.filePath(QStringLiteral("child.pid"))).toLongLong();
+        const qint64 grandchild = readAll(grandchildFile).trimmed().toLongLong();
+        const quint64 id = window.builds()->queue()->jobIds().value(0);
+        const qint64 group = window.builds()->queue()->processGroup(id);
+        QVERIFY(child > 0 && grandchild > 0 && group > 0);
+        QVERIFY(running(child) && running(grandchild));
+        QCOMPARE(procState(grandchild).second, group);
+
+        BuildJobsView* jobs = window.findChild<BuildJobsView*>();
+        QVERIFY(jobs);
+        window.showBuildsDock();
+        for (int row = 0; row < jobs->model()->rowCount(); ++row)
+            if (jobs->model()->index(row, 0).data(BuildJobsModel::JobIdRole).toULongLong() == id)
+                jobs->setCurrentIndex(jobs->model()->index(row, 0));
+        QCOMPARE(jobs->currentJobId(), id);
+        jobs->setFocus();
+        QTest::keyClick(jobs, Qt::Key_Delete);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(window.builds()->queue()->job(id)->state, JobState::Cancelled);
+        QTRY_VERIFY_WITH_TIMEOUT(!running(child) && !running(grandchild), 10000);
+        QVERIFY2(runningIn(group).isEmpty(),
+                 qPrintable(QStringLiteral("%1 process(es) of the build still run")
+                                .arg(runningIn(group).size())));
+        QVERIFY(QFileInfo::exists(stage.filePath(QStringLiteral("gate")))); // it never finished
     }
 
     void quittingWithRunningBuildsAsks()

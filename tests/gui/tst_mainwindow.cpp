@@ -20,11 +20,13 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QRegularExpression>
 #include <QSettings>
@@ -74,6 +76,35 @@ bool openAndWait(MainWindow& window, const QString& path)
     QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
     window.openRepository(path);
     return changed.wait(10000);
+}
+
+// The File menu's action whose shortcut is `key`.
+QAction* fileAction(MainWindow& window, QKeySequence::StandardKey key)
+{
+    QMenu* file = window.menuBar()->actions().value(0)->menu();
+    for (QAction* action : file ? file->actions() : QList<QAction*>())
+        if (action->shortcut() == QKeySequence(key))
+            return action;
+    return nullptr;
+}
+
+// Answers the next folder dialog the window opens with `path`, typed as a user types it.
+void answerFolderDialog(QObject* context, const QString& path, bool* answered)
+{
+    auto* poll = new QTimer(context);
+    QObject::connect(poll, &QTimer::timeout, context, [poll, path, answered] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        poll->deleteLater();
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        if (!name)
+            return dialog->reject();
+        name->setText(path);
+        *answered = dialog->fileMode() == QFileDialog::Directory;
+        QTest::keyClick(name, Qt::Key_Return);
+    });
+    poll->start(20);
 }
 
 } // namespace
@@ -372,6 +403,100 @@ private slots:
         QCOMPARE(settings.value("grid/slices").toStringList(), QStringList{"313/13.0"});
         MainWindow again;
         QVERIFY(again.findChild<EmptyStatePage*>()->findChild<QListWidget*>() != nullptr);
+    }
+
+    // A recipe that does not parse: the preview shows its text as it is, and its finding says
+    // where, which the preview highlights when clicked.
+    void syntaxErrorShownInThePreview()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        const QString file = dir.filePath(recipe(armv9.toLatin1()));
+        QByteArray bytes = readAll(file);
+        QVERIFY(bytes.contains("\n  gpuArchNum = \"110\";\n")); // line 16
+        bytes.replace("\n  gpuArchNum = \"110\";\n", "\n  gpuArchNum = ;\n");
+        QVERIFY(writeAll(file, bytes));
+        MainWindow window;
+        window.resize(1500, 920);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, dir.path()));
+        QSignalSpy preview(&window, &MainWindow::previewUpdated);
+        click(window, cellOf(window, "sm110", "armv9"));
+        QCOMPARE(window.detailsPanel()->currentEntry()->status, CellStatus::Broken);
+        QVERIFY(preview.count() > 0 || preview.wait(5000));
+        QVERIFY(window.preview()->hasRecipe());
+        QCOMPARE(window.preview()->toPlainText(), QString::fromUtf8(bytes));
+
+        QTreeView* findings = window.detailsPanel()->findingsView();
+        QModelIndex syntax;
+        for (int r = 0; r < findings->model()->rowCount(); ++r)
+            if (findings->model()->index(r, 0).data(FindingsModel::RuleRole).toString() ==
+                QStringLiteral("syntax-error"))
+                syntax = findings->model()->index(r, FindingsModel::MessageColumn);
+        QVERIFY2(syntax.isValid(), qPrintable(window.detailsPanel()->factsText()));
+        QCOMPARE(syntax.data(FindingsModel::FileRole).toString(),
+                 QString::fromLatin1(recipe(armv9.toLatin1())));
+        QCOMPARE(syntax.data(FindingsModel::LineRole).toInt(), 16);
+        QVERIFY2(syntax.data().toString().startsWith(QStringLiteral("syntax error at 16:")),
+                 qPrintable(syntax.data().toString()));
+        QVERIFY(syntax.siblingAtColumn(FindingsModel::LocationColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("16:")));
+        findings->scrollTo(syntax);
+        QTest::mouseClick(findings->viewport(), Qt::LeftButton, {},
+                          findings->visualRect(syntax).center());
+        QCOMPARE(window.preview()->highlightedLine(), 16);
+    }
+
+    // File › Open asks for a folder and opens it; the next window's welcome page lists it
+    // among the recent repositories, and activating an entry opens that one.
+    void fileOpenAndTheRecentList()
+    {
+        isolateSettings(); // a new user: no recent repository from the tests before
+        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs); // a dialog the test can fill
+        QTemporaryDir dir;
+        const QString first = QDir::cleanPath(dir.filePath(QStringLiteral("first")));
+        const QString second = QDir::cleanPath(dir.filePath(QStringLiteral("second")));
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), first));
+        QVERIFY(copyFixture(QStringLiteral("seed000"), second));
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QAction* open = fileAction(window, QKeySequence::Open);
+            QVERIFY(open);
+            for (const QString& path : {first, second}) {
+                bool answered = false;
+                QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+                answerFolderDialog(&window, path, &answered);
+                open->trigger();
+                QVERIFY(answered);
+                QVERIFY(changed.count() > 0 || changed.wait(10000));
+                QCOMPARE(window.session()->rootPath(), path);
+                QVERIFY(window.isShowingGrid());
+            }
+            QVERIFY(window.close());
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(!again.isShowingGrid());
+        auto* recent = again.emptyState()->findChild<QListWidget*>();
+        QVERIFY(recent && recent->isVisible());
+        QCOMPARE(recent->count(), 2);
+        QCOMPARE(recent->item(0)->text(), second); // newest first
+        QListWidgetItem* older = recent->item(1);
+        QCOMPARE(older->text(), first);
+        QSignalSpy changed(again.session(), &RepositorySession::analysisChanged);
+        const QPoint at = recent->visualItemRect(older).center();
+        QTest::mouseClick(recent->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(recent->viewport(), Qt::LeftButton, {}, at);
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(again.session()->rootPath(), first);
+        QVERIFY(again.isShowingGrid());
+        QCOMPARE(again.summaryText().left(12), QStringLiteral("44 expected ")); // seed001-start
     }
 
     // Without a spec: a hole among the demo's recipes is a gap, a deprecated attribute is a

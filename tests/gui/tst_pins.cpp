@@ -106,18 +106,6 @@ QAction* menuAction(MainWindow& window, const QString& objectName)
     return nullptr;
 }
 
-template <typename Dialog> Dialog* waitForModal()
-{
-    Dialog* dialog = nullptr;
-    const bool shown = QTest::qWaitFor(
-        [&] {
-            dialog = qobject_cast<Dialog*>(QApplication::activeModalWidget());
-            return dialog != nullptr;
-        },
-        slowly);
-    return shown ? dialog : nullptr;
-}
-
 void screenshot(QWidget* widget, const char* name)
 {
     const QString directory =
