@@ -110,6 +110,11 @@ int CheckCommand::run(const QStringList& arguments)
         format != QLatin1String("sarif"))
         return usageError(QStringLiteral("unknown format '%1' (text, json or sarif)").arg(format));
 
+    // Nix reads the files on disk, so an evaluation is of the work tree only.
+    if (parser.isSet(options.eval) && parser.isSet(options.rev))
+        return usageError(
+            QStringLiteral("--eval evaluates the work tree; it cannot be combined with --rev"));
+
     const QFileInfo repo(positional.front());
     if (!repo.exists())
         return ioError(positional.front().toStdString() + ": no such repository");
@@ -145,9 +150,6 @@ int CheckCommand::run(const QStringList& arguments)
     if (!analysis.sourceError.empty())
         return ioError(analysis.sourceError);
     if (parser.isSet(options.eval)) {
-        if (parser.isSet(options.rev))
-            return usageError(QStringLiteral("--eval evaluates the work tree; it cannot be "
-                                             "combined with --rev"));
         std::string error;
         const EvalSettings settings = options.evalOptions.settingsFrom(parser, root, &error);
         if (!error.empty())
