@@ -631,7 +631,7 @@ std::optional<int> evaluateBump(const PinBumpPlan& plan, const Analysis& analysi
     if (!nix.usable())
         return CommandLine::repositoryError(bumpName, nix.error);
     const std::vector<RecipeImpact> impacts = BumpImpact::of(
-        inv.evalSettings, EvaluationMerge::itemsOf(analysis, recipes), planned, &error);
+        nix, inv.evalSettings, EvaluationMerge::itemsOf(analysis, recipes), planned, &error);
     if (!error.empty())
         return CommandLine::repositoryError(bumpName, error);
     int breaks = 0;

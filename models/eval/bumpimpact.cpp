@@ -76,7 +76,8 @@ nlohmann::json RecipeImpact::toJson() const
 }
 
 std::vector<RecipeImpact>
-BumpImpact::of(const EvalSettings& settings, const std::vector<EvalItem>& items,
+BumpImpact::of(const NixInstallation& nix, const EvalSettings& settings,
+               const std::vector<EvalItem>& items,
                const std::map<std::string, std::optional<std::string>>& planned, std::string* error)
 {
     QTemporaryDir overlay;
@@ -86,14 +87,15 @@ BumpImpact::of(const EvalSettings& settings, const std::vector<EvalItem>& items,
             *error = "cannot make a temporary folder to evaluate the plan";
         return {};
     }
-    const std::vector<EvaluatedRecipe> before = RecipeEvaluator(settings).evaluate(items);
+    const std::vector<EvaluatedRecipe> before = RecipeEvaluator(settings, nix).evaluate(items);
     EvalSettings planSettings = settings;
     planSettings.repoRoot = QDir(overlay.path()).canonicalPath().toStdString();
     planSettings.cacheDir.clear(); // the planned files are not the repository's
     std::vector<EvalItem> planItems = items;
     for (EvalItem& item : planItems)
         item.contentKey.clear();
-    const std::vector<EvaluatedRecipe> after = RecipeEvaluator(planSettings).evaluate(planItems);
+    const std::vector<EvaluatedRecipe> after =
+        RecipeEvaluator(planSettings, nix).evaluate(planItems);
     std::vector<RecipeImpact> impacts;
     for (size_t i = 0; i < items.size(); ++i)
         impacts.push_back({items[i].path, before[i], after[i]});

@@ -7,6 +7,7 @@
 
 #include "eval/evalsettings.h"
 #include "eval/evaluatedrecipe.h"
+#include "eval/nixinstallation.h"
 
 #include <map>
 #include <nlohmann/json_fwd.hpp>
@@ -36,7 +37,7 @@ public:
     // judged are the `items` (the plan's recipes); `settings.sources` must resolve both pins.
     // "" in `error` unless the work tree could not be copied.
     static std::vector<RecipeImpact>
-    of(const EvalSettings& settings, const std::vector<EvalItem>& items,
+    of(const NixInstallation& nix, const EvalSettings& settings, const std::vector<EvalItem>& items,
        const std::map<std::string, std::optional<std::string>>& planned, std::string* error);
 };
 

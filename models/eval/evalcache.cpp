@@ -2,8 +2,8 @@
 
 #include "eval/evalbatch.h"
 #include "recipes/atomicfile.h"
+#include "recipes/recipecontentkey.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -12,13 +12,6 @@
 namespace rg {
 
 namespace {
-
-std::string sha256(const std::string& text)
-{
-    return QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256)
-        .toHex()
-        .toStdString();
-}
 
 // A local source as far as a key needs it: its path, and when it or its top file last changed.
 std::string identityOf(const std::string& path)
@@ -39,8 +32,8 @@ std::string identityOf(const std::string& path)
 EvalCache::EvalCache(const EvalSettings& settings, std::string nixVersion)
     : m_dir(settings.cacheDir), m_settings(settings)
 {
-    m_common = "recipegrid-eval 1\n" + nixVersion + '\n' + sha256(EvalBatch::wrapper()) + '\n' +
-               settings.store + '\n' +
+    m_common = "recipegrid-eval 1\n" + nixVersion + '\n' +
+               RecipeContentKey::digestOf(EvalBatch::wrapper()) + '\n' + settings.store + '\n' +
                (settings.defaultNixpkgs.empty() ? "" : identityOf(settings.defaultNixpkgs)) + '\n';
 }
 
@@ -53,7 +46,7 @@ std::string EvalCache::keyOf(const EvalItem& item) const
     const auto source = m_settings.sources.find(item.pin);
     if (source != m_settings.sources.end())
         text += identityOf(source->second);
-    return sha256(text);
+    return RecipeContentKey::digestOf(text);
 }
 
 std::optional<EvaluatedRecipe> EvalCache::find(const std::string& key) const

@@ -5,7 +5,7 @@
 
 #include <QProcess>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QtConcurrent/QtConcurrentMap>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -119,12 +119,10 @@ std::vector<PinContents> PinInspection::inspect(const NixInstallation& nix,
     std::vector<PinContents> out(revisions.size());
     QThreadPool pool;
     pool.setMaxThreadCount(std::max(1, settings.jobs));
-    std::vector<QFuture<void>> running;
     for (size_t i = 0; i < revisions.size(); ++i)
-        running.push_back(QtConcurrent::run(
-            &pool, [&, i] { out[i] = inspectOne(nix, settings, revisions[i], sets); }));
-    for (QFuture<void>& future : running)
-        future.waitForFinished();
+        out[i].revision = revisions[i];
+    QtConcurrent::blockingMap(
+        &pool, out, [&](PinContents& pin) { pin = inspectOne(nix, settings, pin.revision, sets); });
     return out;
 }
 

@@ -4,14 +4,18 @@
 
 #include <QThread>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <mutex>
 
 namespace rg {
 
 RecipeEvaluator::RecipeEvaluator(EvalSettings settings)
-    : m_settings(std::move(settings)), m_nix(NixInstallation::find())
+    : RecipeEvaluator(std::move(settings), NixInstallation::find())
+{}
+
+RecipeEvaluator::RecipeEvaluator(EvalSettings settings, NixInstallation nix)
+    : m_settings(std::move(settings)), m_nix(std::move(nix))
 {
     if (m_settings.jobs <= 0)
         m_settings.jobs = std::max(1, QThread::idealThreadCount());
@@ -66,36 +70,32 @@ std::vector<EvaluatedRecipe> RecipeEvaluator::evaluate(const std::vector<EvalIte
         progress(done, total, {});
     QThreadPool pool;
     pool.setMaxThreadCount(m_settings.jobs);
-    std::vector<QFuture<void>> running;
-    for (const std::vector<size_t>& batch : batches(items, todo, m_settings.jobs)) {
-        running.push_back(QtConcurrent::run(&pool, [&, batch] {
-            std::vector<EvalItem> mine;
-            for (size_t index : batch)
-                mine.push_back(items[index]);
-            std::map<std::string, size_t> indexOf;
-            for (size_t index : batch)
-                indexOf[items[index].path] = index;
-            EvalBatch(m_nix, m_settings, stop)
-                .run(
-                    mine,
-                    [&](const std::string& path) {
-                        const std::lock_guard lock(mutex);
-                        if (progress)
-                            progress(done, total, path);
-                    },
-                    [&](EvaluatedRecipe result) {
-                        const size_t index = indexOf.at(result.path);
-                        cache.store(keys[index], result);
-                        const std::lock_guard lock(mutex);
-                        results[index] = std::move(result);
-                        ++done;
-                        if (progress)
-                            progress(done, total, {});
-                    });
-        }));
-    }
-    for (QFuture<void>& future : running)
-        future.waitForFinished();
+    std::vector<std::vector<size_t>> groups = batches(items, todo, m_settings.jobs);
+    QtConcurrent::blockingMap(&pool, groups, [&](const std::vector<size_t>& batch) {
+        std::vector<EvalItem> mine;
+        for (size_t index : batch)
+            mine.push_back(items[index]);
+        std::map<std::string, size_t> indexOf;
+        for (size_t index : batch)
+            indexOf[items[index].path] = index;
+        EvalBatch(m_nix, m_settings, stop)
+            .run(
+                mine,
+                [&](const std::string& path) {
+                    const std::lock_guard lock(mutex);
+                    if (progress)
+                        progress(done, total, path);
+                },
+                [&](EvaluatedRecipe result) {
+                    const size_t index = indexOf.at(result.path);
+                    cache.store(keys[index], result);
+                    const std::lock_guard lock(mutex);
+                    results[index] = std::move(result);
+                    ++done;
+                    if (progress)
+                        progress(done, total, {});
+                });
+    });
     return results;
 }
 

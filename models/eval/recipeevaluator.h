@@ -26,7 +26,9 @@ public:
     // done of total, and the recipe Nix has just begun ("" when reporting a finished one).
     using Progress = std::function<void(int done, int total, const std::string& current)>;
 
+    // Finds Nix on PATH (a process: not on the GUI thread), or uses the one found already.
     explicit RecipeEvaluator(EvalSettings settings);
+    RecipeEvaluator(EvalSettings settings, NixInstallation nix);
 
     const NixInstallation& nix() const { return m_nix; }
     const EvalSettings& settings() const { return m_settings; }

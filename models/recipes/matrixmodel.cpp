@@ -539,20 +539,10 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
             perSlice << sliceData(cellAt(index.row(), index.column(), s), role);
         return perSlice;
     }
-    case VariantNamesRole: {
-        QStringList names;
-        for (const MatrixEntry* entry : entriesAt(index))
-            names << qs(entry->variant.toString());
-        return names;
-    }
-    case PathsRole: {
-        QStringList paths;
-        for (const MatrixEntry* entry : entriesAt(index)) {
-            if (entry->recipe)
-                paths << qs(entry->recipe->path);
-        }
-        return paths;
-    }
+    case VariantNamesRole:
+    case PathsRole:
+    case EntryIndexesRole:
+        return entryListData(index, role);
     case ReasonRole: {
         QStringList lines;
         for (int s = 0; s < sliceCount; ++s) {
@@ -571,9 +561,17 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
     case MatchesFilterRole:
         return m_matches[static_cast<size_t>(index.row()) * m_columns.size() +
                          static_cast<size_t>(index.column())] != 0;
-    case EntryIndexesRole: {
+    default:
+        return {};
+    }
+}
+
+// The cell's entries as lists: variant names, recipe paths, or their indexes in the analysis.
+QVariant MatrixModel::entryListData(const QModelIndex& index, int role) const
+{
+    if (role == EntryIndexesRole) {
         QVariantList indexes;
-        for (int s = 0; s < sliceCount; ++s) {
+        for (int s = 0; s < static_cast<int>(m_slices.size()); ++s) {
             const MatrixCellSlice& cell = cellAt(index.row(), index.column(), s);
             if (cell.primary >= 0)
                 indexes << cell.primary;
@@ -582,9 +580,14 @@ QVariant MatrixModel::data(const QModelIndex& index, int role) const
         }
         return indexes;
     }
-    default:
-        return {};
+    QStringList texts;
+    for (const MatrixEntry* entry : entriesAt(index)) {
+        if (role == VariantNamesRole)
+            texts << qs(entry->variant.toString());
+        else if (entry->recipe)
+            texts << qs(entry->recipe->path);
     }
+    return texts;
 }
 
 QString MatrixModel::statusWord(int status)

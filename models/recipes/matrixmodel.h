@@ -186,6 +186,7 @@ private:
     static QString statusWord(int status); // "" for NoStatus
     QString toolTipOf(const MatrixCellSlice& cell, const MatrixSlice& slice) const;
     QVariant sliceData(const MatrixCellSlice& cell, int role) const;
+    QVariant entryListData(const QModelIndex& index, int role) const;
     int statusOf(const MatrixCellSlice& cell) const;
     const MatrixCellSlice& cellAt(int row, int column, int slice) const;
 
