@@ -12,6 +12,7 @@
 #include "recipes/repositorysource.h"
 #include "recipes/ruleset.h"
 
+#include <QDirIterator>
 #include <QtTest>
 #include <map>
 #include <set>
@@ -285,6 +286,75 @@ private slots:
         QVERIFY(bumped.ends_with(".drv"));
         QVERIFY(bumped != before);
         QCOMPARE(commented, before);
+    }
+
+    // Defects injected into seed000's sound recipes, one kind at a time and one defect per
+    // recipe: Nix's answer must name each with its rule, and nothing else; the recipes the kind
+    // does not apply to stay quiet.
+    void injectedDefectsAreCaught_data()
+    {
+        QTest::addColumn<QByteArray>("from");
+        QTest::addColumn<QByteArray>("to");
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<int>("atLeast"); // recipes the kind applies to
+        QTest::newRow("a digit slipped into the arch")
+            << QByteArray("gpuArchSM = \"") << QByteArray("gpuArchSM = \"1")
+            << QStringLiteral("eval-arch-mismatch") << 50;
+        QTest::newRow("CUDA overlay dropped")
+            << QByteArray("(final: prev: { cudaPackages = final.cudaPackages_12_9; })")
+            << QByteArray() << QStringLiteral("eval-cuda-mismatch") << 50;
+        QTest::newRow("another Python set") << QByteArray("nixpkgs_pinned.python3Packages.torch")
+                                            << QByteArray("nixpkgs_pinned.python312Packages.torch")
+                                            << QStringLiteral("eval-python-mismatch") << 60;
+        QTest::newRow("AVX-512 in an avx2 build")
+            << QByteArray("\"-mavx2\"") << QByteArray("\"-mavx512f\"")
+            << QStringLiteral("eval-isa-mismatch") << 5;
+        QTest::newRow("x86 platforms on ARM") << QByteArray("platforms = [ \"aarch64-linux\" ];")
+                                              << QByteArray("platforms = [ \"x86_64-linux\" ];")
+                                              << QStringLiteral("eval-platforms-mismatch") << 10;
+        QTest::newRow("CUDA in a CPU build")
+            << QByteArray("cudaSupport = false;") << QByteArray("cudaSupport = true;")
+            << QStringLiteral("eval-cuda-in-cpu-build") << 6;
+    }
+    void injectedDefectsAreCaught()
+    {
+        QFETCH(QByteArray, from);
+        QFETCH(QByteArray, to);
+        QFETCH(QString, rule);
+        QFETCH(int, atLeast);
+        test::TestRepository repo;
+        repo.copyFrom(fixtures + QStringLiteral("/seed000"));
+        std::set<std::string> mutated;
+        QDirIterator it(repo.root() + QStringLiteral("/.flox/pkgs"), {QStringLiteral("*.nix")});
+        while (it.hasNext()) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QByteArray text = file.readAll();
+            file.close();
+            if (!text.contains(from))
+                continue;
+            // One defect per recipe: the first place only.
+            text.replace(text.indexOf(from), from.size(), to);
+            repo.write(QDir(repo.root()).relativeFilePath(it.filePath()), text);
+            mutated.insert(QDir(repo.root()).relativeFilePath(it.filePath()).toStdString());
+        }
+        QVERIFY2(int(mutated.size()) >= atLeast, qPrintable(QString::number(mutated.size())));
+        const Evaluated evaluated = evaluate(repo.root(), "older", m_store.path());
+        for (const MatrixEntry& entry : evaluated.analysis.entries) {
+            if (!entry.recipe)
+                continue;
+            std::set<std::string> found;
+            for (const Finding& finding : entry.findings)
+                if (finding.ruleId.starts_with("eval-") && finding.severity != Severity::Info)
+                    found.insert(finding.ruleId);
+            const std::set<std::string> wanted = mutated.count(entry.recipe->path)
+                                                     ? std::set<std::string>{rule.toStdString()}
+                                                     : std::set<std::string>{};
+            std::string have;
+            for (const std::string& id : found)
+                have += id + " ";
+            QVERIFY2(found == wanted, (entry.recipe->path + ": " + have).c_str());
+        }
     }
 
     // Nix's answer stands where the static reading said otherwise.
