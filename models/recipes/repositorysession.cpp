@@ -19,9 +19,7 @@ RepositorySession::RepositorySession(QObject* parent) : QObject(parent)
     // Editors save in bursts (write, rename, chmod); one re-scan per burst.
     m_debounce.setInterval(150);
     connect(&m_debounce, &QTimer::timeout, this, &RepositorySession::startScan);
-    connect(&m_watcher, &QFileSystemWatcher::fileChanged, &m_debounce, qOverload<>(&QTimer::start));
-    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, &m_debounce,
-            qOverload<>(&QTimer::start));
+    connect(&m_watcher, &PathWatcher::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(&m_scan, &QFutureWatcher<ScanResult>::finished, this, &RepositorySession::scanFinished);
     connect(&m_refine, &QFutureWatcher<Refined>::finished, this,
             &RepositorySession::refineFinished);
@@ -41,11 +39,8 @@ QString RepositorySession::displayName() const
 void RepositorySession::resetState()
 {
     m_debounce.stop();
-    if (!m_watcher.files().isEmpty())
-        m_watcher.removePaths(m_watcher.files());
-    if (!m_watcher.directories().isEmpty())
-        m_watcher.removePaths(m_watcher.directories());
     ++m_generation; // a scan still running for the old source is ignored when it ends
+    m_watcher.clear(m_generation);
     m_source.reset();
     m_cache = std::make_shared<RecipeCache>();
     m_analysis.reset();
@@ -144,10 +139,11 @@ void RepositorySession::startScan()
     AnalyzerOptions options = m_options;
     const quint64 generation = m_generation;
     options.progress = progressReporter(generation);
-    const bool workTree = m_revision.isEmpty();
+    // The destructor waits for the scan, so the watcher outlives it.
+    PathWatcher* watcher = m_revision.isEmpty() ? &m_watcher : nullptr;
     m_scan.setFuture(
-        QtConcurrent::run([source, cache, options, refiner = m_refiner, generation, workTree]() {
-            return scan(*source, cache, options, refiner, generation, workTree);
+        QtConcurrent::run([source, cache, options, refiner = m_refiner, generation, watcher]() {
+            return scan(*source, cache, options, refiner, generation, watcher);
         }));
 }
 
@@ -205,12 +201,13 @@ std::function<void(int, int)> RepositorySession::progressReporter(quint64 genera
     };
 }
 
-// Runs on a worker thread: the analysis, content keys, and what to watch afterwards.
+// Runs on a worker thread: the analysis, content keys, and, for a work tree, the watches, in
+// place before the result is reported.
 RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& source,
                                                       const std::shared_ptr<RecipeCache>& cache,
                                                       const AnalyzerOptions& options,
                                                       const Refiner& refiner, quint64 generation,
-                                                      bool workTree)
+                                                      PathWatcher* watcher)
 {
     ScanResult result;
     result.generation = generation;
@@ -227,8 +224,8 @@ RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& so
     result.recipeDir = analysis->recipeDir;
     const std::string& listError = analysis->sourceError;
     const std::vector<std::string>& files = analysis->files;
-    if (workTree) {
-        addWatches(result, *analysis, source.rootPath());
+    if (watcher) {
+        watchWorkTree(result, *analysis, source.rootPath(), *watcher);
         result.git = SessionGitInfo::read(source.rootPath());
     } else {
         result.recipeDirFound = listError.empty() || !files.empty();
@@ -249,10 +246,11 @@ RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& so
 }
 
 // What a work-tree scan watches for changes.
-void RepositorySession::addWatches(ScanResult& result, const Analysis& analysis,
-                                   const std::string& rootPath)
+void RepositorySession::watchWorkTree(ScanResult& result, const Analysis& analysis,
+                                      const std::string& rootPath, PathWatcher& watcher)
 {
-    const std::vector<std::string>& files = analysis.files;
+    QStringList files;
+    QStringList dirs;
     const QDir root(qs(rootPath));
     const QString dir = root.absoluteFilePath(qs(result.recipeDir));
     result.recipeDirFound = QFileInfo(dir).isDir();
@@ -260,24 +258,25 @@ void RepositorySession::addWatches(ScanResult& result, const Analysis& analysis,
     for (const QString& watched :
          {dir, root.absolutePath(), root.absoluteFilePath(QStringLiteral(".flox"))}) {
         if (QFileInfo(watched).isDir())
-            result.watchDirs << watched;
+            dirs << watched;
     }
     const std::string spec =
         analysis.specPath.empty() ? std::string(MatrixSpec::defaultPath) : analysis.specPath;
     const QString specFile = root.absoluteFilePath(qs(spec));
     if (QFileInfo::exists(specFile))
-        result.watchFiles << specFile;
+        files << specFile;
     // Listed files exist (they were just listed); edits in place need file watches.
     // So do the modules recipes import: a changed module changes its importers' facts.
     const QString prefix = root.absolutePath() + QLatin1Char('/');
-    result.watchFiles.reserve(static_cast<qsizetype>(files.size() + analysis.modules.size()) + 1);
-    for (const std::string& file : files)
-        result.watchFiles << prefix + qs(file);
+    files.reserve(static_cast<qsizetype>(analysis.files.size() + analysis.modules.size()) + 1);
+    for (const std::string& file : analysis.files)
+        files << prefix + qs(file);
     for (const std::string& module : analysis.modules) {
         const QString path = prefix + qs(module);
         if (QFileInfo::exists(path))
-            result.watchFiles << path;
+            files << path;
     }
+    watcher.watch(result.generation, files, dirs);
 }
 
 void RepositorySession::scanFinished()
@@ -309,8 +308,6 @@ void RepositorySession::scanFinished()
                             result.git.isRepository != m_git.isRepository ||
                             result.git.headCommit != m_git.headCommit;
     m_git = result.git;
-    if (m_revision.isEmpty())
-        updateWatches(result);
     emit scanProgress(1, 1);
     emit analysisChanged();
     if (gitChanged)
@@ -319,40 +316,6 @@ void RepositorySession::scanFinished()
         emit errorOccurred(m_scanError);
     if (m_pending)
         startScan();
-}
-
-void RepositorySession::updateWatches(const ScanResult& result)
-{
-    const QStringList& wantedFiles = result.watchFiles;
-    const QStringList& wantedDirs = result.watchDirs;
-    // A file replaced by rename drops out of the watcher by itself; re-adding what is
-    // missing keeps edits by any editor visible.
-    const QStringList watchedFiles = m_watcher.files();
-    const QStringList watchedDirs = m_watcher.directories();
-    const std::set<QString> wanted(wantedFiles.begin(), wantedFiles.end());
-    QStringList stale;
-    for (const QString& file : watchedFiles) {
-        if (!wanted.count(file))
-            stale << file;
-    }
-    for (const QString& dir : watchedDirs) {
-        if (!wantedDirs.contains(dir))
-            stale << dir;
-    }
-    if (!stale.isEmpty())
-        m_watcher.removePaths(stale);
-    const std::set<QString> have(watchedFiles.begin(), watchedFiles.end());
-    QStringList add;
-    for (const QString& file : wantedFiles) {
-        if (!have.count(file))
-            add << file;
-    }
-    for (const QString& dir : wantedDirs) {
-        if (!watchedDirs.contains(dir))
-            add << dir;
-    }
-    if (!add.isEmpty())
-        m_watcher.addPaths(add);
 }
 
 } // namespace rg

@@ -8,10 +8,10 @@
 
 #include "recipes/analysis.h"
 #include "recipes/analyzer.h"
+#include "recipes/pathwatcher.h"
 #include "recipes/repositorysource.h"
 #include "recipes/sessiongitinfo.h"
 
-#include <QFileSystemWatcher>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
@@ -88,8 +88,6 @@ private:
         bool recipeDirFound = false;
         std::string recipeDir;
         std::string scanError;
-        QStringList watchFiles; // absolute, existing (checked on the worker, not the GUI thread)
-        QStringList watchDirs;
         SessionGitInfo git;
         int parsed = 0;
         qint64 milliseconds = 0;
@@ -101,12 +99,11 @@ private:
     static ScanResult scan(const RepositorySource& source,
                            const std::shared_ptr<RecipeCache>& cache,
                            const AnalyzerOptions& options, const Refiner& refiner,
-                           quint64 generation, bool workTree);
-    static void addWatches(ScanResult& result, const Analysis& analysis,
-                           const std::string& rootPath);
+                           quint64 generation, PathWatcher* watcher);
+    static void watchWorkTree(ScanResult& result, const Analysis& analysis,
+                              const std::string& rootPath, PathWatcher& watcher);
     void scanFinished();
     void refineFinished();
-    void updateWatches(const ScanResult& result);
     void resetState();
 
     std::shared_ptr<const RepositorySource> m_source;
@@ -133,7 +130,7 @@ private:
     // A refined copy of m_base, with the base it was made from: stale when a scan replaced it.
     using Refined = std::pair<std::shared_ptr<const Analysis>, std::shared_ptr<const Analysis>>;
     QFutureWatcher<Refined> m_refine;
-    QFileSystemWatcher m_watcher;
+    PathWatcher m_watcher; // work trees only; a revision does not change
     QTimer m_debounce;
 };
 

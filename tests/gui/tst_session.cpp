@@ -1,11 +1,14 @@
 // RepositorySession: scans off the GUI thread, live refresh through the file watcher and the
-// RecipeCache (one changed file → one file parsed), git state, revisions, bad input.
+// RecipeCache (one changed file → one file parsed), git state, revisions, bad input; the
+// PathWatcher's thread and its ordering of scans.
 
 #include "demorepository.h"
 #include "guitestsupport.h"
+#include "recipes/pathwatcher.h"
 #include "recipes/repositorysession.h"
 
 #include <QSignalSpy>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace rg;
 using namespace rg::test;
@@ -303,6 +306,40 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!other.isScanning(), 10000); // the old scan has ended
         QVERIFY(!other.analysis());                           // and its result was dropped
         QCOMPARE(changed.count(), 1);
+    }
+
+    // The watches sit on a thread of their own. A call returns with them in place, from any
+    // thread (a scan calls from its worker), and the scan of a repository opened before (an
+    // older generation) finishing late cannot put its watches back.
+    void pathWatcherKeepsTheNewestGeneration()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.nix"));
+        const QString b = dir.filePath(QStringLiteral("b.nix"));
+        QVERIFY(writeAll(a, "{ }\n"));
+        QVERIFY(writeAll(b, "{ }\n"));
+        PathWatcher watcher;
+        QSignalSpy changed(&watcher, &PathWatcher::changed);
+        watcher.watch(2, {a}, {dir.path()});
+        QCOMPARE(watcher.watchedFiles(), QStringList{a});
+        QCOMPARE(watcher.watchedDirectories(), QStringList{dir.path()});
+        watcher.watch(1, {b}, {});
+        QCOMPARE(watcher.watchedFiles(), QStringList{a});
+
+        QVERIFY(writeAll(a, "{ x = 1; }\n")); // in place: only the file watch sees it
+        QVERIFY(changed.wait(5000));
+
+        watcher.clear(3);
+        QVERIFY(watcher.watchedFiles().isEmpty());
+        QVERIFY(watcher.watchedDirectories().isEmpty());
+        watcher.watch(2, {a}, {dir.path()});
+        QVERIFY(watcher.watchedFiles().isEmpty());
+
+        QtConcurrent::run([&] { watcher.watch(4, {b}, {}); }).waitForFinished();
+        QCOMPARE(watcher.watchedFiles(), QStringList{b});
+        changed.clear();
+        QVERIFY(writeAll(b, "{ y = 2; }\n"));
+        QVERIFY(changed.wait(5000));
     }
 };
 
