@@ -6,6 +6,7 @@
 #include "filterbar.h"
 #include "matrixview.h"
 #include "recipepreview.h"
+#include "recipes/backgroundpool.h"
 #include "recipes/matrixmodel.h"
 #include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
@@ -361,7 +362,7 @@ void GridController::showEntry(const MatrixEntry* entry)
     const std::shared_ptr<const RepositorySource> source = session->source();
     const std::string path = entry->recipe->path;
     const uint64_t maxBytes = session->maxFileSize();
-    m_previewRead->setFuture(QtConcurrent::run([source, path, maxBytes]() {
+    m_previewRead->setFuture(QtConcurrent::run(backgroundPool(), [source, path, maxBytes]() {
         return source ? source->read(path, maxBytes) : SourceFile{path, {}, "no repository open"};
     }));
 }

@@ -8,6 +8,7 @@
 #include "pinlegend.h"
 #include "pinsview.h"
 #include "recipes/alignmentmodel.h"
+#include "recipes/backgroundpool.h"
 #include "recipes/pinsmodel.h"
 #include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
@@ -234,7 +235,7 @@ void PinActions::analysisChanged()
         return;
     }
     const QString program = m_prefetchProgram;
-    m_inventoryWatcher.setFuture(QtConcurrent::run([analysis, program] {
+    m_inventoryWatcher.setFuture(QtConcurrent::run(backgroundPool(), [analysis, program] {
         Inventoried out;
         out.inventory = std::make_shared<const PinInventory>(PinInventory::of(*analysis));
         out.prefetchAvailable =
@@ -347,7 +348,7 @@ void PinActions::startPrefetch(const PinBumpRequest& request)
         return;
     }
     m_prefetchStopped = false;
-    m_targetsWatcher.setFuture(QtConcurrent::run([source, analysis, request] {
+    m_targetsWatcher.setFuture(QtConcurrent::run(backgroundPool(), [source, analysis, request] {
         std::vector<PrefetchTarget> targets =
             PinBumpPlanner(source, analysis).prefetchTargets(request);
         // What an earlier attempt fetched is not fetched again.

@@ -2,6 +2,7 @@
 
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
+#include "recipes/backgroundpool.h"
 #include "recipes/qtext.h"
 #include "recipes/repositorysession.h"
 
@@ -156,22 +157,23 @@ bool ChangeSession::plan(Planner planner)
     setBusy(true);
     const std::shared_ptr<const RepositorySource> source = m_repository->source();
     const std::shared_ptr<const Analysis> analysis = m_repository->analysis();
-    m_plan.setFuture(QtConcurrent::run([source, analysis, planner = std::move(planner)] {
-        Planned out;
-        // An exception escaping the worker would be rethrown by result() on the GUI thread.
-        try {
-            out.changes = planner(source, analysis);
-            out.diffs.reserve(out.changes.operations.size());
-            out.stats.reserve(out.changes.operations.size());
-            for (const FileOperation& operation : out.changes.operations) {
-                out.diffs.push_back(UnifiedDiff::of(operation));
-                out.stats.push_back(UnifiedDiff::statOf(operation));
+    m_plan.setFuture(
+        QtConcurrent::run(backgroundPool(), [source, analysis, planner = std::move(planner)] {
+            Planned out;
+            // An exception escaping the worker would be rethrown by result() on the GUI thread.
+            try {
+                out.changes = planner(source, analysis);
+                out.diffs.reserve(out.changes.operations.size());
+                out.stats.reserve(out.changes.operations.size());
+                for (const FileOperation& operation : out.changes.operations) {
+                    out.diffs.push_back(UnifiedDiff::of(operation));
+                    out.stats.push_back(UnifiedDiff::statOf(operation));
+                }
+            } catch (const std::exception& error) {
+                out.error = error.what();
             }
-        } catch (const std::exception& error) {
-            out.error = error.what();
-        }
-        return out;
-    }));
+            return out;
+        }));
     return true;
 }
 
@@ -217,29 +219,30 @@ void ChangeSession::startApply(std::shared_ptr<const ChangeSet> changes, bool un
     setBusy(true);
     const std::string root = m_repository->rootPath().toStdString();
     const std::string text = message.toStdString();
-    m_apply.setFuture(QtConcurrent::run([root, changes = std::move(changes), undo, commit, text] {
-        Applied out;
-        out.changes = changes;
-        out.undo = undo;
-        out.commit = commit;
-        try {
-            const ApplyResult result = ChangeSetApplier(root).apply(*changes);
-            out.ok = result.applied;
-            out.file = result.file;
-            out.error = result.error;
-            if (out.ok && !undo)
-                out.inverse = std::make_shared<const ChangeSet>(changes->inverse());
-            if (out.ok && commit) {
-                const CommitResult committed = GitCommitter::commit(root, *changes, text);
-                out.committed = committed.committed;
-                out.commitId = committed.id;
-                out.commitError = committed.error;
+    m_apply.setFuture(QtConcurrent::run(
+        backgroundPool(), [root, changes = std::move(changes), undo, commit, text] {
+            Applied out;
+            out.changes = changes;
+            out.undo = undo;
+            out.commit = commit;
+            try {
+                const ApplyResult result = ChangeSetApplier(root).apply(*changes);
+                out.ok = result.applied;
+                out.file = result.file;
+                out.error = result.error;
+                if (out.ok && !undo)
+                    out.inverse = std::make_shared<const ChangeSet>(changes->inverse());
+                if (out.ok && commit) {
+                    const CommitResult committed = GitCommitter::commit(root, *changes, text);
+                    out.committed = committed.committed;
+                    out.commitId = committed.id;
+                    out.commitError = committed.error;
+                }
+            } catch (const std::exception& error) {
+                out.error = error.what();
             }
-        } catch (const std::exception& error) {
-            out.error = error.what();
-        }
-        return out;
-    }));
+            return out;
+        }));
 }
 
 void ChangeSession::applyFinished()

@@ -2,6 +2,7 @@
 
 #include "eval/evaluationmerge.h"
 #include "eval/recipeevaluator.h"
+#include "recipes/backgroundpool.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -39,8 +40,9 @@ bool EvaluationSession::start(EvalSettings settings, std::vector<EvalItem> items
             Qt::QueuedConnection);
     };
     // Finding Nix runs a process: the evaluator is made on the worker too.
-    m_run.setFuture(QtConcurrent::run(
-        [settings = std::move(settings), items = std::move(items), report, cancel = &m_cancel] {
+    m_run.setFuture(
+        QtConcurrent::run(backgroundPool(), [settings = std::move(settings),
+                                             items = std::move(items), report, cancel = &m_cancel] {
             Outcome outcome;
             const RecipeEvaluator evaluator(settings);
             if (!evaluator.nix().usable()) {

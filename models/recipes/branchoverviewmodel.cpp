@@ -1,6 +1,7 @@
 #include "recipes/branchoverviewmodel.h"
 
 #include "recipes/analyzer.h"
+#include "recipes/backgroundpool.h"
 #include "recipes/qtext.h"
 #include "recipes/sessiongitinfo.h"
 
@@ -74,7 +75,7 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
     const std::string path = repositoryPath.toStdString();
     QPointer<BranchOverviewModel> self(this);
     // One branch at a time: the overview must not starve the open repository's own scan.
-    m_work = QtConcurrent::run([self, cancel, generation, path, branches]() {
+    m_work = QtConcurrent::run(backgroundPool(), [self, cancel, generation, path, branches]() {
         const Analyzer analyzer;
         AnalyzerOptions options;
         options.threads = 1;

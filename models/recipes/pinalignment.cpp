@@ -7,6 +7,7 @@
 #include "recipes/pininventory.h"
 #include "recipes/recipegrouping.h"
 
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <filesystem>
@@ -187,9 +188,12 @@ PinAlignment PinAlignment::compute(const std::vector<AlignmentSource>& sources)
     std::vector<size_t> indices(sources.size());
     for (size_t i = 0; i < indices.size(); ++i)
         indices[i] = i;
-    // Each column opens its own libgit2 handles, so columns are independent.
+    // Each column opens its own libgit2 handles, so columns are independent. On a pool of
+    // their own, never Qt's global one, which the GUI thread's paints wait on (backgroundpool.h).
     BlobPins cache;
-    QtConcurrent::blockingMap(indices, [&](size_t i) { read[i] = rg::read(sources[i], &cache); });
+    QThreadPool pool;
+    QtConcurrent::blockingMap(&pool, indices,
+                              [&](size_t i) { read[i] = rg::read(sources[i], &cache); });
 
     PinAlignment alignment;
     std::set<AlignmentRowKey> keys;

@@ -1,5 +1,6 @@
 #include "recipes/repositorysession.h"
 
+#include "recipes/backgroundpool.h"
 #include "recipes/qtext.h"
 #include "recipes/recipecontentkey.h"
 
@@ -141,8 +142,8 @@ void RepositorySession::startScan()
     options.progress = progressReporter(generation);
     // The destructor waits for the scan, so the watcher outlives it.
     PathWatcher* watcher = m_revision.isEmpty() ? &m_watcher : nullptr;
-    m_scan.setFuture(
-        QtConcurrent::run([source, cache, options, refiner = m_refiner, generation, watcher]() {
+    m_scan.setFuture(QtConcurrent::run(
+        backgroundPool(), [source, cache, options, refiner = m_refiner, generation, watcher]() {
             return scan(*source, cache, options, refiner, generation, watcher);
         }));
 }
@@ -156,13 +157,14 @@ void RepositorySession::setRefiner(Refiner refiner)
     }
     if (!m_base)
         return;
-    m_refine.setFuture(QtConcurrent::run([base = m_base, refiner = m_refiner]() -> Refined {
-        if (!refiner)
-            return {base, base};
-        auto refined = std::make_shared<Analysis>(*base);
-        refiner(*refined);
-        return {base, std::move(refined)};
-    }));
+    m_refine.setFuture(
+        QtConcurrent::run(backgroundPool(), [base = m_base, refiner = m_refiner]() -> Refined {
+            if (!refiner)
+                return {base, base};
+            auto refined = std::make_shared<Analysis>(*base);
+            refiner(*refined);
+            return {base, std::move(refined)};
+        }));
 }
 
 void RepositorySession::refineFinished()
