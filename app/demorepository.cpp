@@ -177,4 +177,10 @@ QString DemoRepository::create(QString* error, const QString& parentDirectory)
     return root;
 }
 
+void DemoRepository::remove(const QString& root)
+{
+    if (!root.isEmpty())
+        QDir(root).removeRecursively();
+}
+
 } // namespace rg

@@ -19,6 +19,8 @@ public:
     // Returns the work tree's path, or "" and `error`. `parentDirectory` defaults to the
     // system's temporary directory.
     static QString create(QString* error, const QString& parentDirectory = {});
+    // Removes a work tree create() made, with whatever was done in it; nothing for "".
+    static void remove(const QString& root);
     static QStringList files(); // paths inside the bundle, relative, sorted
 };
 

@@ -88,7 +88,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_stack->setCurrentWidget(m_empty);
 }
 
-MainWindow::~MainWindow() = default; // m_settingsWriter waits for its writes
+// m_settingsWriter waits for its writes. The demo is a temporary copy, never in the recent
+// list: it goes with the window that made it.
+MainWindow::~MainWindow()
+{
+    DemoRepository::remove(m_demoPath);
+}
 
 void MainWindow::createPages()
 {
@@ -334,8 +339,10 @@ bool MainWindow::openDemo()
         m_stack->setCurrentIndex(1);
         return false;
     }
+    const QString previous = m_demoPath;
     m_demoPath = path;
     openRepository(path);
+    DemoRepository::remove(previous); // a scan of it still running is dropped as stale
     return true;
 }
 

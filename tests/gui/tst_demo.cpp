@@ -42,14 +42,43 @@ int pixelsNear(const QImage& image, const QColor& color, int tolerance = 24)
 class TestDemo : public QObject
 {
     Q_OBJECT
-    QStringList m_demos; // temporary work trees openDemo() made; removed at the end
+    QStringList m_demos; // temporary work trees openDemo() made: each went with its window
 
 private slots:
     void initTestCase() { isolateSettings(); }
     void cleanupTestCase()
     {
-        for (const QString& demo : std::as_const(m_demos))
+        for (const QString& demo : std::as_const(m_demos)) {
+            const bool left = QFileInfo::exists(demo);
             QDir(demo).removeRecursively();
+            QVERIFY2(!left, qPrintable(demo + QStringLiteral(" outlived its window")));
+        }
+    }
+
+    // The demo is a temporary copy, never in the recent list: a second demo replaces the
+    // first, and closing the window removes it, edits and all.
+    void demoCopyGoesWithItsWindow()
+    {
+        QString first;
+        QString second;
+        {
+            MainWindow window;
+            QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+            QVERIFY(window.openDemo());
+            first = window.demoPath();
+            QVERIFY(changed.wait(10000));
+            QVERIFY(QFileInfo(first + QStringLiteral("/.git")).isDir());
+            QVERIFY(writeAll(first + QStringLiteral("/notes.txt"), "an edit\n"));
+            QVERIFY(window.openDemo());
+            second = window.demoPath();
+            QVERIFY(second != first);
+            QVERIFY(!QFileInfo::exists(first));
+            QVERIFY(changed.wait(10000));
+            QCOMPARE(window.session()->rootPath(), second);
+            QVERIFY(window.session()->analysis());
+            QVERIFY(!window.session()->analysis()->entries.empty());
+        }
+        QVERIFY(!QFileInfo::exists(second));
     }
 
     void demoIsAGitRepositoryWithTwoBranches()
