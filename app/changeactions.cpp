@@ -168,7 +168,7 @@ void ChangeActions::showReview(const ChangeSet& changes, const std::vector<std::
     m_context.clearStatus();
     auto* dialog = new ChangeSetReviewDialog(changes, diffs, stats, m_context.mainWidget());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setCommitAvailable(m_session->canCommit());
+    dialog->setCommitAvailable(m_session->canCommit(), m_session->commitBlocker());
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_session->apply(dialog->changeSet(), dialog->commitRequested(), dialog->commitMessage());
     });

@@ -1,6 +1,7 @@
 #include "changecommand.h"
 
 #include "changes/changeplanner.h"
+#include "changes/gitcommitter.h"
 #include "changesetrun.h"
 #include "commandline.h"
 #include "recipes/analysisreport.h"
@@ -419,8 +420,7 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     // the whole package to the planner).
     const bool nothingNamed = request.cells.empty() && !notVariants.empty();
     if (invocation.commit)
-        if (const std::string error = ChangeSetRun::commitPrecondition(invocation.root);
-            !error.empty())
+        if (const std::string error = GitCommitter::precondition(invocation.root); !error.empty())
             return CommandLine::repositoryError(invocation.name, error);
 
     ChangeSet changes = nothingNamed ? ChangeSet{} : ChangePlanner(source, analysis).plan(request);

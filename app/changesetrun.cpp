@@ -5,9 +5,7 @@
 #include "changes/removalreport.h"
 #include "changes/unifieddiff.h"
 #include "recipes/analysisreport.h"
-#include "recipes/gitlibrary.h"
 
-#include <git2.h>
 #include <iostream>
 
 namespace rg {
@@ -35,23 +33,6 @@ std::string operationLine(const FileOperation& op)
 }
 
 } // namespace
-
-std::string ChangeSetRun::commitPrecondition(const std::string& root)
-{
-    GitLibrary::ensureInitialised();
-    git_repository* repository = nullptr;
-    if (git_repository_open_ext(&repository, root.c_str(), 0, nullptr) != 0)
-        return root + ": not a git repository (" + GitLibrary::lastError() + ")";
-    std::string error;
-    git_signature* signature = nullptr;
-    if (git_repository_is_bare(repository))
-        error = root + ": a bare git repository has no work tree";
-    else if (git_signature_default(&signature, repository) != 0)
-        error = "no git identity: set user.name and user.email (git config)";
-    git_signature_free(signature);
-    git_repository_free(repository);
-    return error;
-}
 
 std::string ChangeSetRun::countsLine(const ChangeSet& changes)
 {

@@ -27,9 +27,6 @@ public:
         AnalyzerOptions analyzer;
     };
 
-    // Before anything is written: a commit that cannot be made (no git repository, a bare
-    // one, no identity) must not leave the work tree changed and uncommitted. "" when it can.
-    static std::string commitPrecondition(const std::string& root);
     // "2 create · 5 modify · 1 delete"
     static std::string countsLine(const ChangeSet& changes);
     // The plan as a reader sees it: one line per operation, the counts, `note` (a line of the

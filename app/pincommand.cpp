@@ -1,6 +1,7 @@
 #include "pincommand.h"
 
 #include "build/pinprefetcher.h"
+#include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
 #include "changesetrun.h"
 #include "commandline.h"
@@ -681,7 +682,7 @@ int PinCommand::bumpPin(const QStringList& arguments)
     if (const auto stop = readHashes(hashes, &inv))
         return *stop;
     if (inv.commit)
-        if (const std::string error = ChangeSetRun::commitPrecondition(inv.root); !error.empty())
+        if (const std::string error = GitCommitter::precondition(inv.root); !error.empty())
             return CommandLine::repositoryError(bumpName, AnalysisReport::printable(error));
 
     const PinBumpPlanner planner(source, analysis);

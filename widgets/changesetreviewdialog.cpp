@@ -231,9 +231,13 @@ QWidget* ChangeSetReviewDialog::createCommitPane()
         if (!m_settingMessage)
             m_messageEdited = true;
     });
+    m_commitBlocked = new QLabel(pane);
+    m_commitBlocked->setWordWrap(true);
+    m_commitBlocked->setVisible(false);
     auto* layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_commit);
+    layout->addWidget(m_commitBlocked);
     layout->addWidget(m_message);
     pane->setVisible(false); // until setCommitAvailable(true)
     return pane;
@@ -429,11 +433,16 @@ void ChangeSetReviewDialog::updateCounts()
     }
 }
 
-void ChangeSetReviewDialog::setCommitAvailable(bool available)
+void ChangeSetReviewDialog::setCommitAvailable(bool available, const QString& blocker)
 {
     m_commit->parentWidget()->setVisible(available);
-    if (!available)
+    const bool blocked = !blocker.isEmpty();
+    if (!available || blocked)
         m_commit->setChecked(false);
+    m_commit->setEnabled(!blocked);
+    m_commitBlocked->setVisible(blocked);
+    m_commitBlocked->setText(tr("Cannot commit here: %1").arg(blocker));
+    m_message->setVisible(!blocked);
 }
 
 bool ChangeSetReviewDialog::commitRequested() const

@@ -40,8 +40,9 @@ public:
 
     // The "Commit after applying" option, shown only when a commit is possible (a git work
     // tree); the message starts as the change set's commitMessage() and follows the
-    // selection until the user edits it.
-    void setCommitAvailable(bool available);
+    // selection until the user edits it. `blocker` says why a commit cannot be made there
+    // ("no git identity: …"): the box is then off and disabled, with the reason in its place.
+    void setCommitAvailable(bool available, const QString& blocker = {});
     bool commitRequested() const;
     QString commitMessage() const;
 
@@ -55,6 +56,7 @@ public:
     DiffView* diffView() const { return m_diff; }
     QPushButton* applyButton() const { return m_apply; }
     QCheckBox* commitBox() const { return m_commit; }
+    QLabel* commitBlockedLabel() const { return m_commitBlocked; }
     QPlainTextEdit* messageEdit() const { return m_message; }
 
 private:
@@ -82,6 +84,7 @@ private:
     QLabel* m_alsoRemoves = nullptr; // lines a fix takes out beyond its findings, in red
     DiffView* m_diff = nullptr;
     QCheckBox* m_commit = nullptr;
+    QLabel* m_commitBlocked = nullptr;
     QPlainTextEdit* m_message = nullptr;
     QPushButton* m_apply = nullptr;
     bool m_messageEdited = false;

@@ -157,9 +157,13 @@ bool ChangeSession::plan(Planner planner)
     setBusy(true);
     const std::shared_ptr<const RepositorySource> source = m_repository->source();
     const std::shared_ptr<const Analysis> analysis = m_repository->analysis();
-    m_plan.setFuture(
-        QtConcurrent::run(backgroundPool(), [source, analysis, planner = std::move(planner)] {
+    // Found with the plan, so the review can say before Apply that a commit would fail.
+    const std::string gitRoot = canCommit() ? m_repository->rootPath().toStdString() : "";
+    m_plan.setFuture(QtConcurrent::run(
+        backgroundPool(), [source, analysis, gitRoot, planner = std::move(planner)] {
             Planned out;
+            if (!gitRoot.empty())
+                out.commitBlocker = GitCommitter::precondition(gitRoot);
             // An exception escaping the worker would be rethrown by result() on the GUI thread.
             try {
                 out.changes = planner(source, analysis);
@@ -181,6 +185,7 @@ void ChangeSession::planFinished()
 {
     const Planned out = m_plan.result();
     setBusy(false);
+    m_commitBlocker = qs(out.commitBlocker);
     if (!out.error.empty()) {
         emit planFailed(tr("Could not plan the change set: %1").arg(qs(out.error)));
         return;
@@ -226,6 +231,15 @@ void ChangeSession::startApply(std::shared_ptr<const ChangeSet> changes, bool un
             out.undo = undo;
             out.commit = commit;
             try {
+                // A commit that must fail is refused before anything is written: the work
+                // tree is not left changed and uncommitted.
+                if (commit) {
+                    out.error = GitCommitter::precondition(root);
+                    if (!out.error.empty()) {
+                        out.error = "cannot commit: " + out.error;
+                        return out;
+                    }
+                }
                 const ApplyResult result = ChangeSetApplier(root).apply(*changes);
                 out.ok = result.applied;
                 out.file = result.file;

@@ -67,6 +67,9 @@ public:
     QString undoTitle() const { return m_undoTitle; }
     // Whether the open repository is a git work tree a commit can go to.
     bool canCommit() const;
+    // Why a commit cannot be made there ("no git identity: …"), as found when the last plan
+    // was made; "" when it can. Apply asks again before writing anything.
+    QString commitBlocker() const { return m_commitBlocker; }
 
     // "2 created · 1 modified · 1 deleted" of the selected operations.
     static QString countsText(const ChangeSet& changes);
@@ -90,6 +93,7 @@ private:
         std::vector<std::string> diffs;
         std::vector<DiffStat> stats;
         std::string error;
+        std::string commitBlocker;
     };
     // Change sets by shared pointer: one of hundreds of recipes takes tens of milliseconds to
     // copy, which the GUI thread must not spend (a result is copied out of its future).
@@ -119,6 +123,7 @@ private:
     // The inverse of the last apply; null or empty when there is nothing to undo.
     std::shared_ptr<const ChangeSet> m_undo;
     QString m_undoTitle;
+    QString m_commitBlocker;
     QFutureWatcher<Planned> m_plan;
     QFutureWatcher<Applied> m_apply;
 };

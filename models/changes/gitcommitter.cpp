@@ -124,7 +124,39 @@ std::string prettified(const std::string& message)
     return text;
 }
 
+// Opens the repository at `root` and its committer identity; the reason when either cannot be
+// had (both outputs null then).
+std::string openForCommit(const std::string& root, git_repository** repository,
+                          git_signature** signature)
+{
+    *repository = nullptr;
+    *signature = nullptr;
+    git_repository* opened = nullptr;
+    if (git_repository_open_ext(&opened, root.c_str(), 0, nullptr) != 0)
+        return root + ": not a git repository (" + GitLibrary::lastError() + ")";
+    Owned<git_repository> owned(opened);
+    if (!git_repository_workdir(opened))
+        return root + ": a bare repository has no work tree to commit from";
+    if (git_signature_default(signature, opened) != 0) {
+        *signature = nullptr;
+        return "no git identity: set user.name and user.email (git config)";
+    }
+    *repository = owned.release();
+    return {};
+}
+
 } // namespace
+
+std::string GitCommitter::precondition(const std::string& root)
+{
+    GitLibrary::ensureInitialised();
+    git_repository* repository = nullptr;
+    git_signature* signature = nullptr;
+    const std::string why = openForCommit(root, &repository, &signature);
+    git_signature_free(signature);
+    git_repository_free(repository);
+    return why;
+}
 
 CommitResult GitCommitter::commit(const std::string& root, const ChangeSet& applied,
                                   const std::string& message)
@@ -135,17 +167,12 @@ CommitResult GitCommitter::commit(const std::string& root, const ChangeSet& appl
     const std::string text = prettified(message);
     if (text.empty())
         return failure("empty commit message");
-    git_repository* opened = nullptr;
-    if (git_repository_open_ext(&opened, root.c_str(), 0, nullptr) != 0)
-        return failure(root + ": not a git repository (" + GitLibrary::lastError() + ")");
-    const Owned<git_repository> repository(opened);
-    if (!git_repository_workdir(opened))
-        return failure(root + ": a bare repository has no work tree to commit from");
-
     // Checked before anything is staged, so a missing identity leaves the index untouched.
+    git_repository* opened = nullptr;
     git_signature* signature = nullptr;
-    if (git_signature_default(&signature, opened) != 0)
-        return failure("no git identity: set user.name and user.email (git config)");
+    if (std::string why = openForCommit(root, &opened, &signature); !why.empty())
+        return failure(std::move(why));
+    const Owned<git_repository> repository(opened);
     const Owned<git_signature> author(signature);
 
     Owned<git_commit> parent;

@@ -25,6 +25,10 @@ class GitCommitter
 public:
     static CommitResult commit(const std::string& root, const ChangeSet& applied,
                                const std::string& message);
+    // Why a commit to `root` cannot be made (not a git repository, a bare one, no identity);
+    // "" when it can. Asked before anything is written, so a commit that must fail does not
+    // leave the work tree changed and uncommitted.
+    static std::string precondition(const std::string& root);
 };
 
 } // namespace rg

@@ -411,6 +411,31 @@ private slots:
         QVERIFY(!dialog.commitRequested()); // no commit without a message
     }
 
+    // A git work tree where a commit cannot be made: the option is shown off and disabled,
+    // with the reason in place of the message; a reason cleared (identity set meanwhile, a
+    // new plan) gives the option back.
+    void commitBlockedShowsWhy()
+    {
+        const Review r = reviewOf(sample());
+        ChangeSetReviewDialog dialog(r.changes, r.diffs, r.stats);
+        dialog.setCommitAvailable(true);
+        dialog.commitBox()->setChecked(true);
+        QVERIFY(dialog.commitRequested());
+        const QString why = QStringLiteral("no git identity: set user.name and user.email");
+        dialog.setCommitAvailable(true, why);
+        QVERIFY(dialog.commitBox()->isVisibleTo(&dialog));
+        QVERIFY(!dialog.commitBox()->isEnabled());
+        QVERIFY(!dialog.commitBox()->isChecked());
+        QVERIFY(!dialog.commitRequested());
+        QVERIFY(dialog.commitBlockedLabel()->isVisibleTo(&dialog));
+        QVERIFY(dialog.commitBlockedLabel()->text().contains(why));
+        QVERIFY(!dialog.messageEdit()->isVisibleTo(&dialog));
+        dialog.setCommitAvailable(true);
+        QVERIFY(dialog.commitBox()->isEnabled());
+        QVERIFY(!dialog.commitBlockedLabel()->isVisibleTo(&dialog));
+        QVERIFY(dialog.messageEdit()->isVisibleTo(&dialog));
+    }
+
     void emptyChangeSetSaysSo()
     {
         ChangeSet changes;
