@@ -16,6 +16,7 @@
 #include "matrixview.h"
 #include "messagebanner.h"
 #include "pinactions.h"
+#include "pincontentscontroller.h"
 #include "recipepreview.h"
 #include "recipes/branchoverviewmodel.h"
 #include "recipes/matrixcounts.h"
@@ -78,6 +79,8 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     // Its docks join the View menu createMenus() fills.
     m_pins = new PinActions(*this, m_changes->session(), this);
+    m_pins->setContentsController(new PinContentsController(
+        m_session, [this](const QString& root) { return m_eval->settingsFor(root); }, this));
     createMenus();
     connectControllers();
     connectSession();
@@ -88,8 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_stack->setCurrentWidget(m_empty);
 }
 
-// m_settingsWriter waits for its writes. The demo is a temporary copy, never in the recent
-// list: it goes with the window that made it.
+// m_settingsWriter waits for its writes; the demo is a temporary copy, gone with its window.
 MainWindow::~MainWindow()
 {
     DemoRepository::remove(m_demoPath);
@@ -339,8 +341,7 @@ bool MainWindow::openDemo()
         m_stack->setCurrentIndex(1);
         return false;
     }
-    const QString previous = m_demoPath;
-    m_demoPath = path;
+    const QString previous = std::exchange(m_demoPath, path);
     openRepository(path);
     DemoRepository::remove(previous); // a scan of it still running is dropped as stale
     return true;

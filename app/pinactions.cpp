@@ -5,6 +5,7 @@
 #include "build/pinprefetcher.h"
 #include "changes/changesession.h"
 #include "pinbumpdialog.h"
+#include "pincontentscontroller.h"
 #include "pinlegend.h"
 #include "pinsview.h"
 #include "recipes/alignmentmodel.h"
@@ -331,6 +332,8 @@ void PinActions::openBumpDialog(const std::string& from)
             m_prefetcher->cancel();
     });
     connect(dialog, &QDialog::accepted, this, [this, dialog] { planBump(dialog->request()); });
+    if (m_contents)
+        m_contents->attach(dialog->contentsPane());
     m_dialog = dialog;
     dialog->open();
     // Prefixes of the other branches' pins resolve once the alignment has been read.

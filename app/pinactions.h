@@ -33,6 +33,7 @@ class ActionContext;
 class AlignmentModel;
 class AlignmentView;
 class ChangeSession;
+class PinContentsController;
 class PinLegend;
 class PinPrefetcher;
 class PinsModel;
@@ -73,6 +74,8 @@ public:
     bool isBusy() const;
     // The program prefetching runs (nix-prefetch-url by default); for tests and odd installs.
     void setPrefetchProgram(const QString& program);
+    // Answers the bump dialog's "what the pins contain"; none: its Compare gets no answer.
+    void setContentsController(PinContentsController* controller) { m_contents = controller; }
 
 signals:
     void inventoryChanged();
@@ -127,6 +130,7 @@ private:
     QAction* m_bump = nullptr;
     QAction* m_alignmentAction = nullptr;
     QPointer<PinBumpDialog> m_dialog;
+    PinContentsController* m_contents = nullptr;
 
     std::shared_ptr<const PinInventory> m_inventory;
     bool m_prefetchAvailable = false;

@@ -1,6 +1,7 @@
 #include "pinbumpdialog.h"
 
 #include "matrix/versionspelling.h"
+#include "pincontentspane.h"
 #include "recipes/cellselector.h"
 #include "recipes/qtext.h"
 #include "statusstyle.h"
@@ -57,6 +58,8 @@ PinBumpDialog::PinBumpDialog(PinInventory inventory, QWidget* parent)
     m_known = m_inventory.revisions();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(createPins());
+    m_contents = new PinContentsPane(this);
+    layout->addWidget(m_contents);
     layout->addWidget(createScope());
     layout->addWidget(createOptions());
     layout->addWidget(createHashes());
@@ -422,6 +425,7 @@ void PinBumpDialog::update()
 {
     std::string error;
     const std::string to = resolvedTo(&error);
+    m_contents->setPins(m_from->currentData().toString().toStdString(), to);
     const QPalette& pal = palette();
     if (m_to->text().trimmed().isEmpty()) {
         m_toStatus->setText(tr("Type the new revision; a prefix of a known pin is completed."));
@@ -531,6 +535,7 @@ void PinBumpDialog::setPrefetching(bool prefetching)
     for (QWidget* input : std::as_const(m_inputs))
         input->setEnabled(!prefetching);
     m_prefetch->setEnabled(!prefetching && m_prefetchAvailable);
+    m_contents->setInputsEnabled(!prefetching);
     m_progressRow->setVisible(prefetching);
     update();
 }

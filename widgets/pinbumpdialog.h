@@ -7,7 +7,8 @@
 // python3Packages, README, other Markdown documents) and what happens to the hashes the
 // fetchers pin: prefetched, or the recipes marked as needing a new one. Never an old hash.
 //
-// The dialog downloads nothing: OK with "prefetch" emits prefetchRequested() and shows the
+// "What the pins contain" (PinContentsPane) compares the two revisions as Nix reads them, on
+// request. The dialog downloads nothing: OK with "prefetch" emits prefetchRequested() and shows the
 // progress whoever runs PinPrefetcher reports (prefetchStarted / prefetchOutput /
 // prefetchFinished); it accepts once every hash arrived, or stays open with the error.
 
@@ -30,6 +31,8 @@ class QPushButton;
 class QRadioButton;
 
 namespace rg {
+
+class PinContentsPane;
 
 class PinBumpDialog : public QDialog
 {
@@ -85,6 +88,7 @@ public:
     QPushButton* stopButton() const { return m_stop; }
     QLabel* errorLabel() const { return m_error; }
     QPushButton* okButton() const;
+    PinContentsPane* contentsPane() const { return m_contents; }
 
 signals:
     void prefetchRequested(const rg::PinBumpRequest& request);
@@ -130,6 +134,7 @@ private:
     QLabel* m_progressText = nullptr;
     QPushButton* m_stop = nullptr;
     QLabel* m_error = nullptr;
+    PinContentsPane* m_contents = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
     QList<QWidget*> m_inputs; // disabled while prefetching
 };

@@ -1,9 +1,10 @@
 // The evaluation engine's parts that need no Nix process: Nix's messages as Nix 2.8 and 2.26
 // write them (both captured from the real programs), shell text Nix evaluated, the results'
-// JSON, and how recipes are split into batches.
+// JSON, how recipes are split into batches, and two pins' contents side by side.
 
 #include "eval/evaluatedrecipe.h"
 #include "eval/nixerror.h"
+#include "eval/pincomparison.h"
 #include "eval/recipeevaluator.h"
 #include "eval/shellscript.h"
 
@@ -201,6 +202,50 @@ private slots:
         QCOMPARE(batches[1], (std::vector<size_t>{5, 0}));
         QCOMPARE(batches[2], (std::vector<size_t>{2, 4}));
         QCOMPARE(RecipeEvaluator::batches(items, {4}, 8).size(), size_t(1));
+    }
+
+    // Every value either pin holds, in a fixed order; a set only one side has reads "-" on the
+    // other; only differing values are marked changed; values neither holds are left out.
+    void pinsSideBySide()
+    {
+        PinContents before;
+        before.nixpkgsVersion = "25.11";
+        before.python3 = "3.13.9";
+        before.defaultCuda = "12.8";
+        before.pythonSets = {{"python313Packages", "3.13.9", "2.9.1"}};
+        before.cudaSets = {{"cudaPackages_12_4", "12.4", "9.1.0", "2.21.5"},
+                           {"cudaPackages", "12.8", "9.8.0", "2.26.2"}};
+        PinContents after = before;
+        after.nixpkgsVersion = "26.05";
+        after.defaultCuda = "12.9";
+        after.pythonSets[0].torch = "2.10.0";
+        after.cudaSets = {{"cudaPackages", "12.9", "9.11.0", "2.26.2"},
+                          {"cudaPackages_13_0", "13.0", "9.13.0", "2.28.3"}};
+        const std::vector<PinComparison::Row> rows = PinComparison::of(before, after);
+        std::vector<std::string> shown;
+        for (const auto& row : rows)
+            shown.push_back(row.label + ": " + row.before + (row.changed ? " -> " : " = ") +
+                            row.after);
+        const std::vector<std::string> expected = {
+            "nixpkgs: 25.11 -> 26.05",
+            "python3: 3.13.9 = 3.13.9",
+            "default CUDA: 12.8 -> 12.9",
+            "Python (python313Packages): 3.13.9 = 3.13.9",
+            "torch (python313Packages): 2.9.1 -> 2.10.0",
+            "CUDA (cudaPackages_12_4): 12.4 -> -",
+            "cuDNN (cudaPackages_12_4): 9.1.0 -> -",
+            "NCCL (cudaPackages_12_4): 2.21.5 -> -",
+            "CUDA (cudaPackages): 12.8 -> 12.9",
+            "cuDNN (cudaPackages): 9.8.0 -> 9.11.0",
+            "NCCL (cudaPackages): 2.26.2 = 2.26.2",
+            "CUDA (cudaPackages_13_0): - -> 13.0",
+            "cuDNN (cudaPackages_13_0): - -> 9.13.0",
+            "NCCL (cudaPackages_13_0): - -> 2.28.3",
+        };
+        QCOMPARE(shown, expected); // MAGMA: neither pin has one, no row
+        QVERIFY(PinComparison::of(before, before).size() == 11);
+        for (const auto& row : PinComparison::of(before, before))
+            QVERIFY(!row.changed);
     }
 };
 

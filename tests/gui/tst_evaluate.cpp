@@ -3,7 +3,8 @@
 // settings. Progress arrives while the GUI thread keeps answering; afterwards the defects only
 // Nix shows make their cells broken, sound cells say "evaluated ✓", and the details show Nix's
 // answer; the answers survive a rescan of unchanged files and leave a changed one; Cancel
-// leaves no Nix process and no answer; the local sources are kept with the build settings.
+// leaves no Nix process and no answer; the local sources are kept with the build settings. The
+// Bump Pin dialog compares what two pins contain, as Nix reads them.
 
 #include "../processes.h"
 #include "build/buildsession.h"
@@ -17,16 +18,22 @@
 #include "guitestsupport.h"
 #include "mainwindow.h"
 #include "matrixview.h"
+#include "pinactions.h"
+#include "pinbumpdialog.h"
+#include "pincontentspane.h"
 #include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
 #include "responsivenessprobe.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTreeWidget>
 
 using namespace rg;
 using namespace rg::test;
@@ -154,6 +161,7 @@ private slots:
     void evaluateTheBranch();
     void cancelLeavesNoProcessAndNoAnswer();
     void localSourcesPersistWithTheBuildSettings();
+    void bumpDialogComparesWhatThePinsContain();
 };
 
 void TestEvaluate::evaluateTheBranch()
@@ -333,6 +341,66 @@ void TestEvaluate::localSourcesPersistWithTheBuildSettings()
     QCOMPARE(eval.defaultNixpkgs, QDir::cleanPath(standin).toStdString());
     QCOMPARE(eval.repoRoot, std::string("/repo"));
     QVERIFY(QString::fromStdString(eval.cacheDir).endsWith(QStringLiteral("/recipegrid/eval")));
+}
+
+// The demo's pin (older) against a pin mapped to the stand-in's newer revision: the rows come
+// back from Nix while the dialog stays usable, torch and the default CUDA marked as changing;
+// another to-pin clears them; a pin Nix cannot read says so, naming it.
+void TestEvaluate::bumpDialogComparesWhatThePinsContain()
+{
+    Opened opened;
+    QVERIFY(open(opened));
+    MainWindow& window = opened.window;
+    const QString newerPin = QStringLiteral("0182a361324364ae3f436a63005877674cf45efb");
+    const QString missingPin = QStringLiteral("9f3c1d2a45b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0");
+    BuildSettings settings = window.builds()->settings();
+    settings.nixpkgsSources[newerPin] = QStringLiteral(RG_FIXTURES_DIR "/nixpkgs-standin/newer");
+    settings.nixpkgsSources[missingPin] = opened.store.filePath(QStringLiteral("no-such-nixpkgs"));
+    window.builds()->setSettings(settings);
+    QSignalSpy listed(window.pinActions(), &PinActions::inventoryChanged);
+    QVERIFY(window.pinActions()->inventory() || listed.wait(20000));
+
+    window.pinActions()->openBumpDialog(demoRevisions[0]);
+    auto* dialog = waitForModal<PinBumpDialog>(20000);
+    QVERIFY(dialog);
+    PinContentsPane* pane = dialog->contentsPane();
+    QVERIFY(!pane->compareButton()->isEnabled()); // no to-pin yet
+    dialog->setToPin(newerPin);
+    QVERIFY(pane->compareButton()->isEnabled());
+    QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
+    QVERIFY(!pane->compareButton()->isEnabled());
+    QCOMPARE(pane->statusLabel()->text(), QStringLiteral("Asking Nix\u2026"));
+    QTRY_VERIFY_WITH_TIMEOUT(pane->tree()->isVisible(), slowly);
+    std::map<QString, QStringList> rows;
+    for (int i = 0; i < pane->tree()->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* item = pane->tree()->topLevelItem(i);
+        rows[item->text(0)] = {item->text(1), item->text(2),
+                               item->font(2).bold() ? QStringLiteral("changed") : QString()};
+    }
+    const QStringList torch = {QStringLiteral("2.9.1"), QStringLiteral("2.10.0"),
+                               QStringLiteral("changed")};
+    QCOMPARE(rows[QStringLiteral("torch (python3Packages)")], torch);
+    const QStringList cuda = {QStringLiteral("12.8"), QStringLiteral("12.9"),
+                              QStringLiteral("changed")};
+    QCOMPARE(rows[QStringLiteral("default CUDA")], cuda);
+    const QStringList python = {QStringLiteral("3.13.9"), QStringLiteral("3.13.11"),
+                                QStringLiteral("changed")};
+    QCOMPARE(rows[QStringLiteral("Python (python3Packages)")], python);
+    QVERIFY2(pane->statusLabel()->text().contains(QStringLiteral("values change")),
+             qPrintable(pane->statusLabel()->text()));
+    QVERIFY(pane->compareButton()->isEnabled());
+    QVERIFY(
+        dialog->grab().save(QStringLiteral(RG_BINARY_DIR "/screenshots/bump-pin-contents.png")));
+
+    dialog->setToPin(missingPin);
+    QVERIFY(!pane->tree()->isVisible());
+    QVERIFY(pane->statusLabel()->text().isEmpty());
+    QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(pane->compareButton()->isEnabled(), slowly);
+    QVERIFY2(pane->statusLabel()->text().startsWith(QStringLiteral("Nix cannot read 9f3c1d2")),
+             qPrintable(pane->statusLabel()->text()));
+    QVERIFY(!pane->tree()->isVisible());
+    dialog->reject();
 }
 
 QTEST_MAIN(TestEvaluate)

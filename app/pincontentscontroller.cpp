@@ -1,0 +1,64 @@
+#include "pincontentscontroller.h"
+
+#include "eval/pincomparison.h"
+#include "eval/pininspectionsession.h"
+#include "pincontentspane.h"
+#include "recipes/qtext.h"
+#include "recipes/repositorysession.h"
+
+namespace rg {
+
+PinContentsController::PinContentsController(RepositorySession* session, SettingsFor settings,
+                                             QObject* parent)
+    : QObject(parent), m_session(session), m_settings(std::move(settings)),
+      m_inspection(new PinInspectionSession(this))
+{
+    connect(m_inspection, &PinInspectionSession::finished, this, &PinContentsController::finished);
+    connect(m_inspection, &PinInspectionSession::failed, this, &PinContentsController::failed);
+}
+
+void PinContentsController::attach(PinContentsPane* pane)
+{
+    m_pane = pane;
+    connect(pane, &PinContentsPane::compareRequested, this, &PinContentsController::compare);
+}
+
+void PinContentsController::compare(const std::string& from, const std::string& to)
+{
+    m_from = from;
+    m_to = to;
+    PinInspectionSession::Request request;
+    request.settings = m_settings(m_session->rootPath());
+    request.settings.jobs = 2; // the two revisions at once
+    request.revisions = {from, to};
+    if (const std::shared_ptr<const Analysis> analysis = m_session->analysis()) {
+        request.pythonSets = PinInspection::pythonSetsOf(*analysis);
+        request.cudaSets = PinInspection::cudaSetsOf(*analysis);
+    }
+    m_inspection->start(std::move(request));
+}
+
+void PinContentsController::finished(const std::vector<PinContents>& contents)
+{
+    if (!m_pane || contents.size() != 2)
+        return;
+    const std::string& from = contents[0].revision;
+    const std::string& to = contents[1].revision;
+    for (const PinContents& pin : contents) {
+        if (!pin.error.empty()) {
+            m_pane->showError(
+                from, to,
+                tr("Nix cannot read %1: %2").arg(qs(pin.revision.substr(0, 7)), qs(pin.error)));
+            return;
+        }
+    }
+    m_pane->showComparison(from, to, PinComparison::of(contents[0], contents[1]));
+}
+
+void PinContentsController::failed(const QString& message)
+{
+    if (m_pane)
+        m_pane->showError(m_from, m_to, message);
+}
+
+} // namespace rg
