@@ -173,7 +173,10 @@ Value Evaluator::Impl::runNative(Native native, const std::vector<Thunk*>& args,
                                  std::string_view path)
 {
     static_assert(std::size(natives) == kNativeCount);
-    return (this->*natives[size_t(native)].run)(NativeCall{native, args, origin, path});
+    // The member pointer is read first: GCC 12's bounds sanitizer checks the index of
+    // `(this->*natives[i].run)(…)` against a wrong operand and reports a valid call.
+    const NativeRun run = natives[size_t(native)].run;
+    return (this->*run)(NativeCall{native, args, origin, path});
 }
 
 } // namespace rg::nix

@@ -2308,9 +2308,9 @@ void TestEvaluator::jsonBounds()
     timer.start();
     Evaluator::Limits limits;
     limits.stringBytes = 1 << 20;
-    const Value deep =
-        Eval("builtins.fromJSON (builtins.readFile ./deep.json)", &loader, "main.nix", limits)
-            .root();
+    Eval deepEval("builtins.fromJSON (builtins.readFile ./deep.json)", &loader, "main.nix",
+                  limits); // owns the value below
+    const Value deep = deepEval.root();
     QCOMPARE(deep.cause(), Cause::Limit);
     QVERIFY(std::string(deep.reason()).find("nested deeper than") != std::string::npos);
     std::string nested = "1";
