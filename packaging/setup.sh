@@ -149,8 +149,12 @@ install_deps() {
     timed "KSyntaxHighlighting" install_ksyntaxhighlighting
 }
 
+# Optimised as the dev preset (-O2, asserts off) but without debug information, which costs a
+# third of the compile time and most of the link time on a 2-core machine; who debugs uses
+# `cmake --preset dev`.
 configure() {
-    cmake -S "$top" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    cmake -S "$top" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
         -DRG_SYNTAX_HIGHLIGHTING="$syntax_highlighting" -DCMAKE_PREFIX_PATH="$cmake_prefix_path"
 }
 

@@ -134,11 +134,14 @@ PinInventory PinInventory::of(const Analysis& analysis)
               [](const PinLegendEntry& a, const PinLegendEntry& b) {
                   return a.count != b.count ? a.count > b.count : a.revision < b.revision;
               });
-    for (const auto& [cell, revision] : cellPins) {
+    for (const auto& cellPin : cellPins) {
+        // Not a structured binding: clang 14, which builds the fuzz targets, cannot capture one.
+        const std::string& revision = cellPin.second;
         const auto at =
             std::find_if(inventory.m_legend.begin(), inventory.m_legend.end(),
                          [&](const PinLegendEntry& e) { return e.revision == revision; });
-        inventory.m_cells.emplace_back(cell, static_cast<int>(at - inventory.m_legend.begin()));
+        inventory.m_cells.emplace_back(cellPin.first,
+                                       static_cast<int>(at - inventory.m_legend.begin()));
     }
     return inventory;
 }
