@@ -40,6 +40,12 @@ void PathWatcher::watch(quint64 generation, const QStringList& files, const QStr
     runOnThread([&] { apply(generation, files, dirs); });
 }
 
+void PathWatcher::clear(quint64 generation)
+{
+    QMetaObject::invokeMethod(
+        m_context, [this, generation] { apply(generation, {}, {}); }, Qt::QueuedConnection);
+}
+
 QStringList PathWatcher::watchedFiles() const
 {
     QStringList files;

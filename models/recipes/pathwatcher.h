@@ -24,8 +24,9 @@ public:
     // concurrent scans: a call older than one already applied is ignored (a scan of the
     // repository opened before is finishing).
     void watch(quint64 generation, const QStringList& files, const QStringList& dirs);
-    // Watches nothing from `generation` on.
-    void clear(quint64 generation) { watch(generation, {}, {}); }
+    // Watches nothing from `generation` on. Returns at once (removing thousands of watches
+    // takes a while); calls after it are applied after it.
+    void clear(quint64 generation);
 
     QStringList watchedFiles() const;
     QStringList watchedDirectories() const;
