@@ -6,6 +6,8 @@
 #   packaging/debian-root.sh RELEASE run    install, build, open the demo inside the root
 #   packaging/debian-root.sh RELEASE test   install, build, run every test inside the root, then
 #                                           install the built DEB there with apt and run it
+#   packaging/debian-root.sh RELEASE prepare  only make the root and install the packages, so
+#                                           CI can do it while another leg builds
 #
 # The root lives in $RG_DEBIAN_ROOT (default build/debian-RELEASE) and is reused when it is
 # complete; the checkout is copied into it on every run, and it builds in its own build directory
@@ -19,8 +21,8 @@ set -euo pipefail
 
 release=${1:-}
 mode=${2:-}
-if [ -z "$release" ] || { [ "$mode" != run ] && [ "$mode" != test ]; }; then
-    echo "usage: $0 RELEASE run|test" >&2
+if [ -z "$release" ] || { [ "$mode" != run ] && [ "$mode" != test ] && [ "$mode" != prepare ]; }; then
+    echo "usage: $0 RELEASE run|test|prepare" >&2
     exit 2
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -141,6 +143,9 @@ step "debootstrap $release (minbase) into $root" make_root
 step "mount the root, /proc /sys /dev /dev/pts /tmp" mount_all
 step "copy the checkout to $src" copy_checkout
 case "$mode" in
+prepare)
+    step "packaging/setup.sh deps" in_root bash "$src/packaging/setup.sh" deps
+    ;;
 run)
     step "packaging/setup.sh run" in_root bash "$src/packaging/setup.sh" run
     ;;
