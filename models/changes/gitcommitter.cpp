@@ -171,7 +171,7 @@ CommitResult GitCommitter::commit(const std::string& root, const ChangeSet& appl
     git_repository* opened = nullptr;
     git_signature* signature = nullptr;
     if (std::string why = openForCommit(root, &opened, &signature); !why.empty())
-        return failure(std::move(why));
+        return failure(why);
     const Owned<git_repository> repository(opened);
     const Owned<git_signature> author(signature);
 

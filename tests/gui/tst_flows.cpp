@@ -10,7 +10,6 @@
 #include "changesetreviewdialog.h"
 #include "guitestsupport.h"
 #include "mainwindow.h"
-#include "recipes/matrixmodel.h"
 #include "recipes/repositorysession.h"
 
 #include <QAction>
