@@ -156,20 +156,33 @@ const Feature* find(CpuFamily family, std::string_view id)
     return it == table.end() ? nullptr : &*it;
 }
 
-// `id` and everything it implies, transitively.
-std::set<std::string_view> closure(CpuFamily family, std::string_view id)
+// `id` and everything it implies, transitively. Computed once per table: a rescan judges the
+// flags of every recipe again, and walking the implications each time dominated that.
+const std::set<std::string_view>& closure(CpuFamily family, std::string_view id)
 {
-    std::set<std::string_view> out;
-    std::vector<std::string_view> todo{id};
-    while (!todo.empty()) {
-        const std::string_view next = todo.back();
-        todo.pop_back();
-        if (!out.insert(next).second)
-            continue;
-        if (const Feature* f = find(family, next))
-            todo.insert(todo.end(), f->implies.begin(), f->implies.end());
-    }
-    return out;
+    using Closures = std::map<std::string_view, std::set<std::string_view>, std::less<>>;
+    const auto build = [](CpuFamily of) {
+        Closures closures;
+        for (const Feature& feature : tableOf(of)) {
+            std::set<std::string_view>& out = closures[feature.id];
+            std::vector<std::string_view> todo{feature.id};
+            while (!todo.empty()) {
+                const std::string_view next = todo.back();
+                todo.pop_back();
+                if (!out.insert(next).second)
+                    continue;
+                if (const Feature* f = find(of, next))
+                    todo.insert(todo.end(), f->implies.begin(), f->implies.end());
+            }
+        }
+        return closures;
+    };
+    static const Closures x86 = build(CpuFamily::X86);
+    static const Closures arm = build(CpuFamily::Arm);
+    static const std::set<std::string_view> none;
+    const Closures& closures = family == CpuFamily::X86 ? x86 : arm;
+    const auto it = closures.find(id);
+    return it == closures.end() ? none : it->second;
 }
 
 struct Baseline
@@ -424,9 +437,14 @@ void CpuFeatureSet::applyArmModifiers(const std::string& flag, std::string_view 
 
 void CpuFeatureSet::enable(CpuFamily family, std::string_view feature, const std::string& flag)
 {
-    for (const std::string_view f : closure(family, feature))
+    const auto add = [&](std::string_view f) {
         if (m_enabled.emplace(f).second)
-            m_origin[std::string(f)] = flag;
+            m_origin.emplace(f, flag);
+    };
+    if (!find(family, feature)) // a baseline may name a feature the table lacks: just itself
+        add(feature);
+    for (const std::string_view f : closure(family, feature))
+        add(f);
 }
 
 void CpuFeatureSet::disable(CpuFamily family, std::string_view feature)
@@ -435,8 +453,10 @@ void CpuFeatureSet::disable(CpuFamily family, std::string_view feature)
         if (f.level && f.id != feature)
             continue;
         if (closure(family, f.id).count(feature)) {
-            m_enabled.erase(std::string(f.id));
-            m_origin.erase(std::string(f.id));
+            if (const auto it = m_enabled.find(f.id); it != m_enabled.end())
+                m_enabled.erase(it);
+            if (const auto it = m_origin.find(f.id); it != m_origin.end())
+                m_origin.erase(it);
         }
     }
 }
@@ -491,7 +511,7 @@ std::string CpuFeatureSet::describe() const
 
 std::string CpuFeatureSet::origin(std::string_view feature) const
 {
-    const auto it = m_origin.find(std::string(feature));
+    const auto it = m_origin.find(feature);
     return it == m_origin.end() ? std::string() : it->second;
 }
 

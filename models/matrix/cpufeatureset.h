@@ -63,7 +63,7 @@ public:
     // Each element is one flag; an element holding several separated by spaces is split.
     explicit CpuFeatureSet(const std::vector<std::string>& flags);
 
-    bool has(std::string_view feature) const { return m_enabled.count(std::string(feature)) > 0; }
+    bool has(std::string_view feature) const { return m_enabled.contains(feature); }
     // Every enabled feature, implied ones included, x86 then ARM in a fixed readable order
     // (sse … avx, avx2, fma, … avx512f, …; armv8-a …, fp, simd, …).
     std::vector<std::string> features() const;
@@ -98,8 +98,8 @@ private:
     void disable(CpuFamily family, std::string_view feature);
     void addUnknown(const std::string& flag);
 
-    std::set<std::string> m_enabled;
-    std::map<std::string, std::string> m_origin; // feature → flag that enabled it
+    std::set<std::string, std::less<>> m_enabled;
+    std::map<std::string, std::string, std::less<>> m_origin; // feature → flag that enabled it
     std::vector<std::string> m_unknownFlags;
     std::string m_baseline;
     std::string m_baselineFlag;

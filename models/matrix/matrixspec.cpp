@@ -306,6 +306,17 @@ std::string digitsOf(std::string_view dotted)
     return out;
 }
 
+// digitsOf(dotted) == digits without a copy: filters are matched against every cell of the
+// matrix on each scan.
+bool sameDigits(std::string_view dotted, std::string_view digits)
+{
+    std::size_t at = 0;
+    for (const char c : dotted)
+        if (c != '.' && (at >= digits.size() || digits[at++] != c))
+            return false;
+    return at == digits.size();
+}
+
 template <typename T> bool contains(const std::vector<T>& items, const T& item)
 {
     return std::find(items.begin(), items.end(), item) != items.end();
@@ -703,7 +714,7 @@ std::string SpecError::toString() const
 
 bool VariantFilter::matches(const VariantName& name) const
 {
-    if (python && digitsOf(*python) != name.python)
+    if (python && !sameDigits(*python, name.python))
         return false;
     if (accelerator && *accelerator != name.accelerator)
         return false;
@@ -891,7 +902,7 @@ bool MatrixSpec::expects(const VariantName& name) const
         if (g.accelerator != name.accelerator || !contains(g.isas, name.isa))
             return false;
         const bool python = std::any_of(g.pythons.begin(), g.pythons.end(),
-                                        [&](const auto& p) { return digitsOf(p) == name.python; });
+                                        [&](const auto& p) { return sameDigits(p, name.python); });
         if (!python)
             return false;
         return g.accelerator != Accelerator::Cuda ||
