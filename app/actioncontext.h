@@ -33,10 +33,11 @@ public:
     // The entries under the selected cells, or under the current cell when none is selected.
     virtual std::vector<const MatrixEntry*> selectedEntries() const = 0;
     virtual std::vector<MatrixSlice> shownSlices() const = 0;
-    // Makes the variant's cell current, showing its slice when needed; false when not in the grid.
-    virtual bool selectVariant(const QString& variantName) = 0;
-    // Selects the shown cells of these variants and focuses the grid; false when none is shown.
-    virtual bool selectVariants(const std::vector<std::string>& variantNames) = 0;
+    // Makes the first cell the selector names current, showing its slice when needed; false
+    // when nothing in the analysis matches.
+    virtual bool selectCell(const CellSelector& selector) = 0;
+    // Selects the shown positions of these cells and focuses the grid; false when none is shown.
+    virtual bool selectCells(const std::vector<CellId>& cells) = 0;
     virtual void setPinProvider(MatrixModel::PinProvider provider) = 0;
     // An action whose shortcut works while the grid has the focus (Delete, Copy).
     virtual void addGridAction(QAction* action) = 0;

@@ -156,11 +156,8 @@ void GridController::clear()
 void GridController::showAnalysis(const std::shared_ptr<const Analysis>& analysis, bool opened)
 {
     // Keep the selection across a re-scan: by cell identity, not by row number.
-    std::vector<CellKey> previousCells;
-    for (const QModelIndex& index : m_view->selectedCells())
-        previousCells.push_back(keyOf(index));
-    const QModelIndex current = m_view->currentIndex();
-    const CellKey currentKey = current.isValid() ? keyOf(current) : CellKey();
+    const std::vector<CellId> previousCells = selectedCellIds();
+    const std::vector<CellId> currentCells = m_model->cellIdsAt(m_view->currentIndex());
 
     const std::vector<MatrixSlice> available = MatrixSlice::slicesOf(*analysis);
     {
@@ -173,7 +170,7 @@ void GridController::showAnalysis(const std::shared_ptr<const Analysis>& analysi
     m_view->fitToContents();
 
     if (!previousCells.empty() && m_view->selectedCells().isEmpty())
-        reselect(previousCells, currentKey);
+        reselect(previousCells, currentCells);
     selectionChanged(); // the entries behind the selection are new objects
 
     if (opened) {
@@ -207,25 +204,14 @@ std::vector<MatrixSlice> GridController::slicesToShow(const Analysis& analysis,
     return wanted;
 }
 
-GridController::CellKey GridController::keyOf(const QModelIndex& index) const
+void GridController::reselect(const std::vector<CellId>& cells, const std::vector<CellId>& current)
 {
-    return {m_model->rowId(index.row()), m_model->columnId(index.column())};
-}
-
-void GridController::reselect(const std::vector<CellKey>& cells, const CellKey& current)
-{
-    QItemSelection selection;
-    for (int r = 0; r < m_model->rowCount(); ++r) {
-        for (int c = 0; c < m_model->columnCount(); ++c) {
-            const QModelIndex index = m_model->index(r, c);
-            const CellKey key = keyOf(index);
-            if (std::find(cells.begin(), cells.end(), key) != cells.end())
-                selection.select(index, index);
-            if (key == current)
-                m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::NoUpdate);
+    select(cells);
+    for (const CellId& id : current)
+        if (const QModelIndex index = m_model->indexOf(id); index.isValid()) {
+            m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::NoUpdate);
+            break;
         }
-    }
-    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
 }
 
 void GridController::slicesChanged()
@@ -298,43 +284,65 @@ void GridController::selectionChanged()
     m_details->setEntries(analysis, selectedEntries(), title);
 }
 
-bool GridController::selectVariant(const QString& variantName)
+std::vector<CellId> GridController::selectedCellIds() const
 {
-    QModelIndex index = m_model->indexOfVariant(variantName.toStdString());
+    std::vector<CellId> ids;
+    for (const QModelIndex& index : m_view->selectedCells())
+        for (CellId& id : m_model->cellIdsAt(index))
+            ids.push_back(std::move(id));
+    return ids;
+}
+
+bool GridController::selectCell(const CellSelector& selector)
+{
+    QModelIndex index = m_model->indexOf(selector);
     const auto analysis = m_model->analysis();
-    const auto name = VariantName::parse(variantName.toStdString());
-    if (!index.isValid() && analysis && name) {
-        // A variant of a slice not shown: show that slice instead.
+    if (!index.isValid() && analysis) {
+        // A recipe of a slice not shown: show that slice instead.
+        const auto entry = std::find_if(analysis->entries.begin(), analysis->entries.end(),
+                                        [&](const MatrixEntry& e) { return selector.matches(e); });
         const std::vector<MatrixSlice> available = MatrixSlice::slicesOf(*analysis);
         const auto slice =
-            std::find_if(available.begin(), available.end(), [&](const MatrixSlice& s) {
-                return s.contains(*name) && (s.package.empty() || s.package == name->package);
-            });
+            entry == analysis->entries.end()
+                ? available.end()
+                : std::find_if(available.begin(), available.end(),
+                               [&](const MatrixSlice& s) { return s.contains(*entry); });
         if (slice != available.end()) {
             m_slices->setSlices(available, {*slice});
-            index = m_model->indexOfVariant(variantName.toStdString());
+            index = m_model->indexOf(selector);
         }
     }
     if (!index.isValid())
         return false;
     m_view->setCurrentIndex(index);
     m_view->scrollTo(index);
-    m_details->selectVariant(variantName);
+    for (const MatrixEntry* entry : m_model->entriesAt(index))
+        if (selector.matches(*entry)) {
+            m_details->selectVariant(qs(entry->variant.toString()));
+            break;
+        }
     return true;
 }
 
-bool GridController::selectVariants(const std::vector<std::string>& variantNames)
+bool GridController::selectCells(const std::vector<CellId>& cells)
+{
+    if (!select(cells))
+        return false;
+    m_view->setFocus();
+    return true;
+}
+
+bool GridController::select(const std::vector<CellId>& cells)
 {
     QItemSelection selection;
-    for (const std::string& variant : variantNames) {
-        const QModelIndex cell = m_model->indexOfVariant(variant);
+    for (const CellId& id : cells) {
+        const QModelIndex cell = m_model->indexOf(id);
         if (cell.isValid())
             selection.select(cell, cell);
     }
     if (selection.isEmpty())
         return false;
     m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-    m_view->setFocus();
     return true;
 }
 

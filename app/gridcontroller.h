@@ -4,7 +4,9 @@
 // ISA grid, the Details pane and the recipe preview. Keeps the selected cells across re-scans,
 // reads the current recipe off the GUI thread and offers the cell's context menu.
 
+#include "matrix/cellid.h"
 #include "recipes/analysis.h"
+#include "recipes/cellselector.h"
 #include "recipes/matrixslice.h"
 #include "recipes/repositorysource.h"
 
@@ -13,7 +15,6 @@
 #include <QObject>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 class QAction;
@@ -66,8 +67,13 @@ public:
     QModelIndexList selectedCells() const;
     std::vector<const MatrixEntry*> entriesOf(const QModelIndexList& cells) const;
     std::vector<const MatrixEntry*> selectedEntries() const;
-    bool selectVariant(const QString& variantName);
-    bool selectVariants(const std::vector<std::string>& variantNames);
+    // The cells behind the selected grid positions, one per shown slice each.
+    std::vector<CellId> selectedCellIds() const;
+    // Makes the first cell the selector names current, showing the slice of a recipe it names
+    // when that slice is not shown; false when nothing in the analysis matches.
+    bool selectCell(const CellSelector& selector);
+    // Selects the shown positions of these cells; false when none is shown.
+    bool selectCells(const std::vector<CellId>& cells);
 
 signals:
     // Built fresh for each context menu of the grid; `cell` is the one it was opened on.
@@ -75,16 +81,14 @@ signals:
     void previewUpdated();
 
 private:
-    using CellKey = std::pair<std::string, std::string>; // row and column id: "sm90", "avx512"
-
     void createPage();
     void createActions();
     void connectWidgets();
     std::vector<MatrixSlice> slicesToShow(const Analysis& analysis,
                                           const std::vector<MatrixSlice>& available,
                                           bool opened) const;
-    CellKey keyOf(const QModelIndex& index) const;
-    void reselect(const std::vector<CellKey>& cells, const CellKey& current);
+    void reselect(const std::vector<CellId>& cells, const std::vector<CellId>& current);
+    bool select(const std::vector<CellId>& cells);
     void slicesChanged();
     void updateChipOrder();
     void filterChanged();

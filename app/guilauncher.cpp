@@ -25,7 +25,7 @@ void scheduleScreenshot(MainWindow* window, const QString& file, const QString& 
         if (*done)
             return;
         *done = true;
-        if (!variant.isEmpty() && !window->selectVariant(variant))
+        if (!variant.isEmpty() && !window->selectCell(CellSelector(variant.toStdString())))
             std::cerr << "recipegrid: variant not in the grid: " << variant.toStdString() << '\n';
         // Two event-loop turns: the preview reads its file off-thread.
         QTimer::singleShot(700, window, [window, file] {
@@ -58,9 +58,11 @@ struct GuiOptions
         QStringLiteral("screenshot"),
         QStringLiteral("Save the window to FILE once analysed, then quit."),
         QStringLiteral("FILE")};
-    QCommandLineOption select{QStringLiteral("select"),
-                              QStringLiteral("Select VARIANT's cell after opening."),
-                              QStringLiteral("VARIANT")};
+    QCommandLineOption select{
+        QStringLiteral("select"),
+        QStringLiteral("Select the cell of RECIPE after opening: a path or file name, a variant "
+                       "name, or a cell key (pytorch:python313-cpu-avx2)."),
+        QStringLiteral("RECIPE")};
 
     void describe(QCommandLineParser& parser)
     {
@@ -175,7 +177,9 @@ int GuiLauncher::run(int argc, char* argv[])
     else if (parser.isSet(select)) {
         QObject::connect(
             window.session(), &RepositorySession::analysisChanged, &window,
-            [&window, variant = parser.value(select)] { window.selectVariant(variant); },
+            [&window, cell = parser.value(select).toStdString()] {
+                window.selectCell(CellSelector(cell));
+            },
             Qt::SingleShotConnection);
     }
 

@@ -83,13 +83,10 @@ public:
         return m_grid->selectedEntries();
     }
     std::vector<MatrixSlice> shownSlices() const override { return m_grid->model()->slices(); }
-    bool selectVariant(const QString& variantName) override
+    bool selectCell(const CellSelector& selector) override { return m_grid->selectCell(selector); }
+    bool selectCells(const std::vector<CellId>& cells) override
     {
-        return m_grid->selectVariant(variantName);
-    }
-    bool selectVariants(const std::vector<std::string>& variantNames) override
-    {
-        return m_grid->selectVariants(variantNames);
+        return m_grid->selectCells(cells);
     }
     void setPinProvider(MatrixModel::PinProvider provider) override
     {

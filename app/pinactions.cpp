@@ -188,7 +188,7 @@ void PinActions::connectViews()
     connect(m_pinsView, &PinsView::recipeActivated, this,
             [this](const QString& variant, const QString&) {
                 if (!variant.isEmpty())
-                    m_context.selectVariant(variant);
+                    m_context.selectCell(CellSelector(variant.toStdString()));
             });
     connect(m_pinsView, &PinsView::selectRecipesRequested, this, &PinActions::selectRecipes);
     connect(m_pinsView, &PinsView::bumpRequested, this,
@@ -565,10 +565,11 @@ void PinActions::selectRecipes(const QString& revision)
 {
     if (!m_inventory)
         return;
-    std::vector<std::string> variants;
+    std::vector<CellId> cells;
     for (const PinUse& use : m_inventory->recipesOn(revision.toStdString()))
-        variants.push_back(use.variant);
-    if (!m_context.selectVariants(variants))
+        if (auto cell = CellId::fromKey(use.cellKey))
+            cells.push_back(std::move(*cell));
+    if (!m_context.selectCells(cells))
         showStatus(tr("None of its recipes is in the shown slices"));
 }
 

@@ -167,7 +167,7 @@ void MatrixModel::setPinProvider(PinProvider provider)
 
 void MatrixModel::buildStateChanged(const std::string& variantName)
 {
-    const QModelIndex cell = indexOfVariant(variantName);
+    const QModelIndex cell = indexOf(CellSelector(variantName));
     if (cell.isValid())
         emit dataChanged(cell, cell, {BuildStateRole, Qt::ToolTipRole});
 }
@@ -195,7 +195,8 @@ void MatrixModel::rebuild()
     m_cells.assign(m_rows.size() * m_columns.size() * sliceCount, MatrixCellSlice{});
     m_matches.assign(m_rows.size() * m_columns.size(), 1);
     placeEntries(entries);
-    markImpossible();
+    if (m_analysis)
+        identifyCells();
     if (filterActive())
         matchFilter(entries);
 
@@ -288,39 +289,50 @@ void MatrixModel::placeEntries(const std::vector<MatrixEntry>& entries)
 
 // Impossible pairings, per slice because the CUDA version and the package matter (sm110
 // needs 13.0, vLLM needs 7.0); the same verdict the cell assignment gives a recipe there.
-void MatrixModel::markImpossible()
+// Every slice of every cell gets its identity, and whether it can exist: the recipe's own cell
+// where one is placed, else the point the row, column and slice name.
+void MatrixModel::identifyCells()
 {
     const size_t sliceCount = m_slices.size();
     for (size_t r = 0; r < m_rows.size(); ++r) {
         for (size_t c = 0; c < m_columns.size(); ++c) {
-            if (!m_columns[c].info)
-                continue;
             for (size_t s = 0; s < sliceCount; ++s) {
                 MatrixCellSlice& cell = m_cells[(r * m_columns.size() + c) * sliceCount + s];
-                VariantName name;
-                name.package =
-                    m_slices[s].package.empty() ? m_analysis->spec.package : m_slices[s].package;
-                name.python = m_slices[s].python;
-                name.isa = m_columns[c].isa;
-                switch (m_rows[r].kind) {
-                case RowKind::Gpu:
-                    name.accelerator = Accelerator::Cuda;
-                    name.cuda = m_slices[s].cuda;
-                    name.gpuArch = m_rows[r].id;
-                    break;
-                case RowKind::Cpu:
-                    name.accelerator = Accelerator::Cpu;
-                    break;
-                case RowKind::Darwin:
-                    name.accelerator = Accelerator::Darwin;
-                    break;
-                }
+                const VariantName name = pointName(r, c, s);
+                cell.id = cell.primary >= 0
+                              ? m_analysis->entries[static_cast<size_t>(cell.primary)].cell
+                              : CellId::of(name);
+                if (!m_columns[c].info)
+                    continue;
                 const Feasibility feasibility = m_analysis->catalog.feasibility(name);
                 cell.impossible = !feasibility.possible();
                 cell.impossibleWhy = feasibility.why();
             }
         }
     }
+}
+
+VariantName MatrixModel::pointName(size_t row, size_t column, size_t slice) const
+{
+    VariantName name;
+    name.package =
+        m_slices[slice].package.empty() ? m_analysis->spec.package : m_slices[slice].package;
+    name.python = m_slices[slice].python;
+    name.isa = m_columns[column].isa;
+    switch (m_rows[row].kind) {
+    case RowKind::Gpu:
+        name.accelerator = Accelerator::Cuda;
+        name.cuda = m_slices[slice].cuda;
+        name.gpuArch = m_rows[row].id;
+        break;
+    case RowKind::Cpu:
+        name.accelerator = Accelerator::Cpu;
+        break;
+    case RowKind::Darwin:
+        name.accelerator = Accelerator::Darwin;
+        break;
+    }
+    return name;
 }
 
 void MatrixModel::matchFilter(const std::vector<MatrixEntry>& entries)
@@ -427,27 +439,39 @@ int MatrixModel::statusOf(const MatrixCellSlice& cell) const
     return cell.impossible ? static_cast<int>(CellStatus::Impossible) : NoStatus;
 }
 
-QModelIndex MatrixModel::indexOfVariant(const std::string& variantName) const
+std::vector<CellId> MatrixModel::cellIdsAt(const QModelIndex& index) const
 {
-    for (int r = 0; r < rowCount(); ++r) {
-        for (int c = 0; c < columnCount(); ++c) {
-            for (const MatrixEntry* entry : entriesAt(index(r, c))) {
-                if (entry->variant.toString() == variantName)
-                    return index(r, c);
-            }
+    std::vector<CellId> ids;
+    for (int s = 0; s < static_cast<int>(m_slices.size()); ++s)
+        if (const MatrixCellSlice* cell = cellSlice(index, s))
+            ids.push_back(cell->id);
+    return ids;
+}
+
+QModelIndex MatrixModel::indexOf(const CellId& id) const
+{
+    const size_t sliceCount = m_slices.size();
+    for (size_t i = 0; i < m_cells.size(); ++i)
+        if (m_cells[i].id == id) {
+            const size_t cell = i / sliceCount;
+            return index(static_cast<int>(cell / m_columns.size()),
+                         static_cast<int>(cell % m_columns.size()));
         }
-    }
     return {};
 }
 
-QModelIndex MatrixModel::indexOfPath(const std::string& path) const
+QModelIndex MatrixModel::indexOf(const CellSelector& selector) const
 {
     for (int r = 0; r < rowCount(); ++r) {
         for (int c = 0; c < columnCount(); ++c) {
-            for (const MatrixEntry* entry : entriesAt(index(r, c))) {
-                if (entry->recipe && entry->recipe->path == path)
-                    return index(r, c);
-            }
+            const QModelIndex at = index(r, c);
+            const std::vector<const MatrixEntry*> entries = entriesAt(at);
+            if (std::any_of(entries.begin(), entries.end(),
+                            [&](const MatrixEntry* entry) { return selector.matches(*entry); }))
+                return at;
+            for (const CellId& id : cellIdsAt(at))
+                if (selector.namesCellKey(id.toKey()))
+                    return at;
         }
     }
     return {};

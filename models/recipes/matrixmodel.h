@@ -6,7 +6,9 @@
 // Qt Core only: colours and icons are the delegate's business.
 
 #include "matrix/catalog.h"
+#include "matrix/cellid.h"
 #include "recipes/analysis.h"
+#include "recipes/cellselector.h"
 #include "recipes/matrixslice.h"
 
 #include <QAbstractTableModel>
@@ -20,6 +22,7 @@ namespace rg {
 // What one slice of one cell holds.
 struct MatrixCellSlice
 {
+    CellId id;               // the cell this slice of the grid position stands for
     int primary = -1;        // index into Analysis::entries; -1 when nothing is there
     std::vector<int> extras; // further recipes of the same cell: -magma, -nightly, duplicates
     bool impossible = false; // the cell cannot exist (Catalog::feasibility): `impossibleWhy`
@@ -135,10 +138,13 @@ public:
     const MatrixCellSlice* cellSlice(const QModelIndex& index, int slice) const;
     // Recipes (primary, then extras) of a cell across the selected slices.
     std::vector<const MatrixEntry*> entriesAt(const QModelIndex& index) const;
-    // Where a variant (canonical name, with suffixes) or a file sits in the grid; invalid
-    // when it is not in a selected slice.
-    QModelIndex indexOfVariant(const std::string& variantName) const;
-    QModelIndex indexOfPath(const std::string& path) const;
+    // The cells a grid position stands for, one per selected slice: what a selection is kept
+    // by across re-scans and slice changes.
+    std::vector<CellId> cellIdsAt(const QModelIndex& index) const;
+    // Where a cell sits in the grid; invalid when it is not in a selected slice.
+    QModelIndex indexOf(const CellId& id) const;
+    // The first position with a recipe or a cell the selector names; invalid when none shown.
+    QModelIndex indexOf(const CellSelector& selector) const;
 
     // "sm90 × avx512, Python 3.13, CUDA 13.0: broken — pin differs",
     // "…: ok, 2 warnings: deprecated pytorch attribute; unpinned <nixpkgs>"
@@ -179,7 +185,8 @@ private:
     void axesOf(const std::vector<MatrixEntry>& entries, std::vector<Row>& rows,
                 std::vector<Column>& columns) const;
     void placeEntries(const std::vector<MatrixEntry>& entries);
-    void markImpossible();
+    void identifyCells();
+    VariantName pointName(size_t row, size_t column, size_t slice) const;
     void matchFilter(const std::vector<MatrixEntry>& entries);
     bool entryMatchesFilter(const MatrixEntry& entry) const;
     QString sliceText(const MatrixCellSlice& cell, const MatrixSlice& slice) const;

@@ -137,7 +137,7 @@ private slots:
             if (specStatuses(i))
                 QVERIFY2(shown.count(i), cellStatusId(CellStatus(i)).data());
 
-        QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm89-avx2")));
+        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm89-avx2")));
         QSignalSpy preview(&window, &MainWindow::previewUpdated);
         QVERIFY(preview.count() > 0 || preview.wait(5000));
 
@@ -179,7 +179,7 @@ private slots:
             QVERIFY(window.openDemo());
             m_demos << window.demoPath();
             QVERIFY(changed.wait(10000));
-            QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm110-armv9")));
+            QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm110-armv9")));
             QSignalSpy preview(&window, &MainWindow::previewUpdated);
             QVERIFY(preview.count() > 0 || preview.wait(5000));
             const QImage image = window.grab().toImage().convertToFormat(QImage::Format_RGB32);

@@ -61,7 +61,7 @@ private slots:
         m_demo = window.demoPath();
         QVERIFY(changed.wait(10000));
         QSignalSpy preview(&window, &MainWindow::previewUpdated);
-        QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm89-avx2")));
+        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm89-avx2")));
         QVERIFY(preview.count() > 0 || preview.wait(5000));
 
         RecipePreview* view = window.preview();

@@ -137,7 +137,7 @@ private slots:
                  qPrintable(QStringLiteral("the grid needs %1 px, its viewport has %2")
                                 .arg(grid->horizontalHeader()->length())
                                 .arg(grid->viewport()->width())));
-        QVERIFY(window.selectVariant(QStringLiteral("pytorch-python313-cuda13_0-sm89-avx2")));
+        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm89-avx2")));
         QTest::qWait(100);
         QTreeView* findings = window.detailsPanel()->findingsView();
         const int rowHeight = findings->fontMetrics().height();

@@ -124,7 +124,7 @@ bool hasFinding(const MatrixEntry* entry, std::string_view rule)
 
 QVariantMap evaluationAt(MainWindow& window, const char* variant)
 {
-    const QModelIndex cell = window.matrixModel()->indexOfVariant(variant);
+    const QModelIndex cell = window.matrixModel()->indexOf(CellSelector(variant));
     return cell.data(MatrixModel::EvaluationRole).toList().value(0).toMap();
 }
 
@@ -225,7 +225,7 @@ void TestEvaluate::evaluateTheBranch()
     QVERIFY(arch && hasFinding(arch, "eval-arch-mismatch"));
     QCOMPARE(arch->status, CellStatus::Broken);
 
-    const QModelIndex soundCell = window.matrixModel()->indexOfVariant(sound);
+    const QModelIndex soundCell = window.matrixModel()->indexOf(CellSelector(sound));
     QVERIFY(soundCell.isValid());
     QCOMPARE(entryOf(window, sound)->status, CellStatus::Ok);
     QCOMPARE(evaluationAt(window, sound).value(QStringLiteral("state")).toString(),
@@ -246,7 +246,8 @@ void TestEvaluate::evaluateTheBranch()
 
     // RG_EVAL_SCREENSHOT=FILE: the window with a defect Nix found in the details, for a look.
     if (const QString shot = qEnvironmentVariable("RG_EVAL_SCREENSHOT"); !shot.isEmpty()) {
-        window.matrixView()->setCurrentIndex(window.matrixModel()->indexOfVariant(cudaDefects[1]));
+        window.matrixView()->setCurrentIndex(
+            window.matrixModel()->indexOf(CellSelector(cudaDefects[1])));
         QTRY_COMPARE(window.detailsPanel()->currentVariantName(),
                      QString::fromLatin1(cudaDefects[1]));
         QVERIFY(window.grab().save(shot));
@@ -303,7 +304,7 @@ void TestEvaluate::cancelLeavesNoProcessAndNoAnswer()
     QCOMPARE(evaluatedEntries(window), 0);
     QVERIFY(evaluationAt(window, sound).value(QStringLiteral("state")).toString().isEmpty());
     QVERIFY(!window.matrixModel()
-                 ->indexOfVariant(sound)
+                 ->indexOf(CellSelector(sound))
                  .data(Qt::ToolTipRole)
                  .toString()
                  .contains(QStringLiteral("evaluated")));

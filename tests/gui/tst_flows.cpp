@@ -191,7 +191,7 @@ private slots:
         QSignalSpy analysed(window.session(), &RepositorySession::analysisChanged);
         window.openRepository(root);
         QVERIFY(analysed.wait(slowly));
-        QVERIFY(window.selectVariant(QString::fromLatin1(sm90avx512)));
+        QVERIFY(window.selectCell(CellSelector(sm90avx512)));
         window.changeActions()->createAction()->trigger();
         auto* review = waitForModal<ChangeSetReviewDialog>(slowly);
         QVERIFY(review);

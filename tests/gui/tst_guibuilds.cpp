@@ -44,7 +44,7 @@ namespace {
 
 QModelIndex select(MainWindow& window, const QString& variant)
 {
-    if (!window.selectVariant(variant))
+    if (!window.selectCell(CellSelector(variant.toStdString())))
         return {};
     return window.matrixView()->currentIndex();
 }

@@ -171,7 +171,7 @@ private slots:
         QVERIFY(window.pinActions()->legend()->isVisible());
         QCOMPARE(window.pinActions()->legend()->entries().size(), size_t(1));
         QCOMPARE(legendText(window), QStringLiteral("6a030d5: 66 recipes"));
-        const QModelIndex cell = window.matrixModel()->indexOfVariant(sm90);
+        const QModelIndex cell = window.matrixModel()->indexOf(CellSelector(sm90));
         const QVariantMap pin = cell.data(MatrixModel::PinsRole).toList().value(0).toMap();
         QCOMPARE(pin.value(QStringLiteral("index")).toInt(), 0);
         QCOMPARE(pin.value(QStringLiteral("label")).toString(), QStringLiteral("6a030d5"));
@@ -242,7 +242,7 @@ private slots:
         QVERIFY(readAll(dir.filePath(recipe(sm90))).contains(newPin));
         QVERIFY(!readAll(dir.filePath(recipe(sm90))).contains(oldPin));
         QTRY_COMPARE_WITH_TIMEOUT(window.matrixModel()
-                                      ->indexOfVariant(sm90)
+                                      ->indexOf(CellSelector(sm90))
                                       .data(MatrixModel::PinsRole)
                                       .toList()
                                       .value(0)

@@ -18,6 +18,7 @@ MatrixEntry entry(const char* name, CellStatus status, bool expected, bool prese
 {
     MatrixEntry e;
     e.variant = *VariantName::parse(name);
+    e.cell = CellId::of(e.variant);
     e.status = status;
     e.expected = expected;
     e.reason = reason;
@@ -293,6 +294,46 @@ private slots:
                  qPrintable(sm61.data(MatrixModel::ReasonRole).toString()));
     }
 
+    // A grid position stands for one cell per slice, present or not, and a cell finds its
+    // position again: what the selection is kept by.
+    void positionsKnowTheirCells()
+    {
+        MatrixModel model;
+        const auto analysis = handMade();
+        model.setAnalysis(analysis);
+        model.setSlices({cuda13, cuda129});
+        const QModelIndex sm90 = cell(model, "sm90", "avx512");
+        const std::vector<CellId> ids = model.cellIdsAt(sm90);
+        QCOMPARE(ids.size(), size_t(2));
+        QCOMPARE(ids[0].toKey(), std::string("pytorch:python313-cuda13_0-sm90-avx512"));
+        QCOMPARE(ids[1].toKey(), std::string("pytorch:python313-cuda12_9-sm90-avx512"));
+        QCOMPARE(model.indexOf(ids[1]), sm90);
+        // Every recipe's cell is where the recipe is shown.
+        for (const MatrixEntry& entry : analysis->entries) {
+            const QModelIndex at = model.indexOf(entry.cell);
+            if (!at.isValid())
+                continue; // a slice not shown
+            const std::vector<CellId> there = model.cellIdsAt(at);
+            QVERIFY2(std::find(there.begin(), there.end(), entry.cell) != there.end(),
+                     entry.cell.toKey().c_str());
+            const auto entries = model.entriesAt(at);
+            QVERIFY(std::find(entries.begin(), entries.end(), &entry) != entries.end());
+        }
+        // An empty position has its cells too, found by key as by identity; a cell of a slice
+        // not shown has no position.
+        model.setShowAll(true);
+        const QModelIndex empty = cell(model, "sm61", "avx2");
+        QVERIFY(model.entriesAt(empty).empty());
+        const std::string key = "pytorch:python313-cuda13_0-sm61-avx2";
+        QCOMPARE(model.cellIdsAt(empty).front().toKey(), key);
+        QCOMPARE(model.indexOf(*CellId::fromKey(key)), empty);
+        QCOMPARE(model.indexOf(CellSelector(key)), empty);
+        QCOMPARE(model.indexOf(CellSelector("python313-cuda13_0-sm61-avx2")), empty);
+        model.setSlices({cuda129});
+        QVERIFY(!model.indexOf(*CellId::fromKey(key)).isValid());
+        QVERIFY(!model.indexOf(CellSelector("no-such-recipe.nix")).isValid());
+    }
+
     void accessibleNameNamesEverything()
     {
         MatrixModel model;
@@ -498,7 +539,7 @@ private slots:
         // Every present recipe is somewhere in the grid.
         for (const MatrixEntry& entry : analysis->entries) {
             if (entry.recipe)
-                QVERIFY2(model.indexOfPath(entry.recipe->path).isValid(),
+                QVERIFY2(model.indexOf(CellSelector(entry.recipe->path)).isValid(),
                          entry.recipe->path.c_str());
         }
     }
@@ -530,7 +571,7 @@ private slots:
         // Every entry shows once per slice it belongs to; CPU/Darwin in each slice of their Python.
         QVERIFY(shown >= static_cast<int>(seed000->entries.size()));
         for (const MatrixEntry& entry : seed000->entries)
-            QVERIFY2(model.indexOfVariant(entry.variant.toString()).isValid(),
+            QVERIFY2(model.indexOf(CellSelector(entry.variant.toString())).isValid(),
                      entry.variant.toString().c_str());
     }
 };
