@@ -2,8 +2,8 @@
 
 #include "actioncontext.h"
 #include "alignmentview.h"
-#include "build/pinprefetcher.h"
 #include "changes/changesession.h"
+#include "changes/pinprefetchrun.h"
 #include "pinbumpdialog.h"
 #include "pincontentscontroller.h"
 #include "pinlegend.h"
@@ -86,7 +86,7 @@ std::vector<AlignmentSource> sourcesOf(const std::string& root, const std::strin
 PinActions::PinActions(ActionContext& context, ChangeSession* changes, QObject* parent)
     : QObject(parent), m_context(context), m_changes(changes), m_pinsModel(new PinsModel(this)),
       m_alignmentModel(new AlignmentModel(this)), m_legend(new PinLegend(context.mainWidget())),
-      m_prefetcher(new PinPrefetcher(this))
+      m_prefetch(new PinPrefetchRun(this))
 {
     m_alignmentPool.setMaxThreadCount(1);
     createActions();
@@ -98,8 +98,6 @@ PinActions::PinActions(ActionContext& context, ChangeSession* changes, QObject* 
             &PinActions::inventoryFinished);
     connect(&m_alignmentWatcher, &QFutureWatcher<PinAlignment>::finished, this,
             &PinActions::alignmentFinished);
-    connect(&m_targetsWatcher, &QFutureWatcher<std::vector<PrefetchTarget>>::finished, this,
-            &PinActions::targetsFound);
     connect(m_context.session(), &RepositorySession::analysisChanged, this,
             &PinActions::analysisChanged);
     connect(m_context.session(), &RepositorySession::opened, this, [this] {
@@ -115,7 +113,6 @@ PinActions::~PinActions()
 {
     m_inventoryWatcher.waitForFinished();
     m_alignmentWatcher.waitForFinished();
-    m_targetsWatcher.waitForFinished();
 }
 
 void PinActions::createActions()
@@ -198,17 +195,20 @@ void PinActions::connectViews()
             &PinActions::addComparedRepository);
     connect(m_alignmentView, &AlignmentView::removeRequested, this, &PinActions::removeCompared);
     connect(m_alignmentView, &AlignmentView::alignRequested, this, &PinActions::align);
-    connect(m_prefetcher, &PinPrefetcher::started, this,
-            [this](int index, int, const QString& url) {
+    connect(m_prefetch, &PinPrefetchRun::downloadStarted, this,
+            [this](int index, int total, const QString& url) {
                 if (m_dialog)
-                    m_dialog->prefetchStarted(m_fetchedBefore + index, m_fetchTotal, url);
+                    m_dialog->prefetchStarted(index, total, url);
             });
-    connect(m_prefetcher, &PinPrefetcher::output, this,
-            [this](const QString&, const QString& line) {
+    connect(m_prefetch, &PinPrefetchRun::output, this, [this](const QString& line) {
+        if (m_dialog)
+            m_dialog->prefetchOutput(line);
+    });
+    connect(m_prefetch, &PinPrefetchRun::finished, this,
+            [this](const PrefetchedHashes& hashes, const QStringList& errors) {
                 if (m_dialog)
-                    m_dialog->prefetchOutput(line);
+                    m_dialog->prefetchFinished(hashes, errors);
             });
-    connect(m_prefetcher, &PinPrefetcher::finished, this, &PinActions::batchFinished);
 }
 
 void PinActions::addToMenu(QMenu* menu)
@@ -235,7 +235,7 @@ void PinActions::analysisChanged()
         m_inventoryPending = true;
         return;
     }
-    const QString program = m_prefetchProgram;
+    const QString program = m_prefetch->program();
     m_inventoryWatcher.setFuture(QtConcurrent::run(backgroundPool(), [analysis, program] {
         Inventoried out;
         out.inventory = std::make_shared<const PinInventory>(PinInventory::of(*analysis));
@@ -324,13 +324,11 @@ void PinActions::openBumpDialog(const std::string& from)
     if (!m_prefetchAvailable)
         dialog->setPrefetchAvailable(
             false, tr("%1 was not found: install Nix to prefetch, or mark the recipes.")
-                       .arg(m_prefetchProgram));
+                       .arg(m_prefetch->program()));
     connect(dialog, &PinBumpDialog::prefetchRequested, this, &PinActions::startPrefetch);
-    connect(dialog, &PinBumpDialog::prefetchCancelRequested, this, [this] {
-        m_prefetchStopped = true;
-        if (m_prefetcher->isRunning())
-            m_prefetcher->cancel();
-    });
+    // Downloads are for the dialog that asked: they stop with it.
+    connect(dialog, &PinBumpDialog::prefetchCancelRequested, m_prefetch, &PinPrefetchRun::stop);
+    connect(dialog, &QObject::destroyed, m_prefetch, &PinPrefetchRun::stop);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { planBump(dialog->request()); });
     if (m_contents)
         m_contents->attach(dialog->contentsPane());
@@ -343,94 +341,10 @@ void PinActions::openBumpDialog(const std::string& from)
 
 void PinActions::startPrefetch(const PinBumpRequest& request)
 {
-    const std::shared_ptr<const RepositorySource> source = m_context.session()->source();
-    const std::shared_ptr<const Analysis> analysis = m_context.session()->analysis();
-    if (!source || !analysis || m_targetsWatcher.isRunning() || m_prefetcher->isRunning()) {
-        if (m_dialog)
-            m_dialog->prefetchFinished({}, {tr("The repository is still being read; try again.")});
-        return;
-    }
-    m_prefetchStopped = false;
-    m_targetsWatcher.setFuture(QtConcurrent::run(backgroundPool(), [source, analysis, request] {
-        std::vector<PrefetchTarget> targets =
-            PinBumpPlanner(source, analysis).prefetchTargets(request);
-        // What an earlier attempt fetched is not fetched again.
-        std::erase_if(targets, [&](const PrefetchTarget& target) {
-            return request.newHashes.count(target.key) > 0;
-        });
-        return targets;
-    }));
-}
-
-void PinActions::targetsFound()
-{
-    const std::vector<PrefetchTarget> targets = m_targetsWatcher.result();
-    if (!m_dialog || m_prefetchStopped) {
-        finishPrefetch({tr("The download was stopped.")});
-        return;
-    }
-    // nix-prefetch-url takes --unpack for the whole run: one run per kind of target.
-    m_batches.clear();
-    for (const bool unpack : {true, false}) {
-        Batch batch{unpack, {}};
-        for (const PrefetchTarget& target : targets)
-            if (target.unpack == unpack)
-                batch.targets.push_back(target);
-        if (!batch.targets.empty())
-            m_batches.push_back(std::move(batch));
-    }
-    m_batch = 0;
-    m_fetchedBefore = 0;
-    m_fetchTotal = static_cast<int>(targets.size());
-    m_fetched.clear();
-    m_fetchErrors.clear();
-    startBatch();
-}
-
-void PinActions::startBatch()
-{
-    if (m_batch >= m_batches.size()) {
-        finishPrefetch(m_fetchErrors);
-        return;
-    }
-    std::vector<std::string> urls;
-    for (const PrefetchTarget& target : m_batches[m_batch].targets)
-        urls.push_back(target.url);
-    m_prefetcher->setProgram(m_prefetchProgram);
-    m_prefetcher->start(urls, m_batches[m_batch].unpack);
-}
-
-void PinActions::batchFinished()
-{
-    if (m_batch >= m_batches.size())
-        return;
-    const Batch& batch = m_batches[m_batch];
-    for (const PrefetchResult& result : m_prefetcher->results()) {
-        const auto target =
-            std::find_if(batch.targets.begin(), batch.targets.end(),
-                         [&](const PrefetchTarget& t) { return t.url == result.url; });
-        if (result.ok() && target != batch.targets.end())
-            m_fetched[target->key] = result.hash;
-        else if (!result.ok())
-            m_fetchErrors << qs(result.error);
-    }
-    m_fetchedBefore += static_cast<int>(batch.targets.size());
-    ++m_batch;
-    if (m_prefetchStopped) {
-        finishPrefetch({tr("The download was stopped.")});
-        return;
-    }
-    startBatch();
-}
-
-void PinActions::finishPrefetch(const QStringList& errors)
-{
-    m_batches.clear();
-    m_batch = 0;
-    const std::map<std::string, std::string> fetched = std::move(m_fetched);
-    m_fetched.clear();
-    if (m_dialog)
-        m_dialog->prefetchFinished(fetched, errors);
+    if (!m_prefetch->start(m_context.session()->source(), m_context.session()->analysis(),
+                           request) &&
+        m_dialog)
+        m_dialog->prefetchFinished({}, {tr("The repository is still being read; try again.")});
 }
 
 bool PinActions::planBump(const PinBumpRequest& request)
@@ -580,8 +494,7 @@ bool PinActions::isBusy() const
 
 void PinActions::setPrefetchProgram(const QString& program)
 {
-    m_prefetchProgram = program;
-    m_prefetcher->setProgram(program);
+    m_prefetch->setProgram(program);
     analysisChanged(); // whether it can run is found out with the pins
 }
 

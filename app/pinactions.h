@@ -4,8 +4,8 @@
 // Alignment…), the pins and alignment docks, the pin legend under the grid and the grid's
 // colour-by-pin mode. A bump is a change set like any other: PinBumpPlanner plans it on a
 // worker, then it goes through the window's ChangeSession (ChangeSession::planned), so the
-// same review dialog, atomic apply, undo and commit serve it. Pins are listed, the
-// alignment read and hashes prefetched off the GUI thread.
+// same review dialog, atomic apply, undo and commit serve it. Pins are listed and the
+// alignment read off the GUI thread; hashes are prefetched by a PinPrefetchRun.
 
 #include "changes/changeset.h"
 #include "changes/pinbumpplanner.h"
@@ -35,7 +35,7 @@ class AlignmentView;
 class ChangeSession;
 class PinContentsController;
 class PinLegend;
-class PinPrefetcher;
+class PinPrefetchRun;
 class PinsModel;
 class PinsView;
 
@@ -58,7 +58,6 @@ public:
     PinLegend* legend() const { return m_legend; }
     AlignmentModel* alignmentModel() const { return m_alignmentModel; }
     AlignmentView* alignmentView() const { return m_alignmentView; }
-    PinPrefetcher* prefetcher() const { return m_prefetcher; }
     PinBumpDialog* bumpDialog() const { return m_dialog; }
     std::shared_ptr<const PinInventory> inventory() const { return m_inventory; }
 
@@ -87,11 +86,6 @@ private:
         std::shared_ptr<const PinInventory> inventory;
         bool prefetchAvailable = false;
     };
-    struct Batch
-    {
-        bool unpack = true;
-        std::vector<PrefetchTarget> targets;
-    };
 
     void createActions();
     void createDocks();
@@ -106,10 +100,6 @@ private:
     std::vector<std::string> selectedCells() const;
     std::vector<std::string> knownPins() const;
     void startPrefetch(const PinBumpRequest& request);
-    void targetsFound();
-    void startBatch();
-    void batchFinished();
-    void finishPrefetch(const QStringList& errors);
     void showError(const QString& message);
     void showStatus(const QString& message);
     void updateActions();
@@ -119,8 +109,7 @@ private:
     PinsModel* m_pinsModel;
     AlignmentModel* m_alignmentModel;
     PinLegend* m_legend;
-    PinPrefetcher* m_prefetcher;
-    QString m_prefetchProgram = QStringLiteral("nix-prefetch-url");
+    PinPrefetchRun* m_prefetch;
     PinsView* m_pinsView = nullptr;
     AlignmentView* m_alignmentView = nullptr;
     QDockWidget* m_pinsDock = nullptr;
@@ -140,20 +129,11 @@ private:
     bool m_alignmentPending = false;
     bool m_alignmentShown = false; // the dock's tab is the one shown
 
-    std::vector<Batch> m_batches;
-    size_t m_batch = 0;
-    int m_fetchedBefore = 0;
-    int m_fetchTotal = 0;
-    std::map<std::string, std::string> m_fetched;
-    QStringList m_fetchErrors;
-    bool m_prefetchStopped = false;
-
     // The alignment's own thread: PinAlignment::compute blocks on the global pool (a column
     // per thread), so it must not hold one of the global pool's threads while it waits.
     QThreadPool m_alignmentPool;
     QFutureWatcher<Inventoried> m_inventoryWatcher;
     QFutureWatcher<PinAlignment> m_alignmentWatcher;
-    QFutureWatcher<std::vector<PrefetchTarget>> m_targetsWatcher;
 };
 
 } // namespace rg

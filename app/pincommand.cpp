@@ -1,6 +1,6 @@
 #include "pincommand.h"
 
-#include "build/pinprefetcher.h"
+#include "changes/pinprefetcher.h"
 #include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
 #include "changesetrun.h"

@@ -5,10 +5,11 @@
 
 #include "../loopback.h"
 #include "../recipes/testrepository.h"
-#include "build/pinprefetcher.h"
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
+#include "changes/pinprefetcher.h"
+#include "changes/pinprefetchrun.h"
 #include "changes/unifieddiff.h"
 #include "recipes/analyzer.h"
 #include "recipes/gitlibrary.h"
@@ -189,6 +190,7 @@ private slots:
     void prefetchOfflineFailsWithNixsMessage();
     void prefetchThatStallsIsStoppedByTheTimeout();
     void prefetchOfALocalTarballGivesItsNarHash();
+    void prefetchRunBatchesByKindAndStops();
 };
 
 void TestPinBump::seed000BumpChangesExactlyPinAndHashLines()
@@ -1028,6 +1030,88 @@ void TestPinBump::prefetchOfALocalTarballGivesItsNarHash()
     QCOMPARE(fetched.at(0).at(1).toString(), expected);
     QCOMPARE(prefetcher.results().size(), size_t(2));
     QVERIFY(prefetcher.results()[1].ok());
+}
+
+// The window's prefetch: one nix-prefetch-url run per kind of target (--unpack holds for a
+// run), indexes counted over both, a failed download reported beside the hashes that came,
+// what the request already has not fetched again, and Stop ending a stalled download.
+void TestPinBump::prefetchRunBatchesByKindAndStops()
+{
+    TestRepository repo;
+    repo.copyFrom(seed000);
+    repo.writeRecipe(
+        "pytorch-python312-cpu-avx2.nix",
+        QByteArray::fromStdString("let\n  pkgs = import (builtins.fetchurl {\n    url = \"https://"
+                                  "mirror.invalid/nixpkgs/archive/" +
+                                  oldPin + ".tar.gz\";\n    sha256 = \"" + fakeBase32 +
+                                  "\";\n  }) { };\nin\npkgs.python312Packages.torch\n"));
+    const std::shared_ptr<const RepositorySource> source = openWorkTree(repo.rootPath());
+    const auto analysis = std::make_shared<const Analysis>(Analyzer().analyze(*source));
+    const std::string archive = "https://github.com/NixOS/nixpkgs/archive/" + newPin + ".tar.gz";
+
+    QTemporaryDir bin;
+    const QString program = bin.filePath(QStringLiteral("nix-prefetch-url"));
+    const QString gate = bin.filePath(QStringLiteral("gate"));
+    const auto stub = [&](const QByteArray& body) {
+        QFile file(program);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write("#!/bin/sh\n" + body) > 0);
+        file.close();
+        QFile::setPermissions(program, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    };
+    // Unpacked downloads succeed, plain ones fail as offline Nix says it.
+    stub("while [ -e '" + QFile::encodeName(gate) +
+         "' ]; do sleep 0.05; done\n"
+         "if [ \"$1\" = --unpack ]; then echo " +
+         QByteArray::fromStdString(newHash) +
+         "; exit 0; fi\n"
+         "echo \"error: unable to download '$2': Couldn't resolve host name (6)\" >&2; exit 1\n");
+
+    PinPrefetchRun run;
+    run.setProgram(program);
+    std::vector<std::pair<int, int>> started;
+    connect(&run, &PinPrefetchRun::downloadStarted, &run,
+            [&](int index, int total, const QString&) { started.emplace_back(index, total); });
+    std::optional<std::pair<PrefetchedHashes, QStringList>> result;
+    connect(&run, &PinPrefetchRun::finished, &run,
+            [&](const PrefetchedHashes& hashes, const QStringList& errors) {
+                result.emplace(hashes, errors);
+            });
+    QVERIFY(run.start(source, analysis, seedRequest()));
+    QVERIFY(run.isRunning());
+    QVERIFY(!run.start(source, analysis, seedRequest())); // one run at a time
+    QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 30000);
+    QVERIFY(!run.isRunning());
+    QCOMPARE(started, (std::vector<std::pair<int, int>>{{0, 2}, {1, 2}}));
+    QCOMPARE(result->first, (PrefetchedHashes{{archive, newHash}}));
+    QCOMPARE(result->second.size(), 1);
+    QVERIFY2(result->second.front().contains("mirror.invalid/nixpkgs/archive/" +
+                                             QString::fromStdString(newPin)),
+             qPrintable(result->second.front()));
+
+    // Hashes the request already holds are not fetched again.
+    started.clear();
+    result.reset();
+    PinBumpRequest again = seedRequest();
+    again.newHashes[archive] = newHash;
+    QVERIFY(run.start(source, analysis, again));
+    QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 30000);
+    QCOMPARE(started, (std::vector<std::pair<int, int>>{{0, 1}}));
+    QVERIFY(result->first.empty());
+
+    // Stop while a download stalls: the run ends with that, and nothing fetched.
+    QFile closed(gate);
+    QVERIFY(closed.open(QIODevice::WriteOnly));
+    closed.close();
+    started.clear();
+    result.reset();
+    QVERIFY(run.start(source, analysis, seedRequest()));
+    QTRY_VERIFY_WITH_TIMEOUT(!started.empty(), 30000);
+    run.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10000);
+    QVERIFY(result->first.empty());
+    QCOMPARE(result->second, QStringList{QStringLiteral("The download was stopped.")});
+    QCOMPARE(started.size(), size_t(1)); // the second batch never started
+    QVERIFY(!run.isRunning());
 }
 
 QTEST_GUILESS_MAIN(TestPinBump)

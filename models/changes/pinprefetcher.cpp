@@ -1,4 +1,4 @@
-#include "build/pinprefetcher.h"
+#include "changes/pinprefetcher.h"
 
 #include <QProcess>
 #include <QTimer>
