@@ -2,6 +2,7 @@
 
 #include "changes/changeplanner.h"
 #include "changes/gitcommitter.h"
+#include "changesetoptions.h"
 #include "changesetrun.h"
 #include "commandline.h"
 #include "recipes/analysisreport.h"
@@ -24,19 +25,13 @@ struct Invocation
 {
     ChangeAction action = ChangeAction::Complete;
     std::string name; // the subcommand as typed: "complete", "delete", …
-    std::string root; // absolute
     QStringList cells;
     std::string package;
     bool readme = true;            // keep a marked README section up to date
     bool addReadmeSection = false; // --readme: add one to a README without the markers
     bool acceptRemovals = false;
     bool deleteWorking = false;
-    bool dryRun = false;
-    bool diff = false;
-    bool commit = false;
-    std::string message;
-    bool json = false;
-    AnalyzerOptions analyzer;
+    ChangeSetRun::Options run; // the repository, output and commit
 };
 
 const char* nameOf(ChangeAction action)
@@ -106,30 +101,7 @@ struct Options
         QStringLiteral("delete-working"),
         QStringLiteral("Also delete working recipes the spec does not ask for (listed as \"a "
                        "working recipe\"); without it they stay.")};
-    QCommandLineOption dryRun{QStringLiteral("dry-run"),
-                              QStringLiteral("Print the plan; write nothing.")};
-    QCommandLineOption diff{QStringLiteral("diff"),
-                            QStringLiteral("Print the unified diff of each file.")};
-    QCommandLineOption commit{
-        QStringLiteral("commit"),
-        QStringLiteral("Commit the changed files on HEAD (git identity from git config).")};
-    QCommandLineOption message{
-        QStringLiteral("message"),
-        QStringLiteral("Commit message (default: the change set's, listing the variants)."),
-        QStringLiteral("TEXT")};
-    QCommandLineOption format{QStringLiteral("format"),
-                              QStringLiteral("Output format: text or json."),
-                              QStringLiteral("FORMAT"), QStringLiteral("text")};
-    QCommandLineOption spec{
-        QStringLiteral("spec"),
-        QStringLiteral("Matrix spec file (default: .flox/recipegrid.json in the repository; "
-                       "inferred from the recipes when absent)."),
-        QStringLiteral("FILE")};
-    QCommandLineOption recipeDir{
-        QStringLiteral("recipe-dir"),
-        QStringLiteral("Recipe directory relative to the repository (default: the spec's, "
-                       "or .flox/pkgs)."),
-        QStringLiteral("DIR")};
+    ChangeSetOptions changeSet;
 
     void addTo(QCommandLineParser* parser, ChangeAction action) const
     {
@@ -144,8 +116,8 @@ struct Options
         parser->addHelpOption();
         if (action == ChangeAction::Complete)
             parser->addOption(cell);
-        parser->addOptions({package, readme, noReadme, acceptRemovals, dryRun, diff, commit,
-                            message, format, spec, recipeDir});
+        parser->addOptions({package, readme, noReadme, acceptRemovals});
+        parser->addOptions(changeSet.options());
         if (action == ChangeAction::Complete)
             parser->addOption(deleteWorking);
         parser->addPositionalArgument(
@@ -158,7 +130,7 @@ struct Options
     }
 };
 
-// The values of a parsed command line that need no repository; a return value is the exit
+// The values of a parsed command line, and the repository they apply to; a return value is the exit
 // status to stop with.
 std::optional<int> readValues(const QCommandLineParser& parser, const Options& options,
                               Invocation* invocation)
@@ -168,7 +140,7 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
     QStringList positional = parser.positionalArguments();
     if (positional.isEmpty())
         return CommandLine::usageError(command, QStringLiteral("missing REPO argument"));
-    invocation->root = positional.takeFirst().toStdString();
+    const QString repo = positional.takeFirst();
     if (complete && !positional.isEmpty())
         return CommandLine::usageError(
             command, QStringLiteral("expected one REPO argument (cells: --cell)"));
@@ -176,11 +148,6 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
         return CommandLine::usageError(command, QStringLiteral("missing CELL argument"));
     invocation->cells = complete ? parser.values(options.cell) : positional;
 
-    const QString format = parser.value(options.format);
-    if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return CommandLine::usageError(
-            command, QStringLiteral("unknown format '%1' (text or json)").arg(format));
-    invocation->json = format == QLatin1String("json");
     invocation->package = parser.value(options.package).toStdString();
     if (parser.isSet(options.readme) && parser.isSet(options.noReadme))
         return CommandLine::usageError(command,
@@ -189,42 +156,7 @@ std::optional<int> readValues(const QCommandLineParser& parser, const Options& o
     invocation->addReadmeSection = parser.isSet(options.readme);
     invocation->acceptRemovals = parser.isSet(options.acceptRemovals);
     invocation->deleteWorking = complete && parser.isSet(options.deleteWorking);
-    invocation->dryRun = parser.isSet(options.dryRun);
-    invocation->diff = parser.isSet(options.diff);
-    invocation->commit = parser.isSet(options.commit);
-    invocation->message = parser.value(options.message).toStdString();
-    if (parser.isSet(options.message) && !invocation->commit)
-        return CommandLine::usageError(command, QStringLiteral("--message needs --commit"));
-    if (invocation->commit && invocation->dryRun)
-        return CommandLine::usageError(
-            command, QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
-    if (parser.isSet(options.recipeDir))
-        invocation->analyzer.recipeDir = parser.value(options.recipeDir).toStdString();
-    return std::nullopt;
-}
-
-// The repository and the spec file must exist before anything is analysed.
-std::optional<int> checkPaths(const QCommandLineParser& parser, const Options& options,
-                              Invocation* invocation)
-{
-    const std::string& command = invocation->name;
-    const QString repo = QString::fromStdString(invocation->root);
-    const QFileInfo info(repo);
-    if (!info.exists())
-        return CommandLine::repositoryError(command, invocation->root + ": no such repository");
-    if (!info.isDir())
-        return CommandLine::repositoryError(command, invocation->root + ": not a directory");
-    if (!invocation->dryRun && !info.isWritable())
-        return CommandLine::repositoryError(command, invocation->root + ": not writable");
-    invocation->root = QDir::cleanPath(info.absoluteFilePath()).toStdString();
-    if (parser.isSet(options.spec)) {
-        const QFileInfo spec(parser.value(options.spec));
-        if (!spec.isFile())
-            return CommandLine::repositoryError(command, parser.value(options.spec).toStdString() +
-                                                             ": no such spec file");
-        invocation->analyzer.specPath = spec.absoluteFilePath().toStdString();
-    }
-    return std::nullopt;
+    return options.changeSet.read(command, parser, repo, &invocation->run);
 }
 
 // Fills `invocation` from the command line; a return value is the exit status to stop with.
@@ -244,9 +176,7 @@ std::optional<int> parse(ChangeAction action, const QStringList& arguments, Invo
                 .arg(QString::fromStdString(invocation->name),
                      action == ChangeAction::Complete ? QString() : QStringLiteral(" CELL…")));
     }
-    if (const auto stop = readValues(parser, options, invocation))
-        return stop;
-    return checkPaths(parser, options, invocation);
+    return readValues(parser, options, invocation);
 }
 
 // A recipe file of the analysis, named by its path relative to the root, an absolute path,
@@ -323,12 +253,12 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
         const bool looksLikeFile = arg.contains(QLatin1Char('/')) || arg.endsWith(".nix");
         std::vector<std::string> found;
         if (looksLikeFile)
-            if (std::string path = recipePathOf(analysis, invocation.root, arg); !path.empty())
+            if (std::string path = recipePathOf(analysis, invocation.run.root, arg); !path.empty())
                 found = {path};
         if (found.empty())
             found = cellsNamed(analysis, invocation.package, text);
         if (found.empty())
-            if (std::string path = recipePathOf(analysis, invocation.root, arg); !path.empty())
+            if (std::string path = recipePathOf(analysis, invocation.run.root, arg); !path.empty())
                 found = {path};
         if (found.size() > 1) {
             std::string list;
@@ -340,7 +270,8 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
                                                     list + "): use --package or PACKAGE:CELL");
         }
         if (found.empty())
-            if (std::string path = unnamedRecipeOf(analysis, invocation.root, arg); !path.empty()) {
+            if (std::string path = unnamedRecipeOf(analysis, invocation.run.root, arg);
+                !path.empty()) {
                 notVariants->push_back(
                     {path, "a recipe, but not a variant of the matrix (its file name names no "
                            "cell): nothing to " +
@@ -350,26 +281,12 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
         if (found.empty())
             return CommandLine::repositoryError(
                 invocation.name, "unknown cell or recipe '" + AnalysisReport::printable(text) +
-                                     "': not in the matrix of " + invocation.root +
+                                     "': not in the matrix of " + invocation.run.root +
                                      " and no recipe file of that name");
         if (std::find(cells->begin(), cells->end(), found.front()) == cells->end())
             cells->push_back(found.front());
     }
     return std::nullopt;
-}
-
-ChangeSetRun::Options runOptions(const Invocation& invocation)
-{
-    ChangeSetRun::Options options;
-    options.command = invocation.name;
-    options.root = invocation.root;
-    options.dryRun = invocation.dryRun;
-    options.diff = invocation.diff;
-    options.commit = invocation.commit;
-    options.message = invocation.message;
-    options.json = invocation.json;
-    options.analyzer = invocation.analyzer;
-    return options;
 }
 
 } // namespace
@@ -399,12 +316,12 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     Invocation invocation;
     if (const auto stop = parse(action, arguments, &invocation))
         return *stop;
-    const std::shared_ptr<const RepositorySource> source = openWorkTree(invocation.root);
+    const std::shared_ptr<const RepositorySource> source = openWorkTree(invocation.run.root);
     if (!source->isWritable())
         return CommandLine::repositoryError(invocation.name,
-                                            invocation.root + ": not a writable work tree");
+                                            invocation.run.root + ": not a writable work tree");
     const auto analysis =
-        std::make_shared<const Analysis>(Analyzer().analyze(*source, invocation.analyzer));
+        std::make_shared<const Analysis>(Analyzer().analyze(*source, invocation.run.analyzer));
     if (!analysis->sourceError.empty())
         return CommandLine::repositoryError(invocation.name, analysis->sourceError);
 
@@ -419,8 +336,9 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     // Only files outside the matrix named: nothing to do, said as such (no cells would mean
     // the whole package to the planner).
     const bool nothingNamed = request.cells.empty() && !notVariants.empty();
-    if (invocation.commit)
-        if (const std::string error = GitCommitter::precondition(invocation.root); !error.empty())
+    if (invocation.run.commit)
+        if (const std::string error = GitCommitter::precondition(invocation.run.root);
+            !error.empty())
             return CommandLine::repositoryError(invocation.name, error);
 
     ChangeSet changes = nothingNamed ? ChangeSet{} : ChangePlanner(source, analysis).plan(request);
@@ -436,10 +354,10 @@ int ChangeCommand::run(ChangeAction action, const QStringList& arguments)
     if (invocation.deleteWorking)
         for (FileOperation& op : changes.operations)
             op.selected = op.selected || !op.heldBack.empty();
-    const ChangeSetRun::Options options = runOptions(invocation);
-    if (!invocation.json)
+    const ChangeSetRun::Options& options = invocation.run;
+    if (!options.json)
         std::cout << AnalysisReport::printable(changes.title) + "\n" +
-                         ChangeSetRun::planText(changes, invocation.diff, std::string())
+                         ChangeSetRun::planText(changes, options.diff, std::string())
                   << std::flush;
     return ChangeSetRun::finish(changes, options, changes.commitMessage(),
                                 ChangeSetRun::document(changes, options));

@@ -1,8 +1,9 @@
 #include "pincommand.h"
 
-#include "changes/pinprefetcher.h"
 #include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
+#include "changes/pinprefetcher.h"
+#include "changesetoptions.h"
 #include "changesetrun.h"
 #include "commandline.h"
 #include "eval/bumpimpact.h"
@@ -31,46 +32,6 @@ namespace {
 
 const char* const dot = " \xc2\xb7 "; // " · "
 
-// A repository directory as given: it must exist; the absolute, clean path is returned.
-std::optional<int> checkRepository(const char* command, const QString& repo, bool writable,
-                                   std::string* root)
-{
-    const QFileInfo info(repo);
-    if (!info.exists())
-        return CommandLine::repositoryError(command, repo.toStdString() + ": no such repository");
-    if (!info.isDir())
-        return CommandLine::repositoryError(command, repo.toStdString() + ": not a directory");
-    if (writable && !info.isWritable())
-        return CommandLine::repositoryError(command, repo.toStdString() + ": not writable");
-    *root = QDir::cleanPath(info.absoluteFilePath()).toStdString();
-    return std::nullopt;
-}
-
-std::optional<int> readSpecOptions(const char* command, const QCommandLineParser& parser,
-                                   const QCommandLineOption& spec,
-                                   const QCommandLineOption& recipeDir, AnalyzerOptions* options)
-{
-    if (parser.isSet(spec)) {
-        const QFileInfo file(parser.value(spec));
-        if (!file.isFile())
-            return CommandLine::repositoryError(command, parser.value(spec).toStdString() +
-                                                             ": no such spec file");
-        options->specPath = file.absoluteFilePath().toStdString();
-    }
-    if (parser.isSet(recipeDir))
-        options->recipeDir = parser.value(recipeDir).toStdString();
-    return std::nullopt;
-}
-
-std::optional<int> readFormat(const char* command, const QString& format, bool* json)
-{
-    if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return CommandLine::usageError(
-            command, QStringLiteral("unknown format '%1' (text or json)").arg(format));
-    *json = format == QLatin1String("json");
-    return std::nullopt;
-}
-
 // ---- bump-pin --------------------------------------------------------------------------------
 
 constexpr const char* bumpName = "bump-pin";
@@ -83,12 +44,7 @@ struct BumpInvocation
     std::vector<AlignmentSource> compare;
     bool prefetch = false;
     int prefetchTimeout = 600;
-    bool dryRun = false;
-    bool diff = false;
-    bool commit = false;
-    std::string message;
-    bool json = false;
-    AnalyzerOptions analyzer;
+    ChangeSetRun::Options run; // the repository, output and commit
     bool evaluate = false;
     EvalSettings evalSettings;
 };
@@ -134,24 +90,7 @@ struct BumpOptions
         QStringLiteral("compare"),
         QStringLiteral("A repository (PATH[@REV]) whose pins abbreviated pins may name."),
         QStringLiteral("REPO")};
-    QCommandLineOption dryRun{QStringLiteral("dry-run"),
-                              QStringLiteral("Print the plan; write nothing.")};
-    QCommandLineOption diff{QStringLiteral("diff"),
-                            QStringLiteral("Print the unified diff of each file.")};
-    QCommandLineOption commit{QStringLiteral("commit"),
-                              QStringLiteral("Commit the changed files on HEAD.")};
-    QCommandLineOption message{QStringLiteral("message"),
-                               QStringLiteral("Commit message (default: the bump's)."),
-                               QStringLiteral("TEXT")};
-    QCommandLineOption format{QStringLiteral("format"),
-                              QStringLiteral("Output format: text or json."),
-                              QStringLiteral("FORMAT"), QStringLiteral("text")};
-    QCommandLineOption spec{QStringLiteral("spec"),
-                            QStringLiteral("Matrix spec file (default: .flox/recipegrid.json)."),
-                            QStringLiteral("FILE")};
-    QCommandLineOption recipeDir{QStringLiteral("recipe-dir"),
-                                 QStringLiteral("Recipe directory relative to the repository."),
-                                 QStringLiteral("DIR")};
+    ChangeSetOptions changeSet;
     QCommandLineOption evaluate{
         QStringLiteral("evaluate"),
         QStringLiteral("Before writing, evaluate every recipe of the plan with Nix on the old "
@@ -171,8 +110,9 @@ struct BumpOptions
             "or committing failed, 2 usage, pin or repository error."));
         parser->addHelpOption();
         parser->addOptions({from, to, scope, renamePythonSet, readme, docs, hash, prefetch,
-                            prefetchTimeout, compare, dryRun, diff, commit, message, format, spec,
-                            recipeDir, evaluate});
+                            prefetchTimeout, compare});
+        parser->addOptions(changeSet.options());
+        parser->addOption(evaluate);
         parser->addOptions(evalOptions.options());
         parser->addPositionalArgument(QStringLiteral("REPO"),
                                       QStringLiteral("The recipe repository (a work tree)."));
@@ -223,8 +163,6 @@ std::optional<int> readBumpValues(const QCommandLineParser& parser, const BumpOp
     if (const std::string error = parseScope(parser.values(options.scope), &inv->request.scope);
         !error.empty())
         return CommandLine::usageError(bumpName, QString::fromStdString(error));
-    if (const auto stop = readFormat(bumpName, parser.value(options.format), &inv->json))
-        return stop;
     inv->request.renamePythonSet = parser.isSet(options.renamePythonSet);
     inv->request.readme = parser.isSet(options.readme);
     inv->request.docs = parser.isSet(options.docs);
@@ -236,23 +174,14 @@ std::optional<int> readBumpValues(const QCommandLineParser& parser, const BumpOp
                                        QStringLiteral("--prefetch-timeout takes seconds (> 0)"));
     for (const QString& other : parser.values(options.compare))
         inv->compare.push_back(AlignmentSource::parse(other.toStdString()));
-    inv->dryRun = parser.isSet(options.dryRun);
-    inv->diff = parser.isSet(options.diff);
-    inv->commit = parser.isSet(options.commit);
-    inv->message = parser.value(options.message).toStdString();
-    if (parser.isSet(options.message) && !inv->commit)
-        return CommandLine::usageError(bumpName, QStringLiteral("--message needs --commit"));
-    if (inv->commit && inv->dryRun)
-        return CommandLine::usageError(
-            bumpName, QStringLiteral("--dry-run writes nothing, so it cannot --commit"));
-    if (const auto stop = checkRepository(bumpName, positional.front(), !inv->dryRun, &inv->root))
+    if (const auto stop = options.changeSet.read(bumpName, parser, positional.front(), &inv->run))
         return stop;
     inv->evaluate = parser.isSet(options.evaluate);
     std::string error;
-    inv->evalSettings = options.evalOptions.settingsFrom(parser, inv->root, &error);
+    inv->evalSettings = options.evalOptions.settingsFrom(parser, inv->run.root, &error);
     if (!error.empty())
         return CommandLine::usageError(bumpName, QString::fromStdString(error));
-    return readSpecOptions(bumpName, parser, options.spec, options.recipeDir, &inv->analyzer);
+    return std::nullopt;
 }
 
 std::optional<int> parseBump(const QStringList& arguments, BumpInvocation* inv, QStringList* hashes)
@@ -275,7 +204,7 @@ std::vector<std::string> knownPins(const BumpInvocation& inv, const PinInventory
 {
     std::vector<std::string> known = inventory.revisions();
     std::string ignored;
-    std::vector<AlignmentSource> sources = PinAlignment::localBranches(inv.root, &ignored);
+    std::vector<AlignmentSource> sources = PinAlignment::localBranches(inv.run.root, &ignored);
     sources.insert(sources.end(), inv.compare.begin(), inv.compare.end());
     const std::vector<std::string> more = PinAlignment::compute(sources).knownPins();
     known.insert(known.end(), more.begin(), more.end());
@@ -325,7 +254,7 @@ std::optional<int> prefetch(const PinBumpPlanner& planner, BumpInvocation* inv,
                             nlohmann::json* prefetched)
 {
     for (const PrefetchTarget& target : planner.prefetchTargets(inv->request)) {
-        if (!inv->json)
+        if (!inv->run.json)
             std::cerr << "Prefetching " << AnalysisReport::printable(target.url) << " ("
                       << target.recipes.size() << " recipes)…\n";
         const PrefetchResult result =
@@ -345,20 +274,6 @@ std::optional<int> prefetch(const PinBumpPlanner& planner, BumpInvocation* inv,
     return std::nullopt;
 }
 
-ChangeSetRun::Options runOptions(const BumpInvocation& inv)
-{
-    ChangeSetRun::Options options;
-    options.command = bumpName;
-    options.root = inv.root;
-    options.dryRun = inv.dryRun;
-    options.diff = inv.diff;
-    options.commit = inv.commit;
-    options.message = inv.message;
-    options.json = inv.json;
-    options.analyzer = inv.analyzer;
-    return options;
-}
-
 void printBumpPlan(const PinBumpPlan& plan, const BumpInvocation& inv)
 {
     const std::string needsHash =
@@ -370,13 +285,13 @@ void printBumpPlan(const PinBumpPlan& plan, const BumpInvocation& inv)
                   "(--prefetch, --hash) or build once and take the hash Nix reports\n";
     std::cout << AnalysisReport::printable(plan.changes.title) + "\n" + "  from " +
                      inv.request.from + "\n" + "  to   " + inv.request.to + "\n" +
-                     ChangeSetRun::planText(plan.changes, inv.diff, needsHash)
+                     ChangeSetRun::planText(plan.changes, inv.run.diff, needsHash)
               << std::flush;
 }
 
 nlohmann::json bumpJson(const PinBumpPlan& plan, const BumpInvocation& inv)
 {
-    nlohmann::json doc = ChangeSetRun::document(plan.changes, runOptions(inv));
+    nlohmann::json doc = ChangeSetRun::document(plan.changes, inv.run);
     doc["from"] = inv.request.from;
     doc["to"] = inv.request.to;
     doc["recipes"] = plan.recipes;
@@ -437,15 +352,18 @@ std::optional<int> parsePins(const QStringList& arguments, PinsInvocation* inv)
         return CommandLine::usageError(
             pinsName, positional.isEmpty() ? QStringLiteral("missing REPO argument")
                                            : QStringLiteral("expected one REPO argument"));
-    if (const auto stop = readFormat(pinsName, parser.value(format), &inv->json))
+    if (const auto stop = CommandLine::readFormat(pinsName, parser.value(format), &inv->json))
         return stop;
     inv->revision = parser.value(rev).toStdString();
     for (const QString& other : parser.values(compare))
         inv->compare.push_back(AlignmentSource::parse(other.toStdString()));
     inv->branches = parser.isSet(branches);
-    if (const auto stop = checkRepository(pinsName, positional.front(), false, &inv->root))
+    if (const auto stop =
+            CommandLine::readRepository(pinsName, positional.front(), false, &inv->root))
         return stop;
-    return readSpecOptions(pinsName, parser, spec, recipeDir, &inv->analyzer);
+    if (parser.isSet(recipeDir))
+        inv->analyzer.recipeDir = parser.value(recipeDir).toStdString();
+    return CommandLine::readSpecFile(pinsName, parser, spec, &inv->analyzer.specPath);
 }
 
 std::string marksOf(const PinEntry& pin, const PinGroup& group)
@@ -640,7 +558,7 @@ std::optional<int> evaluateBump(const PinBumpPlan& plan, const Analysis& analysi
     for (const RecipeImpact& impact : impacts) {
         breaks += impact.breaks() ? 1 : 0;
         evaluation.push_back(impact.toJson());
-        if (inv.json)
+        if (inv.run.json)
             continue;
         std::cout << (impact.breaks() ? "  BREAKS  " : "  evaluates  ")
                   << AnalysisReport::printable(impact.path);
@@ -655,9 +573,9 @@ std::optional<int> evaluateBump(const PinBumpPlan& plan, const Analysis& analysi
         std::cout << "\n";
     }
     (*doc)["evaluation"] = std::move(evaluation);
-    if (breaks == 0 || inv.dryRun)
+    if (breaks == 0 || inv.run.dryRun)
         return std::nullopt;
-    if (inv.json)
+    if (inv.run.json)
         std::cout << doc->dump(2) << "\n";
     std::cerr << "recipegrid bump-pin: " << breaks
               << " recipe(s) would stop evaluating on the new pin; nothing written\n";
@@ -672,17 +590,17 @@ int PinCommand::bumpPin(const QStringList& arguments)
     QStringList hashes;
     if (const auto stop = parseBump(arguments, &inv, &hashes))
         return *stop;
-    const std::shared_ptr<const RepositorySource> source = openWorkTree(inv.root);
+    const std::shared_ptr<const RepositorySource> source = openWorkTree(inv.run.root);
     const auto analysis =
-        std::make_shared<const Analysis>(Analyzer().analyze(*source, inv.analyzer));
+        std::make_shared<const Analysis>(Analyzer().analyze(*source, inv.run.analyzer));
     if (!analysis->sourceError.empty())
         return CommandLine::repositoryError(bumpName, analysis->sourceError);
     if (const auto stop = resolvePins(&inv, PinInventory::of(*analysis)))
         return *stop;
     if (const auto stop = readHashes(hashes, &inv))
         return *stop;
-    if (inv.commit)
-        if (const std::string error = GitCommitter::precondition(inv.root); !error.empty())
+    if (inv.run.commit)
+        if (const std::string error = GitCommitter::precondition(inv.run.root); !error.empty())
             return CommandLine::repositoryError(bumpName, AnalysisReport::printable(error));
 
     const PinBumpPlanner planner(source, analysis);
@@ -695,12 +613,12 @@ int PinCommand::bumpPin(const QStringList& arguments)
         return CommandLine::repositoryError(bumpName, AnalysisReport::printable(plan.error));
     nlohmann::json doc = bumpJson(plan, inv);
     doc["prefetched"] = std::move(prefetched);
-    if (!inv.json)
+    if (!inv.run.json)
         printBumpPlan(plan, inv);
     if (inv.evaluate)
         if (const auto stop = evaluateBump(plan, *analysis, inv, &doc))
             return *stop;
-    return ChangeSetRun::finish(plan.changes, runOptions(inv),
+    return ChangeSetRun::finish(plan.changes, inv.run,
                                 PinBumpPlanner::commitMessage(plan.changes, inv.request),
                                 std::move(doc));
 }

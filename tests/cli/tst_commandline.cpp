@@ -142,6 +142,50 @@ private slots:
         QVERIFY(QFileInfo::exists(png));
     }
 
+    // Every command that writes a change set reads its output, commit and spec options alike.
+    void changeSetOptionsReadAlike_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        const QString repo = fixtures + "/seed001-start";
+        const QString cell = QStringLiteral("pytorch:python313-cuda13_0-sm90-avx2");
+        for (const char* name : {"create", "fix", "delete"})
+            QTest::newRow(name) << QStringList{QString::fromLatin1(name), repo, cell};
+        QTest::newRow("complete") << QStringList{QStringLiteral("complete"), repo};
+        QTest::newRow("bump-pin") << QStringList{
+            QStringLiteral("bump-pin"), repo,
+            QStringLiteral("--from"),   QStringLiteral("6a030d5"),
+            QStringLiteral("--to"),     QStringLiteral("0182a361324364ae3f436a63005877674cf45efb")};
+    }
+
+    void changeSetOptionsReadAlike()
+    {
+        QFETCH(QStringList, command);
+        const Run help = run({command.front(), QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        for (const char* option : {"--dry-run", "--diff", "--commit", "--message <TEXT>",
+                                   "--format <FORMAT>", "--spec <FILE>", "--recipe-dir <DIR>"})
+            QVERIFY2(help.out.contains(option), option);
+        const std::pair<QStringList, const char*> refused[] = {
+            {{QStringLiteral("--message"), QStringLiteral("x")}, "--message needs --commit"},
+            {{QStringLiteral("--dry-run"), QStringLiteral("--commit")}, "cannot --commit"},
+            {{QStringLiteral("--format"), QStringLiteral("yaml")}, "unknown format 'yaml'"},
+            {{QStringLiteral("--dry-run"), QStringLiteral("--spec"), QStringLiteral("/no.json")},
+             "/no.json: no such spec file"},
+            {{QStringLiteral("--dry-run")}, nullptr}, // the same line, sound: not refused
+        };
+        for (const auto& [extra, why] : refused) {
+            const Run result = run(command + extra);
+            if (!why) {
+                QVERIFY2(result.exitCode != 2, result.err.constData());
+                continue;
+            }
+            QCOMPARE(result.exitCode, 2);
+            QVERIFY2(result.err.contains(why), result.err.constData());
+            QVERIFY2(result.err.startsWith("recipegrid " + command.front().toLatin1() + ": "),
+                     result.err.constData());
+        }
+    }
+
     void helpStillListsTheCommands()
     {
         const Run result = run({QStringLiteral("help")});
