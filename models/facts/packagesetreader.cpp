@@ -1,6 +1,7 @@
 #include "facts/packagesetreader.h"
 
 #include "facts/syntaxqueries.h"
+#include "matrix/versionspelling.h"
 
 #include <algorithm>
 

@@ -1,17 +1,13 @@
 #include "facts/syntaxqueries.h"
 
+#include "matrix/versionspelling.h"
+
 #include <algorithm>
 
 namespace rg {
 
 using nix::Node;
 using nix::NodeKind;
-
-bool allDigits(std::string_view text)
-{
-    return !text.empty() &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 bool isPythonPackageSet(std::string_view name)
 {

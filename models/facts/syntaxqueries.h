@@ -18,8 +18,6 @@ namespace rg {
 // it is part of is unknown rather than split out of Nix source text.
 inline constexpr char unknownMark = '\x01';
 
-bool allDigits(std::string_view text);
-
 // "python3Packages", "python313Packages"
 bool isPythonPackageSet(std::string_view name);
 

@@ -98,12 +98,6 @@ std::vector<std::string> optionalStringList(const json& object, const Where& whe
     return it == object.end() ? std::vector<std::string>{} : stringList(*it, where.key(key));
 }
 
-bool isDigits(std::string_view s)
-{
-    return !s.empty() &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 bool isDottedVersion(std::string_view v)
 {
     if (v.empty() || v.front() == '.' || v.back() == '.')
@@ -117,7 +111,7 @@ bool isVersionOf(std::string_view v, std::size_t parts)
 {
     for (std::size_t i = 0; i < parts; ++i) {
         const auto dot = v.find('.');
-        if (!isDigits(v.substr(0, dot)) || (dot == std::string_view::npos) != (i + 1 == parts))
+        if (!allDigits(v.substr(0, dot)) || (dot == std::string_view::npos) != (i + 1 == parts))
             return false;
         v = dot == std::string_view::npos ? std::string_view{} : v.substr(dot + 1);
     }
@@ -613,7 +607,7 @@ GpuArch Catalog::describeGpuArch(std::string_view id) const
     arch.description = "unknown to the catalog";
     const std::string_view digits = id.starts_with("sm") ? id.substr(2) : std::string_view{};
     // Compute capabilities are major.minor with a one-digit minor: "86" is 8.6, "121" is 12.1.
-    if (digits.size() >= 2 && isDigits(digits)) {
+    if (digits.size() >= 2 && allDigits(digits)) {
         arch.number = digits;
         arch.dotted = std::string(digits.substr(0, digits.size() - 1)) + "." + digits.back();
     }
@@ -646,7 +640,7 @@ PythonVersion Catalog::describePython(std::string_view idOrDotted) const
     PythonVersion version;
     std::string digits(idOrDotted);
     std::string dotted;
-    if (isDigits(digits) && digits.size() >= 2) {
+    if (allDigits(digits) && digits.size() >= 2) {
         // Python's major version has one digit; the rest is the minor ("3100" is 3.100).
         dotted = dottedPython(digits);
     } else if (isVersionOf(digits, 2)) {

@@ -1,16 +1,12 @@
 #include "matrix/variantname.h"
 
+#include "matrix/versionspelling.h"
+
 #include <algorithm>
 
 namespace rg {
 
 namespace {
-
-bool isDigits(std::string_view s)
-{
-    return !s.empty() &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 bool isLowerAlnum(char c)
 {
@@ -31,7 +27,7 @@ std::optional<std::string> pythonDigits(std::string_view token, bool* shortForm)
     } else {
         return std::nullopt;
     }
-    if (!isDigits(digits) || digits.size() < 2 || digits.size() > 4)
+    if (!allDigits(digits) || digits.size() < 2 || digits.size() > 4)
         return std::nullopt;
     return std::string(digits);
 }
@@ -47,14 +43,14 @@ std::optional<std::string> cudaDotted(std::string_view token)
         return std::nullopt;
     const std::string_view major = token.substr(0, underscore);
     const std::string_view minor = token.substr(underscore + 1);
-    if (!isDigits(major) || !isDigits(minor))
+    if (!allDigits(major) || !allDigits(minor))
         return std::nullopt;
     return std::string(major) + "." + std::string(minor);
 }
 
 bool isGpuArch(std::string_view token)
 {
-    return token.size() > 2 && token.starts_with("sm") && isDigits(token.substr(2));
+    return token.size() > 2 && token.starts_with("sm") && allDigits(token.substr(2));
 }
 
 // An ISA word starts with a letter and holds letters, digits, '_' or '.' ("armv8.2").

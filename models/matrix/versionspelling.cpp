@@ -1,6 +1,14 @@
 #include "versionspelling.h"
 
+#include <algorithm>
+
 namespace rg {
+
+bool allDigits(std::string_view text)
+{
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 namespace {
 constexpr std::size_t shortLength = 7;

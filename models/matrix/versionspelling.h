@@ -14,6 +14,9 @@ namespace rg {
 // 3.100). Fewer than two digits are returned as they are.
 std::string dottedPython(std::string_view digits);
 
+// Non-empty and only ASCII digits: a Python's digits, an SM number, a CUDA component.
+bool allDigits(std::string_view text);
+
 // The first seven characters of a revision (all of a shorter one).
 std::string shortRevision(std::string_view revision);
 QString shortRevision(const QString& revision);

@@ -1,5 +1,7 @@
 #include "recipes/archnotation.h"
 
+#include "matrix/versionspelling.h"
+
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -7,12 +9,6 @@
 namespace rg {
 
 namespace {
-
-bool isDigits(std::string_view text)
-{
-    return !text.empty() &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 bool uses(ArchSink sink, std::initializer_list<ArchSink> sinks)
 {
@@ -29,7 +25,7 @@ std::string fromDotted(std::string_view text)
         return {};
     const std::string_view major = text.substr(0, dot);
     const std::string_view minor = text.substr(dot + 1);
-    if (!isDigits(major) || !isDigits(minor) || minor.size() != 1)
+    if (!allDigits(major) || !allDigits(minor) || minor.size() != 1)
         return {};
     return std::string(major) + std::string(minor);
 }
@@ -49,7 +45,7 @@ std::string fromInteger(std::string_view text, bool* prefixed)
             text.remove_suffix(suffix.size());
     if (!text.empty() && (text.back() == 'a' || text.back() == 'f'))
         text.remove_suffix(1);
-    return isDigits(text) ? std::string(text) : std::string();
+    return allDigits(text) ? std::string(text) : std::string();
 }
 
 // Generation names select_compute_arch.cmake knows, with the capabilities each stands for.
@@ -161,7 +157,7 @@ std::string_view ArchNotation::accepts(ArchSink sink)
 
 std::string ArchNotation::numberOf(std::string_view gpuArchId)
 {
-    if (!gpuArchId.starts_with("sm") || !isDigits(gpuArchId.substr(2)))
+    if (!gpuArchId.starts_with("sm") || !allDigits(gpuArchId.substr(2)))
         return {};
     return std::string(gpuArchId.substr(2));
 }

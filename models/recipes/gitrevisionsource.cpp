@@ -10,11 +10,6 @@ namespace rg {
 
 namespace {
 
-bool endsWith(std::string_view text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 std::string oidString(const git_oid* oid)
 {
     char text[GIT_OID_HEXSZ + 1];
@@ -145,7 +140,7 @@ std::vector<SourceEntry> GitRevisionSource::list(const std::string& directory,
     for (size_t i = 0; i < count; ++i) {
         const git_tree_entry* entry = git_tree_entry_byindex(subtree, i);
         const std::string name = git_tree_entry_name(entry);
-        if (!endsWith(name, ".nix"))
+        if (!name.ends_with(".nix"))
             continue;
         const git_filemode_t mode = git_tree_entry_filemode(entry);
         if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE &&

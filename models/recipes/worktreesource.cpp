@@ -56,11 +56,6 @@ std::optional<size_t> hashOfFile(const std::filesystem::path& path)
     return std::hash<std::string>{}(bytes);
 }
 
-bool endsWith(std::string_view text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 } // namespace
 
 WorkTreeSource::WorkTreeSource(const std::string& root)
@@ -128,11 +123,11 @@ std::vector<SourceEntry> WorkTreeSource::list(const std::string& directory,
         return entries;
     }
     const std::string prefix = directory.empty() || directory == "." ? std::string()
-                               : endsWith(directory, "/")            ? directory
+                               : directory.ends_with('/')            ? directory
                                                                      : directory + "/";
     for (const fs::directory_entry& entry : it) {
         const std::string name = entry.path().filename().string();
-        if (!endsWith(name, ".nix"))
+        if (!name.ends_with(".nix"))
             continue;
         struct stat st;
         if (::lstat(entry.path().c_str(), &st) != 0)
