@@ -6,6 +6,8 @@
 #include "recipes/recipecontentkey.h"
 #include "recipes/recipegrouping.h"
 #include "recipes/recipemodules.h"
+#include "recipes/rules/repositorycheck.h"
+#include "recipes/rules/speccheck.h"
 #include "recipes/ruleset.h"
 
 #include <QThread>
@@ -143,76 +145,6 @@ std::vector<int> wrappedBases(const std::vector<std::shared_ptr<const RecipeFact
             bases[i] = static_cast<int>(base->second);
     }
     return bases;
-}
-
-// A thin wrapper takes its pin, overlays and torch from the file it wraps: the rules that
-// depend on the variant are checked on that file for each wrapper, and point into that file.
-// Rules that do not depend on the variant are reported once, on the base itself.
-void addWrappedFindings(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                        const std::vector<int>& bases, const RecipeExpectations& expectations,
-                        const Catalog& catalog, std::vector<std::vector<Finding>>& findings)
-{
-    static const std::set<std::string_view> inherited = {
-        rule::pinMismatch,          rule::pinDiffersFromGroup,     rule::pinMissing,
-        rule::missingOverlay,       rule::overlayDiffersFromGroup, rule::cudaVersionMismatch,
-        rule::torchVersionMismatch, rule::pythonVersionMismatch,   rule::cpuRecipeCudaInputs,
-        rule::cpuRecipeEnablesCuda};
-    static const std::set<std::string_view> ofItsNixpkgs = {
-        rule::pinMismatch, rule::pinDiffersFromGroup, rule::pinMissing, rule::missingOverlay,
-        rule::overlayDiffersFromGroup};
-    for (size_t i = 0; i < recipes.size(); ++i) {
-        if (bases[i] < 0 || !recipes[i]->variant)
-            continue;
-        RecipeFacts asVariant = *recipes[static_cast<size_t>(bases[i])];
-        asVariant.variant = recipes[i]->variant;
-        std::set<std::string_view> own;
-        for (const Finding& finding : findings[i])
-            own.insert(finding.ruleId);
-        // A recipe derived with `.override` may change any argument of its base: only where
-        // its nixpkgs comes from is surely the base's.
-        const auto& rules = recipes[i]->derivedFrom.empty() ? inherited : ofItsNixpkgs;
-        for (Finding& finding : RuleSet::check(asVariant, expectations[i].get(), catalog))
-            if (rules.count(finding.ruleId) && !own.count(finding.ruleId)) {
-                finding.message += " (inherited from " + asVariant.fileName + ")";
-                findings[i].push_back(std::move(finding));
-            }
-        RuleSet::sort(findings[i]);
-    }
-}
-
-// An imported file that is not there stops Nix's evaluation ("path … does not exist").
-void addMissingImports(const RepositorySource& source,
-                       const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                       std::vector<std::vector<Finding>>& findings)
-{
-    std::map<std::string, bool> exists;
-    for (size_t i = 0; i < recipes.size(); ++i) {
-        const RecipeFacts& recipe = *recipes[i];
-        const std::string directory = recipe.path.substr(0, recipe.path.rfind('/') + 1);
-        for (const Fact<std::string>& imported : recipe.importedFiles) {
-            if (!imported.value.starts_with("./") && !imported.value.starts_with("../"))
-                continue;
-            const std::string path = std::filesystem::path(directory + imported.value)
-                                         .lexically_normal()
-                                         .generic_string();
-            auto known = exists.find(path);
-            if (known == exists.end())
-                known = exists.emplace(path, path.starts_with("../") || source.exists(path)).first;
-            if (known->second)
-                continue;
-            const std::string where =
-                imported.in.empty()
-                    ? "line " + std::to_string(recipe.position(imported.range.begin).line)
-                    : imported.in;
-            findings[i].push_back(
-                RuleSet::make(rule::importedFileMissing, recipe,
-                              "imports " + imported.value + " (" + where +
-                                  "), which does not exist: Nix stops with \"path '" + path +
-                                  "' does not exist\"",
-                              imported.range));
-            RuleSet::sort(findings[i]);
-        }
-    }
 }
 
 } // namespace
@@ -356,22 +288,8 @@ MatrixSpec inferSpec(const std::vector<std::shared_ptr<const RecipeFacts>>& reci
     }
     MatrixSpec spec = MatrixSpec::infer(samples, catalog);
     spec.recipeDir = analysis.recipeDir;
-    Finding note;
-    note.file = analysis.specPath;
-    if (analysis.specError) {
-        note.ruleId = std::string(rule::specInvalid);
-        note.severity = Severity::Error;
-        note.message = analysis.specError->toString() + " (the spec was inferred instead)";
-        note.line = static_cast<uint32_t>(std::max(0, analysis.specError->line));
-        note.column = static_cast<uint32_t>(std::max(0, analysis.specError->column));
-    } else {
-        note.ruleId = std::string(rule::specInferred);
-        note.severity = Severity::Info;
-        note.message = "no matrix spec at " + std::string(MatrixSpec::defaultPath) +
-                       "; the expected matrix is what the " + std::to_string(samples.size()) +
-                       " recipes build, and cells they only suggest are gaps";
-    }
-    analysis.repositoryFindings.push_back(std::move(note));
+    SpecCheck check{analysis, samples.size()};
+    RuleSet::check(check);
     return spec;
 }
 
@@ -486,16 +404,18 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
 
     std::vector<std::vector<Finding>> findings(recipes.size());
     RecipeExpectations expectations(recipes.size());
+    const CellAssignment cells(theSpec, catalog);
+    const std::vector<const RecipeFacts*> builtBy = cells.builtBy(recipes);
     auto judge = [&](const RecipeGrouping& grouping) {
         parallelFor(recipes.size(), threadsFor(options), [&](size_t i) {
             if (recipes[i]->variant)
                 expectations[i] =
                     analysis.expectationFor(*recipes[i]->variant, grouping.profileOf(i));
-            findings[i] = RuleSet::check(*recipes[i], expectations[i].get(), catalog);
+            findings[i] = RuleSet::check(*recipes[i], expectations[i].get(), catalog, builtBy[i]);
         });
         // A wrapper is judged as its base under the wrapper's own name and group.
-        addWrappedFindings(recipes, bases, expectations, catalog, findings);
-        addMissingImports(source, recipes, findings);
+        RepositoryCheck across{source, recipes, bases, expectations, catalog, findings};
+        RuleSet::check(across);
     };
     RecipeGrouping grouping(recipes, bases, theSpec, catalog);
     judge(grouping);
@@ -513,8 +433,7 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
         judge(grouping);
     analysis.groups = grouping.groups();
 
-    CellAssignment(theSpec, catalog)
-        .assign(recipes, std::move(findings), std::move(expectations), analysis);
+    cells.assign(recipes, std::move(findings), std::move(expectations), analysis);
     RuleSet::sort(analysis.repositoryFindings);
     return analysis;
 }

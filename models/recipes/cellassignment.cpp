@@ -1,6 +1,7 @@
 #include "recipes/cellassignment.h"
 
 #include "recipes/recipegrouping.h"
+#include "recipes/rules/cellcheck.h"
 #include "recipes/ruleset.h"
 
 #include <algorithm>
@@ -68,6 +69,54 @@ CellId CellAssignment::cellOf(const VariantName& name) const
     return CellId::of(name, RecipeGrouping::packageOf(name.package, m_spec, m_catalog));
 }
 
+CellId CellAssignment::withoutCuda(VariantName name) const
+{
+    name.cuda.clear();
+    return cellOf(name);
+}
+
+// Which file stands for each cell: an unsuffixed recipe the spec expects, else the first
+// unsuffixed recipe of that cell.
+CellAssignment::Primaries
+CellAssignment::primaries(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes) const
+{
+    Primaries chosen;
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& recipe = *recipes[i];
+        if (!recipe.variant || !recipe.variant->suffixes.empty())
+            continue;
+        auto [it, added] = chosen.primary.emplace(cellOf(*recipe.variant), i);
+        if (!added && m_spec.expects(*recipe.variant) &&
+            !m_spec.expects(*recipes[it->second]->variant))
+            it->second = i;
+    }
+    for (const auto& [key, index] : chosen.primary) {
+        const VariantName& name = *recipes[index]->variant;
+        if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
+            chosen.versioned.emplace(withoutCuda(name), index);
+    }
+    return chosen;
+}
+
+std::vector<const RecipeFacts*>
+CellAssignment::builtBy(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes) const
+{
+    const Primaries chosen = primaries(recipes);
+    std::vector<const RecipeFacts*> others(recipes.size());
+    for (size_t i = 0; i < recipes.size(); ++i) {
+        const RecipeFacts& recipe = *recipes[i];
+        if (!recipe.variant)
+            continue;
+        const auto primary = chosen.primary.find(cellOf(*recipe.variant));
+        if (primary == chosen.primary.end() || primary->second == i)
+            continue;
+        const RecipeFacts& other = *recipes[primary->second];
+        if (!publishesUnderAnotherName(recipe, other))
+            others[i] = &other;
+    }
+    return others;
+}
+
 MatrixEntry CellAssignment::entryFor(const VariantName& name) const
 {
     MatrixEntry entry;
@@ -85,10 +134,9 @@ public:
         std::vector<std::vector<Finding>>& findings, RecipeExpectations& expectations,
         Analysis& analysis)
         : cells(cells), spec(cells.m_spec), recipes(recipes), findings(findings),
-          expectations(expectations), analysis(analysis)
+          expectations(expectations), analysis(analysis), chosen(cells.primaries(recipes))
     {
         addExpectedCells();
-        choosePrimaries();
         for (const auto& recipe : recipes)
             if (recipe->wrappedFile)
                 wrapped.insert(withoutDotSlash(recipe->wrappedFile->value));
@@ -102,6 +150,7 @@ public:
             return;
         }
         MatrixEntry entry = cells.entryFor(*recipe.variant);
+        const auto& primary = chosen.primary;
         const auto primaryIt = primary.find(entry.cell);
         const bool isPrimary = primaryIt != primary.end() && primaryIt->second == i;
         const auto cell = cellIndex.find(entry.cell);
@@ -121,7 +170,8 @@ public:
         if (!isPrimary && primaryIt != primary.end())
             duplicateOf = primaryIt->second;
         else if (isLegacyName(*recipe.variant))
-            if (auto it = versioned.find(withoutCuda(*recipe.variant)); it != versioned.end())
+            if (auto it = chosen.versioned.find(cells.withoutCuda(*recipe.variant));
+                it != chosen.versioned.end())
                 duplicateOf = it->second;
         std::vector<Finding>& own = findings[i];
         if (duplicateOf)
@@ -144,12 +194,6 @@ private:
         return name.accelerator == Accelerator::Cuda && name.cuda.empty() && name.suffixes.empty();
     }
 
-    CellId withoutCuda(VariantName name) const
-    {
-        name.cuda.clear();
-        return cells.cellOf(name);
-    }
-
     // Expected cells first, in spec order.
     void addExpectedCells()
     {
@@ -163,35 +207,16 @@ private:
         }
     }
 
-    // Which file stands for each cell: an unsuffixed recipe the spec expects, else the first
-    // unsuffixed recipe of that cell.
-    void choosePrimaries()
-    {
-        for (size_t i = 0; i < recipes.size(); ++i) {
-            const RecipeFacts& recipe = *recipes[i];
-            if (!recipe.variant || !recipe.variant->suffixes.empty())
-                continue;
-            auto [it, added] = primary.emplace(cells.cellOf(*recipe.variant), i);
-            if (!added && spec.expects(*recipe.variant) &&
-                !spec.expects(*recipes[it->second]->variant))
-                it->second = i;
-        }
-        for (const auto& [key, index] : primary) {
-            const VariantName& name = *recipes[index]->variant;
-            if (name.accelerator == Accelerator::Cuda && !name.cuda.empty())
-                versioned.emplace(withoutCuda(name), index);
-        }
-    }
-
-    // Files other recipes wrap are shared bases, not variants.
     void placeUnnamed(size_t i)
     {
         const RecipeFacts& recipe = *recipes[i];
-        if (!wrapped.count(recipe.fileName))
-            analysis.repositoryFindings.push_back(
-                RuleSet::make(rule::notAVariantName, recipe,
-                              "'" + recipe.fileName +
-                                  "' is not a variant name (package-pythonXYZ-cudaX_Y-smNN-isa)"));
+        CellCheck check{.placement = CellCheck::Placement::Unnamed,
+                        .spec = spec,
+                        .recipeDir = analysis.recipeDir,
+                        .recipe = &recipe,
+                        .sharedBase = wrapped.count(recipe.fileName) > 0,
+                        .findings = &analysis.repositoryFindings};
+        RuleSet::check(check);
         analysis.repositoryFindings.insert(analysis.repositoryFindings.end(), findings[i].begin(),
                                            findings[i].end());
         analysis.unnamed.push_back(recipe);
@@ -200,25 +225,21 @@ private:
     void placeDuplicate(MatrixEntry& entry, const RecipeFacts& other, std::vector<Finding>& own)
     {
         const RecipeFacts& recipe = *entry.recipe;
-        if (publishesUnderAnotherName(recipe, other)) {
-            own.push_back(RuleSet::make(rule::publishedAlias, recipe,
-                                        recipe.fileName + " publishes the build of " +
-                                            other.fileName + " under the name " +
-                                            entry.variant.package + "-…"));
-            entry.status = hasErrors(own) ? CellStatus::Broken : CellStatus::Ok;
-            return;
-        }
-        // Another unsuffixed recipe of the same package already builds this cell.
-        for (Finding& finding : own)
-            if (finding.ruleId == rule::nonstandardSuffix) {
-                finding.fix = FixKind::Delete;
-                finding.message += ", which " + other.fileName + " already builds";
-            }
-        if (entry.variant.suffixes.empty())
-            own.push_back(
-                RuleSet::make(rule::duplicateVariant, recipe,
-                              recipe.fileName + " builds the same cell as " + other.fileName));
-        entry.status = CellStatus::Redundant;
+        const bool alias = publishesUnderAnotherName(recipe, other);
+        CellCheck check{.placement =
+                            alias ? CellCheck::Placement::Alias : CellCheck::Placement::Duplicate,
+                        .spec = spec,
+                        .recipeDir = analysis.recipeDir,
+                        .entry = &entry,
+                        .recipe = &recipe,
+                        .other = &other,
+                        .findings = &own};
+        RuleSet::check(check);
+        // Another unsuffixed recipe of the same package already builds this cell, unless it
+        // is the build it publishes.
+        entry.status = !alias           ? CellStatus::Redundant
+                       : hasErrors(own) ? CellStatus::Broken
+                                        : CellStatus::Ok;
     }
 
     // A recipe of a cell the spec does not ask for. A stray file that is also wrong is
@@ -232,9 +253,13 @@ private:
                        : hasErrors(own)    ? CellStatus::Broken
                        : spec.isInferred() ? CellStatus::Ok
                                            : CellStatus::Unexpected;
-        if (!cannotExist && !spec.isInferred())
-            own.push_back(RuleSet::make(rule::unexpectedVariant, *entry.recipe,
-                                        entry.variant.toString() + " is not in the spec"));
+        CellCheck check{.placement = CellCheck::Placement::Extra,
+                        .spec = spec,
+                        .recipeDir = analysis.recipeDir,
+                        .entry = &entry,
+                        .recipe = entry.recipe.get(),
+                        .findings = &own};
+        RuleSet::check(check);
     }
 
     const CellAssignment& cells;
@@ -243,9 +268,8 @@ private:
     std::vector<std::vector<Finding>>& findings;
     RecipeExpectations& expectations;
     Analysis& analysis;
+    const Primaries chosen;
     std::unordered_map<CellId, size_t, CellIdHash> cellIndex; // expected cell → entry
-    std::unordered_map<CellId, size_t, CellIdHash> primary;   // cell → the recipe standing for it
-    std::unordered_map<CellId, size_t, CellIdHash> versioned; // primary with CUDA, keyed without
     std::set<std::string> wrapped;
 };
 
@@ -259,14 +283,12 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
 
     for (MatrixEntry& entry : analysis.entries)
         if (entry.status == CellStatus::Missing) {
-            Finding finding;
-            finding.ruleId = std::string(rule::missingVariant);
-            finding.severity = Severity::Warning;
-            finding.fix = FixKind::Create;
-            finding.file = analysis.recipeDir + "/" + entry.variant.toString() + ".nix";
-            finding.message =
-                entry.variant.toString() + " is expected by the spec but has no recipe";
-            entry.findings.push_back(std::move(finding));
+            CellCheck check{.placement = CellCheck::Placement::Missing,
+                            .spec = m_spec,
+                            .recipeDir = analysis.recipeDir,
+                            .entry = &entry,
+                            .findings = &entry.findings};
+            RuleSet::check(check);
         }
     if (m_spec.isInferred())
         addGaps(analysis);
@@ -347,17 +369,14 @@ void CellAssignment::addGaps(Analysis& analysis) const
                 if (!gap.expectation->feasibility.possible())
                     continue;
                 gap.status = CellStatus::Gap;
-                Finding finding;
-                finding.ruleId = std::string(rule::gap);
-                finding.severity = Severity::Info;
-                finding.fix = FixKind::Create;
-                finding.file = analysis.recipeDir + "/" + name.toString() + ".nix";
-                finding.message = name.toString() + ": " + std::to_string(count) + " of the " +
-                                  std::to_string(peers.size()) +
-                                  " archs here built for every ISA this arch is built for also "
-                                  "have a " +
-                                  isa + " recipe; no spec says whether it is wanted";
-                gap.findings.push_back(std::move(finding));
+                CellCheck check{.placement = CellCheck::Placement::Gap,
+                                .spec = m_spec,
+                                .recipeDir = analysis.recipeDir,
+                                .entry = &gap,
+                                .suggestedBy = count,
+                                .peers = peers.size(),
+                                .findings = &gap.findings};
+                RuleSet::check(check);
                 present.insert(gap.cell);
                 analysis.entries.push_back(std::move(gap));
             }

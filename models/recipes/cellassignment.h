@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace rg {
@@ -36,6 +37,12 @@ public:
     // The cell `name` stands for: its point in the matrix of the package it belongs to.
     CellId cellOf(const VariantName& name) const;
 
+    // Per recipe, the recipe that stands for its cell when it is another recipe of that cell
+    // (and does not publish that build under another name): what its suffix is reported
+    // against. Null otherwise. The same choice assign() makes.
+    std::vector<const RecipeFacts*>
+    builtBy(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes) const;
+
     // After findings of a cell with a recipe changed (an evaluation's were added): their
     // order, the reason line and the ok / broken status follow them (an unexpected recipe
     // with an error becomes broken, as assign() places it); other statuses stay.
@@ -43,6 +50,14 @@ public:
 
 private:
     class Run;
+
+    struct Primaries
+    {
+        std::unordered_map<CellId, size_t, CellIdHash> primary;   // cell → its recipe
+        std::unordered_map<CellId, size_t, CellIdHash> versioned; // primary with CUDA, without
+    };
+    Primaries primaries(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes) const;
+    CellId withoutCuda(VariantName name) const;
 
     MatrixEntry entryFor(const VariantName& name) const; // package and cell filled in
     void addGaps(Analysis& analysis) const;

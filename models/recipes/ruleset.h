@@ -1,9 +1,10 @@
 #pragma once
 
-// Every rule RecipeGrid checks: its stable id, severity, fix kind and a description (what the
-// CLI's SARIF output and the UI's help show), and the checks that look at one recipe against
-// the spec and the catalog. Rules about the repository as a whole (missing, duplicate and
-// unexpected variants) are decided by the Analyzer, which sees all recipes at once.
+// Every rule RecipeGrid checks: its stable id, severity, fix kind, a description (what the
+// CLI's SARIF output and the UI's help show) and the check that reports it. Checks look at one
+// recipe against the spec and the catalog, at the recipes together, at a cell as the cell
+// assignment places it, or at the spec; they live in recipes/rules/, grouped by what they
+// judge.
 
 #include "matrix/catalog.h"
 #include "matrix/matrixspec.h"
@@ -12,6 +13,7 @@
 #include "recipes/recipefacts.h"
 
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace rg {
@@ -83,6 +85,20 @@ inline constexpr std::string_view evalPnameMismatch = "eval-pname-mismatch";
 inline constexpr std::string_view evalOverrulesStatic = "eval-overrules-static";
 } // namespace rule
 
+class RecipeCheck;
+struct CellCheck;
+struct RepositoryCheck;
+struct SpecCheck;
+
+using RecipeRule = void (*)(RecipeCheck&);
+using RepositoryRule = void (*)(RepositoryCheck&);
+using CellRule = void (*)(CellCheck&);
+using SpecRule = void (*)(SpecCheck&);
+// What reports a rule's findings. One check may report several rules: those it decides
+// between (pin-mismatch against a spec file, pin-differs-from-group without one). None for the
+// eval-* rules: Nix's answer reports them, read by eval/deepcheck in a library above this one.
+using RuleCheck = std::variant<std::monostate, RecipeRule, RepositoryRule, CellRule, SpecRule>;
+
 struct RuleInfo
 {
     std::string_view id; // "pin-mismatch"
@@ -90,6 +106,7 @@ struct RuleInfo
     FixKind fix = FixKind::None;
     std::string_view title;       // short phrase for one-line reasons: "pin differs"
     std::string_view description; // one sentence for help texts and SARIF
+    RuleCheck check;
 };
 
 class RuleSet
@@ -98,11 +115,19 @@ public:
     static const std::vector<RuleInfo>& rules();
     static const RuleInfo* rule(std::string_view id); // nullptr for an unknown id
 
+    // Every check, each kind in the order it runs.
+    static const std::vector<RuleCheck>& checks();
+
     // Findings of the per-recipe rules, most severe first, against the expectation of the
     // recipe's cell (Analysis::expectationFor). `expected` is null when `facts.variant` is empty:
-    // then only the rules that need no variant run.
+    // then only the rules that need no variant run. `builtBy` is the recipe that already builds
+    // the cell when this one is a second recipe of it (CellAssignment::builtBy).
     static std::vector<Finding> check(const RecipeFacts& facts, const VariantExpectation* expected,
-                                      const Catalog& catalog);
+                                      const Catalog& catalog, const RecipeFacts* builtBy = nullptr);
+    // The rules across recipes, the rules of a placed cell, the rules of the spec.
+    static void check(RepositoryCheck& context);
+    static void check(CellCheck& context);
+    static void check(SpecCheck& context);
 
     // A finding of rule `id` with the rule's severity and fix, positioned by `facts`.
     static Finding make(std::string_view id, const RecipeFacts& facts, std::string message,
