@@ -38,16 +38,38 @@ enum class PinFetcher {
     Other
 };
 
+// The fetcher call a pin's revision is written in (`fetchTarball { url = "…"; sha256 = "…"; }`):
+// its hash must change with the revision, and its URL says what to download for the new hash.
+// Ranges are of string contents, in the pin's file.
+struct FetcherFact
+{
+    std::string callee;         // "fetchTarball", "fetchFromGitHub", … as called
+    std::string hashAttribute;  // "sha256" / "hash" / "narHash"; "" when no literal hash
+    std::string hash;           // as written
+    nix::SourceRange hashRange; // empty when the set writes no literal hash
+    std::string url;            // literal url, "" when computed or absent
+    nix::SourceRange urlRange;
+    std::string owner, repo; // fetchFromGitHub, fetchTree { type = "github"; }
+    // The whole call as written, and where: while a file still has these bytes there, the
+    // rest holds for it without parsing it again.
+    nix::SourceRange range;
+    std::string text;
+};
+
 struct PinFact
 {
     std::string revision; // as written; a full pin is 40 lowercase hex digits
     PinFetcher fetcher = PinFetcher::Other;
-    bool hasHash = false;   // sha256 / hash given next to the revision
+    bool hasHash = false;   // sha256 / hash / narHash given next to the revision
     nix::SourceRange range; // the revision string itself (what a pin bump rewrites), in `file`
     // The repository module the pin is written in (`pin = import ./lib/pin.nix;`), shared by
     // every recipe that imports it; "" when written in the recipe itself.
     std::string file;
     int line = 0; // of the revision in `file`; set only for a module's pin
+    // The fetcher whose attribute set the revision is written in, read with the file it is in;
+    // nullopt when it is not in one's set (computed, a flake reference, in JSON, or passed
+    // to a module that fetches).
+    std::optional<FetcherFact> call;
 };
 
 // A hash the recipe writes as a literal (`sha256 = "…";`, `hash = "sha256-…";`), wherever it
