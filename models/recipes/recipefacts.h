@@ -173,7 +173,6 @@ struct RecipeFacts
     std::optional<Fact<std::string>> gpuArchSM;               // "9.0"
     std::optional<Fact<std::string>> gpuArchNum;              // "90"
     std::optional<Fact<std::vector<std::string>>> gpuTargets; // gpuTargets = [ "9.0" ]
-    std::optional<Fact<std::string>> torchCudaArchList;       // TORCH_CUDA_ARCH_LIST value
     std::optional<Fact<std::vector<std::string>>> cpuFlags;   // the list binding, as written
     std::vector<ArchSinkFact> archSinks;                      // every arch entry at its sink
     std::optional<CpuFlagsFact> compilerFlags;                // the flags by flow
@@ -186,8 +185,7 @@ struct RecipeFacts
     std::optional<Fact<std::string>> description;
     std::optional<Fact<std::string>> longDescription;
     std::optional<Fact<std::vector<std::string>>> platforms;
-    std::map<std::string, Fact<std::string>> passthru; // field → source text of its value
-    std::optional<Fact<bool>> cudaSupport;             // cudaSupport = true/false, USE_CUDA=1/0
+    std::optional<Fact<bool>> cudaSupport;        // cudaSupport = true/false, USE_CUDA=1/0
     std::vector<Fact<std::string>> cudaInputs;    // CUDA packages named as inputs (CPU-only check)
     std::vector<Fact<std::string>> magmaDisabled; // USE_MAGMA=OFF / filterMagma evidence
     std::optional<Fact<std::string>> wrappedFile; // pattern (e): the file it callPackages
