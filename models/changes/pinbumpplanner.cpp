@@ -1,8 +1,8 @@
 #include "changes/pinbumpplanner.h"
 
 #include "changes/textedits.h"
+#include "facts/pinfetcherreader.h"
 #include "matrix/versionspelling.h"
-#include "nix/jsonreader.h"
 #include "nix/nixhash.h"
 #include "nix/syntaxtree.h"
 #include "recipes/analyzer.h"
@@ -133,209 +133,32 @@ std::string encode(const Digest& digest, HashNotation notation)
 
 // ---- where the fetcher's hash and URL are --------------------------------------------------
 
-struct Fetcher
+// The fetcher around `pin` in `bytes`, a file other than JSON: the one the analysis read
+// while these bytes still write it where it was read (parsing every recipe again would
+// dominate a large bump), else read from `*tree`, parsed on first need. nullopt when the
+// fetcher writes no literal hash beside the revision, or with `*error` when the file does not
+// parse.
+std::optional<FetcherFact> fetcherOf(const PinFact& pin, std::string_view bytes,
+                                     std::optional<nix::SyntaxTree>* tree, std::string* error)
 {
-    std::string callee;         // "fetchTarball", "fetchFromGitHub", …
-    nix::SourceRange hashRange; // the hash string's contents; empty when none found
-    std::string hashAttribute;  // "sha256" / "hash" / "narHash"
-    std::string hash;           // as written
-    std::string url;            // literal url, "" when computed or absent
-    nix::SourceRange urlRange;  // its contents
-    std::string owner, repo;    // fetchFromGitHub, fetchTree { type = "github"; }
-};
-
-// The nodes from the root down to the innermost one containing `offset`.
-std::vector<const nix::Node*> ancestry(const nix::Node* root, uint32_t offset)
-{
-    std::vector<const nix::Node*> chain;
-    for (const nix::Node* node = root; node;) {
-        chain.push_back(node);
-        const nix::Node* next = nullptr;
-        for (const nix::Node* child : node->children)
-            if (child && child->range.contains(offset)) {
-                next = child;
-                break;
-            }
-        node = next;
+    const bool stillRead =
+        pin.call && pin.call->hashRange.length() > 0 && PinFetcherReader::stillIn(*pin.call, bytes);
+    if (stillRead)
+        return pin.call;
+    if (!*tree)
+        *tree = nix::SyntaxTree::parse(std::string(bytes));
+    if (!(*tree)->root()) {
+        *error = "does not parse: " + (*tree)->error()->message;
+        return std::nullopt;
     }
-    return chain;
-}
-
-const nix::Node* literalBinding(const nix::Node& set, std::string_view name)
-{
-    for (const nix::Node* binding : set.bindings()) {
-        if (binding->kind != nix::NodeKind::Binding)
-            continue;
-        const auto path = nix::attrPathString(*binding->bindingPath());
-        const nix::Node* value = binding->bindingValue();
-        if (path && *path == name && value && value->kind == nix::NodeKind::String &&
-            nix::literalString(*value))
-            return value;
-    }
-    return nullptr;
-}
-
-std::string calleeOf(const nix::Node* function)
-{
-    while (function && function->kind == nix::NodeKind::Apply)
-        function = function->function();
-    if (!function)
-        return {};
-    if (function->kind == nix::NodeKind::Identifier)
-        return std::string(function->text);
-    if (function->kind == nix::NodeKind::Select)
-        if (const auto path = nix::attrPathString(*function->attrPath()))
-            return path->substr(path->rfind('.') == std::string::npos ? 0 : path->rfind('.') + 1);
-    return {};
-}
-
-// What a fetcher's attribute set says; ranges are shifted by `offset`, where the parsed text
-// starts in the file.
-Fetcher fetcherOf(const nix::Node& set, std::string_view source, uint32_t offset,
-                  std::string callee)
-{
-    Fetcher fetcher;
-    fetcher.callee = std::move(callee);
-    const auto inner = [&](const nix::Node& value) {
-        return nix::SourceRange{value.range.begin + 1 + offset, value.range.end - 1 + offset};
-    };
-    const auto text = [&](nix::SourceRange range) {
-        return std::string(source.substr(range.begin - offset, range.length()));
-    };
-    for (const char* name : {"sha256", "hash", "narHash"})
-        if (const nix::Node* value = literalBinding(set, name)) {
-            fetcher.hashAttribute = name;
-            fetcher.hashRange = inner(*value);
-            fetcher.hash = text(fetcher.hashRange);
-            break;
-        }
-    if (const nix::Node* url = literalBinding(set, "url")) {
-        fetcher.urlRange = inner(*url);
-        fetcher.url = text(fetcher.urlRange);
-    }
-    for (auto [name, out] : {std::pair{"owner", &fetcher.owner}, {"repo", &fetcher.repo}})
-        if (const nix::Node* value = literalBinding(set, name))
-            *out = *nix::literalString(*value);
+    auto fetcher = PinFetcherReader::around(**tree, pin.range);
+    if (!fetcher || fetcher->hashRange.length() == 0)
+        return std::nullopt;
     return fetcher;
 }
 
-// The attribute set the revision is written in, when it is a fetcher's argument.
-std::optional<Fetcher> fetcherAround(const nix::SyntaxTree& tree, nix::SourceRange pin)
-{
-    const auto chain = ancestry(tree.root(), pin.begin);
-    for (size_t i = chain.size(); i-- > 1;) {
-        const nix::Node* set = chain[i];
-        const nix::Node* apply = chain[i - 1];
-        if (set->kind != nix::NodeKind::AttrSet || apply->kind != nix::NodeKind::Apply ||
-            apply->argument() != set)
-            continue;
-        std::string callee = calleeOf(apply->function());
-        if (!callee.starts_with("fetch"))
-            return std::nullopt;
-        return fetcherOf(*set, tree.source(), 0, std::move(callee));
-    }
-    return std::nullopt;
-}
-
-// The innermost `{ … }` around `at` by counting braces, within a few KB; nullopt when there
-// is none or it opens an interpolation.
-std::optional<nix::SourceRange> bracesAround(std::string_view bytes, uint32_t at)
-{
-    constexpr uint32_t reach = 8192;
-    std::optional<uint32_t> open;
-    for (uint32_t i = at, depth = 0; i-- > 0 && at - i < reach;) {
-        if (bytes[i] == '}')
-            ++depth;
-        else if (bytes[i] == '{' && depth-- == 0) {
-            open = i;
-            break;
-        }
-    }
-    if (!open || (*open > 0 && bytes[*open - 1] == '$'))
-        return std::nullopt;
-    for (uint32_t i = *open + 1, depth = 0; i < bytes.size() && i - *open < reach; ++i) {
-        if (bytes[i] == '{')
-            ++depth;
-        else if (bytes[i] == '}' && depth-- == 0)
-            return nix::SourceRange{*open, i + 1};
-    }
-    return std::nullopt;
-}
-
-// A pin kept in JSON (`{ "rev": "…", "sha256": "…" }`, niv's sources.json): the object the
-// revision is a member of holds its hash, URL, owner and repo. Fetched as a tarball, as
-// fetchTarball and niv do.
-std::optional<Fetcher> fetcherInJson(std::string_view bytes, nix::SourceRange pin)
-{
-    nix::JsonReader reader(64);
-    if (!reader.read(bytes))
-        return std::nullopt;
-    const auto& nodes = reader.nodes();
-    for (size_t i = 0; i < nodes.size(); ++i) {
-        if (nodes[i].kind != nix::JsonReader::Node::Kind::Object)
-            continue;
-        Fetcher fetcher;
-        fetcher.callee = "fetchTarball";
-        bool holdsPin = false;
-        for (size_t j : reader.members(i)) {
-            const auto& member = nodes[j];
-            if (member.kind != nix::JsonReader::Node::Kind::String || member.escaped)
-                continue;
-            const nix::SourceRange inner{member.begin + 1, member.end - 1};
-            holdsPin = holdsPin || inner == pin;
-            if (member.key == "sha256" || member.key == "hash" || member.key == "narHash") {
-                fetcher.hashAttribute = member.key;
-                fetcher.hash = member.text;
-                fetcher.hashRange = inner;
-            } else if (member.key == "url") {
-                fetcher.url = member.text;
-                fetcher.urlRange = inner;
-            } else if (member.key == "owner") {
-                fetcher.owner = member.text;
-            } else if (member.key == "repo") {
-                fetcher.repo = member.text;
-            }
-        }
-        // A URL member quotes the revision in its own bytes, which otherMentions rewrites;
-        // the new archive's URL comes from owner and repo then.
-        if (!fetcher.owner.empty() && !fetcher.repo.empty())
-            fetcher.url.clear();
-        if (holdsPin)
-            return fetcher;
-    }
-    return std::nullopt;
-}
-
-// Parsing a whole recipe for one attribute set dominates a large bump, so the set around the
-// revision is found by its braces and only it is parsed. The result is trusted only when
-// those bytes parse as an attribute set on their own, the revision lies inside it, and a
-// fetcher's name is applied to it; anything else (a brace in a string, an interpolated URL)
-// returns nullopt and the caller parses the file.
-std::optional<Fetcher> fetcherNear(std::string_view bytes, nix::SourceRange pin)
-{
-    const auto braces = bracesAround(bytes, pin.begin);
-    if (!braces || pin.end > braces->end)
-        return std::nullopt;
-    uint32_t end = braces->begin;
-    while (end > 0 && (bytes[end - 1] == ' ' || bytes[end - 1] == '\n' || bytes[end - 1] == '\t'))
-        --end;
-    uint32_t begin = end;
-    while (begin > 0 && (isAlnum(bytes[begin - 1]) || bytes[begin - 1] == '_' ||
-                         bytes[begin - 1] == '.' || bytes[begin - 1] == '-'))
-        --begin;
-    std::string callee(bytes.substr(begin, end - begin));
-    callee = callee.substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
-    if (!callee.starts_with("fetch"))
-        return std::nullopt;
-    const nix::SyntaxTree tree =
-        nix::SyntaxTree::parse(std::string(bytes.substr(braces->begin, braces->length())));
-    if (!tree.root() || tree.root()->kind != nix::NodeKind::AttrSet)
-        return std::nullopt;
-    return fetcherOf(*tree.root(), bytes.substr(braces->begin), braces->begin, std::move(callee));
-}
-
 // The URL the fetcher downloads once the revision is `to`; "" when it cannot be known.
-std::string urlAfter(const Fetcher& fetcher, nix::SourceRange pin, const std::string& to)
+std::string urlAfter(const FetcherFact& fetcher, nix::SourceRange pin, const std::string& to)
 {
     if (!fetcher.url.empty()) {
         if (pin.begin < fetcher.urlRange.begin || pin.end > fetcher.urlRange.end)
@@ -577,15 +400,11 @@ private:
             edits.replace(pin.range, m_request.to);
             if (!pin.hasHash)
                 continue;
-            auto fetcher = path.ends_with(".json") ? fetcherInJson(file.bytes, pin.range)
-                                                   : fetcherNear(file.bytes, pin.range);
-            if (!path.ends_with(".json") && (!fetcher || fetcher->hashRange.length() == 0)) {
-                if (!tree)
-                    tree = nix::SyntaxTree::parse(file.bytes);
-                if (!tree->root())
-                    return skip("does not parse: " + tree->error()->message);
-                fetcher = fetcherAround(*tree, pin.range);
-            }
+            std::string error;
+            auto fetcher = path.ends_with(".json") ? PinFetcherReader::inJson(file.bytes, pin.range)
+                                                   : fetcherOf(pin, file.bytes, &tree, &error);
+            if (!error.empty())
+                return skip(error);
             if (!fetcher || fetcher->hashRange.length() == 0)
                 return skip("its fetcher's hash is not written next to the pin; bump it by "
                             "hand so the hash changes with it");
@@ -614,7 +433,7 @@ private:
     }
 
     // Writes the new hash (given, or the fake one); returns what the reason must say.
-    std::string newHash(const Fetcher& fetcher, const PinFact& pin, TextEdits* edits,
+    std::string newHash(const FetcherFact& fetcher, const PinFact& pin, TextEdits* edits,
                         RecipeOutcome* outcome) const
     {
         const std::string url = urlAfter(fetcher, pin.range, m_request.to);
@@ -878,16 +697,12 @@ std::string PinBumpPlanner::commitMessage(const ChangeSet& changes, const PinBum
     return message;
 }
 
-std::optional<nix::SourceRange> PinBumpPlanner::hashOf(std::string_view bytes, nix::SourceRange pin)
+std::optional<nix::SourceRange> PinBumpPlanner::hashOf(std::string_view bytes, const PinFact& pin)
 {
-    std::optional<Fetcher> fetcher = fetcherNear(bytes, pin);
-    if (!fetcher) {
-        const nix::SyntaxTree tree = nix::SyntaxTree::parse(std::string(bytes));
-        fetcher = fetcherAround(tree, pin);
-    }
-    if (!fetcher || fetcher->hashRange.length() == 0)
-        return std::nullopt;
-    return fetcher->hashRange;
+    std::optional<nix::SyntaxTree> tree;
+    std::string error;
+    const auto fetcher = fetcherOf(pin, bytes, &tree, &error);
+    return fetcher ? std::optional(fetcher->hashRange) : std::nullopt;
 }
 
 bool PinBumpPlanner::isSha256(const std::string& hash)

@@ -67,8 +67,9 @@ public:
     static std::string commitMessage(const ChangeSet& changes, const PinBumpRequest& request);
 
     // The contents of the hash string (`sha256 = "…"` / `hash = "…"`) in the fetcher whose
-    // revision is at `pin` in `bytes`; nullopt when the fetcher pins no hash.
-    static std::optional<nix::SourceRange> hashOf(std::string_view bytes, nix::SourceRange pin);
+    // revision is at `pin.range` in `bytes`, the file `pin` is written in (as the analysis read
+    // it, or since edited); nullopt when the fetcher pins no hash.
+    static std::optional<nix::SourceRange> hashOf(std::string_view bytes, const PinFact& pin);
 
     // Whether `hash` is a SHA-256 in a notation Nix reads: Nix base-32 (52), hex (64), SRI.
     static bool isSha256(const std::string& hash);

@@ -327,7 +327,7 @@ std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revisi
             continue;
         SourceFile file =
             m_source.read(pin.file.empty() ? entry.recipe->path : pin.file, maxRecipeSize);
-        if (auto hash = PinBumpPlanner::hashOf(file.bytes, pin.range)) {
+        if (auto hash = PinBumpPlanner::hashOf(file.bytes, pin)) {
             std::string text = textAt(file.bytes, *hash);
             if (text.empty() || !acceptedSha256(text))
                 continue;
@@ -432,7 +432,7 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
             return out;
         }
         if (pin.hasHash) {
-            auto at = PinBumpPlanner::hashOf(text, pin.range);
+            auto at = PinBumpPlanner::hashOf(text, pin);
             const std::vector<std::string> hashes = hashesOfPin(*expectation.pin);
             if (hashes.empty() || !at) {
                 out.error = "the new pin needs a new tarball hash and no recipe on it has one";
@@ -463,7 +463,7 @@ GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
 bool VariantGenerator::renewPinHash(const std::string& text, const PinFact& pin, TextEdits* edits,
                                     std::string* error) const
 {
-    const auto at = pin.hasHash ? PinBumpPlanner::hashOf(text, pin.range) : std::nullopt;
+    const auto at = pin.hasHash ? PinBumpPlanner::hashOf(text, pin) : std::nullopt;
     if (!at || acceptedSha256(textAt(text, *at)))
         return true;
     const std::vector<std::string> hashes = hashesOfPin(pin.revision);
@@ -578,7 +578,7 @@ std::vector<nix::SourceRange> VariantGenerator::namedRanges(const MatrixEntry& e
             return r.begin < pin.range.end && pin.range.begin < r.end;
         });
         if (named && pin.file.empty() && pin.hasHash)
-            if (auto hash = PinBumpPlanner::hashOf(bytes, pin.range))
+            if (auto hash = PinBumpPlanner::hashOf(bytes, pin))
                 ranges.push_back(*hash);
     }
     return ranges;

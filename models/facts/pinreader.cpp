@@ -1,5 +1,6 @@
 #include "facts/pinreader.h"
 
+#include "facts/pinfetcherreader.h"
 #include "facts/syntaxqueries.h"
 #include "nix/jsonreader.h"
 #include "nix/nixhash.h"
@@ -200,6 +201,7 @@ std::optional<PinFact> PinReader::nivPin(const nix::JsonReader& reader, const st
                 pin.revision = member.text;
                 pin.range = {member.begin + 1, member.end - 1};
             }
+            // niv's sources.nix hands the entry's sha256 alone to its fetcher.
             pin.hasHash = pin.hasHash || member.key == "sha256";
             nixpkgs = nixpkgs || (member.key == "repo" && member.text == "nixpkgs");
         }
@@ -335,6 +337,7 @@ std::optional<PinFact> PinReader::overriddenPin(const nix::SyntaxTree& module, c
         own.revision = text->text;
         own.range = text->sourceOf(0, text->text.size()).value_or(text->range);
         own.hasHash = false; // the module's hash is for its default revision
+        own.call.reset();
         return own;
     }
     return std::nullopt;
@@ -349,8 +352,9 @@ std::optional<SourcedText> PinReader::revisionOfSet(PinFact& pin, const nix::Val
         auto value = argument.attribute(name);
         return value ? m_context.textOf(*value, argumentNode) : std::nullopt;
     };
-    pin.hasHash =
-        argument.attribute("sha256") || argument.attribute("hash") || argument.attribute("narHash");
+    pin.hasHash = std::ranges::any_of(PinFetcherReader::hashAttributes, [&](std::string_view name) {
+        return argument.attribute(name).has_value();
+    });
     // fetchTree's `type` says which fetcher it stands for.
     std::string type;
     if (pin.fetcher == PinFetcher::FetchTree)
@@ -411,6 +415,9 @@ std::optional<PinFact> PinReader::pinOf(PinFetcher fetcher, const Node& argument
     pin.range = revision->sourceOf(0, revision->text.size()).value_or(revision->range);
     if (!revision->sourceOf(0, revision->text.size()))
         placeInAnotherFile(pin, argument);
+    // Read while the tree is at hand, so that a bump need not parse the file again.
+    if (pin.file.empty())
+        pin.call = PinFetcherReader::around(m_context.tree(), pin.range);
     return pin;
 }
 

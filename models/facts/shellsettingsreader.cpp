@@ -12,12 +12,6 @@ ShellSettingsReader::ShellSettingsReader(FactContext& context, const ShellSettin
 
 void ShellSettingsReader::read()
 {
-    if (!m_facts.torchCudaArchList) {
-        const auto& settings = m_settings.settings("TORCH_CUDA_ARCH_LIST");
-        if (!settings.empty())
-            m_facts.torchCudaArchList =
-                Fact<std::string>{settings.front().value, settings.front().range};
-    }
     for (const Setting& setting : m_settings.settings("USE_MAGMA"))
         if (isOff(setting.value))
             m_facts.magmaDisabled.push_back({"USE_MAGMA=" + setting.value, setting.range});

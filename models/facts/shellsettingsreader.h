@@ -1,7 +1,7 @@
 #pragma once
 
 // Reads the facts a recipe states as shell settings in its scripts and CMake flags:
-// TORCH_CUDA_ARCH_LIST, USE_MAGMA, USE_CUDA, and machine flags put straight into CXXFLAGS.
+// USE_MAGMA, USE_CUDA, and machine flags put straight into CXXFLAGS.
 
 #include "facts/factcontext.h"
 #include "facts/shellsettings.h"

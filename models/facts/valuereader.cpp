@@ -55,8 +55,6 @@ void ValueReader::read(const std::optional<Fact<std::string>>& overlayTorchVersi
     m_facts.description = stringFact("meta.description", true);
     m_facts.longDescription = stringFact("meta.longDescription", true);
     m_facts.platforms = listFact("meta.platforms", true);
-    if (auto list = stringFact("TORCH_CUDA_ARCH_LIST"))
-        m_facts.torchCudaArchList = list;
 
     // The version built: a top-level override wins over the overlay's upgrade.
     for (const BindingRecord& binding : m_walk.bindings()) {
@@ -71,22 +69,7 @@ void ValueReader::read(const std::optional<Fact<std::string>>& overlayTorchVersi
     if (!m_facts.torchVersion && overlayTorchVersion)
         m_facts.torchVersion = overlayTorchVersion;
 
-    readPassthru();
     readSwitches();
-}
-
-void ValueReader::readPassthru()
-{
-    for (const BindingRecord& binding : m_walk.bindings()) {
-        if (!binding.path.starts_with("passthru.") || m_context.inOverlay(binding.key))
-            continue;
-        const std::string field = binding.path.substr(9);
-        if (field.find('.') != std::string::npos || m_facts.passthru.count(field))
-            continue;
-        const SourceRange range = binding.value ? binding.value->range : binding.key->range;
-        m_facts.passthru[field] =
-            Fact<std::string>{std::string(m_context.tree().text(range)), range};
-    }
 }
 
 // cudaSupport, and the ways a recipe turns MAGMA off.

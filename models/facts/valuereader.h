@@ -1,6 +1,6 @@
 #pragma once
 
-// Reads the plain values a recipe states by name (pname, version, GPU arch, meta, passthru)
+// Reads the plain values a recipe states by name (pname, version, GPU arch, meta)
 // and its switches (cudaSupport, the ways MAGMA is turned off). Values inside overlays
 // describe the package set they rebuild, so they are left out.
 
@@ -27,7 +27,6 @@ private:
                                                 bool lastOne = false) const;
     std::optional<Fact<std::vector<std::string>>> listFact(std::string_view last,
                                                            bool exactPath = false) const;
-    void readPassthru();
     void readSwitches();
     bool isFetcherArgument(const BindingRecord& binding) const;
 

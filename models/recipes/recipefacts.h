@@ -38,16 +38,38 @@ enum class PinFetcher {
     Other
 };
 
+// The fetcher call a pin's revision is written in (`fetchTarball { url = "…"; sha256 = "…"; }`):
+// its hash must change with the revision, and its URL says what to download for the new hash.
+// Ranges are of string contents, in the pin's file.
+struct FetcherFact
+{
+    std::string callee;         // "fetchTarball", "fetchFromGitHub", … as called
+    std::string hashAttribute;  // "sha256" / "hash" / "narHash"; "" when no literal hash
+    std::string hash;           // as written
+    nix::SourceRange hashRange; // empty when the set writes no literal hash
+    std::string url;            // literal url, "" when computed or absent
+    nix::SourceRange urlRange;
+    std::string owner, repo; // fetchFromGitHub, fetchTree { type = "github"; }
+    // The whole call as written, and where: while a file still has these bytes there, the
+    // rest holds for it without parsing it again.
+    nix::SourceRange range;
+    std::string text;
+};
+
 struct PinFact
 {
     std::string revision; // as written; a full pin is 40 lowercase hex digits
     PinFetcher fetcher = PinFetcher::Other;
-    bool hasHash = false;   // sha256 / hash given next to the revision
+    bool hasHash = false;   // sha256 / hash / narHash given next to the revision
     nix::SourceRange range; // the revision string itself (what a pin bump rewrites), in `file`
     // The repository module the pin is written in (`pin = import ./lib/pin.nix;`), shared by
     // every recipe that imports it; "" when written in the recipe itself.
     std::string file;
     int line = 0; // of the revision in `file`; set only for a module's pin
+    // The fetcher whose attribute set the revision is written in, read with the file it is in;
+    // nullopt when it is not in one's set (computed, a flake reference, in JSON, or passed
+    // to a module that fetches).
+    std::optional<FetcherFact> call;
 };
 
 // A hash the recipe writes as a literal (`sha256 = "…";`, `hash = "sha256-…";`), wherever it
@@ -151,7 +173,6 @@ struct RecipeFacts
     std::optional<Fact<std::string>> gpuArchSM;               // "9.0"
     std::optional<Fact<std::string>> gpuArchNum;              // "90"
     std::optional<Fact<std::vector<std::string>>> gpuTargets; // gpuTargets = [ "9.0" ]
-    std::optional<Fact<std::string>> torchCudaArchList;       // TORCH_CUDA_ARCH_LIST value
     std::optional<Fact<std::vector<std::string>>> cpuFlags;   // the list binding, as written
     std::vector<ArchSinkFact> archSinks;                      // every arch entry at its sink
     std::optional<CpuFlagsFact> compilerFlags;                // the flags by flow
@@ -164,8 +185,7 @@ struct RecipeFacts
     std::optional<Fact<std::string>> description;
     std::optional<Fact<std::string>> longDescription;
     std::optional<Fact<std::vector<std::string>>> platforms;
-    std::map<std::string, Fact<std::string>> passthru; // field → source text of its value
-    std::optional<Fact<bool>> cudaSupport;             // cudaSupport = true/false, USE_CUDA=1/0
+    std::optional<Fact<bool>> cudaSupport;        // cudaSupport = true/false, USE_CUDA=1/0
     std::vector<Fact<std::string>> cudaInputs;    // CUDA packages named as inputs (CPU-only check)
     std::vector<Fact<std::string>> magmaDisabled; // USE_MAGMA=OFF / filterMagma evidence
     std::optional<Fact<std::string>> wrappedFile; // pattern (e): the file it callPackages

@@ -1,6 +1,7 @@
 // Speed of pin bumps and pin alignment on synthetic repositories (tests/tools/make_repo.py):
 //   BM_PlanPinBump2000   PinBumpPlanner over 2,000 recipes, all on one pin (each recipe read,
-//                        parsed, its pin and sha256 rewritten; README and docs scanned)
+//                        its pin and sha256 rewritten where the analysis found them; README and
+//                        docs scanned)
 //   BM_Analyze2000       for scale: the analysis a bump is planned from (done once by the
 //                        session, not part of the bump)
 //   BM_Alignment10x250   PinAlignment over the 10 local branches of a 250-recipe repository,

@@ -173,7 +173,8 @@ private slots:
     void aPinWrittenInAModuleIsBumpedThereOnce();
     void aPinKeptInJsonIsBumpedThere();
     void aNivPinIsBumpedInSourcesJson();
-    void braceInAStringFallsBackToTheParser();
+    void braceInAStringDoesNotMisleadTheBump();
+    void aRecipeEditedSinceTheAnalysisIsReadAgain();
     void abbreviatedAndBranchPinsBecomeFullOnes();
     void pythonSetWithOverlaysIsNotRenamed();
     void scopes_data();
@@ -553,10 +554,9 @@ void TestPinBump::aNivPinIsBumpedInSourcesJson()
     QCOMPARE(planned.plan.needsHash.size(), size_t(1));
 }
 
-void TestPinBump::braceInAStringFallsBackToTheParser()
+void TestPinBump::braceInAStringDoesNotMisleadTheBump()
 {
-    // Counting braces cannot see through the "}" in `name`; the whole file is parsed instead,
-    // and the bump is the same as for a plain fetcher.
+    // A "}" or "{" in a string of the fetcher's set: the bump is the same as for a plain one.
     const std::string url =
         "    url = \"https://github.com/NixOS/nixpkgs/archive/" + oldPin + ".tar.gz\";\n";
     const std::string rest = "    sha256 = \"" + std::string(52, '1') +
@@ -581,6 +581,57 @@ void TestPinBump::braceInAStringFallsBackToTheParser()
         QVERIFY2(op.after.find("sha256 = \"" + newHash + "\";") != std::string::npos,
                  op.after.c_str());
     }
+}
+
+void TestPinBump::aRecipeEditedSinceTheAnalysisIsReadAgain()
+{
+    // The analysis recorded where the fetcher's hash is; an edit since (an attribute before
+    // the hash, another hash) leaves the revision in place but moves the hash. The planner
+    // sees the recorded bytes are gone and reads the fetcher from the file as it is.
+    TestRepository repo;
+    const std::string oldHashLine = "    hash = \"sha256-" + std::string(43, 'B') + "=\";\n";
+    const std::string editedHash = "sha256-" + std::string(43, 'C') + "=";
+    const QString path = "pytorch-python313-cpu-avx2.nix";
+    repo.writeRecipe(path, githubRecipe(oldPin, oldHashLine));
+    const auto source = std::shared_ptr<const RepositorySource>(openWorkTree(repo.rootPath()));
+    const auto analysis = std::make_shared<const Analysis>(Analyzer().analyze(*source));
+    QCOMPARE(analysis->entries.size(), size_t(1));
+    const PinFact analysed = analysis->entries.front().recipe->pins.at(0);
+    QVERIFY(analysed.call && analysed.call->hashAttribute == "hash");
+
+    const QByteArray edited = githubRecipe(oldPin, "    name = \"nixpkgs-source\";\n    hash = \"" +
+                                                       editedHash + "\";\n");
+    repo.writeRecipe(path, edited);
+    const auto at = PinBumpPlanner::hashOf(edited.toStdString(), analysed);
+    QVERIFY(at);
+    QCOMPARE(edited.mid(at->begin, at->length()).toStdString(), editedHash);
+
+    PinBumpRequest request = seedRequest();
+    request.newHashes[newPin] = newHash;
+    const PinBumpPlan plan = PinBumpPlanner(source, analysis).plan(request);
+    QVERIFY2(plan.error.empty(), plan.error.c_str());
+    QCOMPARE(plan.recipes, 1);
+    const FileOperation& op = plan.changes.operations.front();
+    QCOMPARE(op.before, edited.toStdString());
+    const auto changed = changedLines(op);
+    QCOMPARE(changed.size(), size_t(2));
+    QCOMPARE(changed[0].first, "    rev = \"" + oldPin + "\";");
+    QCOMPARE(changed[0].second, "    rev = \"" + newPin + "\";");
+    QCOMPARE(changed[1].first, "    hash = \"" + editedHash + "\";");
+    QVERIFY2(changed[1].second.starts_with("    hash = \"sha256-") &&
+                 changed[1].second.ends_with("=\";") && changed[1].second != changed[1].first,
+             changed[1].second.c_str());
+    QVERIFY(plan.needsHash.empty());
+
+    // An edit that keeps the revision but leaves no literal hash beside it: skipped, as a
+    // fresh analysis would have it, not written where the old hash was.
+    repo.writeRecipe(path, githubRecipe(oldPin, "    hash = pkgs.lib.fakeHash;\n"));
+    const PinBumpPlan none = PinBumpPlanner(source, analysis).plan(request);
+    QCOMPARE(none.recipes, 0);
+    QCOMPARE(none.changes.skipped.size(), size_t(1));
+    QVERIFY2(none.changes.skipped[0].why.find("hash is not written next to the pin") !=
+                 std::string::npos,
+             none.changes.skipped[0].why.c_str());
 }
 
 void TestPinBump::abbreviatedAndBranchPinsBecomeFullOnes()

@@ -2,6 +2,7 @@
 // writes it must read the same, with the range pointing at the value in the source.
 
 #include "recipes/analyzer.h"
+#include "testrepository.h"
 
 #include <QDir>
 #include <QFile>
@@ -32,6 +33,16 @@ std::string textAt(const QByteArray& source, nix::SourceRange range)
              ("unexpected problem: " + (facts).problemDetail).c_str())
 
 using Strings = std::vector<std::string>;
+
+// The entries reaching TORCH_CUDA_ARCH_LIST, as the list writes them.
+std::string archListOf(const RecipeFacts& facts)
+{
+    std::string list;
+    for (const ArchSinkFact& entry : facts.archSinks)
+        if (entry.sink == ArchSink::TorchCudaArchList)
+            list += (list.empty() ? "" : ";") + entry.value;
+    return list;
+}
 
 } // namespace
 
@@ -179,6 +190,108 @@ private slots:
         QCOMPARE(int(facts.pins[0].fetcher), fetcher);
         QCOMPARE(facts.pins[0].hasHash, hasHash);
         QCOMPARE(textAt(source, facts.pins[0].range), std::string(pin)); // what a bump rewrites
+    }
+
+    // The fetcher around a pin is read with it, so that a bump rewrites its hash without
+    // parsing the recipe again: each range holds the bytes it names.
+    void pinsCarryTheirFetcher_data()
+    {
+        // expected: callee, hash attribute, hash, URL, owner/repo ("" for each one absent)
+        QTest::addColumn<QByteArray>("source");
+        QTest::addColumn<QStringList>("expected");
+        const QByteArray rev(pin);
+        const QByteArray base32(52, '1');
+        const QString archive =
+            "https://github.com/NixOS/nixpkgs/archive/" + QString(pin) + ".tar.gz";
+        QTest::newRow("builtins.fetchTarball")
+            << "import (builtins.fetchTarball {\n  url = \"" + archive.toUtf8() +
+                   "\";\n  sha256 = \"" + base32 + "\";\n}) { }\n"
+            << QStringList{"fetchTarball", "sha256", base32, archive, ""};
+        QTest::newRow("fetchFromGitHub, SRI hash")
+            << "{ pkgs }: import (pkgs.fetchFromGitHub { owner = \"NixOS\"; repo = \"nixpkgs\"; "
+               "rev = \"" +
+                   rev + "\"; hash = \"sha256-AAAA\"; }) { }"
+            << QStringList{"fetchFromGitHub", "hash", "sha256-AAAA", "", "NixOS/nixpkgs"};
+        QTest::newRow("builtins.fetchGit, no hash")
+            << "import (builtins.fetchGit { url = \"https://github.com/NixOS/nixpkgs\"; rev = \"" +
+                   rev + "\"; }) { }"
+            << QStringList{"fetchGit", "", "", "https://github.com/NixOS/nixpkgs", ""};
+        QTest::newRow("sha256 is chosen over narHash")
+            << "import (builtins.fetchTree { type = \"github\"; owner = \"NixOS\"; repo = "
+               "\"nixpkgs\"; narHash = \"sha256-N\"; rev = \"" +
+                   rev + "\"; sha256 = \"" + base32 + "\"; }) { }"
+            << QStringList{"fetchTree", "sha256", base32, "", "NixOS/nixpkgs"};
+        QTest::newRow("a computed hash is no literal")
+            << "let h = \"" + base32 + "\"; in import (fetchTarball { url = \"" + archive.toUtf8() +
+                   "\"; sha256 = h; }) { }"
+            << QStringList{"fetchTarball", "", "", archive, ""};
+    }
+    void pinsCarryTheirFetcher()
+    {
+        QFETCH(QByteArray, source);
+        QFETCH(QStringList, expected);
+        const RecipeFacts facts = extract(source);
+        REQUIRE_PARSED(facts);
+        QCOMPARE(facts.pins.size(), size_t(1));
+        const PinFact& pin = facts.pins[0];
+        QVERIFY(pin.call);
+        const FetcherFact& call = *pin.call;
+        const QString ownerRepo =
+            QString::fromStdString(call.owner + (call.owner.empty() ? "" : "/") + call.repo);
+        const auto at = [&](nix::SourceRange range) {
+            return QString::fromStdString(textAt(source, range));
+        };
+        QCOMPARE(QStringList({QString::fromStdString(call.callee),
+                              QString::fromStdString(call.hashAttribute),
+                              QString::fromStdString(call.hash), QString::fromStdString(call.url),
+                              ownerRepo}),
+                 expected);
+        QCOMPARE(at(call.hashRange), expected[2]);
+        QCOMPARE(at(call.urlRange), expected[3]);
+        // The call holds the revision, and its bytes are recorded to tell a later edit.
+        QVERIFY(call.range.begin <= pin.range.begin && pin.range.end <= call.range.end);
+        QCOMPARE(at(call.range), QString::fromStdString(call.text));
+        QVERIFY(at(call.range).contains(expected[0] + " {"));
+    }
+
+    void pinsWithoutAFetcherSet()
+    {
+        // A flake reference and a revision passed to a module's fetcher have no set around them.
+        QVERIFY(!extract("import (builtins.fetchTree \"github:NixOS/nixpkgs/" + QByteArray(pin) +
+                         "\") { }")
+                     .pins.at(0)
+                     .call);
+        QVERIFY(!extract("let nixpkgs = builtins.getFlake \"github:NixOS/nixpkgs?rev=" +
+                         QByteArray(pin) + "&narHash=sha256-x\"; in nixpkgs.legacyPackages")
+                     .pins.at(0)
+                     .call);
+    }
+
+    // A pin written in a module the recipe imports: its fetcher is read in that module, with
+    // ranges in that file.
+    void moduleFetcherRangesAreInTheModule()
+    {
+        test::TestRepository repo;
+        const QByteArray module = "# the one snapshot\n{\n  nixpkgs = builtins.fetchTarball {\n"
+                                  "    url = \"https://github.com/NixOS/nixpkgs/archive/" +
+                                  QByteArray(pin) + ".tar.gz\";\n    sha256 = \"" +
+                                  QByteArray(52, '2') + "\";\n  };\n}\n";
+        repo.writeRecipe("lib/pin.nix", module);
+        repo.writeRecipe("pytorch-python313-cpu-avx2.nix",
+                         "let\n  pin = import ./lib/pin.nix;\n  pkgs = import pin.nixpkgs { };\n"
+                         "in\npkgs.python313Packages.torch\n");
+        const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QCOMPARE(analysis.entries.size(), size_t(1));
+        const RecipeFacts& facts = *analysis.entries.front().recipe;
+        QCOMPARE(facts.pins.size(), size_t(1));
+        const PinFact& read = facts.pins[0];
+        QCOMPARE(read.file, std::string(".flox/pkgs/lib/pin.nix"));
+        QVERIFY(read.call);
+        QCOMPARE(read.call->hashAttribute, std::string("sha256"));
+        QCOMPARE(textAt(module, read.call->hashRange), std::string(52, '2'));
+        QCOMPARE(textAt(module, read.call->urlRange), read.call->url);
+        QCOMPARE(textAt(module, read.call->range), read.call->text);
+        QCOMPARE(textAt(module, read.range), std::string(pin));
     }
 
     void notPins()
@@ -475,8 +588,7 @@ private slots:
         QFETCH(QString, value);
         const RecipeFacts facts = extract(source);
         REQUIRE_PARSED(facts);
-        QVERIFY(facts.torchCudaArchList);
-        QCOMPARE(QString::fromStdString(facts.torchCudaArchList->value), value);
+        QCOMPARE(QString::fromStdString(archListOf(facts)), value);
     }
 
     void gpuTargetsAndNum()
@@ -606,7 +718,7 @@ private slots:
         QCOMPARE(facts.pname->value, std::string("pytorch210-python313-cuda13_0-sm90-avx512"));
     }
 
-    void metaAndPassthru()
+    void metaBesidePassthru()
     {
         const QByteArray source =
             "{ t, lib }: let gpuArch = \"sm_90\"; in t.overrideAttrs (oldAttrs: { passthru = "
@@ -617,9 +729,6 @@ private slots:
         REQUIRE_PARSED(facts);
         QCOMPARE(facts.description->value, std::string("PyTorch for H100"));
         QCOMPARE(facts.longDescription->value, std::string("Custom build:\n- GPU: H100\n"));
-        QCOMPARE(facts.passthru.size(), size_t(2));
-        QCOMPARE(facts.passthru.at("gpuArch").value, std::string("gpuArch"));
-        QCOMPARE(facts.passthru.at("blasProvider").value, std::string("\"openblas\""));
     }
 
     void torchVersion_data()
@@ -745,7 +854,7 @@ in python3Packages.pytorch.overrideAttrs (oldAttrs: {
         REQUIRE_PARSED(facts);
         QCOMPARE(facts.pattern, PatternKind::CallPackage);
         QCOMPARE(facts.torchAttribute->value, std::string("pytorch"));
-        QCOMPARE(facts.torchCudaArchList->value, std::string("sm_120"));
+        QCOMPARE(archListOf(facts), std::string("sm_120"));
         QCOMPARE(facts.cpuFlags->value.size(), size_t(5));
         QVERIFY(facts.cudaSupport && facts.cudaSupport->value);
         QCOMPARE(facts.cudaPackageSet->value, std::string("cudaPackages"));
