@@ -7,7 +7,6 @@
 // what the user sees go to $RG_SCREENSHOTS (default: the build's screenshots/).
 
 #include "alignmentview.h"
-#include "changes/pinprefetcher.h"
 #include "changeactions.h"
 #include "changes/changesession.h"
 #include "changesetreviewdialog.h"
