@@ -11,7 +11,6 @@
 
 #include <QCommandLineParser>
 #include <QDir>
-#include <QFileInfo>
 #include <algorithm>
 #include <iostream>
 #include <optional>

@@ -20,7 +20,6 @@
 
 #include <QCommandLineParser>
 #include <QDir>
-#include <QFileInfo>
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
