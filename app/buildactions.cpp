@@ -21,7 +21,8 @@
 namespace rg {
 
 BuildActions::BuildActions(ActionContext& context, QObject* parent)
-    : QObject(parent), m_context(context), m_builds(new BuildSession({}, this))
+    : QObject(parent), m_context(context), m_builds(new BuildSession({}, this)),
+      m_jobsModel(new BuildJobsModel(m_builds->queue(), m_builds->history(), this))
 {
     QSettings settings;
     m_builds->setSettings(BuildSettings::load(settings));
@@ -31,6 +32,12 @@ BuildActions::BuildActions(ActionContext& context, QObject* parent)
     if (const QString error = m_builds->historyError(); !error.isEmpty())
         m_context.showStatus(error, 10000);
     updateBuildStatus();
+}
+
+BuildActions::~BuildActions()
+{
+    // The jobs model reads the session's queue and history: it goes first.
+    delete m_jobsModel;
 }
 
 void BuildActions::createActions()
@@ -57,7 +64,7 @@ void BuildActions::createActions()
 void BuildActions::createViews()
 {
     m_jobs = new BuildJobsView(m_context.mainWidget());
-    m_jobs->setModel(m_builds->jobsModel());
+    m_jobs->setModel(m_jobsModel);
     m_logTabs = new QTabWidget(m_context.mainWidget());
     m_logTabs->setTabsClosable(true); // closing a pane leaves its build running
     m_logTabs->setDocumentMode(true);
@@ -220,8 +227,8 @@ LogPane* BuildActions::showLog(quint64 jobId)
             return pane;
         }
     }
-    const int row = m_builds->jobsModel()->rowOf(jobId);
-    const BuildRecord* record = row >= 0 ? m_builds->jobsModel()->record(row) : nullptr;
+    const int row = m_jobsModel->rowOf(jobId);
+    const BuildRecord* record = row >= 0 ? m_jobsModel->record(row) : nullptr;
     auto* pane = new LogPane(m_logTabs);
     pane->attachJob(m_builds->queue(), jobId);
     if (record)

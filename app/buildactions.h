@@ -19,6 +19,7 @@ namespace rg {
 struct BuildSettings;
 
 class ActionContext;
+class BuildJobsModel;
 class BuildJobsView;
 class BuildSession;
 class LogPane;
@@ -28,8 +29,10 @@ class BuildActions : public QObject
     Q_OBJECT
 public:
     BuildActions(ActionContext& context, QObject* parent);
+    ~BuildActions() override;
 
     BuildSession* builds() const { return m_builds; }
+    BuildJobsModel* jobsModel() const { return m_jobsModel; }
     BuildJobsView* jobsView() const { return m_jobs; }
     QTabWidget* logTabs() const { return m_logTabs; }
     QLabel* statusLabel() const { return m_status; }
@@ -62,6 +65,7 @@ private:
 
     ActionContext& m_context;
     BuildSession* m_builds;
+    BuildJobsModel* m_jobsModel;
     BuildJobsView* m_jobs = nullptr;
     QTabWidget* m_logTabs = nullptr;
     QLabel* m_status = nullptr;

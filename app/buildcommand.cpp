@@ -73,7 +73,7 @@ QString summaryLine(const BuildRecord& job)
 {
     QString line = QStringLiteral("%1: %2").arg(job.variant, jobStateName(job.state));
     if (job.durationMs() >= 0)
-        line += QStringLiteral(" in %1").arg(BuildJobsModel::formatDuration(job.durationMs()));
+        line += QStringLiteral(" in %1").arg(formatDuration(job.durationMs()));
     if (job.state == JobState::Failed && !job.error.isEmpty())
         line += QStringLiteral(" (%1)").arg(job.error);
     if (job.state == JobState::Succeeded) {

@@ -52,6 +52,7 @@ public:
     EmptyStatePage* emptyState() const { return m_empty; }
     BranchOverviewModel* branchModel() const { return m_branchModel; }
     BuildSession* builds() const { return m_buildActions->builds(); }
+    BuildJobsModel* buildJobs() const { return m_buildActions->jobsModel(); }
     QTabWidget* logTabs() const { return m_buildActions->logTabs(); }
     QAction* buildAction() const { return m_buildActions->buildAction(); }
     QAction* publishAction() const { return m_buildActions->publishAction(); }

@@ -569,19 +569,13 @@ void DetailsPanel::addValueRows(FactRows& row, const RecipeFacts& facts) const
         row(tr("torch version"), link(facts.torchVersion->range, qs(facts.torchVersion->value)));
     if (facts.cudaPackageSet)
         row(tr("CUDA set"), linkOrWhere(*facts.cudaPackageSet));
-    if (facts.gpuArchSM)
-        row(tr("gpuArchSM"), link(facts.gpuArchSM->range, qs(facts.gpuArchSM->value)));
-    if (facts.gpuArchNum)
-        row(tr("gpuArchNum"), link(facts.gpuArchNum->range, qs(facts.gpuArchNum->value)));
-    // What reaches the build, by flow: each arch entry at its sink, the flags at the
-    // compiler, the platforms as evaluated. The bindings above are what the recipe names.
+    // What reaches the build, by flow: each arch entry at its sink (with the binding it came
+    // through), the flags at the compiler, the platforms as evaluated.
     if (!facts.archSinks.empty()) {
         QStringList sinks;
         for (const ArchSinkFact& sink : facts.archSinks)
             sinks << archSinkText(facts, sink);
         row(tr("GPU arch sinks"), sinks.join(QStringLiteral("<br>")));
-    } else if (facts.gpuTargets) {
-        row(tr("gpuTargets"), link(facts.gpuTargets->range, joined(facts.gpuTargets->value)));
     }
     if (facts.compilerFlags)
         row(tr("compiler flags"), compilerFlagsText(facts, *facts.compilerFlags));

@@ -118,21 +118,6 @@ qint64 BuildJobsModel::remainingMs(const BuildRecord& r) const
     return std::max<qint64>(0, *estimate - std::max<qint64>(0, r.durationMs()));
 }
 
-QString BuildJobsModel::formatDuration(qint64 ms)
-{
-    if (ms < 0)
-        return {};
-    const qint64 s = ms / 1000;
-    if (s >= 3600)
-        return QStringLiteral("%1h %2m %3s")
-            .arg(s / 3600)
-            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
-            .arg(s % 60, 2, 10, QLatin1Char('0'));
-    if (s >= 60)
-        return QStringLiteral("%1m %2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1s").arg(s);
-}
-
 QString BuildJobsModel::formatSource(const BuildRecord& r)
 {
     if (r.repository.isEmpty())

@@ -63,7 +63,6 @@ public:
     int rowOf(quint64 id) const; // -1 when absent
     const BuildRecord* record(int row) const;
 
-    static QString formatDuration(qint64 ms); // "1h 02m 03s", "4m 05s", "12s"
     // "build-pytorch @ main · 1a2b3c4", "build-pytorch" without git; "" without a repository.
     static QString formatSource(const BuildRecord& record);
 

@@ -42,4 +42,19 @@ qint64 BuildRecord::durationMs() const
     return startedAt.msecsTo(end);
 }
 
+QString formatDuration(qint64 ms)
+{
+    if (ms < 0)
+        return {};
+    const qint64 s = ms / 1000;
+    if (s >= 3600)
+        return QStringLiteral("%1h %2m %3s")
+            .arg(s / 3600)
+            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    if (s >= 60)
+        return QStringLiteral("%1m %2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1s").arg(s);
+}
+
 } // namespace rg

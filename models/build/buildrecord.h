@@ -19,6 +19,7 @@ enum class JobKind { Build, Publish };
 QString jobStateName(JobState state); // "queued", "running", "succeeded", "failed", "cancelled"
 std::optional<JobState> jobStateFromName(const QString& name);
 QString jobKindName(JobKind kind); // "build", "publish"
+QString formatDuration(qint64 ms); // "1h 02m 03s", "4m 05s", "12s"; "" when negative
 
 struct BuildRecord
 {

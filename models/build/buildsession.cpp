@@ -1,7 +1,6 @@
 #include "build/buildsession.h"
 
 #include "build/buildhistory.h"
-#include "build/buildjobsmodel.h"
 #include "build/buildqueue.h"
 #include "build/logstore.h"
 #include "recipes/analysis.h"
@@ -36,7 +35,6 @@ BuildSession::BuildSession(const QString& dataDirectory, QObject* parent) : QObj
     m_queue = new BuildQueue(this);
     m_queue->setLogStore(m_logStore.get());
     m_queue->setHistory(m_history.get());
-    m_model = new BuildJobsModel(m_queue, m_history.get(), this);
     connect(m_queue, &BuildQueue::jobQueued, this, &BuildSession::jobChanged);
     connect(m_queue, &BuildQueue::jobStarted, this, &BuildSession::jobChanged);
     connect(m_queue, &BuildQueue::jobProgress, this, &BuildSession::jobChanged);
@@ -46,8 +44,7 @@ BuildSession::BuildSession(const QString& dataDirectory, QObject* parent) : QObj
 
 BuildSession::~BuildSession()
 {
-    // The model and queue reference the history and the log store: end them first.
-    delete m_model;
+    // The queue references the history and the log store: end it first.
     delete m_queue;
 }
 
@@ -262,8 +259,7 @@ CellBuildState BuildSession::cellState(const MatrixEntry& entry, const QString& 
     else if (state.hasResult()) {
         cell.summary =
             tr("%1 in %2%3")
-                .arg(jobStateName(state.lastState),
-                     BuildJobsModel::formatDuration(state.lastDurationMs),
+                .arg(jobStateName(state.lastState), formatDuration(state.lastDurationMs),
                      state.lastVerification.status == VerificationResult::Status::Passed
                          ? tr(", verified")
                      : cell.verificationFailed

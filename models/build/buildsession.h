@@ -19,7 +19,8 @@
 #include "build/buildrecord.h"
 #include "build/buildsettings.h"
 #include "build/buildtarget.h"
-#include "recipes/matrixmodel.h"
+#include "recipes/analysis.h"
+#include "recipes/cellbuildstate.h"
 
 #include <QHash>
 #include <QObject>
@@ -29,7 +30,6 @@
 namespace rg {
 
 class BuildHistory;
-class BuildJobsModel;
 class BuildQueue;
 class LogStore;
 
@@ -69,7 +69,6 @@ public:
     ~BuildSession() override;
 
     BuildQueue* queue() const { return m_queue; }
-    BuildJobsModel* jobsModel() const { return m_model; }
     LogStore* logStore() const { return m_logStore.get(); }
     BuildHistory* history() const { return m_history.get(); }
 
@@ -128,8 +127,7 @@ private:
     mutable QHash<QString, QString> m_canonical; // repository path as given → canonical
     std::unique_ptr<LogStore> m_logStore;
     std::unique_ptr<BuildHistory> m_history;
-    BuildQueue* m_queue;     // child; destroyed in ~BuildSession before the history
-    BuildJobsModel* m_model; // child
+    BuildQueue* m_queue; // child; destroyed in ~BuildSession before the history
 };
 
 } // namespace rg

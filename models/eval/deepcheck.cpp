@@ -48,6 +48,21 @@ DeepCheck::DeepCheck(const EvaluatedRecipe& evaluated, const VariantExpectation&
     judgePname();
 }
 
+const std::vector<std::string_view>& DeepCheck::rulesReported()
+{
+    static const std::vector<std::string_view> rules = {rule::evalError,
+                                                        rule::evalArchMismatch,
+                                                        rule::evalArchExtra,
+                                                        rule::evalCudaMismatch,
+                                                        rule::evalCudaInCpuBuild,
+                                                        rule::evalPythonMismatch,
+                                                        rule::evalPlatformsMismatch,
+                                                        rule::evalIsaMismatch,
+                                                        rule::evalPnameMismatch,
+                                                        rule::evalOverrulesStatic};
+    return rules;
+}
+
 Finding DeepCheck::make(std::string_view rule, std::string message) const
 {
     return RuleSet::make(rule, m_facts, std::move(message));

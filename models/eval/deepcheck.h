@@ -26,6 +26,9 @@ public:
     // eval-overrules-static note that names both answers.
     std::vector<Finding> overrule(const std::vector<Finding>& staticFindings) const;
 
+    // Every rule a deep check reports: the rules whose check is NixAnswer in RuleSet's table.
+    static const std::vector<std::string_view>& rulesReported();
+
 private:
     struct Aspect
     {

@@ -48,9 +48,6 @@ std::optional<Fact<std::vector<std::string>>> ValueReader::listFact(std::string_
 void ValueReader::read(const std::optional<Fact<std::string>>& overlayTorchVersion)
 {
     m_facts.pname = stringFact("pname", true, true);
-    m_facts.gpuArchSM = stringFact("gpuArchSM");
-    m_facts.gpuArchNum = stringFact("gpuArchNum");
-    m_facts.gpuTargets = listFact("gpuTargets");
     m_facts.cpuFlags = listFact("cpuFlags");
     m_facts.description = stringFact("meta.description", true);
     m_facts.longDescription = stringFact("meta.longDescription", true);

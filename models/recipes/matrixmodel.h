@@ -8,6 +8,7 @@
 #include "matrix/catalog.h"
 #include "matrix/cellid.h"
 #include "recipes/analysis.h"
+#include "recipes/cellbuildstate.h"
 #include "recipes/cellselector.h"
 #include "recipes/matrixslice.h"
 
@@ -27,21 +28,6 @@ struct MatrixCellSlice
     std::vector<int> extras; // further recipes of the same cell: -magma, -nightly, duplicates
     bool impossible = false; // the cell cannot exist (Catalog::feasibility): `impossibleWhy`
     std::string impossibleWhy;
-};
-
-// Build state shown on top of a cell's status; the window supplies it (models/build is not a
-// dependency of the grid's model). Results belong to the recipe's content: `Outdated` is a
-// build of an older version of the recipe (it or a file it imports changed since), whatever
-// that build's result was; the summary says which and when.
-struct CellBuildState
-{
-    enum class Result { None, Succeeded, Failed, Cancelled, Outdated };
-    bool queued = false;
-    bool running = false;
-    double progress = -1; // 0..1 while running, -1 when unknown
-    Result last = Result::None;
-    bool verificationFailed = false;
-    QString summary; // one line for tooltips: "succeeded in 1h 02m, verified"
 };
 
 // A recipe's nixpkgs pin for colouring the grid by pin; the window supplies it (the pins are

@@ -168,14 +168,11 @@ struct RecipeFacts
     std::optional<Fact<std::string>> pythonPackageSet; // "python3Packages", "python313Packages"
     std::optional<Fact<std::string>> torchAttribute;   // "torch" or the deprecated "pytorch"
     std::vector<OverlayFact> overlays;
-    std::optional<Fact<std::string>> torchVersion;            // version the recipe builds, if set
-    std::optional<Fact<std::string>> cudaPackageSet;          // "cudaPackages_13" wherever selected
-    std::optional<Fact<std::string>> gpuArchSM;               // "9.0"
-    std::optional<Fact<std::string>> gpuArchNum;              // "90"
-    std::optional<Fact<std::vector<std::string>>> gpuTargets; // gpuTargets = [ "9.0" ]
-    std::optional<Fact<std::vector<std::string>>> cpuFlags;   // the list binding, as written
-    std::vector<ArchSinkFact> archSinks;                      // every arch entry at its sink
-    std::optional<CpuFlagsFact> compilerFlags;                // the flags by flow
+    std::optional<Fact<std::string>> torchVersion;          // version the recipe builds, if set
+    std::optional<Fact<std::string>> cudaPackageSet;        // "cudaPackages_13" wherever selected
+    std::optional<Fact<std::vector<std::string>>> cpuFlags; // the list binding, as written
+    std::vector<ArchSinkFact> archSinks;                    // every arch entry at its sink
+    std::optional<CpuFlagsFact> compilerFlags;              // the flags by flow
     std::vector<CpuFlagsFact> moreCompilerFlags; // further sinks with other flags (CFLAGS …)
     std::optional<PlatformsFact> platformsValue; // meta.platforms, evaluated
     // The system the pinned nixpkgs is instantiated for (`import nixpkgs { system = …; }`,

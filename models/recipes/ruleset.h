@@ -94,10 +94,17 @@ using RecipeRule = void (*)(RecipeCheck&);
 using RepositoryRule = void (*)(RepositoryCheck&);
 using CellRule = void (*)(CellCheck&);
 using SpecRule = void (*)(SpecCheck&);
+// The eval-* rules are reported from Nix's answer, by DeepCheck (eval/deepcheck) in a library
+// above this one, which lists them as DeepCheck::rulesReported().
+struct NixAnswer
+{
+    bool operator==(const NixAnswer&) const = default;
+};
 // What reports a rule's findings. One check may report several rules: those it decides
-// between (pin-mismatch against a spec file, pin-differs-from-group without one). None for the
-// eval-* rules: Nix's answer reports them, read by eval/deepcheck in a library above this one.
-using RuleCheck = std::variant<std::monostate, RecipeRule, RepositoryRule, CellRule, SpecRule>;
+// between (pin-mismatch against a spec file, pin-differs-from-group without one). Monostate
+// only as the "no check" a row must not have.
+using RuleCheck =
+    std::variant<std::monostate, RecipeRule, RepositoryRule, CellRule, SpecRule, NixAnswer>;
 
 struct RuleInfo
 {

@@ -282,7 +282,8 @@ private slots:
         QCOMPARE(saved->commit, head);
         QCOMPARE(saved->contentKey, record->contentKey);
         // The history lists it with where it ran.
-        BuildJobsModel* jobs = restarted.jobsModel();
+        BuildJobsModel model(restarted.queue(), restarted.history());
+        BuildJobsModel* jobs = &model;
         QCOMPARE(jobs->rowCount(), 1);
         QCOMPARE(jobs->index(0, BuildJobsModel::SourceColumn).data().toString(),
                  QStringLiteral("clone @ main \u00b7 ") + head.left(7));
@@ -433,7 +434,8 @@ private slots:
         QVERIFY2(session.historyError().isEmpty(), qPrintable(session.historyError()));
         // Every job lists, with its repository; none has a key, branch or commit.
         QCOMPARE(session.history()->records().size(), std::size_t(3));
-        BuildJobsModel* jobs = session.jobsModel();
+        BuildJobsModel model(session.queue(), session.history());
+        BuildJobsModel* jobs = &model;
         QCOMPARE(jobs->rowCount(), 3);
         for (int row = 0; row < 3; ++row) {
             QCOMPARE(jobs->index(row, 0).data(BuildJobsModel::RepositoryRole).toString(),

@@ -123,6 +123,18 @@ class TestDeepCheck : public QObject
     QTemporaryDir m_store;
 
 private slots:
+    // The rule table names Nix's answer as the check of exactly the rules DeepCheck reports.
+    void reportsTheRulesTheTableGivesIt()
+    {
+        std::set<std::string_view> table;
+        for (const RuleInfo& info : RuleSet::rules())
+            if (std::holds_alternative<NixAnswer>(info.check))
+                table.insert(info.id);
+        const auto& reported = DeepCheck::rulesReported();
+        QCOMPARE(table, std::set<std::string_view>(reported.begin(), reported.end()));
+        QCOMPARE(table.size(), reported.size());
+    }
+
     void fixtureRepositoriesOnTheOlderRevision_data()
     {
         QTest::addColumn<QString>("repository");

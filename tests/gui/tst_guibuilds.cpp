@@ -404,7 +404,7 @@ private slots:
         const QDateTime builtAt =
             window.builds()->queue()->job(finished.at(0).at(0).toULongLong())->finishedAt;
         // The jobs list says where it ran.
-        BuildJobsModel* jobs = window.builds()->jobsModel();
+        BuildJobsModel* jobs = window.buildJobs();
         QCOMPARE(jobs->index(0, BuildJobsModel::SourceColumn).data().toString(),
                  QFileInfo(origin.root()).fileName() + QStringLiteral(" @ main \u00b7 ") +
                      head.left(7));

@@ -68,46 +68,63 @@ private slots:
         QVERIFY(!extract("{ }", "x/common.nix").variant);
     }
 
-    void gpuArchSM_data()
+    // An arch entry reaches its sink through every binding notation, and its range covers the
+    // literal a fix edits, wherever that is written.
+    void archEntryThroughBindings_data()
     {
         QTest::addColumn<QByteArray>("source");
-        QTest::addColumn<QByteArray>("literal"); // the source text the range must cover
-        QTest::newRow("let") << QByteArray("let gpuArchSM = \"9.0\"; in { }")
-                             << QByteArray("\"9.0\"");
-        QTest::newRow("rec set") << QByteArray("rec { gpuArchSM = \"9.0\"; x = gpuArchSM; }")
-                                 << QByteArray("\"9.0\"");
-        QTest::newRow("passthru field from a let")
-            << QByteArray("let sm = \"9.0\"; in { passthru = { gpuArchSM = sm; }; }")
-            << QByteArray("\"9.0\"");
+        // What the entry's range covers: a string's text between its quotes, where a fix writes,
+        // or the whole expression that makes the value.
+        QTest::addColumn<QByteArray>("literal");
+        QTest::newRow("let") << QByteArray("let sm = \"9.0\"; in { gpuTargets = [ sm ]; }")
+                             << QByteArray("9.0");
+        QTest::newRow("rec set") << QByteArray(
+                                        "rec { gpuArchSM = \"9.0\"; gpuTargets = [ gpuArchSM ]; }")
+                                 << QByteArray("9.0");
+        QTest::newRow("nested let")
+            << QByteArray("let sm = \"9.0\"; in let arch = sm; in { gpuTargets = [ arch ]; }")
+            << QByteArray("9.0");
         QTest::newRow("interpolated")
-            << QByteArray("let major = \"9\"; in { gpuArchSM = \"${major}.0\"; }")
+            << QByteArray("let major = \"9\"; in { gpuTargets = [ \"${major}.0\" ]; }")
             << QByteArray("\"${major}.0\"");
         QTest::newRow("inherit from let")
-            << QByteArray("let gpuArchSM = \"9.0\"; in { passthru = { inherit gpuArchSM; }; }")
-            << QByteArray("\"9.0\"");
+            << QByteArray("let gpuTargets = [ \"9.0\" ]; in { inherit gpuTargets; }")
+            << QByteArray("9.0");
         QTest::newRow("inherit (set)")
-            << QByteArray("let arch = { gpuArchSM = \"9.0\"; }; in { inherit (arch) gpuArchSM; }")
-            << QByteArray("\"9.0\"");
+            << QByteArray(
+                   "let arch = { gpuTargets = [ \"9.0\" ]; }; in { inherit (arch) gpuTargets; }")
+            << QByteArray("9.0");
         QTest::newRow("formal default")
-            << QByteArray("{ gpuArchSM ? \"9.0\" }: { x = gpuArchSM; }") << QByteArray("\"9.0\"");
+            << QByteArray("{ gpuArchSM ? \"9.0\" }: { gpuTargets = [ gpuArchSM ]; }")
+            << QByteArray("9.0");
         QTest::newRow("concatenation")
-            << QByteArray("{ gpuArchSM = \"9\" + \".0\"; }") << QByteArray("\"9\" + \".0\"");
+            << QByteArray("let sm = \"9\" + \".0\"; in { gpuTargets = [ sm ]; }")
+            << QByteArray("\"9\" + \".0\"");
         QTest::newRow("select from a let set")
-            << QByteArray("let archs = { hopper = { sm = \"9.0\"; }; }; in { gpuArchSM = "
-                          "archs.hopper.sm; }")
-            << QByteArray("\"9.0\"");
-        QTest::newRow("dotted attribute path")
-            << QByteArray("{ passthru.gpuArchSM = \"9.0\"; }") << QByteArray("\"9.0\"");
+            << QByteArray("let archs = { hopper = { sm = \"9.0\"; }; }; in { gpuTargets = [ "
+                          "archs.hopper.sm ]; }")
+            << QByteArray("9.0");
+        QTest::newRow("torch override")
+            << QByteArray("{ torch }: let gpuArchNum = \"90\"; gpuArchSM = \"9.0\"; in "
+                          "(torch.override { cudaSupport = true; gpuTargets = [ gpuArchSM ]; "
+                          "}).overrideAttrs (o: { })")
+            << QByteArray("9.0");
     }
-    void gpuArchSM()
+    void archEntryThroughBindings()
     {
         QFETCH(QByteArray, source);
         QFETCH(QByteArray, literal);
         const RecipeFacts facts = extract(source);
         REQUIRE_PARSED(facts);
-        QVERIFY(facts.gpuArchSM);
-        QCOMPARE(facts.gpuArchSM->value, std::string("9.0"));
-        QCOMPARE(textAt(source, facts.gpuArchSM->range), literal.toStdString());
+        // A let binding named gpuTargets that is inherited reaches the build through both
+        // names: one written value either way.
+        QVERIFY(!facts.archSinks.empty());
+        for (const ArchSinkFact& entry : facts.archSinks) {
+            QCOMPARE(entry.sink, ArchSink::GpuTargets);
+            QCOMPARE(entry.value, std::string("9.0"));
+            QCOMPARE(textAt(source, entry.range), literal.toStdString());
+            QCOMPARE(textAt(source, entry.sinkRange), std::string("gpuTargets"));
+        }
     }
 
     void pins_data()
@@ -591,19 +608,6 @@ private slots:
         QCOMPARE(QString::fromStdString(archListOf(facts)), value);
     }
 
-    void gpuTargetsAndNum()
-    {
-        const QByteArray source =
-            "{ torch }: let gpuArchNum = \"90\"; gpuArchSM = \"9.0\"; in (torch.override { "
-            "cudaSupport = true; gpuTargets = [ gpuArchSM ]; }).overrideAttrs (o: { })";
-        const RecipeFacts facts = extract(source);
-        REQUIRE_PARSED(facts);
-        QCOMPARE(facts.gpuTargets->value, Strings{"9.0"});
-        QCOMPARE(textAt(source, facts.gpuTargets->range), std::string("[ gpuArchSM ]"));
-        QCOMPARE(facts.gpuArchNum->value, std::string("90"));
-        QVERIFY(facts.cudaSupport && facts.cudaSupport->value);
-    }
-
     void magmaDisabled_data()
     {
         QTest::addColumn<QByteArray>("source");
@@ -867,16 +871,17 @@ in python3Packages.pytorch.overrideAttrs (oldAttrs: {
     {
         // rec and let cycles must not hang resolution; deep chains resolve.
         const RecipeFacts cyclic =
-            extract("rec { a = b; b = a; gpuArchSM = a; pname = \"${pname}\"; }");
+            extract("rec { a = b; b = a; gpuTargets = [ a ]; pname = \"${pname}\"; }");
         REQUIRE_PARSED(cyclic);
-        QVERIFY(!cyclic.gpuArchSM);
+        QVERIFY(cyclic.archSinks.empty());
         QByteArray chain = "let v0 = \"9.0\";";
         for (int i = 1; i < 30; ++i)
             chain += " v" + QByteArray::number(i) + " = v" + QByteArray::number(i - 1) + ";";
-        chain += " in { gpuArchSM = v29; }";
+        chain += " in { gpuTargets = [ v29 ]; }";
         const RecipeFacts deep = extract(chain);
         REQUIRE_PARSED(deep);
-        QCOMPARE(deep.gpuArchSM->value, std::string("9.0"));
+        QCOMPARE(deep.archSinks.size(), size_t(1));
+        QCOMPARE(deep.archSinks.front().value, std::string("9.0"));
     }
 
     void exponentialValuesStayBounded()
@@ -886,11 +891,11 @@ in python3Packages.pytorch.overrideAttrs (oldAttrs: {
         for (int i = 1; i <= 40; ++i)
             source += " l" + QByteArray::number(i) + " = \"${l" + QByteArray::number(i - 1) +
                       "}${l" + QByteArray::number(i - 1) + "}\";";
-        source += " in { pname = l40; gpuArchSM = l3; cpuFlags = [ l40 l2 ]; }";
+        source += " in { pname = l40; meta.description = l3; cpuFlags = [ l40 l2 ]; }";
         const RecipeFacts facts = extract(source);
         REQUIRE_PARSED(facts);
         QVERIFY(!facts.pname); // too large to be a value anyone means
-        QCOMPARE(facts.gpuArchSM->value, std::string(8, 'x'));
+        QCOMPARE(facts.description->value, std::string(8, 'x'));
     }
 
     void mutatedRecipesNeverCrash()

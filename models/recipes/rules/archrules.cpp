@@ -46,6 +46,7 @@ void ArchRules::gpuArch(RecipeCheck& c)
         std::vector<std::string> sinks;
         std::string text;
         nix::SourceRange range;
+        bool madeValue; // a wrong arch, not only an extra one
     };
     std::vector<Verdict> verdicts;
     auto note = [&](std::string_view id, const ArchSinkFact& entry, std::string text) {
@@ -54,7 +55,8 @@ void ArchRules::gpuArch(RecipeCheck& c)
                 verdict.sinks.push_back(sinkAt(f, entry));
                 return;
             }
-        verdicts.push_back({id, {sinkAt(f, entry)}, std::move(text), entry.range});
+        verdicts.push_back(
+            {id, {sinkAt(f, entry)}, std::move(text), entry.range, id != rule::gpuArchExtra});
     };
     for (size_t i = 0; i < f.archSinks.size(); ++i) {
         const ArchSinkFact& entry = f.archSinks[i];
@@ -101,8 +103,12 @@ void ArchRules::gpuArch(RecipeCheck& c)
                       : i + 1 == verdict.sinks.size() ? " and "
                                                       : ", ") +
                      verdict.sinks[i];
-        c.add(verdict.id, sinks + (verdict.sinks.size() > 1 ? " get " : " gets ") + verdict.text,
-              verdict.range);
+        std::string message =
+            sinks + (verdict.sinks.size() > 1 ? " get " : " gets ") + verdict.text;
+        if (verdict.madeValue)
+            c.addMadeValue(verdict.id, std::move(message), verdict.range);
+        else
+            c.add(verdict.id, std::move(message), verdict.range);
     }
 }
 

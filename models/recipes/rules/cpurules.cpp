@@ -71,10 +71,10 @@ void CpuRules::flags(RecipeCheck& c, const CpuFlagsFact& flags)
         if (!verdict.forbiddenEnabled.empty())
             why += std::string(why.empty() ? "" : ", and ") + "enable " +
                    names(verdict.forbiddenEnabled) + ", which machines of " + isa->id + " may lack";
-        c.add(rule::cpuFlagsMismatch,
-              "compiler flags " + where + " " + why + " (" + features.describe() + "); " + isa->id +
-                  "'s flags are " + listText(isa->flags),
-              flags.range);
+        c.addMadeValue(rule::cpuFlagsMismatch,
+                       "compiler flags " + where + " " + why + " (" + features.describe() + "); " +
+                           isa->id + "'s flags are " + listText(isa->flags),
+                       flags.range);
     } else if (!verdict.missingRecommended.empty()) {
         c.add(rule::cpuFlagsWeaker,
               "compiler flags " + where + " build " + isa->id + " without " +

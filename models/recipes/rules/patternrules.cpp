@@ -75,10 +75,11 @@ void PatternRules::pattern(RecipeCheck& c)
     if (v.accelerator == Accelerator::Cuda && !v.cuda.empty() && f.cudaPackageSet) {
         const CudaVersion* selected = catalog.cudaByPackageSet(f.cudaPackageSet->value);
         if (selected && compareVersions(selected->dotted, v.cuda) != 0)
-            c.add(rule::cudaVersionMismatch,
-                  f.cudaPackageSet->value + " (" + whereIs(f, *f.cudaPackageSet) + ") is CUDA " +
-                      selected->dotted + ", but the file name says CUDA " + v.cuda,
-                  f.cudaPackageSet->range);
+            c.addMadeValue(rule::cudaVersionMismatch,
+                           f.cudaPackageSet->value + " (" + whereIs(f, *f.cudaPackageSet) +
+                               ") is CUDA " + selected->dotted + ", but the file name says CUDA " +
+                               v.cuda,
+                           f.cudaPackageSet->range);
     }
 }
 
@@ -91,10 +92,10 @@ void PatternRules::versions(RecipeCheck& c)
         const std::string& set = f.pythonPackageSet->value;
         const std::string digits = set.substr(6, set.size() - 14);
         if (digits != v.python)
-            c.add(rule::pythonVersionMismatch,
-                  set + " (" + whereIs(f, *f.pythonPackageSet) + ") is Python " +
-                      dottedPython(digits) + ", but the file name says python" + v.python,
-                  f.pythonPackageSet->range);
+            c.addMadeValue(rule::pythonVersionMismatch,
+                           set + " (" + whereIs(f, *f.pythonPackageSet) + ") is Python " +
+                               dottedPython(digits) + ", but the file name says python" + v.python,
+                           f.pythonPackageSet->range);
     } else if (f.pythonPackageSet && e->defaultPython) {
         c.add(rule::pythonDefaultMismatch,
               "python3Packages (" + whereIs(f, *f.pythonPackageSet) +
@@ -137,11 +138,12 @@ void PatternRules::cudaInCpuRecipe(RecipeCheck& c)
         return;
     // Enabling CUDA builds another variant; CUDA packages that are only named (taken as
     // inputs, or filtered out of them) are a risk, not a different build.
-    c.add(f.cudaSupport && f.cudaSupport->value ? rule::cpuRecipeEnablesCuda
-                                                : rule::cpuRecipeCudaInputs,
-          std::string(v.accelerator == Accelerator::Cpu ? "CPU-only" : "Darwin") + " recipe " +
-              evidence,
-          range);
+    std::string message = std::string(v.accelerator == Accelerator::Cpu ? "CPU-only" : "Darwin") +
+                          " recipe " + evidence;
+    if (f.cudaSupport && f.cudaSupport->value)
+        c.addMadeValue(rule::cpuRecipeEnablesCuda, std::move(message), range);
+    else
+        c.add(rule::cpuRecipeCudaInputs, std::move(message), range);
 }
 
 } // namespace rg

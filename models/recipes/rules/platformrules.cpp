@@ -19,11 +19,11 @@ void PlatformRules::platforms(RecipeCheck& c)
                             f.nixpkgsSystem->value.ends_with("-darwin");
     if (isa && !isa->platform.empty() && f.nixpkgsSystem &&
         f.nixpkgsSystem->value != isa->platform && !sameFamily)
-        c.add(rule::platformsMismatch,
-              "imports nixpkgs for " + f.nixpkgsSystem->value + " (" +
-                  whereIs(f, *f.nixpkgsSystem) + "), so it builds for that system; " + isa->id +
-                  " runs on " + isa->platform,
-              f.nixpkgsSystem->range);
+        c.addMadeValue(rule::platformsMismatch,
+                       "imports nixpkgs for " + f.nixpkgsSystem->value + " (" +
+                           whereIs(f, *f.nixpkgsSystem) + "), so it builds for that system; " +
+                           isa->id + " runs on " + isa->platform,
+                       f.nixpkgsSystem->range);
     if (!isa || isa->platform.empty() || !f.platformsValue ||
         f.platformsValue->origin != ValueOrigin::Known)
         return;
@@ -33,10 +33,11 @@ void PlatformRules::platforms(RecipeCheck& c)
         fact.expression.size() <= 80 && fact.in.empty() ? fact.expression : listText(list);
     const std::string where = fact.in.empty() ? lineOf(f, fact.range) : fact.in;
     if (std::find(list.begin(), list.end(), isa->platform) == list.end()) {
-        c.add(rule::platformsMismatch,
-              "meta.platforms " + written + " (" + where + ") leaves out " + isa->platform +
-                  ", where " + isa->id + " runs: Nix refuses to build it there",
-              fact.range);
+        c.addMadeValue(rule::platformsMismatch,
+                       "meta.platforms " + written + " (" + where + ") leaves out " +
+                           isa->platform + ", where " + isa->id +
+                           " runs: Nix refuses to build it there",
+                       fact.range);
         return;
     }
     // CPU-only recipes may list both Linux systems (a documented practice of such

@@ -2,8 +2,6 @@
 
 #include "recipes/ruleset.h"
 
-#include <set>
-
 namespace rg {
 
 RecipeCheck::RecipeCheck(const RecipeFacts& facts, const VariantExpectation* expected,
@@ -13,19 +11,18 @@ RecipeCheck::RecipeCheck(const RecipeFacts& facts, const VariantExpectation* exp
 
 Finding& RecipeCheck::add(std::string_view id, std::string message, nix::SourceRange range)
 {
+    m_findings.push_back(RuleSet::make(id, m_facts, std::move(message), range));
+    return m_findings.back();
+}
+
+Finding& RecipeCheck::addMadeValue(std::string_view id, std::string message, nix::SourceRange range)
+{
     const RecipeFacts& f = m_facts;
-    // A recipe derived from a sibling with `.override` that states a wrong value nowhere
-    // in itself: the value is what its overrides leave to the base.
-    static const std::set<std::string_view> madeValues = {
-        rule::gpuArchMismatch,     rule::gpuArchNotation,       rule::cpuFlagsMismatch,
-        rule::platformsMismatch,   rule::pythonVersionMismatch, rule::cudaVersionMismatch,
-        rule::cpuRecipeEnablesCuda};
-    if (!f.derivedFrom.empty() && !f.builderModule.empty() && madeValues.count(id) &&
+    if (!f.derivedFrom.empty() && !f.builderModule.empty() &&
         message.find(f.path) == std::string::npos)
         message += "; this recipe overrides " + f.derivedFrom.front() +
                    " and leaves what makes this value to it";
-    m_findings.push_back(RuleSet::make(id, f, std::move(message), range));
-    return m_findings.back();
+    return add(id, std::move(message), range);
 }
 
 void RecipeCheck::add(Finding finding)

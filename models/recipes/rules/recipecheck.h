@@ -32,6 +32,10 @@ public:
     // it adjust what only it knows (a fix other than the rule's usual one).
     Finding& add(std::string_view id, std::string message, nix::SourceRange range = {});
     void add(Finding finding);
+    // A finding on a value the build makes (arch, flags, platforms, package sets, CUDA). A
+    // recipe derived from a sibling with `.override` may write the wrong value nowhere in
+    // itself: then the message adds that the recipe leaves that value to the one it overrides.
+    Finding& addMadeValue(std::string_view id, std::string message, nix::SourceRange range = {});
 
     // The findings, most severe first.
     std::vector<Finding> take();
