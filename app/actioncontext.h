@@ -5,8 +5,8 @@
 // Narrow on purpose: a controller that held the whole window would come to depend on its
 // layout, and could no longer be followed by reading its own file.
 
-#include "recipes/analysis.h"
-#include "recipes/matrixmodel.h"
+#include "analysis/analysis.h"
+#include "itemmodels/matrixmodel.h"
 
 #include <QModelIndexList>
 #include <QString>
@@ -29,9 +29,9 @@ public:
     // The grid's selected cells: none when only a current cell is set.
     virtual QModelIndexList selectedCells() const = 0;
     // The entries under `cells`, each once.
-    virtual std::vector<const MatrixEntry*> entriesOf(const QModelIndexList& cells) const = 0;
+    virtual std::vector<const Cell*> entriesOf(const QModelIndexList& cells) const = 0;
     // The entries under the selected cells, or under the current cell when none is selected.
-    virtual std::vector<const MatrixEntry*> selectedEntries() const = 0;
+    virtual std::vector<const Cell*> selectedEntries() const = 0;
     virtual std::vector<MatrixSlice> shownSlices() const = 0;
     // Makes the first cell the selector names current, showing its slice when needed; false
     // when nothing in the analysis matches.

@@ -1,15 +1,15 @@
 #include "buildactions.h"
 
 #include "actioncontext.h"
-#include "build/buildjobsmodel.h"
-#include "build/buildqueue.h"
-#include "build/buildsession.h"
 #include "buildjobsview.h"
+#include "builds/buildqueue.h"
 #include "buildsettingsdialog.h"
+#include "itemmodels/buildjobsmodel.h"
+#include "itemmodels/matrixmodel.h"
 #include "logpane.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/qtext.h"
-#include "recipes/repositorysession.h"
+#include "sessions/buildsession.h"
+#include "sessions/qtext.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QLabel>
@@ -151,7 +151,7 @@ int BuildActions::buildSelection()
         return 0;
     }
     QStringList variants;
-    for (const MatrixEntry* entry : m_context.selectedEntries()) {
+    for (const Cell* entry : m_context.selectedEntries()) {
         if (entry->recipe)
             variants << qs(entry->variant.toString());
     }
@@ -179,7 +179,7 @@ QStringList BuildActions::publishableVariants() const
     RepositorySession* session = m_context.session();
     if (!session->isOpen() || session->isReadOnly())
         return variants;
-    for (const MatrixEntry* entry : m_context.selectedEntries()) {
+    for (const Cell* entry : m_context.selectedEntries()) {
         const QString variant = qs(entry->variant.toString());
         const VariantBuildState state =
             m_builds->variantState(variant, qs(entry->contentKey), session->rootPath());

@@ -1,9 +1,9 @@
 #include "buildcommand.h"
 
-#include "build/buildhistory.h"
-#include "build/buildjobsmodel.h"
-#include "build/buildqueue.h"
-#include "build/buildsession.h"
+#include "builds/buildhistory.h"
+#include "builds/buildqueue.h"
+#include "itemmodels/buildjobsmodel.h"
+#include "sessions/buildsession.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

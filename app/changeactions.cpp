@@ -1,9 +1,9 @@
 #include "changeactions.h"
 
 #include "actioncontext.h"
-#include "changes/changesession.h"
 #include "changesetreviewdialog.h"
-#include "recipes/repositorysession.h"
+#include "sessions/changesession.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QMenu>
@@ -112,7 +112,7 @@ void ChangeActions::addToMenu(QMenu* menu)
 
 void ChangeActions::addToCellMenu(QMenu* menu, const QModelIndexList& cells)
 {
-    const std::vector<const MatrixEntry*> entries = m_context.entriesOf(cells);
+    const std::vector<const Cell*> entries = m_context.entriesOf(cells);
     const bool writable = m_context.session()->isOpen() && !m_context.session()->isReadOnly();
     bool separated = false;
     for (auto [action, kind] : {std::pair{m_create, ChangeAction::Create},
@@ -181,7 +181,7 @@ void ChangeActions::updateActions()
     RepositorySession* repository = m_context.session();
     const bool ready = repository->isOpen() && !repository->isReadOnly() &&
                        repository->analysis() != nullptr && !m_session->isBusy();
-    const std::vector<const MatrixEntry*> entries = m_context.selectedEntries();
+    const std::vector<const Cell*> entries = m_context.selectedEntries();
     m_create->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Create, entries).empty());
     m_fix->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Fix, entries).empty());
     m_delete->setEnabled(ready && !ChangeSession::targetsOf(ChangeAction::Delete, entries).empty());

@@ -6,8 +6,8 @@
 // ChangeSession, opens the review dialog when the plan arrives and applies what the user left
 // selected. Nothing here waits: planning and applying run on workers.
 
+#include "analysis/analysis.h"
 #include "changes/changeplanner.h"
-#include "recipes/analysis.h"
 
 #include <QModelIndexList>
 #include <QObject>

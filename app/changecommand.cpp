@@ -1,13 +1,13 @@
 #include "changecommand.h"
 
+#include "analysis/analysisreport.h"
+#include "analysis/analyzer.h"
+#include "analysis/cellselector.h"
 #include "changes/changeplanner.h"
 #include "changes/gitcommitter.h"
 #include "changesetoptions.h"
 #include "changesetrun.h"
 #include "commandline.h"
-#include "recipes/analysisreport.h"
-#include "recipes/analyzer.h"
-#include "recipes/cellselector.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -195,7 +195,7 @@ bool namesFile(const Analysis& analysis, const std::string& root, const QString&
 
 std::string recipePathOf(const Analysis& analysis, const std::string& root, const QString& arg)
 {
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe && namesFile(analysis, root, arg, entry.recipe->path))
             return entry.recipe->path;
     return {};
@@ -209,21 +209,21 @@ std::vector<std::string> cellsNamed(const Analysis& analysis, const std::string&
     const std::optional<VariantName> named =
         arg.find(':') == std::string::npos ? VariantName::parse(arg) : std::nullopt;
     const CellSelector selector(arg);
-    std::vector<const MatrixEntry*> matches;
-    for (const MatrixEntry& entry : analysis.entries) {
+    std::vector<const Cell*> matches;
+    for (const Cell& entry : analysis.cells) {
         if (!package.empty() && entry.package != package)
             continue;
         // A variant name of the cell in any package word the cell's recipes use
         // (pytorch210-… for pytorch's cells), even when no recipe of that name exists.
         const bool byVariant =
-            named && named->suffixes.empty() && named->cellKey() == entry.cell.point() &&
+            named && named->suffixes.empty() && named->cellKey() == entry.id.point() &&
             (named->package == entry.package || named->package == entry.variant.package);
-        if (selector.namesCellKey(entry.cell.toKey()) || byVariant)
+        if (selector.namesCellKey(entry.id.toKey()) || byVariant)
             matches.push_back(&entry);
     }
     std::set<std::string> keys;
-    for (const MatrixEntry* entry : matches)
-        keys.insert(entry->cell.toKey());
+    for (const Cell* entry : matches)
+        keys.insert(entry->id.toKey());
     if (keys.size() != 1)
         return {keys.begin(), keys.end()};
     return {matches.size() == 1 ? matches.front()->variant.toString() : *keys.begin()};

@@ -1,10 +1,10 @@
 #include "changesetrun.h"
 
+#include "analysis/analysisreport.h"
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
 #include "changes/removalreport.h"
 #include "changes/unifieddiff.h"
-#include "recipes/analysisreport.h"
 
 #include <iostream>
 

@@ -4,8 +4,8 @@
 // create / fix / delete / complete and bump-pin: the plan as text or JSON, a dry run, an
 // all-or-nothing apply, an optional commit of exactly its paths, and the verdict after.
 
+#include "analysis/analyzer.h"
 #include "changes/changeset.h"
-#include "recipes/analyzer.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

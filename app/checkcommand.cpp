@@ -1,9 +1,9 @@
 #include "checkcommand.h"
 
+#include "analysis/analysisreport.h"
+#include "analysis/analyzer.h"
 #include "evalcommand.h"
 #include "evaloptions.h"
-#include "recipes/analysisreport.h"
-#include "recipes/analyzer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #include "demorepository.h"
 
-#include "recipes/atomicfile.h"
+#include "vcs/atomicfile.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -1,11 +1,11 @@
 #include "evalactions.h"
 
 #include "actioncontext.h"
-#include "build/buildsession.h"
 #include "eval/evaluationmerge.h"
-#include "eval/evaluationsession.h"
-#include "recipes/qtext.h"
-#include "recipes/repositorysession.h"
+#include "sessions/buildsession.h"
+#include "sessions/evaluationsession.h"
+#include "sessions/qtext.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QDir>
@@ -136,7 +136,7 @@ int EvalActions::evaluate(bool wholeBranch)
     std::vector<EvalItem> items = EvaluationMerge::itemsOf(*session->staticAnalysis());
     if (!wholeBranch && !m_context.selectedCells().isEmpty()) {
         std::set<std::string> chosen;
-        for (const MatrixEntry* entry : m_context.entriesOf(m_context.selectedCells()))
+        for (const Cell* entry : m_context.entriesOf(m_context.selectedCells()))
             if (entry->recipe)
                 chosen.insert(entry->recipe->path);
         std::erase_if(items, [&](const EvalItem& item) { return !chosen.count(item.path); });

@@ -1,13 +1,13 @@
 #include "evalcommand.h"
 
+#include "analysis/analysisreport.h"
+#include "analysis/analyzer.h"
+#include "analysis/recipecontentkey.h"
 #include "commandline.h"
 #include "eval/evaluationmerge.h"
 #include "eval/recipeevaluator.h"
 #include "evaloptions.h"
-#include "recipes/analysisreport.h"
-#include "recipes/analyzer.h"
-#include "recipes/recipecontentkey.h"
-#include "recipes/repositorysource.h"
+#include "vcs/repositorysource.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -63,7 +63,7 @@ int exitStatus(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
             return 2;
         findings = findings || !result.evaluated;
     }
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         for (const Finding& finding : entry.findings)
             findings = findings ||
                        (finding.ruleId.starts_with("eval-") && finding.severity != Severity::Info);
@@ -72,8 +72,8 @@ int exitStatus(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
 
 void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& results)
 {
-    std::map<std::string, const MatrixEntry*> entryOf;
-    for (const MatrixEntry& entry : analysis.entries)
+    std::map<std::string, const Cell*> entryOf;
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe)
             entryOf[entry.recipe->path] = &entry;
     int evaluated = 0, failing = 0, withFindings = 0, cached = 0, unanswered = 0;
@@ -86,7 +86,7 @@ void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
                       << "\n";
             continue;
         }
-        const MatrixEntry* entry = entryOf.count(result.path) ? entryOf[result.path] : nullptr;
+        const Cell* entry = entryOf.count(result.path) ? entryOf[result.path] : nullptr;
         std::vector<const Finding*> own;
         if (entry)
             for (const Finding& finding : entry->findings)

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "analysis/analysis.h"
+#include "analysis/cellselector.h"
 #include "eval/evalsettings.h"
 #include "eval/evaluatedrecipe.h"
-#include "recipes/analysis.h"
-#include "recipes/cellselector.h"
 
 #include <QStringList>
 

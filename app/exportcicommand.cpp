@@ -1,8 +1,8 @@
 #include "exportcicommand.h"
 
-#include "build/buildtarget.h"
-#include "build/ciworkflow.h"
-#include "recipes/atomicfile.h"
+#include "builds/buildtarget.h"
+#include "builds/ciworkflow.h"
+#include "vcs/atomicfile.h"
 
 #include <QCommandLineParser>
 #include <QDir>

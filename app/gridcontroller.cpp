@@ -1,15 +1,15 @@
 #include "gridcontroller.h"
 
 #include "actioncontext.h"
-#include "build/buildsession.h"
 #include "detailspanel.h"
 #include "filterbar.h"
+#include "itemmodels/matrixmodel.h"
 #include "matrixview.h"
 #include "recipepreview.h"
-#include "recipes/backgroundpool.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/qtext.h"
-#include "recipes/repositorysession.h"
+#include "sessions/backgroundpool.h"
+#include "sessions/buildsession.h"
+#include "sessions/qtext.h"
+#include "sessions/repositorysession.h"
 #include "slicechooser.h"
 #include "statuslegend.h"
 
@@ -134,10 +134,10 @@ void GridController::showBuildStates(BuildSession* builds)
     // By the recipe's content key, computed with the scan: a cell shows the builds of what it
     // holds now, from whichever clone or work tree built it.
     RepositorySession* session = m_context.session();
-    m_model->setBuildStateProvider([builds, session](const MatrixEntry& entry) {
+    m_model->setBuildStateProvider([builds, session](const Cell& entry) {
         return builds->cellState(entry, session->rootPath());
     });
-    m_details->setBuildSummaryProvider([builds, session](const MatrixEntry& entry) {
+    m_details->setBuildSummaryProvider([builds, session](const Cell& entry) {
         return builds->cellState(entry, session->rootPath()).summary;
     });
     connect(builds, &BuildSession::variantStateChanged, this, [this](const QString& variant) {
@@ -244,12 +244,12 @@ QModelIndexList GridController::selectedCells() const
     return m_view->selectedCells();
 }
 
-std::vector<const MatrixEntry*> GridController::entriesOf(const QModelIndexList& cells) const
+std::vector<const Cell*> GridController::entriesOf(const QModelIndexList& cells) const
 {
-    std::vector<const MatrixEntry*> entries;
-    std::set<const MatrixEntry*> seen;
+    std::vector<const Cell*> entries;
+    std::set<const Cell*> seen;
     for (const QModelIndex& cell : cells) {
-        for (const MatrixEntry* entry : m_model->entriesAt(cell)) {
+        for (const Cell* entry : m_model->entriesAt(cell)) {
             if (seen.insert(entry).second)
                 entries.push_back(entry);
         }
@@ -257,7 +257,7 @@ std::vector<const MatrixEntry*> GridController::entriesOf(const QModelIndexList&
     return entries;
 }
 
-std::vector<const MatrixEntry*> GridController::selectedEntries() const
+std::vector<const Cell*> GridController::selectedEntries() const
 {
     QModelIndexList cells = m_view->selectedCells();
     if (cells.isEmpty() && m_view->currentIndex().isValid())
@@ -299,11 +299,11 @@ bool GridController::selectCell(const CellSelector& selector)
     const auto analysis = m_model->analysis();
     if (!index.isValid() && analysis) {
         // A recipe of a slice not shown: show that slice instead.
-        const auto entry = std::find_if(analysis->entries.begin(), analysis->entries.end(),
-                                        [&](const MatrixEntry& e) { return selector.matches(e); });
+        const auto entry = std::find_if(analysis->cells.begin(), analysis->cells.end(),
+                                        [&](const Cell& e) { return selector.matches(e); });
         const std::vector<MatrixSlice> available = MatrixSlice::slicesOf(*analysis);
         const auto slice =
-            entry == analysis->entries.end()
+            entry == analysis->cells.end()
                 ? available.end()
                 : std::find_if(available.begin(), available.end(),
                                [&](const MatrixSlice& s) { return s.contains(*entry); });
@@ -316,7 +316,7 @@ bool GridController::selectCell(const CellSelector& selector)
         return false;
     m_view->setCurrentIndex(index);
     m_view->scrollTo(index);
-    for (const MatrixEntry* entry : m_model->entriesAt(index))
+    for (const Cell* entry : m_model->entriesAt(index))
         if (selector.matches(*entry)) {
             m_details->selectVariant(qs(entry->variant.toString()));
             break;
@@ -346,7 +346,7 @@ bool GridController::select(const std::vector<CellId>& cells)
     return true;
 }
 
-void GridController::showEntry(const MatrixEntry* entry)
+void GridController::showEntry(const Cell* entry)
 {
     if (!entry) {
         m_previewPath.clear();
@@ -381,7 +381,7 @@ void GridController::previewRead()
     const QString path = qs(file.path);
     if (path != m_previewPath)
         return; // the selection moved on while reading
-    const MatrixEntry* entry = m_details->currentEntry();
+    const Cell* entry = m_details->currentEntry();
     if (!file.error.empty()) {
         m_preview->showMessage(path,
                                tr("%1\n\nCannot read this recipe: %2").arg(path, qs(file.error)));
@@ -428,7 +428,7 @@ void GridController::showCellMenu(const QModelIndex& index, const QPoint& global
 
 void GridController::openInEditor()
 {
-    for (const MatrixEntry* entry : selectedEntries()) {
+    for (const Cell* entry : selectedEntries()) {
         if (!entry->recipe)
             continue;
         const QString path = m_context.session()->absolutePath(qs(entry->recipe->path));
@@ -443,7 +443,7 @@ void GridController::openInEditor()
 void GridController::copyVariantNames()
 {
     QStringList names;
-    for (const MatrixEntry* entry : selectedEntries())
+    for (const Cell* entry : selectedEntries())
         names << qs(entry->variant.toString());
     QGuiApplication::clipboard()->setText(names.join(QLatin1Char('\n')));
     m_context.showStatus(tr("Copied %n variant name(s)", nullptr, static_cast<int>(names.size())),
@@ -453,7 +453,7 @@ void GridController::copyVariantNames()
 void GridController::copyPaths()
 {
     QStringList paths;
-    for (const MatrixEntry* entry : selectedEntries()) {
+    for (const Cell* entry : selectedEntries()) {
         if (!entry->recipe)
             continue;
         const QString absolute = m_context.session()->absolutePath(qs(entry->recipe->path));

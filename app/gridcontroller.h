@@ -4,11 +4,11 @@
 // ISA grid, the Details pane and the recipe preview. Keeps the selected cells across re-scans,
 // reads the current recipe off the GUI thread and offers the cell's context menu.
 
+#include "analysis/analysis.h"
+#include "analysis/cellselector.h"
+#include "analysis/matrixslice.h"
 #include "matrix/cellid.h"
-#include "recipes/analysis.h"
-#include "recipes/cellselector.h"
-#include "recipes/matrixslice.h"
-#include "recipes/repositorysource.h"
+#include "vcs/repositorysource.h"
 
 #include <QFutureWatcher>
 #include <QModelIndexList>
@@ -65,8 +65,8 @@ public:
     void clear();
 
     QModelIndexList selectedCells() const;
-    std::vector<const MatrixEntry*> entriesOf(const QModelIndexList& cells) const;
-    std::vector<const MatrixEntry*> selectedEntries() const;
+    std::vector<const Cell*> entriesOf(const QModelIndexList& cells) const;
+    std::vector<const Cell*> selectedEntries() const;
     // The cells behind the selected grid positions, one per shown slice each.
     std::vector<CellId> selectedCellIds() const;
     // Makes the first cell the selector names current, showing the slice of a recipe it names
@@ -93,7 +93,7 @@ private:
     void updateChipOrder();
     void filterChanged();
     void selectionChanged();
-    void showEntry(const MatrixEntry* entry);
+    void showEntry(const Cell* entry);
     void previewRead();
     void showFinding(const Finding& finding);
     void showCellMenu(const QModelIndex& index, const QPoint& globalPosition);

@@ -2,7 +2,7 @@
 
 #include "headlesscommands.h"
 #include "mainwindow.h"
-#include "recipes/repositorysession.h"
+#include "sessions/repositorysession.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,8 +1,8 @@
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
+#include "analysis/matrixcounts.h"
 #include "branchoverviewview.h"
-#include "build/buildsession.h"
 #include "buildactions.h"
 #include "buildjobsview.h"
 #include "changeactions.h"
@@ -13,15 +13,15 @@
 #include "evalactions.h"
 #include "filterbar.h"
 #include "gridcontroller.h"
+#include "itemmodels/branchoverviewmodel.h"
 #include "matrixview.h"
 #include "messagebanner.h"
 #include "pinactions.h"
 #include "pincontentscontroller.h"
 #include "recipepreview.h"
-#include "recipes/branchoverviewmodel.h"
-#include "recipes/matrixcounts.h"
-#include "recipes/qtext.h"
-#include "recipes/repositorysession.h"
+#include "sessions/buildsession.h"
+#include "sessions/qtext.h"
+#include "sessions/repositorysession.h"
 #include "sessionstatus.h"
 
 #include <QAction>
@@ -375,7 +375,7 @@ void MainWindow::analysisChanged()
         m_status->updateSummary();
         return;
     }
-    const bool hasRecipes = !analysis->entries.empty() || !analysis->unnamed.empty();
+    const bool hasRecipes = !analysis->cells.empty() || !analysis->unnamed.empty();
     if (!m_session->recipeDirFound() && !hasRecipes) {
         m_empty->showNoRecipes(m_session->rootPath(), m_session->recipeDir());
         m_stack->setCurrentWidget(m_empty);

@@ -75,14 +75,11 @@ public:
 
     // The grid, for the controllers: GridController answers.
     QModelIndexList selectedCells() const override { return m_grid->selectedCells(); }
-    std::vector<const MatrixEntry*> entriesOf(const QModelIndexList& cells) const override
+    std::vector<const Cell*> entriesOf(const QModelIndexList& cells) const override
     {
         return m_grid->entriesOf(cells);
     }
-    std::vector<const MatrixEntry*> selectedEntries() const override
-    {
-        return m_grid->selectedEntries();
-    }
+    std::vector<const Cell*> selectedEntries() const override { return m_grid->selectedEntries(); }
     std::vector<MatrixSlice> shownSlices() const override { return m_grid->model()->slices(); }
     bool selectCell(const CellSelector& selector) override { return m_grid->selectCell(selector); }
     bool selectCells(const std::vector<CellId>& cells) override

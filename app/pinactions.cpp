@@ -2,17 +2,17 @@
 
 #include "actioncontext.h"
 #include "alignmentview.h"
-#include "changes/changesession.h"
-#include "changes/pinprefetchrun.h"
+#include "itemmodels/alignmentmodel.h"
+#include "itemmodels/pinsmodel.h"
 #include "pinbumpdialog.h"
 #include "pincontentscontroller.h"
 #include "pinlegend.h"
 #include "pinsview.h"
-#include "recipes/alignmentmodel.h"
-#include "recipes/backgroundpool.h"
-#include "recipes/pinsmodel.h"
-#include "recipes/qtext.h"
-#include "recipes/repositorysession.h"
+#include "sessions/backgroundpool.h"
+#include "sessions/changesession.h"
+#include "sessions/pinprefetchrun.h"
+#include "sessions/qtext.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -276,9 +276,9 @@ void PinActions::setColouring(bool on)
     if (!m_inventory)
         return; // inventoryFinished() colours once the pins are listed
     const std::shared_ptr<const PinInventory> inventory = m_inventory;
-    m_context.setPinProvider([inventory](const MatrixEntry& entry) {
+    m_context.setPinProvider([inventory](const Cell& entry) {
         CellPin pin;
-        pin.index = inventory->legendIndexOfCell(entry.cell.toKey());
+        pin.index = inventory->legendIndexOfCell(entry.id.toKey());
         if (pin.index >= 0)
             pin.label = qs(inventory->legend()[static_cast<size_t>(pin.index)].shortForm);
         return pin;
@@ -288,10 +288,10 @@ void PinActions::setColouring(bool on)
 std::vector<std::string> PinActions::selectedCells() const
 {
     std::vector<std::string> cells;
-    for (const MatrixEntry* entry : m_context.entriesOf(m_context.selectedCells()))
+    for (const Cell* entry : m_context.entriesOf(m_context.selectedCells()))
         if (entry->recipe &&
-            std::find(cells.begin(), cells.end(), entry->cell.toKey()) == cells.end())
-            cells.push_back(entry->cell.toKey());
+            std::find(cells.begin(), cells.end(), entry->id.toKey()) == cells.end())
+            cells.push_back(entry->id.toKey());
     return cells;
 }
 

@@ -11,8 +11,8 @@
 #include "changes/pinbumpplanner.h"
 #include "changes/unifieddiff.h"
 #include "pinbumpdialog.h"
-#include "recipes/pinalignment.h"
-#include "recipes/pininventory.h"
+#include "pins/pinalignment.h"
+#include "pins/pininventory.h"
 
 #include <QFutureWatcher>
 #include <QObject>

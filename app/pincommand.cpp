@@ -1,8 +1,9 @@
 #include "pincommand.h"
 
+#include "analysis/analysisreport.h"
+#include "analysis/analyzer.h"
 #include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
-#include "changes/pinprefetcher.h"
 #include "changesetoptions.h"
 #include "changesetrun.h"
 #include "commandline.h"
@@ -12,11 +13,10 @@
 #include "evaloptions.h"
 #include "matrix/versionspelling.h"
 #include "pininspectcommand.h"
-#include "recipes/analysisreport.h"
-#include "recipes/analyzer.h"
-#include "recipes/pinalignment.h"
-#include "recipes/pininventory.h"
-#include "recipes/pinreport.h"
+#include "pins/pinalignment.h"
+#include "pins/pininventory.h"
+#include "pins/pinprefetcher.h"
+#include "pins/pinreport.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -1,10 +1,10 @@
 #include "pincontentscontroller.h"
 
 #include "eval/pincomparison.h"
-#include "eval/pininspectionsession.h"
 #include "pincontentspane.h"
-#include "recipes/qtext.h"
-#include "recipes/repositorysession.h"
+#include "sessions/pininspectionsession.h"
+#include "sessions/qtext.h"
+#include "sessions/repositorysession.h"
 
 namespace rg {
 

@@ -1,12 +1,12 @@
 #include "pininspectcommand.h"
 
+#include "analysis/analysisreport.h"
+#include "analysis/analyzer.h"
 #include "commandline.h"
 #include "eval/pininspection.h"
 #include "evaloptions.h"
-#include "recipes/analysisreport.h"
-#include "recipes/analyzer.h"
-#include "recipes/pininventory.h"
-#include "recipes/repositorysource.h"
+#include "pins/pininventory.h"
+#include "vcs/repositorysource.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 #include "sessionstatus.h"
 
+#include "itemmodels/matrixmodel.h"
 #include "messagebanner.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/qtext.h"
-#include "recipes/repositorysession.h"
+#include "sessions/qtext.h"
+#include "sessions/repositorysession.h"
 
 #include <QLabel>
 #include <QProgressBar>

@@ -1,8 +1,8 @@
 #include "alignmentview.h"
 
+#include "itemmodels/alignmentmodel.h"
 #include "matrix/versionspelling.h"
 #include "pinlegend.h"
-#include "recipes/alignmentmodel.h"
 #include "statusstyle.h"
 
 #include <QAction>

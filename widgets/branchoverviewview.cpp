@@ -1,6 +1,6 @@
 #include "branchoverviewview.h"
 
-#include "recipes/branchoverviewmodel.h"
+#include "itemmodels/branchoverviewmodel.h"
 
 #include <QHeaderView>
 

@@ -1,6 +1,6 @@
 #include "buildjobsview.h"
 
-#include "build/buildjobsmodel.h"
+#include "itemmodels/buildjobsmodel.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>

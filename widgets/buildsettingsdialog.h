@@ -4,7 +4,7 @@
 // publishing organisation, the local nixpkgs sources evaluation uses. Presents only; the window
 // persists what it returns.
 
-#include "build/buildsettings.h"
+#include "builds/buildsettings.h"
 
 #include <QDialog>
 

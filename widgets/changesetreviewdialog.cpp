@@ -2,7 +2,7 @@
 
 #include "changes/removalreport.h"
 #include "diffview.h"
-#include "recipes/qtext.h"
+#include "sessions/qtext.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

@@ -1,9 +1,9 @@
 #include "detailspanel.h"
 
+#include "itemmodels/findingsmodel.h"
+#include "itemmodels/matrixmodel.h"
 #include "matrix/cpufeatureset.h"
-#include "recipes/findingsmodel.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/qtext.h"
+#include "sessions/qtext.h"
 #include "statusstyle.h"
 
 #include <QComboBox>
@@ -330,7 +330,7 @@ void DetailsPanel::clear(const QString& message)
 }
 
 void DetailsPanel::setEntries(std::shared_ptr<const Analysis> analysis,
-                              std::vector<const MatrixEntry*> entries, const QString& cellTitle)
+                              std::vector<const Cell*> entries, const QString& cellTitle)
 {
     const QString previous = currentVariantName();
     m_analysis = std::move(analysis);
@@ -346,7 +346,7 @@ void DetailsPanel::setEntries(std::shared_ptr<const Analysis> analysis,
     {
         const QSignalBlocker blocker(m_chooser);
         m_chooser->clear();
-        for (const MatrixEntry* entry : m_entries)
+        for (const Cell* entry : m_entries)
             m_chooser->addItem(StatusStyle::icon(entry->status, palette()),
                                qs(entry->variant.toString()));
     }
@@ -368,7 +368,7 @@ bool DetailsPanel::selectVariant(const QString& variantName)
     return true;
 }
 
-const MatrixEntry* DetailsPanel::currentEntry() const
+const Cell* DetailsPanel::currentEntry() const
 {
     const int index = m_chooser->currentIndex();
     if (index < 0 || index >= static_cast<int>(m_entries.size()))
@@ -378,7 +378,7 @@ const MatrixEntry* DetailsPanel::currentEntry() const
 
 QString DetailsPanel::currentVariantName() const
 {
-    const MatrixEntry* entry = currentEntry();
+    const Cell* entry = currentEntry();
     return entry ? qs(entry->variant.toString()) : QString();
 }
 
@@ -403,7 +403,7 @@ QString DetailsPanel::evaluationText() const
 // facts, before what the static reading found (a separate label would be squeezed to one line
 // in a short dock; the facts scroll). The static findings Nix overrules stay in the list below
 // as notes that name both answers.
-void DetailsPanel::showEvaluation(const MatrixEntry* entry)
+void DetailsPanel::showEvaluation(const Cell* entry)
 {
     const EvaluationSummary* evaluation = entry ? entry->evaluation.get() : nullptr;
     m_evaluation->setVisible(evaluation != nullptr);
@@ -460,7 +460,7 @@ void DetailsPanel::buildStateChanged(const QString& variantName)
 }
 
 // Its own line, so progress ticks of a running build repaint one label, not the facts.
-void DetailsPanel::showBuild(const MatrixEntry* entry)
+void DetailsPanel::showBuild(const Cell* entry)
 {
     const QString build = entry && m_buildSummary ? m_buildSummary(*entry) : QString();
     m_build->setText(build.isEmpty()
@@ -473,7 +473,7 @@ void DetailsPanel::showEntry(int index)
 {
     if (index < 0 || index >= static_cast<int>(m_entries.size()))
         return;
-    const MatrixEntry& entry = *m_entries[static_cast<size_t>(index)];
+    const Cell& entry = *m_entries[static_cast<size_t>(index)];
     m_status->setText(statusText(entry));
 
     FactRows row;
@@ -497,7 +497,7 @@ void DetailsPanel::showEntry(int index)
     emit currentEntryChanged(&entry);
 }
 
-QString DetailsPanel::statusText(const MatrixEntry& entry) const
+QString DetailsPanel::statusText(const Cell& entry) const
 {
     const QColor color = StatusStyle::color(entry.status, palette());
     QString status = QStringLiteral("<b style=\"color:%1\">%2</b> &nbsp;<code>%3</code>")

@@ -4,7 +4,7 @@
 // read from it (each a link to its place in the preview) and its findings. With several
 // recipes in the selection a chooser picks the one shown.
 
-#include "recipes/analysis.h"
+#include "analysis/analysis.h"
 
 #include <QWidget>
 #include <functional>
@@ -27,20 +27,20 @@ public:
     explicit DetailsPanel(QWidget* parent = nullptr);
 
     // `entries` point into `analysis`, which the panel keeps alive while it shows them.
-    void setEntries(std::shared_ptr<const Analysis> analysis,
-                    std::vector<const MatrixEntry*> entries, const QString& cellTitle);
+    void setEntries(std::shared_ptr<const Analysis> analysis, std::vector<const Cell*> entries,
+                    const QString& cellTitle);
     void clear(const QString& message = {});
     // Keeps the chosen recipe when the same variant is still among the entries.
     bool selectVariant(const QString& variantName);
 
     // One line on the shown recipe's builds ("succeeded in 4m 05s, verified", "built from an
     // older version: …"), "" for none; the window supplies it from the build state.
-    using BuildSummaryProvider = std::function<QString(const MatrixEntry& entry)>;
+    using BuildSummaryProvider = std::function<QString(const Cell& entry)>;
     void setBuildSummaryProvider(BuildSummaryProvider provider);
     // The provider's answer for `variantName` changed: shows it if that recipe is shown.
     void buildStateChanged(const QString& variantName);
 
-    const MatrixEntry* currentEntry() const;
+    const Cell* currentEntry() const;
     QString currentVariantName() const;
     QTreeView* findingsView() const { return m_findings; }
     FindingsModel* findingsModel() const { return m_findingsModel; }
@@ -48,7 +48,7 @@ public:
     QString evaluationText() const; // Nix's answer as plain text; "" when not evaluated
 
 signals:
-    void currentEntryChanged(const rg::MatrixEntry* entry);
+    void currentEntryChanged(const rg::Cell* entry);
     void findingActivated(const rg::Finding& finding);
     void rangeActivated(uint32_t begin, uint32_t end);
 
@@ -58,17 +58,17 @@ private:
     void setUpFindingsView();
     void connectSignals();
     void showEntry(int index);
-    QString statusText(const MatrixEntry& entry) const;
+    QString statusText(const Cell& entry) const;
     void addRecipeRows(FactRows& row, const RecipeFacts& facts) const;
     void addValueRows(FactRows& row, const RecipeFacts& facts) const;
     void addGroupRows(FactRows& row, const RecipeFacts& facts) const;
-    void showBuild(const MatrixEntry* entry);
-    void showEvaluation(const MatrixEntry* entry);
+    void showBuild(const Cell* entry);
+    void showEvaluation(const Cell* entry);
     void activateFinding(const QModelIndex& index);
 
     BuildSummaryProvider m_buildSummary;
     std::shared_ptr<const Analysis> m_analysis;
-    std::vector<const MatrixEntry*> m_entries;
+    std::vector<const Cell*> m_entries;
     QLabel* m_title;
     QComboBox* m_chooser;
     QLabel* m_status;

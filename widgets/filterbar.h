@@ -3,7 +3,7 @@
 // Filter of the grid: free text (variant, file, reason, finding), one toggle per status (on:
 // shown) and a warnings toggle (on: only recipes with warnings), off by default.
 
-#include "recipes/analysis.h"
+#include "analysis/analysis.h"
 
 #include <QWidget>
 #include <array>

@@ -2,8 +2,8 @@
 
 #include "ansilogview.h"
 #include "ansirenderer.h"
-#include "build/buildqueue.h"
-#include "build/logstore.h"
+#include "builds/buildqueue.h"
+#include "builds/logstore.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,7 +1,7 @@
 #include "matrixcelldelegate.h"
 
+#include "itemmodels/matrixmodel.h"
 #include "pinlegend.h"
-#include "recipes/matrixmodel.h"
 #include "statusstyle.h"
 
 #include <QApplication>

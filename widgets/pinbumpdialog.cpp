@@ -1,9 +1,9 @@
 #include "pinbumpdialog.h"
 
+#include "analysis/cellselector.h"
 #include "matrix/versionspelling.h"
 #include "pincontentspane.h"
-#include "recipes/cellselector.h"
-#include "recipes/qtext.h"
+#include "sessions/qtext.h"
 #include "statusstyle.h"
 
 #include <QButtonGroup>

@@ -13,7 +13,7 @@
 // prefetchFinished); it accepts once every hash arrived, or stays open with the error.
 
 #include "changes/pinbumpplanner.h"
-#include "recipes/pininventory.h"
+#include "pins/pininventory.h"
 
 #include <QDialog>
 #include <map>

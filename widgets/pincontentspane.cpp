@@ -1,6 +1,6 @@
 #include "pincontentspane.h"
 
-#include "recipes/qtext.h"
+#include "sessions/qtext.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

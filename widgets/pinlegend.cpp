@@ -1,6 +1,6 @@
 #include "pinlegend.h"
 
-#include "recipes/qtext.h"
+#include "sessions/qtext.h"
 #include "statusstyle.h"
 
 #include <QPainter>

@@ -4,7 +4,7 @@
 // the number of recipes per pin, most used first. Also where those colours come from, so the
 // grid, the pins view and the alignment view give one pin one colour.
 
-#include "recipes/pininventory.h"
+#include "pins/pininventory.h"
 
 #include <QColor>
 #include <QPalette>

@@ -1,8 +1,8 @@
 #include "pinsview.h"
 
+#include "itemmodels/pinsmodel.h"
 #include "matrix/versionspelling.h"
 #include "pinlegend.h"
-#include "recipes/pinsmodel.h"
 #include "statusstyle.h"
 
 #include <QHeaderView>

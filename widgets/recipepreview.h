@@ -4,7 +4,7 @@
 // underlined (with a mark in the gutter), and the chosen finding's range highlighted.
 // Ranges arrive as byte offsets into the file's UTF-8 bytes, as the engine reports them.
 
-#include "recipes/finding.h"
+#include "analysis/finding.h"
 
 #include <QPlainTextEdit>
 #include <vector>

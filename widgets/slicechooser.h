@@ -3,7 +3,7 @@
 // Which slices (Python × CUDA version) the grid shows: one toggle per slice present in the
 // repository or spec. Several toggled → small multiples in every cell. One always stays on.
 
-#include "recipes/matrixslice.h"
+#include "analysis/matrixslice.h"
 
 #include <QWidget>
 #include <vector>

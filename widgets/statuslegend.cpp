@@ -1,6 +1,6 @@
 #include "statuslegend.h"
 
-#include "recipes/analysis.h"
+#include "analysis/analysis.h"
 #include "statusstyle.h"
 
 #include <QPainter>

@@ -3,7 +3,7 @@
 // How a cell status looks everywhere (grid, legend, filter buttons, details): a colour that
 // follows the light/dark palette, a drawn icon and a word — never colour alone.
 
-#include "recipes/analysis.h"
+#include "analysis/analysis.h"
 
 #include <QColor>
 #include <QIcon>

@@ -1,11 +1,11 @@
 #include "changes/changeplanner.h"
 
+#include "analysis/analyzer.h"
+#include "analysis/cellselector.h"
 #include "changes/overlaysource.h"
 #include "changes/readmematrix.h"
 #include "changes/removalreport.h"
 #include "changes/variantgenerator.h"
-#include "recipes/analyzer.h"
-#include "recipes/cellselector.h"
 
 #include <algorithm>
 #include <map>
@@ -18,7 +18,7 @@ namespace {
 constexpr uint64_t maxRecipeSize = AnalyzerOptions::defaultMaxFileSize;
 constexpr const char* readmePath = "README.md";
 
-std::string rulesOf(const MatrixEntry& entry)
+std::string rulesOf(const Cell& entry)
 {
     std::string out;
     std::set<std::string> seen;
@@ -28,7 +28,7 @@ std::string rulesOf(const MatrixEntry& entry)
     return out;
 }
 
-bool contains(const std::vector<const MatrixEntry*>& list, const MatrixEntry* entry)
+bool contains(const std::vector<const Cell*>& list, const Cell* entry)
 {
     return std::find(list.begin(), list.end(), entry) != list.end();
 }
@@ -45,7 +45,7 @@ public:
     ChangeSet build(const ChangeRequest& request)
     {
         m_changes.title = titleOf(request);
-        for (const MatrixEntry* entry : select(request))
+        for (const Cell* entry : select(request))
             plan(request.action, *entry, !request.cells.empty());
         // The README follows the recipes; alone it is offered only when completing. A fix
         // leaves the set of variants as it is, so it adds no section to a README without one.
@@ -74,12 +74,12 @@ private:
         return verb + " " + std::to_string(request.cells.size()) + " cells";
     }
 
-    std::vector<const MatrixEntry*> select(const ChangeRequest& request)
+    std::vector<const Cell*> select(const ChangeRequest& request)
     {
-        std::vector<const MatrixEntry*> selected;
+        std::vector<const Cell*> selected;
         if (request.cells.empty()) {
             const std::string package = packageOf(request);
-            for (const MatrixEntry& entry : m_analysis.entries)
+            for (const Cell& entry : m_analysis.cells)
                 if (entry.package == package)
                     selected.push_back(&entry);
             return selected;
@@ -87,7 +87,7 @@ private:
         for (const std::string& cell : request.cells) {
             const CellSelector selector(cell);
             bool found = false;
-            for (const MatrixEntry& entry : m_analysis.entries) {
+            for (const Cell& entry : m_analysis.cells) {
                 if (!selector.matches(entry))
                     continue;
                 const bool byPath = selector.namesRecipeOf(entry);
@@ -112,7 +112,7 @@ private:
         auto name = VariantName::parse(cell);
         if (!name || !name->suffixes.empty())
             return false;
-        MatrixEntry entry;
+        Cell entry;
         entry.variant = *name;
         entry.package = name->package;
         entry.status = CellStatus::Missing;
@@ -120,7 +120,7 @@ private:
         return true;
     }
 
-    void plan(ChangeAction action, const MatrixEntry& entry, bool named)
+    void plan(ChangeAction action, const Cell& entry, bool named)
     {
         const std::string name = entry.variant.toString();
         switch (action) {
@@ -151,7 +151,7 @@ private:
     }
 
     // What completing the matrix does with one cell.
-    void complete(const MatrixEntry& entry, bool named)
+    void complete(const Cell& entry, bool named)
     {
         switch (entry.status) {
         case CellStatus::Missing:
@@ -192,7 +192,7 @@ private:
         }
     }
 
-    void remove(const MatrixEntry& entry, std::string reason)
+    void remove(const Cell& entry, std::string reason)
     {
         SourceFile file = m_source->read(entry.recipe->path, maxRecipeSize);
         if (!file.error.empty()) {
@@ -209,7 +209,7 @@ private:
         m_changes.operations.push_back(std::move(op));
     }
 
-    void create(const MatrixEntry& entry)
+    void create(const Cell& entry)
     {
         VariantName name = entry.variant;
         name.suffixes.clear();
@@ -234,7 +234,7 @@ private:
         m_changes.operations.push_back(std::move(op));
     }
 
-    void fix(const MatrixEntry& entry)
+    void fix(const Cell& entry)
     {
         SourceFile file = m_source->read(entry.recipe->path, maxRecipeSize);
         if (!file.error.empty()) {
@@ -271,7 +271,7 @@ private:
             return;
         Analysis after = analyzePlanned();
         std::set<std::string> dropped;
-        for (const MatrixEntry& entry : after.entries) {
+        for (const Cell& entry : after.cells) {
             if (!entry.recipe)
                 continue;
             auto op =
@@ -328,7 +328,7 @@ private:
             return;
         std::vector<VariantName> variants;
         const std::string package = m_analysis.spec.package;
-        for (const MatrixEntry& entry : after.entries)
+        for (const Cell& entry : after.cells)
             if (entry.recipe && entry.package == package && entry.recipe->variant &&
                 entry.recipe->variant->suffixes.empty())
                 variants.push_back(*entry.recipe->variant);

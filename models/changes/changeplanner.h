@@ -7,9 +7,9 @@
 // an error against the spec is left out and reported in ChangeSet::skipped instead.
 // Pure function of its inputs; safe on a worker thread.
 
+#include "analysis/analysis.h"
 #include "changes/changeset.h"
-#include "recipes/analysis.h"
-#include "recipes/repositorysource.h"
+#include "vcs/repositorysource.h"
 
 #include <memory>
 #include <string>

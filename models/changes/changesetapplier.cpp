@@ -1,6 +1,6 @@
 #include "changes/changesetapplier.h"
 
-#include "recipes/atomicfile.h"
+#include "vcs/atomicfile.h"
 
 #include <QFile>
 #include <QThreadPool>

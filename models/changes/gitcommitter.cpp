@@ -1,6 +1,6 @@
 #include "changes/gitcommitter.h"
 
-#include "recipes/gitlibrary.h"
+#include "vcs/gitlibrary.h"
 
 #include <filesystem>
 #include <git2.h>

@@ -4,7 +4,7 @@
 // files replaced, added or removed in memory. The planner analyses it so that every recipe
 // it offers has been checked together with the rest of the repository.
 
-#include "recipes/repositorysource.h"
+#include "vcs/repositorysource.h"
 
 #include <map>
 #include <memory>

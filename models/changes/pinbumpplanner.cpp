@@ -1,13 +1,13 @@
 #include "changes/pinbumpplanner.h"
 
+#include "analysis/analyzer.h"
+#include "analysis/cellselector.h"
 #include "changes/textedits.h"
 #include "facts/pinfetcherreader.h"
 #include "matrix/versionspelling.h"
 #include "nix/nixhash.h"
 #include "nix/syntaxtree.h"
-#include "recipes/analyzer.h"
-#include "recipes/cellselector.h"
-#include "recipes/pininventory.h"
+#include "pins/pininventory.h"
 
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
@@ -256,7 +256,7 @@ namespace {
 struct Candidate
 {
     const RecipeFacts* recipe = nullptr;
-    const MatrixEntry* entry = nullptr;
+    const Cell* entry = nullptr;
 };
 
 struct RecipeOutcome
@@ -561,7 +561,7 @@ PinBumpPlan planWith(const RepositorySource& source, const Analysis& analysis,
     if (result.error = checkPins(request); !result.error.empty())
         return result;
     std::vector<Candidate> all;
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe)
             all.push_back({entry.recipe.get(), &entry});
     for (const RecipeFacts& facts : analysis.unnamed)

@@ -23,10 +23,10 @@
 //     replaced by the same-length prefix of `to`. README lines outside tables keep their pin.
 // Pure function of its inputs; safe on a worker thread.
 
+#include "analysis/analysis.h"
 #include "changes/changeset.h"
-#include "recipes/analysis.h"
-#include "recipes/pinbumprequest.h"
-#include "recipes/repositorysource.h"
+#include "pins/pinbumprequest.h"
+#include "vcs/repositorysource.h"
 
 #include <map>
 #include <memory>

@@ -1,10 +1,10 @@
 #include "changes/recipecloner.h"
 
+#include "facts/archnotation.h"
 #include "matrix/cpufeatureset.h"
 #include "matrix/flagrepair.h"
 #include "matrix/versionspelling.h"
 #include "nix/syntaxtree.h"
-#include "recipes/archnotation.h"
 
 #include <algorithm>
 #include <cctype>

@@ -12,9 +12,9 @@
 // its own source, to write the expected values into a broken recipe in place.
 
 #include "changes/textedits.h"
+#include "facts/recipefacts.h"
 #include "matrix/catalog.h"
 #include "matrix/variantexpectation.h"
-#include "recipes/recipefacts.h"
 
 #include <string>
 #include <string_view>

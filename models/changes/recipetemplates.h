@@ -8,7 +8,7 @@
 
 #include "matrix/catalog.h"
 #include "matrix/variantexpectation.h"
-#include "recipes/repositorysource.h"
+#include "vcs/repositorysource.h"
 
 #include <string>
 #include <vector>

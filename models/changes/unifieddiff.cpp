@@ -1,6 +1,6 @@
 #include "changes/unifieddiff.h"
 
-#include "recipes/gitlibrary.h"
+#include "vcs/gitlibrary.h"
 
 #include <algorithm>
 #include <git2.h>

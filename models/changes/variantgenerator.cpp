@@ -1,18 +1,18 @@
 #include "changes/variantgenerator.h"
 
+#include "analysis/analyzer.h"
+#include "analysis/recipegrouping.h"
+#include "analysis/recipemodules.h"
+#include "analysis/ruleset.h"
 #include "changes/linepairing.h"
 #include "changes/overridemerge.h"
 #include "changes/pinbumpplanner.h"
 #include "changes/recipemerge.h"
 #include "changes/textedits.h"
 #include "changes/unifieddiff.h"
+#include "facts/archnotation.h"
 #include "nix/nixhash.h"
 #include "nix/syntaxtree.h"
-#include "recipes/analyzer.h"
-#include "recipes/archnotation.h"
-#include "recipes/recipegrouping.h"
-#include "recipes/recipemodules.h"
-#include "recipes/ruleset.h"
 
 #include <algorithm>
 #include <cctype>
@@ -26,7 +26,7 @@ constexpr uint64_t maxRecipeSize = AnalyzerOptions::defaultMaxFileSize;
 
 // Whether a finding (of any severity) says a value of this kind is wrong: then the
 // variant's own value is not worth keeping.
-bool implicates(const MatrixEntry& entry, std::string_view rulePrefix)
+bool implicates(const Cell& entry, std::string_view rulePrefix)
 {
     return std::any_of(entry.findings.begin(), entry.findings.end(), [&](const Finding& f) {
         return f.ruleId.compare(0, rulePrefix.size(), rulePrefix) == 0;
@@ -34,7 +34,7 @@ bool implicates(const MatrixEntry& entry, std::string_view rulePrefix)
 }
 
 // Whether an error or warning of the recipe asks for a fix of one of `kinds`.
-bool hasFinding(const MatrixEntry& entry, std::initializer_list<FixKind> kinds)
+bool hasFinding(const Cell& entry, std::initializer_list<FixKind> kinds)
 {
     return std::any_of(entry.findings.begin(), entry.findings.end(), [&](const Finding& f) {
         return f.severity != Severity::Info &&
@@ -121,9 +121,9 @@ std::string VariantGenerator::pathOf(const std::string& fileName) const
     return (dir.empty() ? std::string() : dir + "/") + fileName;
 }
 
-const MatrixEntry* VariantGenerator::entryOfPath(const std::string& path) const
+const Cell* VariantGenerator::entryOfPath(const std::string& path) const
 {
-    for (const MatrixEntry& entry : m_analysis.entries)
+    for (const Cell& entry : m_analysis.cells)
         if (entry.recipe && entry.recipe->path == path)
             return &entry;
     return nullptr;
@@ -177,8 +177,7 @@ GeneratedRecipe VariantGenerator::create(const VariantName& name) const
     return generate(name, nullptr);
 }
 
-GeneratedRecipe VariantGenerator::generate(const VariantName& name,
-                                           const MatrixEntry* replacing) const
+GeneratedRecipe VariantGenerator::generate(const VariantName& name, const Cell* replacing) const
 {
     const RecipeGroup* group = cloneSource(name);
     const auto expected = m_analysis.expectationFor(name, group ? &group->profile : nullptr);
@@ -187,12 +186,12 @@ GeneratedRecipe VariantGenerator::generate(const VariantName& name,
         return fromTemplate(expectation);
     GeneratedRecipe out;
     const std::string canonicalPath = pathOf(group->profile.canonical);
-    const MatrixEntry* canonical = entryOfPath(canonicalPath);
+    const Cell* canonical = entryOfPath(canonicalPath);
     if (!canonical || !canonical->recipe || !canonical->recipe->variant) {
         out.error = "the canonical recipe " + canonicalPath + " is not in the repository";
         return out;
     }
-    const std::vector<const MatrixEntry*> sources = cloneSources(*group, name, replacing);
+    const std::vector<const Cell*> sources = cloneSources(*group, name, replacing);
     if (sources.empty()) {
         if (const Finding* error = canonical == replacing ? nullptr : canonical->firstError())
             out.error = "the canonical recipe " + canonicalPath + " is itself broken (" +
@@ -218,13 +217,13 @@ GeneratedRecipe VariantGenerator::generate(const VariantName& name,
 
 // Sound recipes of `group` a variant may be cloned from: the canonical one first, then the
 // others, most like the variant (same Python, then arch, then ISA) first.
-std::vector<const MatrixEntry*> VariantGenerator::cloneSources(const RecipeGroup& group,
-                                                               const VariantName& name,
-                                                               const MatrixEntry* except) const
+std::vector<const Cell*> VariantGenerator::cloneSources(const RecipeGroup& group,
+                                                        const VariantName& name,
+                                                        const Cell* except) const
 {
-    std::vector<std::pair<int, const MatrixEntry*>> ranked;
+    std::vector<std::pair<int, const Cell*>> ranked;
     for (const std::string& file : group.files) {
-        const MatrixEntry* entry = entryOfPath(file);
+        const Cell* entry = entryOfPath(file);
         if (!entry || entry == except || !entry->recipe || !entry->recipe->variant ||
             !entry->recipe->variant->suffixes.empty() || entry->firstError())
             continue;
@@ -235,14 +234,14 @@ std::vector<const MatrixEntry*> VariantGenerator::cloneSources(const RecipeGroup
     }
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
-    std::vector<const MatrixEntry*> sources;
+    std::vector<const Cell*> sources;
     for (const auto& ranked_ : ranked)
         sources.push_back(ranked_.second);
     return sources;
 }
 
 // A clone of `source` for `name`; `*wrong` names the first error the rules find in it.
-GeneratedRecipe VariantGenerator::cloneFrom(const MatrixEntry& source, const VariantName& name,
+GeneratedRecipe VariantGenerator::cloneFrom(const Cell& source, const VariantName& name,
                                             const VariantExpectation& expectation,
                                             std::string* wrong) const
 {
@@ -283,7 +282,7 @@ GeneratedRecipe VariantGenerator::fromTemplate(const VariantExpectation& expecta
         expectation.pattern ? expectation.pattern->overlays : std::vector<OverlayKind>{};
     for (OverlayKind kind : wanted) {
         std::string found;
-        for (const MatrixEntry& entry : m_analysis.entries) {
+        for (const Cell& entry : m_analysis.cells) {
             if (!entry.recipe || entry.firstError() || entry.package != expectation.name.package)
                 continue;
             for (const OverlayFact& overlay : entry.recipe->overlays)
@@ -319,7 +318,7 @@ std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revisi
     // Most recipes first: where recipes disagree on the revision's hash, the one most of them
     // pin is the likeliest right, and the likeliest to be the one a broken copy lost.
     std::vector<std::pair<std::string, int>> counted;
-    for (const MatrixEntry& entry : m_analysis.entries) {
+    for (const Cell& entry : m_analysis.cells) {
         if (!entry.recipe || entry.recipe->pins.empty())
             continue;
         const PinFact& pin = entry.recipe->pins.front();
@@ -346,7 +345,7 @@ std::vector<std::string> VariantGenerator::hashesOfPin(const std::string& revisi
     return hashes;
 }
 
-GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::string& bytes) const
+GeneratedRecipe VariantGenerator::fix(const Cell& entry, const std::string& bytes) const
 {
     // Wrong values are written in place; only what has no value to write (missing overlays,
     // the from-scratch pattern) asks for regeneration, which merges or is refused.
@@ -371,8 +370,7 @@ GeneratedRecipe VariantGenerator::fix(const MatrixEntry& entry, const std::strin
     return inPlace;
 }
 
-GeneratedRecipe VariantGenerator::regenerate(const MatrixEntry& entry,
-                                             const std::string& bytes) const
+GeneratedRecipe VariantGenerator::regenerate(const Cell& entry, const std::string& bytes) const
 {
     GeneratedRecipe out = generate(entry.variant, &entry);
     if (out.text.empty())
@@ -407,8 +405,7 @@ GeneratedRecipe VariantGenerator::regenerate(const MatrixEntry& entry,
     return out;
 }
 
-GeneratedRecipe VariantGenerator::fixInPlace(const MatrixEntry& entry,
-                                             const std::string& bytes) const
+GeneratedRecipe VariantGenerator::fixInPlace(const Cell& entry, const std::string& bytes) const
 {
     GeneratedRecipe out;
     const RecipeFacts facts = factsOf(entry.recipe->path, bytes);
@@ -483,7 +480,7 @@ std::string VariantGenerator::cudaSetSpelling(const std::string& cuda) const
 {
     const CudaVersion version = m_analysis.catalog.describeCuda(cuda);
     std::map<std::string, int> used;
-    for (const MatrixEntry& entry : m_analysis.entries)
+    for (const Cell& entry : m_analysis.cells)
         if (entry.recipe && entry.recipe->cudaPackageSet && !entry.firstError() &&
             std::ranges::count(version.packageSets, entry.recipe->cudaPackageSet->value) > 0)
             ++used[entry.recipe->cudaPackageSet->value];
@@ -497,7 +494,7 @@ std::string VariantGenerator::cudaSetSpelling(const std::string& cuda) const
 // A CUDA package set of another version than the name's (`cudaPackages_12_6` in a cuda12_8
 // recipe) is renamed wherever the recipe writes it: the overlay's attribute and every
 // reference, nothing else.
-void VariantGenerator::rewriteCudaSet(const MatrixEntry& entry, const RecipeFacts& facts,
+void VariantGenerator::rewriteCudaSet(const Cell& entry, const RecipeFacts& facts,
                                       const std::string& text, TextEdits* edits) const
 {
     if (entry.variant.accelerator != Accelerator::Cuda || entry.variant.cuda.empty() ||
@@ -530,7 +527,7 @@ void VariantGenerator::rewriteCudaSet(const MatrixEntry& entry, const RecipeFact
 
 // A sibling recipe imported from another cell (a torchvision on the avx512 torch in an avx2
 // cell) is pointed at the recipe of the same package in this cell, which must exist.
-bool VariantGenerator::retargetImports(const MatrixEntry& entry, const RecipeFacts& facts,
+bool VariantGenerator::retargetImports(const Cell& entry, const RecipeFacts& facts,
                                        TextEdits* edits, std::string* error) const
 {
     const std::string directory = entry.recipe->path.substr(0, entry.recipe->path.rfind('/') + 1);
@@ -567,7 +564,7 @@ bool VariantGenerator::retargetImports(const MatrixEntry& entry, const RecipeFac
 }
 
 // A pin's hash must change with it: a finding that names the revision names its hash too.
-std::vector<nix::SourceRange> VariantGenerator::namedRanges(const MatrixEntry& entry,
+std::vector<nix::SourceRange> VariantGenerator::namedRanges(const Cell& entry,
                                                             const std::string& bytes)
 {
     std::vector<nix::SourceRange> ranges = entry.namedRanges();
@@ -615,7 +612,7 @@ std::string VariantGenerator::foreignHardwareWords(const std::string& before,
 
 // Regeneration keeps what makes the variant its own: its descriptions and, unless
 // a finding says they are wrong, its flags.
-std::string VariantGenerator::keepOwnValues(const MatrixEntry& entry, const std::string& old,
+std::string VariantGenerator::keepOwnValues(const Cell& entry, const std::string& old,
                                             const std::string& generated) const
 {
     const RecipeFacts before = factsOf(entry.recipe->path, old);

@@ -8,10 +8,10 @@
 // pattern) regenerates the recipe, merged with everything the author wrote (RecipeMerge) or
 // refused with the conflict named.
 
+#include "analysis/analysis.h"
 #include "changes/recipecloner.h"
 #include "changes/recipetemplates.h"
-#include "recipes/analysis.h"
-#include "recipes/repositorysource.h"
+#include "vcs/repositorysource.h"
 
 #include <string>
 #include <vector>
@@ -36,35 +36,34 @@ public:
 
     GeneratedRecipe create(const VariantName& name) const;
     // `bytes` is the broken recipe's text as read now.
-    GeneratedRecipe fix(const MatrixEntry& entry, const std::string& bytes) const;
+    GeneratedRecipe fix(const Cell& entry, const std::string& bytes) const;
     // The byte ranges of `bytes` (the entry's recipe) its findings name, with what must change
     // along with them (a named pin's hash): what a fix may rewrite.
-    static std::vector<nix::SourceRange> namedRanges(const MatrixEntry& entry,
-                                                     const std::string& bytes);
+    static std::vector<nix::SourceRange> namedRanges(const Cell& entry, const std::string& bytes);
 
 private:
-    GeneratedRecipe generate(const VariantName& name, const MatrixEntry* replacing) const;
+    GeneratedRecipe generate(const VariantName& name, const Cell* replacing) const;
     GeneratedRecipe fromTemplate(const VariantExpectation& expectation) const;
     // The sound hashes recipes pin `revision` with, the one most of them pin first.
     std::vector<std::string> hashesOfPin(const std::string& revision) const;
     bool renewPinHash(const std::string& text, const PinFact& pin, TextEdits* edits,
                       std::string* error) const;
-    bool retargetImports(const MatrixEntry& entry, const RecipeFacts& facts, TextEdits* edits,
+    bool retargetImports(const Cell& entry, const RecipeFacts& facts, TextEdits* edits,
                          std::string* error) const;
     std::string cudaSetSpelling(const std::string& cuda) const;
-    void rewriteCudaSet(const MatrixEntry& entry, const RecipeFacts& facts, const std::string& text,
+    void rewriteCudaSet(const Cell& entry, const RecipeFacts& facts, const std::string& text,
                         TextEdits* edits) const;
-    GeneratedRecipe regenerate(const MatrixEntry& entry, const std::string& bytes) const;
-    GeneratedRecipe fixInPlace(const MatrixEntry& entry, const std::string& bytes) const;
+    GeneratedRecipe regenerate(const Cell& entry, const std::string& bytes) const;
+    GeneratedRecipe fixInPlace(const Cell& entry, const std::string& bytes) const;
     std::string foreignHardwareWords(const std::string& before, const std::string& after,
                                      const VariantName& name) const;
-    std::string keepOwnValues(const MatrixEntry& entry, const std::string& old,
+    std::string keepOwnValues(const Cell& entry, const std::string& old,
                               const std::string& generated) const;
     const RecipeGroup* cloneSource(const VariantName& name) const;
-    const MatrixEntry* entryOfPath(const std::string& path) const;
-    std::vector<const MatrixEntry*> cloneSources(const RecipeGroup& group, const VariantName& name,
-                                                 const MatrixEntry* except) const;
-    GeneratedRecipe cloneFrom(const MatrixEntry& source, const VariantName& name,
+    const Cell* entryOfPath(const std::string& path) const;
+    std::vector<const Cell*> cloneSources(const RecipeGroup& group, const VariantName& name,
+                                          const Cell* except) const;
+    GeneratedRecipe cloneFrom(const Cell& source, const VariantName& name,
                               const VariantExpectation& expectation, std::string* wrong) const;
     RecipeFacts factsOf(const std::string& path, const std::string& bytes) const;
     std::string pathOf(const std::string& fileName) const;

@@ -1,7 +1,7 @@
 #include "eval/bumpimpact.h"
 
 #include "eval/recipeevaluator.h"
-#include "recipes/atomicfile.h"
+#include "vcs/atomicfile.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -1,8 +1,8 @@
 #include "eval/deepcheck.h"
 
+#include "analysis/ruleset.h"
+#include "facts/archnotation.h"
 #include "matrix/cpufeatureset.h"
-#include "recipes/archnotation.h"
-#include "recipes/ruleset.h"
 
 #include <algorithm>
 #include <set>

@@ -5,10 +5,10 @@
 // Python, platforms, ISA flags, pname) is judged only where the evaluated derivation tells it;
 // where it does not, the static reading stands. Where both tell it and disagree, Nix wins.
 
+#include "analysis/finding.h"
 #include "eval/evaluatedrecipe.h"
+#include "facts/recipefacts.h"
 #include "matrix/variantexpectation.h"
-#include "recipes/finding.h"
-#include "recipes/recipefacts.h"
 
 #include <vector>
 

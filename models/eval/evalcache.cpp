@@ -1,8 +1,8 @@
 #include "eval/evalcache.h"
 
+#include "analysis/recipecontentkey.h"
 #include "eval/evalbatch.h"
-#include "recipes/atomicfile.h"
-#include "recipes/recipecontentkey.h"
+#include "vcs/atomicfile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "eval/evaluationmerge.h"
 
+#include "analysis/cellassignment.h"
 #include "eval/deepcheck.h"
-#include "recipes/cellassignment.h"
 
 #include <map>
 
@@ -35,7 +35,7 @@ std::vector<EvalItem> EvaluationMerge::itemsOf(const Analysis& analysis,
                                                const std::vector<CellSelector>& selectors)
 {
     std::vector<EvalItem> items;
-    for (const MatrixEntry& entry : analysis.entries) {
+    for (const Cell& entry : analysis.cells) {
         if (!entry.recipe || entry.recipe->problem != FileProblem::None)
             continue;
         bool selected = selectors.empty();
@@ -58,7 +58,7 @@ void EvaluationMerge::apply(Analysis& analysis, const std::vector<EvaluatedRecip
     std::map<std::string, const EvaluatedRecipe*> byPath;
     for (const EvaluatedRecipe& result : results)
         byPath[result.path] = &result;
-    for (MatrixEntry& entry : analysis.entries) {
+    for (Cell& entry : analysis.cells) {
         if (!entry.recipe || !entry.expectation)
             continue;
         const auto found = byPath.find(entry.recipe->path);

@@ -4,10 +4,10 @@
 // an analysis with the evaluation's findings in each recipe's cell, the static findings Nix
 // overrules turned into notes, and the cells' status following.
 
+#include "analysis/analysis.h"
+#include "analysis/cellselector.h"
 #include "eval/evalsettings.h"
 #include "eval/evaluatedrecipe.h"
-#include "recipes/analysis.h"
-#include "recipes/cellselector.h"
 
 #include <vector>
 
@@ -17,12 +17,12 @@ class EvaluationMerge
 {
 public:
     // The recipes of `analysis` a user's words select (all when `selectors` is empty), keyed by
-    // content (MatrixEntry::contentKey; RecipeContentKey::keyAll fills it). A recipe Nix would
+    // content (Cell::contentKey; RecipeContentKey::keyAll fills it). A recipe Nix would
     // reject on parsing is left out: its syntax error is already a finding.
     static std::vector<EvalItem> itemsOf(const Analysis& analysis,
                                          const std::vector<CellSelector>& selectors = {});
 
-    // Each result's findings in its recipe's cell, and its summary as MatrixEntry::evaluation.
+    // Each result's findings in its recipe's cell, and its summary as Cell::evaluation.
     static void apply(Analysis& analysis, const std::vector<EvaluatedRecipe>& results);
 };
 

@@ -93,7 +93,7 @@ json PinContents::toJson() const
 std::vector<std::string> PinInspection::pythonSetsOf(const Analysis& analysis)
 {
     std::set<std::string> sets{"python3Packages"};
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe && entry.recipe->pythonPackageSet)
             sets.insert(entry.recipe->pythonPackageSet->value);
     return {sets.begin(), sets.end()};
@@ -102,7 +102,7 @@ std::vector<std::string> PinInspection::pythonSetsOf(const Analysis& analysis)
 std::vector<std::string> PinInspection::cudaSetsOf(const Analysis& analysis)
 {
     std::set<std::string> sets{"cudaPackages"};
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe && entry.recipe->cudaPackageSet)
             sets.insert(entry.recipe->cudaPackageSet->value);
     return {sets.begin(), sets.end()};

@@ -5,9 +5,9 @@
 // and the CUDA, cuDNN and NCCL versions of the CUDA sets it uses, and MAGMA's. One Nix process
 // per revision, so one that cannot be fetched costs only its own answer. Blocking.
 
+#include "analysis/analysis.h"
 #include "eval/evalsettings.h"
 #include "eval/nixinstallation.h"
-#include "recipes/analysis.h"
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>

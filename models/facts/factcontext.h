@@ -8,11 +8,11 @@
 // recipe's evaluator, and its values are those it has where it is applied to the recipe's
 // arguments.
 
+#include "facts/recipefacts.h"
 #include "facts/recipewalk.h"
 #include "facts/sourcedtext.h"
 #include "nix/evaluator.h"
 #include "nix/moduleloader.h"
-#include "recipes/recipefacts.h"
 
 #include <memory>
 #include <optional>

@@ -4,8 +4,8 @@
 // a bump rewrites along with the revision. The pin reader records them when the recipe is
 // analysed; the bump planner reads them again when the bytes it rewrites are no longer those.
 
+#include "facts/recipefacts.h"
 #include "nix/syntaxtree.h"
-#include "recipes/recipefacts.h"
 
 #include <array>
 #include <optional>

@@ -14,12 +14,12 @@
 // them; one merge < 1 ms.
 
 #include "../benchsupport.h"
+#include "analysis/analyzer.h"
 #include "changes/changeplanner.h"
 #include "changes/changesetapplier.h"
 #include "changes/overlaysource.h"
 #include "changes/recipemerge.h"
 #include "changes/unifieddiff.h"
-#include "recipes/analyzer.h"
 
 #include <QDir>
 #include <QProcess>
@@ -129,8 +129,8 @@ void planEach(benchmark::State& state, const std::shared_ptr<const rg::Repositor
                                        std::to_string(request.cells.size()) + " " + done +
                                        (changes.skipped.empty()
                                             ? std::string()
-                                            : "; skipped " + changes.skipped.front().subject + ": " +
-                                                  changes.skipped.front().why));
+                                            : "; skipped " + changes.skipped.front().subject +
+                                                  ": " + changes.skipped.front().why));
             return;
         }
     }
@@ -154,7 +154,7 @@ void BM_PlanCreate1000(benchmark::State& state)
     rg::ChangeRequest request;
     request.action = rg::ChangeAction::Create;
     request.updateReadme = false;
-    for (const rg::MatrixEntry& entry : whole.entries)
+    for (const rg::Cell& entry : whole.cells)
         if (entry.recipe && !keep.count(entry.recipe->path)) {
             reduced->remove(entry.recipe->path);
             request.cells.push_back(entry.variant.toString());
@@ -176,7 +176,7 @@ void BM_PlanFixCudaSet(benchmark::State& state)
     rg::ChangeRequest request;
     request.action = rg::ChangeAction::Fix;
     request.updateReadme = false;
-    for (const rg::MatrixEntry& entry : whole.entries) {
+    for (const rg::Cell& entry : whole.cells) {
         if (!entry.recipe)
             continue;
         std::string text = full->read(entry.recipe->path, 1 << 20).bytes;

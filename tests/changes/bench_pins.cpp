@@ -12,9 +12,9 @@
 // Targets: planning < 0.5 s; the alignment view < 1 s.
 
 #include "../benchsupport.h"
+#include "analysis/analyzer.h"
 #include "changes/pinbumpplanner.h"
-#include "recipes/analyzer.h"
-#include "recipes/pinalignment.h"
+#include "pins/pinalignment.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -134,7 +134,7 @@ void BM_Analyze2000(benchmark::State& state)
                                        " of 2000 recipes " + analysis.sourceError);
             return;
         }
-        benchmark::DoNotOptimize(analysis.entries.size());
+        benchmark::DoNotOptimize(analysis.cells.size());
     }
 }
 BENCHMARK(BM_Analyze2000)->Unit(benchmark::kMillisecond)->UseRealTime();

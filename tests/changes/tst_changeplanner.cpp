@@ -3,10 +3,10 @@
 // `nix-instantiate --parse` and re-analysed.
 
 #include "../recipes/testrepository.h"
+#include "analysis/analyzer.h"
 #include "changes/changeplanner.h"
 #include "changes/overlaysource.h"
 #include "changes/unifieddiff.h"
-#include "recipes/analyzer.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -424,7 +424,7 @@ void TestChangePlanner::fixesACompanionsImport()
                            "pname = \"torchvision-python313-cuda12_8-sm86-avx2\""));
     auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
     const auto analysis = analyse(source);
-    for (const MatrixEntry& entry : analysis->entries)
+    for (const Cell& entry : analysis->cells)
         if (entry.recipe && entry.recipe->path == name.toStdString())
             QVERIFY(entry.firstError() && entry.firstError()->ruleId == "imported-cell-mismatch");
     ChangeRequest request;
@@ -561,7 +561,7 @@ void TestChangePlanner::regeneratesTheTargetsValues()
     auto analysis = analyse(source);
     const Analyzer analyzer;
     int cloned = 0;
-    for (const MatrixEntry& entry : analysis->entries) {
+    for (const Cell& entry : analysis->cells) {
         const RecipeFacts& original = *entry.recipe;
         auto without = std::make_shared<OverlaySource>(source);
         without->remove(original.path);
@@ -630,7 +630,7 @@ void TestChangePlanner::regeneratesEverySoundRecipe()
     auto analysis = analyse(source);
     int regenerated = 0;
     QStringList refused;
-    for (const MatrixEntry& entry : analysis->entries) {
+    for (const Cell& entry : analysis->cells) {
         // Legacy spellings ("armv8.2") are generated under the canonical name: not comparable.
         if (!entry.recipe || entry.count(Severity::Error) + entry.count(Severity::Warning) > 0 ||
             entry.recipe->fileName != entry.variant.toString() + ".nix")
@@ -652,7 +652,7 @@ void TestChangePlanner::regeneratesEverySoundRecipe()
         QCOMPARE(op.path, entry.recipe->path);
         without->write(op.path, op.after);
         auto after = analyse(planned);
-        for (const MatrixEntry& cell : after->entries)
+        for (const Cell& cell : after->cells)
             if (cell.recipe && cell.recipe->path == op.path) {
                 std::string findings;
                 for (const Finding& f : cell.findings)
@@ -724,7 +724,7 @@ void TestChangePlanner::templatesCoverTheCatalog()
     auto after = analyse(source);
     QCOMPARE(after->counts()[int(CellStatus::Ok)], expected);
     int errors = 0;
-    for (const MatrixEntry& entry : after->entries)
+    for (const Cell& entry : after->cells)
         errors += entry.count(Severity::Error) + entry.count(Severity::Warning);
     QCOMPARE(errors, 0);
     // Nix itself parses every one of them (one process for all).

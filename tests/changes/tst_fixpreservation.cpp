@@ -4,10 +4,10 @@
 // conflict named; and what a fix removes beyond its findings is reported.
 
 #include "../recipes/testrepository.h"
+#include "analysis/analyzer.h"
 #include "changes/changeplanner.h"
 #include "changes/recipemerge.h"
 #include "changes/removalreport.h"
-#include "recipes/analyzer.h"
 
 #include <QFile>
 #include <QTest>

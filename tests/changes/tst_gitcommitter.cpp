@@ -4,7 +4,7 @@
 
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
-#include "recipes/gitlibrary.h"
+#include "vcs/gitlibrary.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,15 +5,15 @@
 
 #include "../loopback.h"
 #include "../recipes/testrepository.h"
+#include "analysis/analyzer.h"
+#include "analysis/ruleset.h"
 #include "changes/changesetapplier.h"
 #include "changes/gitcommitter.h"
 #include "changes/pinbumpplanner.h"
-#include "changes/pinprefetcher.h"
-#include "changes/pinprefetchrun.h"
 #include "changes/unifieddiff.h"
-#include "recipes/analyzer.h"
-#include "recipes/gitlibrary.h"
-#include "recipes/ruleset.h"
+#include "pins/pinprefetcher.h"
+#include "sessions/pinprefetchrun.h"
+#include "vcs/gitlibrary.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -115,7 +115,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 int pinFindings(const Analysis& analysis)
 {
     int count = 0;
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         for (const Finding& finding : entry.findings)
             count += finding.ruleId.starts_with("pin") ? 1 : 0;
     return count;
@@ -595,8 +595,8 @@ void TestPinBump::aRecipeEditedSinceTheAnalysisIsReadAgain()
     repo.writeRecipe(path, githubRecipe(oldPin, oldHashLine));
     const auto source = std::shared_ptr<const RepositorySource>(openWorkTree(repo.rootPath()));
     const auto analysis = std::make_shared<const Analysis>(Analyzer().analyze(*source));
-    QCOMPARE(analysis->entries.size(), size_t(1));
-    const PinFact analysed = analysis->entries.front().recipe->pins.at(0);
+    QCOMPARE(analysis->cells.size(), size_t(1));
+    const PinFact analysed = analysis->cells.front().recipe->pins.at(0);
     QVERIFY(analysed.call && analysed.call->hashAttribute == "hash");
 
     const QByteArray edited = githubRecipe(oldPin, "    name = \"nixpkgs-source\";\n    hash = \"" +

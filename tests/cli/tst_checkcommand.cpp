@@ -2,10 +2,10 @@
 // codes: 0 clean, 1 findings, 2 usage or I/O error.
 
 #include "../recipes/testrepository.h"
+#include "analysis/analysisreport.h"
+#include "analysis/analyzer.h"
+#include "analysis/ruleset.h"
 #include "recipegridrun.h"
-#include "recipes/analysisreport.h"
-#include "recipes/analyzer.h"
-#include "recipes/ruleset.h"
 
 #include <QDirIterator>
 #include <QProcess>

@@ -5,12 +5,12 @@
 // reading cannot follow are judged by Nix, and derivations change exactly with their inputs.
 
 #include "../recipes/testrepository.h"
+#include "analysis/analyzer.h"
+#include "analysis/ruleset.h"
 #include "eval/deepcheck.h"
 #include "eval/evaluationmerge.h"
 #include "eval/recipeevaluator.h"
-#include "recipes/analyzer.h"
-#include "recipes/repositorysource.h"
-#include "recipes/ruleset.h"
+#include "vcs/repositorysource.h"
 
 #include <QDirIterator>
 #include <QtTest>
@@ -178,7 +178,7 @@ private slots:
             }
             QVERIFY2(!result.transient, (result.path + ": " + result.error.message).c_str());
         }
-        for (const MatrixEntry& entry : evaluated.analysis.entries)
+        for (const Cell& entry : evaluated.analysis.cells)
             for (const Finding& finding : entry.findings)
                 if (finding.ruleId.starts_with("eval-") && finding.ruleId != rule::evalError &&
                     finding.severity != Severity::Info)
@@ -268,7 +268,7 @@ private slots:
         }
         const Evaluated evaluated = evaluate(repo.root(), "older", m_store.path());
         std::map<std::string, std::vector<std::string>> evalFindings;
-        for (const MatrixEntry& entry : evaluated.analysis.entries)
+        for (const Cell& entry : evaluated.analysis.cells)
             for (const Finding& finding : entry.findings)
                 if (finding.ruleId.starts_with("eval-"))
                     evalFindings[entry.variant.gpuArch].push_back(finding.ruleId);
@@ -352,7 +352,7 @@ private slots:
         }
         QVERIFY2(int(mutated.size()) >= atLeast, qPrintable(QString::number(mutated.size())));
         const Evaluated evaluated = evaluate(repo.root(), "older", m_store.path());
-        for (const MatrixEntry& entry : evaluated.analysis.entries) {
+        for (const Cell& entry : evaluated.analysis.cells) {
             if (!entry.recipe)
                 continue;
             std::set<std::string> found;

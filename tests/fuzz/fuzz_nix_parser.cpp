@@ -4,12 +4,12 @@
 //   build/fuzz/tests/fuzz/fuzz_nix_parser -max_total_time=600 -rss_limit_mb=2048 -timeout=5 \
 //       <work corpus dir> tests/fuzz/corpus
 
+#include "analysis/ruleset.h"
+#include "facts/factextractor.h"
 #include "matrix/catalog.h"
 #include "matrix/matrixspec.h"
 #include "matrix/variantexpectation.h"
 #include "nix/syntaxtree.h"
-#include "recipes/factextractor.h"
-#include "recipes/ruleset.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -5,10 +5,10 @@
 // Repositories come from tests/tools/make_repo.py (deterministic, realistic ~5 KB recipes).
 
 #include "../benchsupport.h"
+#include "itemmodels/matrixmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/repositorysession.h"
+#include "sessions/repositorysession.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -97,7 +97,7 @@ void BM_RescanAfterOneFileChanged(benchmark::State& state)
     }
     const auto analysis = session.analysis();
     QString file;
-    for (const MatrixEntry& entry : analysis->entries)
+    for (const Cell& entry : analysis->cells)
         if (entry.recipe) {
             file = session.absolutePath(QString::fromStdString(entry.recipe->path));
             break;

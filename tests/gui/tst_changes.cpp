@@ -3,18 +3,18 @@
 // the Delete key; complete the whole matrix; undo refused when a file changed since; commit
 // after applying in a git work tree. Real files in a temporary copy of seed001-start.
 
+#include "analysis/matrixcounts.h"
 #include "changeactions.h"
-#include "changes/changesession.h"
 #include "changesetreviewdialog.h"
 #include "diffview.h"
 #include "guitestsupport.h"
+#include "itemmodels/branchoverviewmodel.h"
+#include "itemmodels/matrixmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "messagebanner.h"
-#include "recipes/branchoverviewmodel.h"
-#include "recipes/matrixcounts.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/repositorysession.h"
+#include "sessions/changesession.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QApplication>

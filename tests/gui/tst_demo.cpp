@@ -5,12 +5,12 @@
 #include "branchoverviewview.h"
 #include "demorepository.h"
 #include "guitestsupport.h"
+#include "itemmodels/branchoverviewmodel.h"
+#include "itemmodels/matrixmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "messagebanner.h"
-#include "recipes/branchoverviewmodel.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/repositorysession.h"
+#include "sessions/repositorysession.h"
 #include "statusstyle.h"
 
 #include <QAbstractItemModelTester>
@@ -76,7 +76,7 @@ private slots:
             QVERIFY(changed.wait(10000));
             QCOMPARE(window.session()->rootPath(), second);
             QVERIFY(window.session()->analysis());
-            QVERIFY(!window.session()->analysis()->entries.empty());
+            QVERIFY(!window.session()->analysis()->cells.empty());
         }
         QVERIFY(!QFileInfo::exists(second));
     }

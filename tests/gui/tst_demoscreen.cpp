@@ -6,7 +6,7 @@
 #include "guitestsupport.h"
 #include "mainwindow.h"
 #include "recipepreview.h"
-#include "recipes/repositorysession.h"
+#include "sessions/repositorysession.h"
 #include "syntaxhighlighting.h"
 
 #include <QApplication>

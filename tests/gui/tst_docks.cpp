@@ -4,11 +4,11 @@
 #include "../recipes/testrepository.h"
 #include "detailspanel.h"
 #include "guitestsupport.h"
+#include "itemmodels/alignmentmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "pinactions.h"
-#include "recipes/alignmentmodel.h"
-#include "recipes/repositorysession.h"
+#include "sessions/repositorysession.h"
 
 #include <QAbstractItemView>
 #include <QDockWidget>

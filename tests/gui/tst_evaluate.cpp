@@ -7,23 +7,23 @@
 // Bump Pin dialog compares what two pins contain, as Nix reads them.
 
 #include "../processes.h"
-#include "build/buildsession.h"
-#include "build/buildsettings.h"
 #include "buildactions.h"
+#include "builds/buildsettings.h"
 #include "buildsettingsdialog.h"
 #include "detailspanel.h"
 #include "eval/evaluationmerge.h"
-#include "eval/evaluationsession.h"
 #include "evalactions.h"
 #include "guitestsupport.h"
+#include "itemmodels/matrixmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "pinactions.h"
 #include "pinbumpdialog.h"
 #include "pincontentspane.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/repositorysession.h"
 #include "responsivenessprobe.h"
+#include "sessions/buildsession.h"
+#include "sessions/evaluationsession.h"
+#include "sessions/repositorysession.h"
 
 #include <QApplication>
 #include <QLabel>
@@ -105,16 +105,16 @@ bool open(Opened& opened)
     return changed.wait(20000) && opened.window.session()->analysis();
 }
 
-const MatrixEntry* entryOf(MainWindow& window, const char* variant)
+const Cell* entryOf(MainWindow& window, const char* variant)
 {
     const auto analysis = window.session()->analysis();
-    for (const MatrixEntry& entry : analysis->entries)
+    for (const Cell& entry : analysis->cells)
         if (entry.variant.toString() == variant)
             return &entry;
     return nullptr;
 }
 
-bool hasFinding(const MatrixEntry* entry, std::string_view rule)
+bool hasFinding(const Cell* entry, std::string_view rule)
 {
     for (const Finding& finding : entry->findings)
         if (finding.ruleId == rule)
@@ -131,7 +131,7 @@ QVariantMap evaluationAt(MainWindow& window, const char* variant)
 int evaluatedEntries(MainWindow& window)
 {
     int count = 0;
-    for (const MatrixEntry& entry : window.session()->analysis()->entries)
+    for (const Cell& entry : window.session()->analysis()->cells)
         count += entry.evaluation ? 1 : 0;
     return count;
 }
@@ -215,13 +215,13 @@ void TestEvaluate::evaluateTheBranch()
     QTRY_VERIFY_WITH_TIMEOUT(evaluatedEntries(window) == recipes, 20000);
     QVERIFY(analysed.count() >= 1);
     for (const char* variant : cudaDefects) {
-        const MatrixEntry* entry = entryOf(window, variant);
+        const Cell* entry = entryOf(window, variant);
         QVERIFY2(entry && hasFinding(entry, "eval-cuda-mismatch"), variant);
         QCOMPARE(entry->status, CellStatus::Broken);
         QCOMPARE(evaluationAt(window, variant).value(QStringLiteral("state")).toString(),
                  QStringLiteral("findings"));
     }
-    const MatrixEntry* arch = entryOf(window, archDefect);
+    const Cell* arch = entryOf(window, archDefect);
     QVERIFY(arch && hasFinding(arch, "eval-arch-mismatch"));
     QCOMPARE(arch->status, CellStatus::Broken);
 

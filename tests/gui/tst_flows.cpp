@@ -5,12 +5,12 @@
 // points HOME at an empty folder before anything reads git's configuration.
 
 #include "changeactions.h"
-#include "changes/changesession.h"
 #include "changes/gitcommitter.h"
 #include "changesetreviewdialog.h"
 #include "guitestsupport.h"
 #include "mainwindow.h"
-#include "recipes/repositorysession.h"
+#include "sessions/changesession.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QApplication>

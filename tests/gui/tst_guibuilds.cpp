@@ -4,24 +4,24 @@
 // belongs to the recipe's content: clones share it, an edit makes it an older
 // version's, a fresh demo copy shows no build of another copy's edited recipe.
 
-#include "../build/buildfixture.h"
+#include "../builds/buildfixture.h"
 #include "../recipes/testrepository.h"
 #include "ansilogview.h"
-#include "build/buildjobsmodel.h"
-#include "build/buildqueue.h"
-#include "build/buildsession.h"
-#include "build/nixbackend.h"
 #include "buildjobsview.h"
+#include "builds/buildqueue.h"
+#include "builds/nixbackend.h"
 #include "buildsettingsdialog.h"
 #include "detailspanel.h"
 #include "guitestsupport.h"
+#include "itemmodels/buildjobsmodel.h"
+#include "itemmodels/matrixmodel.h"
 #include "logpane.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "messagebanner.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/repositorysession.h"
 #include "responsivenessprobe.h"
+#include "sessions/buildsession.h"
+#include "sessions/repositorysession.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>

@@ -8,14 +8,14 @@
 #include "emptystatepage.h"
 #include "filterbar.h"
 #include "guitestsupport.h"
+#include "itemmodels/branchoverviewmodel.h"
+#include "itemmodels/findingsmodel.h"
+#include "itemmodels/matrixmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "messagebanner.h"
 #include "recipepreview.h"
-#include "recipes/branchoverviewmodel.h"
-#include "recipes/findingsmodel.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/repositorysession.h"
+#include "sessions/repositorysession.h"
 #include "statusstyle.h"
 
 #include <QApplication>
@@ -692,7 +692,7 @@ private slots:
         QCOMPARE(outside, 3);
         const std::shared_ptr<const Analysis> analysis = window.session()->analysis();
         int gaps = 0;
-        for (const MatrixEntry& entry : analysis->entries)
+        for (const Cell& entry : analysis->cells)
             gaps += entry.status == CellStatus::Gap ? 1 : 0;
         QCOMPARE(statusTotal, expected + outside + gaps);
         QVERIFY2(branches->index(0, 0).data(Qt::ToolTipRole).toString().contains(summary),

@@ -8,9 +8,11 @@
 
 #include "alignmentview.h"
 #include "changeactions.h"
-#include "changes/changesession.h"
 #include "changesetreviewdialog.h"
 #include "guitestsupport.h"
+#include "itemmodels/alignmentmodel.h"
+#include "itemmodels/matrixmodel.h"
+#include "itemmodels/pinsmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "messagebanner.h"
@@ -18,10 +20,8 @@
 #include "pinbumpdialog.h"
 #include "pinlegend.h"
 #include "pinsview.h"
-#include "recipes/alignmentmodel.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/pinsmodel.h"
-#include "recipes/repositorysession.h"
+#include "sessions/changesession.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QApplication>

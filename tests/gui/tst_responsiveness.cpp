@@ -4,7 +4,6 @@
 // stall; a stall longer than a user notices fails, with when it happened.
 
 #include "changeactions.h"
-#include "changes/changesession.h"
 #include "changesetreviewdialog.h"
 #include "guitestsupport.h"
 #include "mainwindow.h"
@@ -12,8 +11,9 @@
 #include "messagebanner.h"
 #include "pinactions.h"
 #include "pinbumpdialog.h"
-#include "recipes/repositorysession.h"
 #include "responsivenessprobe.h"
+#include "sessions/changesession.h"
+#include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QApplication>

@@ -4,8 +4,8 @@
 
 #include "demorepository.h"
 #include "guitestsupport.h"
-#include "recipes/pathwatcher.h"
-#include "recipes/repositorysession.h"
+#include "sessions/repositorysession.h"
+#include "vcs/pathwatcher.h"
 
 #include <QSignalSpy>
 #include <QtConcurrent/QtConcurrentRun>
@@ -19,15 +19,15 @@ const char* const armv9 = "pytorch-python313-cuda13_0-sm110-armv9";
 const QByteArray oldPin = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3";
 const QByteArray specPin = "6a030d535719c5190187c4cec156f335e95e3211";
 
-const MatrixEntry* find(const Analysis& analysis, const std::string& variant)
+const Cell* find(const Analysis& analysis, const std::string& variant)
 {
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.variant.toString() == variant)
             return &entry;
     return nullptr;
 }
 
-bool hasRule(const MatrixEntry& entry, const std::string& rule)
+bool hasRule(const Cell& entry, const std::string& rule)
 {
     for (const Finding& finding : entry.findings)
         if (finding.ruleId == rule)
@@ -241,7 +241,7 @@ private slots:
         QVERIFY(session.openWorkTree(empty.path()));
         QVERIFY(changed.wait(10000));
         QVERIFY(!session.recipeDirFound());
-        QVERIFY(session.analysis()->entries.empty());
+        QVERIFY(session.analysis()->cells.empty());
         // Creating the recipe dir later is noticed (the root and .flox are watched).
         session.setDebounceInterval(50);
         QVERIFY(writeAll(empty.filePath(".flox/pkgs/pytorch-python313-cpu-avx2.nix"), "{ }\n"));
@@ -279,7 +279,7 @@ private slots:
         QCOMPARE(session.revision(), QStringLiteral("main"));
         QVERIFY(session.absolutePath("x").isEmpty());
         int present = 0;
-        for (const MatrixEntry& entry : session.analysis()->entries)
+        for (const Cell& entry : session.analysis()->cells)
             present += entry.recipe ? 1 : 0;
         QCOMPARE(present, 6);
         const SourceFile file = session.readFile(QString::fromLatin1(recipe(armv9)));

@@ -2,8 +2,8 @@
 // the key written in the CLI, settings and history reads back as the same cell, in every
 // accelerator and naming form, and each accepted spelling selects what it says.
 
+#include "analysis/cellselector.h"
 #include "matrix/cellid.h"
-#include "recipes/cellselector.h"
 
 #include <QTest>
 #include <unordered_set>
@@ -12,12 +12,12 @@ using namespace rg;
 
 namespace {
 
-MatrixEntry entryOf(const std::string& stem, const std::string& package)
+Cell entryOf(const std::string& stem, const std::string& package)
 {
-    MatrixEntry entry;
+    Cell entry;
     entry.variant = *VariantName::parse(stem);
     entry.package = package;
-    entry.cell = CellId::of(entry.variant, package);
+    entry.id = CellId::of(entry.variant, package);
     auto facts = std::make_shared<RecipeFacts>();
     facts->fileName = stem + ".nix";
     facts->path = ".flox/pkgs/" + facts->fileName;
@@ -130,7 +130,7 @@ private slots:
         QFETCH(QString, word);
         QFETCH(bool, selects);
         QFETCH(bool, byRecipe);
-        const MatrixEntry entry = entryOf("pytorch210-python313-cuda13_0-sm120-avx512", "pytorch");
+        const Cell entry = entryOf("pytorch210-python313-cuda13_0-sm120-avx512", "pytorch");
         const CellSelector selector(word.toStdString());
         QCOMPARE(selector.matches(entry), selects);
         QCOMPARE(selector.namesRecipeOf(entry), byRecipe);

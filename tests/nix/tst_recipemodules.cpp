@@ -2,9 +2,9 @@
 // reads the file itself (not dir/default.nix as import does), within the repository and the
 // size cap, once per scan, never parsed as Nix, and its stamp is recorded like a module's.
 
+#include "analysis/recipemodules.h"
 #include "nix/evaluator.h"
 #include "nix/syntaxtree.h"
-#include "recipes/recipemodules.h"
 
 #include <QtTest>
 #include <atomic>

@@ -15,9 +15,9 @@
 // temporary folder, or kept under $RG_BENCH_DIR when it is set.
 
 #include "../benchsupport.h"
+#include "analysis/analyzer.h"
+#include "analysis/recipecontentkey.h"
 #include "nix/syntaxtree.h"
-#include "recipes/analyzer.h"
-#include "recipes/recipecontentkey.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -163,7 +163,7 @@ void BM_Analyze(benchmark::State& state)
             return;
         }
         problems = analysis.findingCount();
-        benchmark::DoNotOptimize(analysis.entries.data());
+        benchmark::DoNotOptimize(analysis.cells.data());
     }
     state.counters["findings"] = problems; // 0 on a generated repository: all ok
 }
@@ -232,14 +232,14 @@ void BM_ContentKeys(benchmark::State& state)
     for (auto _ : state) {
         rg::RecipeContentKey::keyAll(analysis, *source, static_cast<int>(state.range(1)));
         keyed = static_cast<int>(
-            std::count_if(analysis.entries.begin(), analysis.entries.end(),
-                          [](const rg::MatrixEntry& e) { return !e.contentKey.empty(); }));
+            std::count_if(analysis.cells.begin(), analysis.cells.end(),
+                          [](const rg::Cell& e) { return !e.contentKey.empty(); }));
     }
     state.counters["recipes"] = keyed;
     state.counters["files/recipe"] =
-        analysis.entries.empty() || !analysis.entries.front().recipe
+        analysis.cells.empty() || !analysis.cells.front().recipe
             ? 0
-            : double(rg::RecipeContentKey::files(*analysis.entries.front().recipe).size());
+            : double(rg::RecipeContentKey::files(*analysis.cells.front().recipe).size());
 }
 BENCHMARK(BM_ContentKeys)
     ->Args({2000, 0, 0})
@@ -266,8 +266,8 @@ void BM_ContentKeyOfOneRecipe(benchmark::State& state)
 {
     auto source = rg::openWorkTree(modularRepository(2000).toStdString());
     const rg::Analysis analysis = rg::Analyzer().analyze(*source);
-    const rg::MatrixEntry* entry = nullptr;
-    for (const rg::MatrixEntry& e : analysis.entries)
+    const rg::Cell* entry = nullptr;
+    for (const rg::Cell& e : analysis.cells)
         if (e.recipe && !entry)
             entry = &e;
     if (!entry) {

@@ -1,8 +1,8 @@
 // The analyzer on the seed fixture repositories — the acceptance criteria — and on
 // git revisions, inferred and invalid specs, caches and threads.
 
-#include "recipes/analyzer.h"
-#include "recipes/matrixcounts.h"
+#include "analysis/analyzer.h"
+#include "analysis/matrixcounts.h"
 #include "testrepository.h"
 
 #include <QDirIterator>
@@ -26,23 +26,23 @@ Analysis analyzeFixture(const QString& name, AnalyzerOptions options = {})
     return Analyzer().analyze(*source, options);
 }
 
-const MatrixEntry* entryFor(const Analysis& analysis, const std::string& fileName)
+const Cell* entryFor(const Analysis& analysis, const std::string& fileName)
 {
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe && entry.recipe->fileName == fileName)
             return &entry;
     return nullptr;
 }
 
-const MatrixEntry* entryForVariant(const Analysis& analysis, const std::string& variant)
+const Cell* entryForVariant(const Analysis& analysis, const std::string& variant)
 {
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.variant.toString() == variant)
             return &entry;
     return nullptr;
 }
 
-std::multiset<std::string> ruleIds(const MatrixEntry& entry)
+std::multiset<std::string> ruleIds(const Cell& entry)
 {
     std::multiset<std::string> ids;
     for (const Finding& finding : entry.findings)
@@ -50,7 +50,7 @@ std::multiset<std::string> ruleIds(const MatrixEntry& entry)
     return ids;
 }
 
-const Finding* findingOf(const MatrixEntry& entry, const std::string& ruleId)
+const Finding* findingOf(const Cell& entry, const std::string& ruleId)
 {
     for (const Finding& finding : entry.findings)
         if (finding.ruleId == ruleId)
@@ -98,7 +98,7 @@ private slots:
         QVERIFY(analysis.spec.isInferred());
         int expected = 0;
         int outside = 0;
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             (entry.expected ? expected : outside) += entry.recipe ? 1 : 0;
         QCOMPARE(expected, 3);
         QCOMPARE(outside, 3);
@@ -114,7 +114,7 @@ private slots:
         const auto all = counts.byStatus();
         QCOMPARE(std::accumulate(all.begin(), all.end(), 0),
                  counts.expectedTotal() + counts.notExpectedTotal() + counts.gaps);
-        QCOMPARE(std::accumulate(all.begin(), all.end(), 0), int(analysis.entries.size()));
+        QCOMPARE(std::accumulate(all.begin(), all.end(), 0), int(analysis.cells.size()));
         QCOMPARE(all, analysis.counts());
     }
 
@@ -131,7 +131,7 @@ private slots:
         QCOMPARE(count(analysis, CellStatus::Missing), 41);
         QCOMPARE(count(analysis, CellStatus::Unexpected), 0);
         QCOMPARE(count(analysis, CellStatus::Impossible), 0);
-        QCOMPARE(analysis.entries.size(), size_t(47));
+        QCOMPARE(analysis.cells.size(), size_t(47));
         QVERIFY(analysis.repositoryFindings.empty());
         // Each count says which cells it counts: the 44 expected ones, then the recipes
         // beside them (the stray sm120-avx, the nightly standing in for sm121-armv9, -magma).
@@ -139,8 +139,7 @@ private slots:
                  std::string("44 expected (1 ok \u00b7 2 broken \u00b7 41 missing) \u00b7 3 not "
                              "expected (2 broken \u00b7 1 redundant)"));
 
-        const MatrixEntry* canonical =
-            entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512.nix");
+        const Cell* canonical = entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512.nix");
         QVERIFY(canonical);
         QCOMPARE(canonical->status, CellStatus::Ok);
         QVERIFY(canonical->expected);
@@ -149,7 +148,7 @@ private slots:
         const QByteArray oldPin = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3";
         for (const char* name : {"pytorch-python313-cuda13_0-sm110-armv8_2.nix",
                                  "pytorch-python313-cuda13_0-sm110-armv9.nix"}) {
-            const MatrixEntry* arm = entryFor(analysis, name);
+            const Cell* arm = entryFor(analysis, name);
             QVERIFY2(arm, name);
             QCOMPARE(arm->status, CellStatus::Broken);
             QVERIFY(arm->expected);
@@ -175,7 +174,7 @@ private slots:
             QVERIFY(arm->reason.find("pin differs") != std::string::npos);
         }
 
-        const MatrixEntry* nightly =
+        const Cell* nightly =
             entryFor(analysis, "pytorch-python313-cuda13_0-sm121-armv9-nightly.nix");
         QVERIFY(nightly);
         QCOMPARE(nightly->status, CellStatus::Broken);
@@ -187,7 +186,7 @@ private slots:
         QCOMPARE(entryForVariant(analysis, "pytorch-python313-cuda13_0-sm121-armv9")->status,
                  CellStatus::Missing); // the nightly file does not fill the cell
 
-        const MatrixEntry* avx = entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx.nix");
+        const Cell* avx = entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx.nix");
         QVERIFY(avx);
         QCOMPARE(avx->status, CellStatus::Broken); // not in the target, and wrong too
         QVERIFY(!avx->expected);
@@ -195,8 +194,7 @@ private slots:
         QVERIFY(findingOf(*avx, "missing-overlay"));
         QVERIFY(findingOf(*avx, "unexpected-variant"));
 
-        const MatrixEntry* magma =
-            entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512-magma.nix");
+        const Cell* magma = entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512-magma.nix");
         QVERIFY(magma);
         QCOMPARE(magma->status, CellStatus::Redundant);
         QCOMPARE(ruleIds(*magma), (std::multiset<std::string>{"nonstandard-suffix"}));
@@ -204,7 +202,7 @@ private slots:
 
         // Missing cells, in spec order, each with a "create" finding.
         int missing = 0;
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             if (entry.status != CellStatus::Missing)
                 continue;
             ++missing;
@@ -220,20 +218,20 @@ private slots:
                 CellStatus::Missing); // expected by the spec, so not "impossible"
         // Expected entries come first, in spec order.
         for (size_t i = 0; i < 44; ++i)
-            QVERIFY(analysis.entries[i].expected);
-        for (size_t i = 44; i < analysis.entries.size(); ++i)
-            QVERIFY(!analysis.entries[i].expected);
+            QVERIFY(analysis.cells[i].expected);
+        for (size_t i = 44; i < analysis.cells.size(); ++i)
+            QVERIFY(!analysis.cells[i].expected);
     }
 
     void seed001TargetIsClean()
     {
         const Analysis analysis = analyzeFixture("seed001-target");
-        QCOMPARE(analysis.entries.size(), size_t(44));
+        QCOMPARE(analysis.cells.size(), size_t(44));
         QCOMPARE(count(analysis, CellStatus::Ok), 44);
         QCOMPARE(analysis.findingCount(), 0);
         QVERIFY(analysis.repositoryFindings.empty());
         QVERIFY(analysis.unnamed.empty());
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             QVERIFY(entry.recipe);
             // Every recipe's facts are fully read: a clean result must not come from blindness.
             const RecipeFacts& facts = *entry.recipe;
@@ -253,11 +251,11 @@ private slots:
     void seed000HasOnlyPinFindings()
     {
         const Analysis analysis = analyzeFixture("seed000");
-        QCOMPARE(analysis.entries.size(), size_t(66));
+        QCOMPARE(analysis.cells.size(), size_t(66));
         QCOMPARE(analysis.expectedCount(), 66);
         QCOMPARE(analysis.findingCount(), 66);
         QCOMPARE(count(analysis, CellStatus::Broken), 66);
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             QCOMPARE(entry.findings.size(), size_t(1));
             QCOMPARE(entry.findings[0].ruleId, std::string("pin-mismatch"));
             QVERIFY(entry.findings[0].message.find("6a030d535719c5190187c4cec156f335e95e3211") !=
@@ -326,7 +324,7 @@ private slots:
         repo.writeRecipe("vllm-python313-cuda13_0-sm61-avx2.nix", text);    // and vLLM too old
         repo.writeRecipe("vllm-python313-cuda12_9-sm61-avx2.nix", text);    // vLLM too old
         auto statusOf = [](const Analysis& analysis, const std::string& variant) {
-            for (const MatrixEntry& entry : analysis.entries)
+            for (const Cell& entry : analysis.cells)
                 if (entry.variant.toString() == variant) {
                     if (!entry.expectation)
                         qFatal("no expectation for %s", variant.c_str());
@@ -411,7 +409,7 @@ private slots:
                 QCOMPARE(finding.file, std::string(".flox/pkgs/scratch.nix"));
             }
         QCOMPARE(notVariant, 1); // common.nix is wrapped by a recipe, so it is a shared base
-        const MatrixEntry* wrapper = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
+        const Cell* wrapper = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
         QVERIFY(wrapper);
         QCOMPARE(wrapper->recipe->pattern, PatternKind::Wrapper);
     }
@@ -425,17 +423,17 @@ private slots:
         AnalyzerOptions options;
         options.maxFileSize = 1024;
         const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()), options);
-        const MatrixEntry* syntax = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
+        const Cell* syntax = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
         QVERIFY(syntax);
         QCOMPARE(syntax->status, CellStatus::Broken);
         QCOMPARE(syntax->findings.at(0).ruleId, std::string("syntax-error"));
         QCOMPARE(syntax->findings[0].line, 2u);
         QCOMPARE(syntax->findings[0].column, 7u);
         QVERIFY(syntax->findings[0].message.find("2:7") != std::string::npos);
-        const MatrixEntry* utf8 = entryFor(analysis, "pytorch-python313-cpu-avx512.nix");
+        const Cell* utf8 = entryFor(analysis, "pytorch-python313-cpu-avx512.nix");
         QCOMPARE(utf8->findings.at(0).ruleId, std::string("not-utf8"));
         QVERIFY(utf8->findings[0].message.find("line 1, column 8") != std::string::npos);
-        const MatrixEntry* big = entryFor(analysis, "pytorch-python313-cpu-avx512bf16.nix");
+        const Cell* big = entryFor(analysis, "pytorch-python313-cpu-avx512bf16.nix");
         QCOMPARE(big->findings.at(0).ruleId, std::string("oversized-file"));
         QCOMPARE(big->recipe->problem, FileProblem::Oversized);
     }
@@ -482,7 +480,7 @@ private slots:
         bytes.replace("sm90", "sm75").replace("\"9.0\"", "\"7.5\"").replace("\"90\"", "\"75\"");
         repo.writeRecipe("pytorch-python313-cuda13_0-sm75-avx2.nix", bytes);
         const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
-        const MatrixEntry* stray = entryFor(analysis, "pytorch-python313-cuda13_0-sm75-avx2.nix");
+        const Cell* stray = entryFor(analysis, "pytorch-python313-cuda13_0-sm75-avx2.nix");
         QVERIFY(stray);
         QCOMPARE(stray->status, CellStatus::Unexpected);
         QVERIFY(!stray->expected);
@@ -521,11 +519,11 @@ private slots:
         four.threads = 4;
         const Analysis a = analyzeFixture("seed000", one);
         const Analysis b = analyzeFixture("seed000", four);
-        QCOMPARE(a.entries.size(), b.entries.size());
-        for (size_t i = 0; i < a.entries.size(); ++i) {
-            QCOMPARE(a.entries[i].variant.toString(), b.entries[i].variant.toString());
-            QCOMPARE(a.entries[i].status, b.entries[i].status);
-            QCOMPARE(a.entries[i].findings.size(), b.entries[i].findings.size());
+        QCOMPARE(a.cells.size(), b.cells.size());
+        for (size_t i = 0; i < a.cells.size(); ++i) {
+            QCOMPARE(a.cells[i].variant.toString(), b.cells[i].variant.toString());
+            QCOMPARE(a.cells[i].status, b.cells[i].status);
+            QCOMPARE(a.cells[i].findings.size(), b.cells[i].findings.size());
         }
     }
 };

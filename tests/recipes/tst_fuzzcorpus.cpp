@@ -3,12 +3,12 @@
 // and every per-recipe rule, with the invariants the fuzz target checks: ranges inside the
 // file, findings with an id and a message. Under the asan preset this is the sanitizer run.
 
+#include "analysis/analyzer.h"
+#include "analysis/ruleset.h"
+#include "facts/factextractor.h"
 #include "matrix/variantexpectation.h"
 #include "nix/evaluator.h"
 #include "nix/syntaxtree.h"
-#include "recipes/analyzer.h"
-#include "recipes/factextractor.h"
-#include "recipes/ruleset.h"
 
 #include <QDir>
 #include <QFile>

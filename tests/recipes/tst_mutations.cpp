@@ -44,16 +44,16 @@
 // Only recipes with no error before mutation are mutated; the planted defects of the fixtures
 // and the demo's broken recipes are asserted to be exactly the files with errors.
 
+#include "analysis/analyzer.h"
 #include "changes/changeplanner.h"
 #include "changes/overlaysource.h"
+#include "facts/archnotation.h"
 #include "facts/syntaxqueries.h"
 #include "matrix/catalog.h"
 #include "matrix/cpufeatureset.h"
 #include "matrix/variantname.h"
 #include "nix/nixhash.h"
 #include "nix/syntaxtree.h"
-#include "recipes/analyzer.h"
-#include "recipes/archnotation.h"
 #include "testrepository.h"
 
 #include <QDir>
@@ -745,7 +745,7 @@ std::map<std::string, int> findingsOn(const Analysis& analysis, const std::strin
         if (finding.file == path)
             ++counts[finding.ruleId];
     };
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         for (const Finding& finding : entry.findings)
             add(finding);
     for (const Finding& finding : analysis.repositoryFindings)
@@ -756,7 +756,7 @@ std::map<std::string, int> findingsOn(const Analysis& analysis, const std::strin
 std::string describeFindings(const Analysis& analysis, const std::string& path)
 {
     std::string text;
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         for (const Finding& finding : entry.findings)
             if (finding.file == path)
                 text += "\n        " + std::string(severityId(finding.severity)) + " " +
@@ -910,7 +910,7 @@ private slots:
 
             // Which recipes are sound before mutation.
             std::set<std::string> withErrors;
-            for (const MatrixEntry& entry : before.entries)
+            for (const Cell& entry : before.cells)
                 for (const Finding& finding : entry.findings)
                     if (finding.severity == Severity::Error && entry.recipe)
                         withErrors.insert(entry.recipe->fileName);
@@ -1536,7 +1536,7 @@ private slots:
             copy.copyFrom(root);
             const std::shared_ptr<const RepositorySource> source = openWorkTree(copy.rootPath());
             const Analysis before = Analyzer().analyze(*source);
-            for (const MatrixEntry& entry : before.entries) {
+            for (const Cell& entry : before.cells) {
                 if (!entry.recipe || entry.firstError())
                     continue;
                 const std::string& path = entry.recipe->path;

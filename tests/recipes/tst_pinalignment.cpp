@@ -3,9 +3,9 @@
 // (also as a bare clone), a directory that is no repository; "align to" gives the explicit
 // bump, whose plan is checked against the recipes on disk.
 
+#include "analysis/analyzer.h"
 #include "changes/pinbumpplanner.h"
-#include "recipes/analyzer.h"
-#include "recipes/pinalignment.h"
+#include "pins/pinalignment.h"
 #include "testrepository.h"
 
 #include <QDirIterator>

@@ -2,8 +2,8 @@
 // that carry each mark (differs from the spec, from the group, abbreviated, no hash), plus the
 // legend and cell lookup "colour the grid by pin" uses.
 
-#include "recipes/analyzer.h"
-#include "recipes/pininventory.h"
+#include "analysis/analyzer.h"
+#include "pins/pininventory.h"
 #include "testrepository.h"
 
 #include <QTest>
@@ -191,8 +191,8 @@ void TestPinInventory::legendAndCells()
     QCOMPARE(inventory.legendIndexOfCell("pytorch:python313-cpu-nothing"), -1);
     QCOMPARE(inventory.pinOfCell("pytorch:python313-cpu-nothing"), std::string());
     // Every cell of the analysis that has a recipe has a colour.
-    for (const MatrixEntry& entry : analysis.entries)
-        QCOMPARE(inventory.legendIndexOfCell(entry.cell.toKey()) >= 0, entry.recipe != nullptr);
+    for (const Cell& entry : analysis.cells)
+        QCOMPARE(inventory.legendIndexOfCell(entry.id.toKey()) >= 0, entry.recipe != nullptr);
     QCOMPARE(inventory.recipesOn(newPin).size(), size_t(1));
     QCOMPARE(inventory.recipesOn(newPin).front().cellKey,
              std::string("pytorch:python313-cpu-avx2"));

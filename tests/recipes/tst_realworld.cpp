@@ -3,9 +3,9 @@
 // every file is an entry, sound recipes have no error, planted defects are found with the
 // right rule and evidence, and what one group needs is never demanded of another.
 
+#include "analysis/analyzer.h"
+#include "facts/archnotation.h"
 #include "nix/syntaxtree.h"
-#include "recipes/analyzer.h"
-#include "recipes/archnotation.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -64,15 +64,15 @@ QStringList recipeFiles(const QString& style)
         .entryList({QStringLiteral("*.nix")}, QDir::Files, QDir::Name);
 }
 
-const MatrixEntry* entryFor(const Analysis& analysis, const std::string& fileName)
+const Cell* entryFor(const Analysis& analysis, const std::string& fileName)
 {
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe && entry.recipe->fileName == fileName)
             return &entry;
     return nullptr;
 }
 
-const Finding* findingOf(const MatrixEntry& entry, std::string_view ruleId)
+const Finding* findingOf(const Cell& entry, std::string_view ruleId)
 {
     for (const Finding& finding : entry.findings)
         if (finding.ruleId == ruleId)
@@ -81,7 +81,7 @@ const Finding* findingOf(const MatrixEntry& entry, std::string_view ruleId)
 }
 
 // Rule ids of the error and warning findings: what decides a cell and what a person must act on.
-std::set<std::string> severeIds(const MatrixEntry& entry)
+std::set<std::string> severeIds(const Cell& entry)
 {
     std::set<std::string> ids;
     for (const Finding& finding : entry.findings)
@@ -90,7 +90,7 @@ std::set<std::string> severeIds(const MatrixEntry& entry)
     return ids;
 }
 
-std::set<std::string> allIds(const MatrixEntry& entry)
+std::set<std::string> allIds(const Cell& entry)
 {
     std::set<std::string> ids;
     for (const Finding& finding : entry.findings)
@@ -113,7 +113,7 @@ std::string describe(const Analysis& analysis)
     out << analysis.summary() << "\n";
     for (const Finding& finding : analysis.repositoryFindings)
         out << "  repository: " << finding.ruleId << ": " << finding.message << "\n";
-    for (const MatrixEntry& entry : analysis.entries) {
+    for (const Cell& entry : analysis.cells) {
         out << "  [" << cellStatusId(entry.status) << "] "
             << (entry.recipe ? entry.recipe->fileName : entry.variant.toString() + " (no file)")
             << "\n";
@@ -424,7 +424,7 @@ private slots:
         QFETCH(int, status);
         QFETCH(QString, severe);
         const Analysis analysis = analyzeStyle(style);
-        const MatrixEntry* entry = entryFor(analysis, file.toStdString());
+        const Cell* entry = entryFor(analysis, file.toStdString());
         QVERIFY2(entry, describe(analysis).c_str());
         const std::string context = file.toStdString() + " in\n" + describe(analysis);
         QVERIFY2(entry->status == static_cast<CellStatus>(status), context.c_str());
@@ -448,7 +448,7 @@ private slots:
             QVERIFY2(analysis.sourceError.empty(), context.c_str());
             QVERIFY2(analysis.unnamed.empty(), context.c_str());
             std::map<std::string, int> asEntry;
-            for (const MatrixEntry& entry : analysis.entries)
+            for (const Cell& entry : analysis.cells)
                 if (entry.recipe)
                     ++asEntry[entry.recipe->path];
             std::set<std::string> scanned(analysis.files.begin(), analysis.files.end());
@@ -501,7 +501,7 @@ private slots:
              nullptr},
         };
         for (const Flow& flow : flows) {
-            const MatrixEntry* entry = entryFor(analysis, flow.file);
+            const Cell* entry = entryFor(analysis, flow.file);
             QVERIFY2(entry && entry->recipe, flow.file);
             const std::string context = std::string(flow.file) + " " +
                                         std::string(archSinkName(flow.sink)) + "\n" +
@@ -520,22 +520,20 @@ private slots:
             QVERIFY2(viaSeen, context.c_str());
         }
         // GitHub's /tarball/<rev> endpoint pins the same revision as /archive/<rev>.tar.gz.
-        const MatrixEntry* tarball =
-            entryFor(analysis, "pytorch-python313-cuda12_8-sm86-avx512.nix");
+        const Cell* tarball = entryFor(analysis, "pytorch-python313-cuda12_8-sm86-avx512.nix");
         QVERIFY(tarball && tarball->recipe->pins.size() == 1);
         QCOMPARE(tarball->recipe->pins.front().revision, pinCuda128);
         // Inherited meta.platforms (oldAttrs.meta.platforms or …) is not second-guessed, and a
         // CPU-only recipe may list every Linux system.
-        const MatrixEntry* inherited =
-            entryFor(analysis, "pytorch-python313-cuda12_8-sm75-avx2.nix");
+        const Cell* inherited = entryFor(analysis, "pytorch-python313-cuda12_8-sm75-avx2.nix");
         QVERIFY(inherited->recipe->platformsValue);
         QCOMPARE(inherited->recipe->platformsValue->origin, ValueOrigin::Inherited);
-        const MatrixEntry* cpu = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
+        const Cell* cpu = entryFor(analysis, "pytorch-python313-cpu-avx2.nix");
         QVERIFY(cpu->recipe->platformsValue);
         QCOMPARE(cpu->recipe->platformsValue->origin, ValueOrigin::Known);
         QVERIFY(allIds(*cpu).empty());
         // No finding of any severity on these sound recipes but the inferred-spec note.
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             if (entry.recipe)
                 QVERIFY2(allIds(entry).empty(), describe(analysis).c_str());
     }
@@ -547,7 +545,7 @@ private slots:
         const QString file = QStringLiteral("pytorch-python313-cuda13_0-sm121-armv9.nix");
         const Analysis analysis = analyzeStyle(style);
         QVERIFY(!analysis.spec.isInferred());
-        const MatrixEntry* entry = entryFor(analysis, file.toStdString());
+        const Cell* entry = entryFor(analysis, file.toStdString());
         QVERIFY(entry);
         QVERIFY(entry->expected);
         const Finding* notation = findingOf(*entry, "gpu-arch-notation");
@@ -575,7 +573,7 @@ private slots:
             count += finding.ruleId == "gpu-arch-notation" || finding.ruleId == "gpu-arch-mismatch";
         QCOMPARE(count, 1);
         // The integer sink of the sibling takes "90" and is fine.
-        const MatrixEntry* cmake = entryFor(analysis, "pytorch-python313-cuda13_0-sm90-avx512.nix");
+        const Cell* cmake = entryFor(analysis, "pytorch-python313-cuda13_0-sm90-avx512.nix");
         QCOMPARE(archNumbers(*cmake->recipe, ArchSink::CmakeCudaArchitectures),
                  std::multiset<std::string>{"90"});
         QVERIFY(cmake->findings.empty());
@@ -602,7 +600,7 @@ private slots:
             {"pytorch-python312-cpu-avx2.nix", "CXXFLAGS"},
         };
         for (const auto& [file, sink] : sinks) {
-            const MatrixEntry* entry = entryFor(analysis, file);
+            const Cell* entry = entryFor(analysis, file);
             QVERIFY2(entry && entry->recipe->compilerFlags, file.c_str());
             const CpuFlagsFact& flags = *entry->recipe->compilerFlags;
             QCOMPARE(flags.sink, sink);
@@ -630,7 +628,7 @@ private slots:
             {"pytorch-python313-cuda13_0-sm120-avx512.nix", {"-mavx2", "-mfma", "-mf16c"}},
         };
         for (const auto& [file, flags] : selected) {
-            const MatrixEntry* entry = entryFor(analysis, file);
+            const Cell* entry = entryFor(analysis, file);
             QVERIFY2(entry, file.c_str());
             QVERIFY2(entry->recipe->compilerFlags, (file + "\n" + context).c_str());
             QVERIFY2(entry->recipe->compilerFlags->flags == flags, file.c_str());
@@ -642,8 +640,7 @@ private slots:
             QVERIFY2(entry->recipe->platformsValue->platforms == std::vector<std::string>{platform},
                      file.c_str());
         }
-        const MatrixEntry* wrong =
-            entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512.nix");
+        const Cell* wrong = entryFor(analysis, "pytorch-python313-cuda13_0-sm120-avx512.nix");
         const Finding* mismatch = findingOf(*wrong, "cpu-flags-mismatch");
         QVERIFY2(mismatch, context.c_str());
         QCOMPARE(mismatch->file,
@@ -656,7 +653,7 @@ private slots:
         QVERIFY2(std::find(analysis.modules.begin(), analysis.modules.end(),
                            ".flox/pkgs/lib/cpu-isa.nix") != analysis.modules.end(),
                  context.c_str());
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             QVERIFY(!entry.recipe || entry.recipe->fileName != "cpu-isa.nix");
     }
 
@@ -665,18 +662,18 @@ private slots:
     {
         const Analysis analysis = analyzeStyle(QStringLiteral("companion"));
         const std::string context = describe(analysis);
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             QVERIFY2(!findingOf(entry, "duplicate-variant"), context.c_str());
             QVERIFY2(entry.status != CellStatus::Redundant, context.c_str());
         }
         for (const char* cell : {"sm90-avx512", "sm120-avx512"}) {
             const std::string tail = std::string("-python313-cuda12_8-") + cell + ".nix";
-            const MatrixEntry* torch = entryFor(analysis, "pytorch" + tail);
-            const MatrixEntry* vision = entryFor(analysis, "torchvision" + tail);
+            const Cell* torch = entryFor(analysis, "pytorch" + tail);
+            const Cell* vision = entryFor(analysis, "torchvision" + tail);
             QVERIFY2(torch && vision, context.c_str());
             QCOMPARE(torch->package, std::string("pytorch"));
             QCOMPARE(vision->package, std::string("torchvision"));
-            QVERIFY(torch->cell != vision->cell);
+            QVERIFY(torch->id != vision->id);
             QCOMPARE(torch->variant.cellKey(), vision->variant.cellKey()); // same matrix point
             QVERIFY2(vision->recipe->wrappedFile, context.c_str());
             QCOMPARE(vision->recipe->wrappedFile->value, "./pytorch" + tail);
@@ -738,7 +735,7 @@ private slots:
             QVERIFY2(profile.canonicalWhy.find("first by name") != std::string::npos,
                      profile.canonicalWhy.c_str());
         }
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             for (const char* rule :
                  {"pin-differs-from-group", "overlay-differs-from-group", "missing-overlay",
                   "pin-mismatch", "cuda-below-minimum", "impossible-pairing", "missing-variant"})
@@ -764,7 +761,7 @@ private slots:
             {"pytorch-python315-cpu-avx2.nix", "315"},
             {"pytorch-python313-cuda13_2-sm120-avx512.nix", "13.2"},
         };
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             if (!entry.recipe)
                 continue;
             for (const Finding& finding : entry.findings)
@@ -781,34 +778,32 @@ private slots:
                      unknown->message.c_str());
         }
         // A legacy ISA spelling is a rename (info), never a deletion.
-        const MatrixEntry* orin = entryFor(analysis, "pytorch-python313-cuda12_8-sm87-armv8.2.nix");
+        const Cell* orin = entryFor(analysis, "pytorch-python313-cuda12_8-sm87-armv8.2.nix");
         QVERIFY(orin);
         QCOMPARE(orin->variant.isa, std::string("armv8_2"));
         const Finding* naming = findingOf(*orin, "naming");
         QVERIFY2(naming, context.c_str());
         QCOMPARE(naming->severity, Severity::Info);
         QCOMPARE(naming->fix, FixKind::Rename);
-        const MatrixEntry* mps = entryFor(analysis, "pytorch-python313-darwin-mps.nix");
+        const Cell* mps = entryFor(analysis, "pytorch-python313-darwin-mps.nix");
         QVERIFY(mps);
         QCOMPARE(mps->variant.accelerator, Accelerator::Darwin);
         QVERIFY2(mps->findings.empty(), context.c_str());
-        const MatrixEntry* generic = entryFor(analysis, "pytorch-python313-cuda12_8-sm90.nix");
+        const Cell* generic = entryFor(analysis, "pytorch-python313-cuda12_8-sm90.nix");
         QVERIFY(generic);
         QVERIFY(generic->variant.isa.empty());
         QCOMPARE(generic->variant.gpuArch, std::string("sm90"));
         QCOMPARE(archNumbers(*generic->recipe, ArchSink::GpuTargets),
                  std::multiset<std::string>{"90"});
-        const MatrixEntry* cpu = entryFor(analysis, "pytorch-python312-cpu.nix");
+        const Cell* cpu = entryFor(analysis, "pytorch-python312-cpu.nix");
         QVERIFY(cpu);
         QVERIFY(cpu->variant.isa.empty());
         QCOMPARE(cpu->variant.accelerator, Accelerator::Cpu);
-        const MatrixEntry* grace =
-            entryFor(analysis, "pytorch-python313-cuda12_8-sm90-neoversev2.nix");
+        const Cell* grace = entryFor(analysis, "pytorch-python313-cuda12_8-sm90-neoversev2.nix");
         QCOMPARE(grace->variant.isa, std::string("neoversev2"));
-        QVERIFY(grace->cell != generic->cell);
+        QVERIFY(grace->id != generic->id);
         // The unknown CUDA version is still checked: its arch reaches gpuTargets as 12.0.
-        const MatrixEntry* cuda132 =
-            entryFor(analysis, "pytorch-python313-cuda13_2-sm120-avx512.nix");
+        const Cell* cuda132 = entryFor(analysis, "pytorch-python313-cuda13_2-sm120-avx512.nix");
         QCOMPARE(cuda132->variant.cuda, std::string("13.2"));
         QCOMPARE(archNumbers(*cuda132->recipe, ArchSink::GpuTargets),
                  std::multiset<std::string>{"120"});
@@ -821,7 +816,7 @@ private slots:
         const std::string context = describe(analysis);
         QVERIFY(analysis.spec.isInferred());
         std::vector<std::string> gaps;
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             if (entry.status == CellStatus::Gap) {
                 gaps.push_back(entry.variant.toString());
                 QVERIFY(!entry.recipe);
@@ -847,13 +842,13 @@ private slots:
         const std::string context = describe(analysis);
         QCOMPARE(analysis.counts()[static_cast<size_t>(CellStatus::Ok)], 4);
         const QString file = QStringLiteral("pytorch-python313-cuda12_8-sm86-avx2.nix");
-        const MatrixEntry* unpinned = entryFor(analysis, file.toStdString());
+        const Cell* unpinned = entryFor(analysis, file.toStdString());
         const Finding* search = findingOf(*unpinned, "unpinned-nixpkgs");
         QVERIFY2(search, context.c_str());
         QCOMPARE(search->severity, Severity::Warning);
         QCOMPARE(int(search->line), lineOf(style, file, "import <nixpkgs>"));
         QVERIFY(search->message.find("<nixpkgs>") != std::string::npos);
-        const MatrixEntry* old = entryFor(analysis, "pytorch-python313-cuda12_8-sm90-avx512.nix");
+        const Cell* old = entryFor(analysis, "pytorch-python313-cuda12_8-sm90-avx512.nix");
         const Finding* pytorch = findingOf(*old, "deprecated-torch-attribute");
         QVERIFY2(pytorch, context.c_str());
         QCOMPARE(pytorch->severity, Severity::Warning);
@@ -865,7 +860,7 @@ private slots:
     {
         const Analysis analysis = analyzeStyle(QStringLiteral("vllm"));
         const std::string context = describe(analysis);
-        const MatrixEntry* old = entryFor(analysis, "vllm-python312-cuda12_8-sm61-avx2.nix");
+        const Cell* old = entryFor(analysis, "vllm-python312-cuda12_8-sm61-avx2.nix");
         QVERIFY(old);
         QCOMPARE(old->package, std::string("vllm"));
         const Finding* below = findingOf(*old, "package-below-minimum-arch");
@@ -877,7 +872,7 @@ private slots:
                            "package-below-minimum-arch"));
         QVERIFY(entryFor(analysis, "vllm-python312-cuda12_8-sm80-avx2.nix")->findings.empty());
         // vLLM's capability reaches nixpkgs' cudaCapabilities and TORCH_CUDA_ARCH_LIST.
-        const MatrixEntry* ampere = entryFor(analysis, "vllm-python312-cuda12_8-sm80-avx2.nix");
+        const Cell* ampere = entryFor(analysis, "vllm-python312-cuda12_8-sm80-avx2.nix");
         QCOMPARE(archNumbers(*ampere->recipe, ArchSink::CudaCapabilities),
                  std::multiset<std::string>{"80"});
         QCOMPARE(archNumbers(*ampere->recipe, ArchSink::TorchCudaArchList),

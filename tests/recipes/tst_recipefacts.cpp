@@ -1,7 +1,7 @@
 // Fact extraction over many layouts: every fact written several ways a person (or a template)
 // writes it must read the same, with the range pointing at the value in the source.
 
-#include "recipes/analyzer.h"
+#include "analysis/analyzer.h"
 #include "testrepository.h"
 
 #include <QDir>
@@ -298,8 +298,8 @@ private slots:
                          "let\n  pin = import ./lib/pin.nix;\n  pkgs = import pin.nixpkgs { };\n"
                          "in\npkgs.python313Packages.torch\n");
         const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
-        QCOMPARE(analysis.entries.size(), size_t(1));
-        const RecipeFacts& facts = *analysis.entries.front().recipe;
+        QCOMPARE(analysis.cells.size(), size_t(1));
+        const RecipeFacts& facts = *analysis.cells.front().recipe;
         QCOMPARE(facts.pins.size(), size_t(1));
         const PinFact& read = facts.pins[0];
         QCOMPARE(read.file, std::string(".flox/pkgs/lib/pin.nix"));

@@ -1,10 +1,10 @@
 // Work-tree and git-revision sources, and the git helpers of the branch overview.
 
-#include "recipes/analyzer.h"
-#include "recipes/gitrepositoryinfo.h"
-#include "recipes/gitrevisionsource.h"
-#include "recipes/repositorysource.h"
+#include "analysis/analyzer.h"
 #include "testrepository.h"
+#include "vcs/gitrepositoryinfo.h"
+#include "vcs/gitrevisionsource.h"
+#include "vcs/repositorysource.h"
 
 #include <QFile>
 #include <QTest>
@@ -136,7 +136,7 @@ private slots:
         QVERIFY(analysis.specError);
         QVERIFY(analysis.specError->message.find("named pipe") != std::string::npos);
         int unreadable = 0;
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             for (const Finding& finding : entry.findings)
                 unreadable += finding.ruleId == "unreadable-file" ? 1 : 0;
         for (const Finding& finding : analysis.repositoryFindings)

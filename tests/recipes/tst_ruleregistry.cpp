@@ -2,11 +2,11 @@
 // reports it, and the analysis of every fixture repository and the demo reports no rule id the
 // table lacks.
 
-#include "recipes/analyzer.h"
-#include "recipes/repositorysource.h"
-#include "recipes/rules/importrules.h"
-#include "recipes/ruleset.h"
+#include "analysis/analyzer.h"
+#include "analysis/rules/importrules.h"
+#include "analysis/ruleset.h"
 #include "testrepository.h"
+#include "vcs/repositorysource.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -93,7 +93,7 @@ private slots:
         for (const QString& repo : repos) {
             const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.toStdString()));
             std::vector<Finding> findings = analysis.repositoryFindings;
-            for (const MatrixEntry& entry : analysis.entries)
+            for (const Cell& entry : analysis.cells)
                 findings.insert(findings.end(), entry.findings.begin(), entry.findings.end());
             for (const Finding& finding : findings) {
                 const std::string where = repo.toStdString() + ": " + finding.ruleId;
@@ -131,7 +131,7 @@ private slots:
                          "{ callPackage }: callPackage ./base.nix { }\n");
         const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()));
         std::multiset<std::string> reported;
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             for (const Finding& finding : entry.findings) {
                 QVERIFY2(RuleSet::rule(finding.ruleId), finding.ruleId.c_str());
                 if (finding.message.find("(inherited from base.nix)") != std::string::npos)

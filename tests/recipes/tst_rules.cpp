@@ -1,10 +1,10 @@
 // Every rule: one case that triggers it and one that does not. cleanupTestCase checks that no
 // rule of RuleSet::rules() went untriggered, so a new rule cannot land without its test.
 
-#include "recipes/analyzer.h"
-#include "recipes/archnotation.h"
-#include "recipes/recipemodules.h"
-#include "recipes/ruleset.h"
+#include "analysis/analyzer.h"
+#include "analysis/recipemodules.h"
+#include "analysis/ruleset.h"
+#include "facts/archnotation.h"
 #include "testrepository.h"
 
 #include <QTest>
@@ -198,7 +198,7 @@ const Finding* find(const std::vector<Finding>& findings, const std::string& id)
 Analysis analyze(const TestRepository& repo, AnalyzerOptions options = {})
 {
     Analysis analysis = Analyzer().analyze(*openWorkTree(repo.rootPath()), options);
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         for (const Finding& finding : entry.findings)
             triggered().insert(finding.ruleId);
     for (const Finding& finding : analysis.repositoryFindings)
@@ -212,7 +212,7 @@ std::vector<Finding> checkAlone(const QByteArray& text, const std::string& name)
     TestRepository repo;
     repo.writeRecipe(QString::fromStdString(name), text);
     const Analysis analysis = analyze(repo);
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         if (entry.recipe && entry.recipe->fileName == name)
             return entry.findings;
     qWarning("%s was not analysed", name.c_str());
@@ -222,7 +222,7 @@ std::vector<Finding> checkAlone(const QByteArray& text, const std::string& name)
 std::multiset<std::string> allIds(const Analysis& analysis)
 {
     std::multiset<std::string> out;
-    for (const MatrixEntry& entry : analysis.entries)
+    for (const Cell& entry : analysis.cells)
         for (const Finding& finding : entry.findings)
             out.insert(finding.ruleId);
     for (const Finding& finding : analysis.repositoryFindings)
@@ -523,7 +523,7 @@ private slots:
         repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx2.nix", recipe("8.0+PTX"));
         const Analysis analysis = analyze(repo);
         std::string message;
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             if (entry.recipe &&
                 entry.recipe->fileName == "pytorch-python313-cuda12_8-sm90-avx2.nix")
                 if (const Finding* finding = find(entry.findings, "gpu-arch-mismatch"))
@@ -823,18 +823,18 @@ in
         recipe("pytorch-python313-cuda12_8-sm86-avx2.nix", "8.9", "avx2");
         recipe("pytorch-python313-cuda12_8-sm89-avx2.nix", "8.9", "avx512");
         const Analysis analysis = analyze(repo);
-        std::map<std::string, const MatrixEntry*> byCell;
-        for (const MatrixEntry& entry : analysis.entries)
+        std::map<std::string, const Cell*> byCell;
+        for (const Cell& entry : analysis.cells)
             byCell[entry.variant.gpuArch + "-" + entry.variant.isa] = &entry;
         QCOMPARE(byCell.size(), size_t(4));
         for (const char* sound : {"sm90-avx512", "sm90-avx2"}) {
-            const MatrixEntry& entry = *byCell[sound];
+            const Cell& entry = *byCell[sound];
             QVERIFY2(!entry.firstError(), sound);
             QVERIFY2(!find(entry.findings, "values-not-read"), sound);
             QCOMPARE(entry.recipe->archSinks.size(), size_t(3));
             QVERIFY(entry.recipe->compilerFlags);
         }
-        const MatrixEntry& arch = *byCell["sm86-avx2"];
+        const Cell& arch = *byCell["sm86-avx2"];
         QCOMPARE(ids(arch.findings),
                  (std::multiset<std::string>{"gpu-arch-mismatch", "gpu-arch-mismatch"}));
         const std::string& message = arch.findings[0].message;
@@ -864,7 +864,7 @@ in
                          "import ./lib/mk-torch.nix {\n  capability = \"9.0\";\n"
                          "  isa = \"avx2\";\n  python = \"312\";\n  cuda = \"12_9\";\n}\n");
         const Analysis sets = analyze(repo);
-        for (const MatrixEntry& entry : sets.entries) {
+        for (const Cell& entry : sets.cells) {
             if (!entry.recipe || entry.variant.python != "312")
                 continue;
             if (entry.variant.isa == "avx2") {
@@ -908,8 +908,8 @@ in
             repo.writeRecipe("pytorch-python312-cpu-avx512bf16.nix",
                              recipe(otherPin, "pkgs.python3Packages.torch"));
             const Analysis analysis = analyze(repo);
-            QCOMPARE(analysis.entries.size(), size_t(5));
-            for (const MatrixEntry& entry : analysis.entries) {
+            QCOMPARE(analysis.cells.size(), size_t(5));
+            for (const Cell& entry : analysis.cells) {
                 const bool wrong = entry.variant.python == "312" && entry.variant.isa == "avx2";
                 const Finding* finding = find(entry.findings, "python-default-mismatch");
                 QVERIFY2(bool(finding) == wrong,
@@ -931,7 +931,7 @@ in
                         recipe(goodPin, "pkgs.python3Packages.torch"));
         tie.writeRecipe("pytorch-python312-cpu-avx2.nix",
                         recipe(goodPin, "pkgs.python3Packages.torch"));
-        for (const MatrixEntry& entry : analyze(tie).entries)
+        for (const Cell& entry : analyze(tie).cells)
             QVERIFY(!find(entry.findings, "python-default-mismatch"));
     }
 
@@ -972,7 +972,7 @@ in
         repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix",
                          "import ./lib/mk-torch.nix {\n  capability = \"9.0\";\n"
                          "  isa = \"avx512\";\n}\n");
-        const std::vector<Finding> findings = analyze(repo).entries.at(0).findings;
+        const std::vector<Finding> findings = analyze(repo).cells.at(0).findings;
         ONLY(findings, "values-not-read");
         QVERIFY2(findings[0].message.find("GPU arch and the compiler flags") != std::string::npos &&
                      findings[0].message.find("./lib/mk-torch.nix") != std::string::npos,
@@ -1035,18 +1035,18 @@ in
         RecipeCache cache;
         auto source = openWorkTree(repo.rootPath());
         Analysis analysis = Analyzer().analyze(*source, {}, &cache);
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             for (const Finding& finding : entry.findings)
                 triggered().insert(finding.ruleId);
         // lib/*.nix are modules, not variants (the fourth entry is the gap sm86-avx2).
-        QCOMPARE(std::count_if(analysis.entries.begin(), analysis.entries.end(),
-                               [](const MatrixEntry& e) { return e.recipe != nullptr; }),
+        QCOMPARE(std::count_if(analysis.cells.begin(), analysis.cells.end(),
+                               [](const Cell& e) { return e.recipe != nullptr; }),
                  3);
         QCOMPARE(analysis.modules, (std::vector<std::string>{".flox/pkgs/lib/archs.nix",
                                                              ".flox/pkgs/lib/cpu-isa.nix"}));
         auto errorsOf = [&](const std::string& file) {
             std::multiset<std::string> out;
-            for (const MatrixEntry& entry : analysis.entries)
+            for (const Cell& entry : analysis.cells)
                 if (entry.recipe && entry.recipe->fileName == file)
                     for (const Finding& finding : entry.findings)
                         if (finding.severity == Severity::Error)
@@ -1054,7 +1054,7 @@ in
             return out;
         };
         auto messageOf = [&](const std::string& file, const std::string& id) {
-            for (const MatrixEntry& entry : analysis.entries)
+            for (const Cell& entry : analysis.cells)
                 if (entry.recipe && entry.recipe->fileName == file)
                     if (const Finding* finding = find(entry.findings, id))
                         return finding->message;
@@ -1370,8 +1370,8 @@ in
         repo.writeRecipe("torchvision-python313-cuda13_0-sm90-avx512.nix",
                          stub("pytorch-python313-cuda13_0-sm90-avx512"));
         const Analysis analysis = analyze(repo);
-        QCOMPARE(analysis.entries.size(), size_t(2));
-        for (const MatrixEntry& entry : analysis.entries) {
+        QCOMPARE(analysis.cells.size(), size_t(2));
+        for (const Cell& entry : analysis.cells) {
             const bool wrong = entry.variant.gpuArch == "sm89";
             QCOMPARE(bool(find(entry.findings, "imported-cell-mismatch")), wrong);
             if (!wrong)
@@ -1423,7 +1423,7 @@ in
                          "{ cudaPackages_12_9 }:\n"
                          "(import ./pytorch-python313-cuda12_8-sm90-avx512.nix).override {\n"
                          "  cudaPackages = cudaPackages_12_9;\n}\n");
-        for (const MatrixEntry& entry : analyze(repo).entries)
+        for (const Cell& entry : analyze(repo).cells)
             if (entry.variant.toString() == "pytorch-python313-cuda12_9-sm90-avx512") {
                 QVERIFY(!find(entry.findings, "cuda-version-mismatch"));
                 QVERIFY(find(entry.findings, "pin-differs-from-group"));
@@ -1491,8 +1491,8 @@ in
             companion + "{\n  torch = callPackage ./pytorch-python313-cuda12_8-sm89-avx512.nix "
                         "{ };\n}\n");
         const Analysis analysis = analyze(repo);
-        std::map<std::string, const MatrixEntry*> byName;
-        for (const MatrixEntry& entry : analysis.entries)
+        std::map<std::string, const Cell*> byName;
+        for (const Cell& entry : analysis.cells)
             byName[entry.variant.toString()] = &entry;
         QCOMPARE(byName.size(), size_t(11));
         QVERIFY(!find(byName.at("torchvision-python313-cuda12_8-sm89-avx512")->findings,
@@ -1517,7 +1517,7 @@ in
              {"pytorch-python313-cuda12_8-sm90-avx512", "pytorch-python313-cuda12_8-sm89-avx512",
               "pytorch-python313-cuda12_8-sm86-avx2", "pytorch-python312-cuda12_8-sm89-avx512",
               "pytorch-python312-cuda12_8-sm86-avx2"}) {
-            const MatrixEntry& entry = *byName.at(sound);
+            const Cell& entry = *byName.at(sound);
             QVERIFY2(entry.recipe && !entry.recipe->archSinks.empty() &&
                          entry.recipe->compilerFlags,
                      sound);
@@ -1533,13 +1533,13 @@ in
         QCOMPARE(sink.writtenIn,
                  std::string(".flox/pkgs/pytorch-python313-cuda12_8-sm89-avx512.nix:3"));
         // What an override leaves out is the base's: avx512 flags in an avx2 cell, sm90's arch.
-        const MatrixEntry& isa = *byName.at("pytorch-python313-cuda12_8-sm89-avx2");
+        const Cell& isa = *byName.at("pytorch-python313-cuda12_8-sm89-avx2");
         ONLY(isa.findings, "cpu-flags-mismatch");
         QVERIFY2(isa.findings[0].message.find(
                      "this recipe overrides ./pytorch-python313-cuda12_8-sm90-avx512.nix and "
                      "leaves what makes this value to it") != std::string::npos,
                  isa.findings[0].message.c_str());
-        const MatrixEntry& arch = *byName.at("pytorch-python313-cuda12_8-sm80-avx2");
+        const Cell& arch = *byName.at("pytorch-python313-cuda12_8-sm80-avx2");
         ONLY(arch.findings, "gpu-arch-mismatch");
         QVERIFY2(arch.findings[0].message.find(
                      "written in .flox/pkgs/pytorch-python313-cuda12_8-sm90-avx512.nix:3") !=
@@ -1572,7 +1572,7 @@ in
         QCOMPARE(analysis.groups.size(), size_t(1));
         QCOMPARE(analysis.groups[0].profile.overlays,
                  (std::vector<OverlayKind>{OverlayKind::CudaPackageSet, OverlayKind::MagmaPatch}));
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             if (entry.variant.gpuArch == "sm120") {
                 ONLY(entry.findings, "overlay-differs-from-group");
                 QVERIFY2(entry.findings[0].message.find("magma-patch") != std::string::npos,
@@ -1630,7 +1630,7 @@ in
         QCOMPARE(analysis.groups[0].profile.overlays,
                  (std::vector<OverlayKind>{OverlayKind::CudaPackageSet, OverlayKind::MagmaPatch,
                                            OverlayKind::TorchUpgrade}));
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             const bool wrong = entry.variant.gpuArch == "sm120";
             QVERIFY2(bool(find(entry.findings, "overlay-differs-from-group")) == wrong,
                      entry.recipe->fileName.c_str());
@@ -1663,13 +1663,13 @@ in
             QByteArray(body).replace("TORCH", "pytorch-python313-cuda12_8-sm90-avx512-old.nix"));
         const Analysis analysis = analyze(repo);
         std::map<std::string, std::multiset<std::string>> byPackage;
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             for (const Finding& finding : entry.findings)
                 if (finding.severity == Severity::Error)
                     byPackage[entry.package].insert(finding.ruleId);
         QCOMPARE(byPackage, (std::map<std::string, std::multiset<std::string>>{
                                 {"torchaudio", {"imported-file-missing"}}}));
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             if (const Finding* missing = find(entry.findings, "imported-file-missing")) {
                 QCOMPARE(missing->line, 5);
                 QVERIFY2(missing->message.find("sm90-avx512-old.nix'") != std::string::npos,
@@ -1714,7 +1714,7 @@ in
         QVERIFY(analysis.spec.isInferred());
         QCOMPARE(analysis.counts()[static_cast<size_t>(CellStatus::Ok)], 5);
         QCOMPARE(analysis.counts()[static_cast<size_t>(CellStatus::Missing)], 0);
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             QVERIFY(entry.recipe);
             std::multiset<std::string> got = ids(entry.findings);
             const std::string& file = entry.recipe->fileName;
@@ -1769,7 +1769,7 @@ in
         write("sm75", "avx2", "311");
         const Analysis analysis = analyze(repo);
         std::set<std::string> gaps;
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             QVERIFY(entry.status != CellStatus::Missing);
             if (entry.status != CellStatus::Gap)
                 continue;
@@ -1790,8 +1790,8 @@ in
         r.attribute = "pytorch"; // deprecated alias: builds, so a warning
         repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix", r.text());
         const Analysis analysis = analyze(repo);
-        const MatrixEntry* entry = nullptr;
-        for (const MatrixEntry& e : analysis.entries)
+        const Cell* entry = nullptr;
+        for (const Cell& e : analysis.cells)
             if (e.recipe)
                 entry = &e;
         QVERIFY(entry);
@@ -1811,9 +1811,9 @@ in
                          "./pytorch-python313-cuda12_8-sm90-avx512.nix { };\nin "
                          "python3Packages.torchvision.override { inherit torch; }\n");
         const Analysis analysis = analyze(repo);
-        QCOMPARE(analysis.entries.size(), size_t(2));
+        QCOMPARE(analysis.cells.size(), size_t(2));
         std::set<std::string> packages;
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             QCOMPARE(entry.status, CellStatus::Ok);
             QVERIFY(!find(entry.findings, "duplicate-variant"));
             packages.insert(entry.package);
@@ -1849,7 +1849,7 @@ in
         repo.writeRecipe("pytorch210-python313-cuda13_0-sm90-avx512.nix", Recipe{}.text());
         const Analysis analysis = analyze(repo);
         int redundant = 0;
-        for (const MatrixEntry& entry : analysis.entries) {
+        for (const Cell& entry : analysis.cells) {
             if (!entry.recipe)
                 continue;
             if (entry.recipe->fileName == "pytorch-python313-cuda13_0-sm90-avx512.nix") {
@@ -1869,7 +1869,7 @@ in
         repo.writeRecipe("pytorch-py313-sm90-avx512.nix", Recipe{}.text());
         const Analysis legacy = analyze(repo);
         bool found = false;
-        for (const MatrixEntry& entry : legacy.entries)
+        for (const Cell& entry : legacy.cells)
             if (entry.recipe && entry.recipe->fileName == "pytorch-py313-sm90-avx512.nix") {
                 found = true;
                 QCOMPARE(entry.status, CellStatus::Redundant);
@@ -1889,8 +1889,8 @@ in
                          "(import ./pytorch-python313-cuda13_0-sm90-avx512.nix).overrideAttrs "
                          "(old: { pname = \"pytorch210-python313-cuda13_0-sm90-avx512\"; })\n");
         const Analysis alias = analyze(repo);
-        const MatrixEntry* published = nullptr;
-        for (const MatrixEntry& entry : alias.entries)
+        const Cell* published = nullptr;
+        for (const Cell& entry : alias.cells)
             if (entry.recipe && entry.recipe->fileName.rfind("pytorch210-", 0) == 0)
                 published = &entry;
         QVERIFY(published);
@@ -1918,7 +1918,7 @@ in
         QCOMPARE(allIds(analysis),
                  (std::multiset<std::string>{"missing-variant", "missing-variant",
                                              "missing-variant", "unexpected-variant"}));
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             if (entry.status == CellStatus::Missing)
                 QCOMPARE(entry.findings.at(0).file,
                          ".flox/pkgs/" + entry.variant.toString() + ".nix");
@@ -1966,7 +1966,7 @@ in
         options.maxFileSize = 200;
         const Analysis analysis = analyze(repo, options);
         std::map<std::string, std::string> byFile;
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             if (entry.recipe) {
                 QCOMPARE(entry.findings.size() >= 1, true);
                 byFile[entry.recipe->fileName] = entry.findings[0].ruleId;
@@ -1977,7 +1977,7 @@ in
                  std::string("oversized-file"));
         QCOMPARE(byFile["pytorch-python313-cpu-avx2.nix"], std::string("symlink-outside"));
         QCOMPARE(byFile["pytorch-python313-cpu-avx512.nix"], std::string("unreadable-file"));
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             if (entry.recipe && entry.recipe->fileName == "pytorch-python313-cpu-avx512.nix")
                 QVERIFY(entry.findings[0].message.find("No such file or directory") !=
                         std::string::npos);
@@ -1986,7 +1986,7 @@ in
         clean.write(".flox/recipegrid.json", specJson);
         clean.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix", Recipe{}.text());
         const Analysis fine = analyze(clean);
-        QCOMPARE(fine.entries.front().status, CellStatus::Ok);
+        QCOMPARE(fine.cells.front().status, CellStatus::Ok);
     }
 
     // A pin written in a module (`pin = import ./lib/pin.nix;`) is the pin of every recipe
@@ -2008,8 +2008,8 @@ in
             repo.writeRecipe(QStringLiteral("pytorch-python313-cpu-%1.nix").arg(isa), own);
         repo.writeRecipe("pytorch-python313-cpu-avx512vnni.nix", fromModule);
         const Analysis analysis = analyze(repo);
-        const MatrixEntry* reader = nullptr;
-        for (const MatrixEntry& entry : analysis.entries)
+        const Cell* reader = nullptr;
+        for (const Cell& entry : analysis.cells)
             if (entry.variant.isa == "avx512vnni")
                 reader = &entry;
         QVERIFY(reader && reader->recipe);
@@ -2024,8 +2024,8 @@ in
                      std::string::npos,
                  reader->findings[0].message.c_str());
         // A module in a subdirectory is no recipe, and the others pin for themselves.
-        QCOMPARE(analysis.entries.size(), size_t(4));
-        for (const MatrixEntry& entry : analysis.entries)
+        QCOMPARE(analysis.cells.size(), size_t(4));
+        for (const Cell& entry : analysis.cells)
             if (&entry != reader)
                 QCOMPARE(entry.recipe->pins.front().file, std::string());
 
@@ -2040,7 +2040,7 @@ in
             "in\npkgs.python313Packages.torch\n");
         const Analysis json = analyze(repo);
         int readers = 0;
-        for (const MatrixEntry& entry : json.entries) {
+        for (const Cell& entry : json.cells) {
             if (entry.variant.isa != "avx512vnni")
                 continue;
             ++readers;
@@ -2078,7 +2078,7 @@ in
                          "import ./lib/mk-torch.nix { isa = \"avx512vnni\"; rev = r; }\n");
         const Analysis analysis = analyze(repo);
         std::map<std::string, const RecipeFacts*> byIsa;
-        for (const MatrixEntry& entry : analysis.entries)
+        for (const Cell& entry : analysis.cells)
             byIsa[entry.variant.isa] = entry.recipe.get();
         QCOMPARE(byIsa.size(), size_t(4));
         for (const char* isa : {"avx2", "avx512"}) {
@@ -2114,8 +2114,8 @@ in
         repo.writeRecipe("pytorch-python313-cuda12_8-sm90-avx512.nix",
                          QString::fromLatin1(stub).arg("avx2").toUtf8());
         const Analysis analysis = analyze(repo);
-        QCOMPARE(analysis.entries.size(), size_t(2));
-        for (const MatrixEntry& entry : analysis.entries) {
+        QCOMPARE(analysis.cells.size(), size_t(2));
+        for (const Cell& entry : analysis.cells) {
             QVERIFY(entry.recipe && entry.recipe->compilerFlags);
             QVERIFY(!find(entry.findings, "values-not-read"));
             if (entry.variant.isa == "avx2")
@@ -2150,8 +2150,8 @@ in
             "pytorch-python313-cuda12_8-sm86-avx512.nix",
             "{ lib }:\nimport ./lib/mk.nix { inherit lib; } { name = \"sm86-avx2\"; }\n");
         const Analysis analysis = analyze(repo);
-        QCOMPARE(analysis.entries.size(), size_t(4));
-        for (const MatrixEntry& entry : analysis.entries) {
+        QCOMPARE(analysis.cells.size(), size_t(4));
+        for (const Cell& entry : analysis.cells) {
             QVERIFY(entry.recipe);
             const std::string cell = entry.variant.gpuArch + "-" + entry.variant.isa;
             QVERIFY2(!entry.recipe->archSinks.empty() && entry.recipe->compilerFlags, cell.c_str());
@@ -2190,8 +2190,8 @@ in
                                       otherPin + "\"; };\n}\n";
         repo.writeRecipe("pytorch-python313-cuda12_8-sm120-avx2.nix", overriding);
         const Analysis analysis = analyze(repo);
-        QCOMPARE(analysis.entries.size(), size_t(5));
-        for (const MatrixEntry& entry : analysis.entries) {
+        QCOMPARE(analysis.cells.size(), size_t(5));
+        for (const Cell& entry : analysis.cells) {
             QVERIFY(entry.recipe);
             QCOMPARE(entry.recipe->pins.size(), size_t(1));
             const PinFact& pin = entry.recipe->pins.front();
@@ -2241,7 +2241,7 @@ in
                          "  platform = \"x86_64-linux\";\n"
                          "  pname = \"pytorch210-python313-cuda13_0-sm90-avx512\";\n}\n");
         const Analysis stale = analyze(repo);
-        const MatrixEntry& entry = stale.entries.front();
+        const Cell& entry = stale.cells.front();
         QCOMPARE(entry.recipe->pattern, PatternKind::Wrapper);
         QCOMPARE(entry.status, CellStatus::Broken);
         ONLY(entry.findings, "pin-mismatch");
@@ -2254,15 +2254,15 @@ in
 
         repo.writeRecipe("pytorch-common.nix", fill(goodPin));
         const Analysis fixed = analyze(repo);
-        QCOMPARE(fixed.entries.front().status, CellStatus::Ok);
-        QVERIFY(fixed.entries.front().findings.empty());
+        QCOMPARE(fixed.cells.front().status, CellStatus::Ok);
+        QVERIFY(fixed.cells.front().findings.empty());
 
         // Without a spec file, the inferred pin is the base's (the wrapper states none).
         QVERIFY(QFile::remove(repo.root() + "/.flox/recipegrid.json"));
         const Analysis inferred = analyze(repo);
         QVERIFY(inferred.spec.isInferred());
         QCOMPARE(inferred.spec.pins.at("13.0"), goodPin.toStdString());
-        QCOMPARE(inferred.entries.front().status, CellStatus::Ok);
+        QCOMPARE(inferred.cells.front().status, CellStatus::Ok);
     }
 
     void repositoryRules()

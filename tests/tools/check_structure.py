@@ -8,7 +8,8 @@ Checked on the source tree (app/, models/, widgets/):
   - a VariantExpectation is made in one place (Analysis::expectationFor), so the rules, the
     grid and generation cannot disagree on what a cell must look like;
   - Catalog::builtin() only where a catalog is first made, never as a default in between;
-  - no include from a lower engine library upward (nix < matrix < recipes < changes, build),
+  - no include from a lower engine library upward (nix < matrix < vcs, facts < analysis <
+    pins < changes, eval, builds < sessions < itemmodels), nor between siblings,
     and models/ includes no widgets and no app code.
 Prints every violation and exits 1 when there is one.
 
@@ -22,15 +23,16 @@ MAX_FILE_LINES = 1200
 MAX_WINDOW_LINES = 500
 MAX_FUNCTION_LINES = 80
 MAX_LONG_FUNCTIONS = 10
-EXPECTATION_MAKERS = {"models/recipes/analysis.cpp"}
+EXPECTATION_MAKERS = {"models/analysis/analysis.cpp"}
 CATALOG_MAKERS = {
     "models/matrix/catalog.cpp",     # the built-in catalog itself
-    "models/recipes/analysis.h",     # an analysis starts on it until the analyzer extends it
-    "models/recipes/analyzer.cpp",   # Analyzer(): what a spec extends
-    "models/recipes/pinalignment.cpp",  # each branch's own spec extends it
+    "models/analysis/analysis.h",    # an analysis starts on it until the analyzer extends it
+    "models/analysis/analyzer.cpp",  # Analyzer(): what a spec extends
+    "models/pins/pinalignment.cpp",  # each branch's own spec extends it
     "app/exportcicommand.cpp",       # export-ci reads no spec
 }
-LAYERS = {"nix": 0, "matrix": 1, "recipes": 2, "changes": 3, "build": 3, "eval": 3}
+LAYERS = {"nix": 0, "matrix": 1, "vcs": 2, "facts": 2, "analysis": 3, "pins": 4, "changes": 5,
+          "eval": 5, "builds": 5, "sessions": 6, "itemmodels": 7}
 
 
 def sources(root):
@@ -87,6 +89,8 @@ def main():
             problems.append(f"{path}: Catalog::builtin() where a catalog is passed on "
                             "(take the analysis's or the caller's)")
         parts = path.split("/")
+        if parts[0] == "models" and len(parts) > 2 and parts[1] not in LAYERS:
+            problems.append(f"{path}: models/{parts[1]}/ has no layer in LAYERS")
         for included in re.findall(r'^#include "([a-z]+)/', text, re.M):
             if parts[0] == "models" and included in ("widgets", "app"):
                 problems.append(f"{path}: the engine includes {included}/")

@@ -1,4 +1,4 @@
-#include "recipes/findingsmodel.h"
+#include "itemmodels/findingsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

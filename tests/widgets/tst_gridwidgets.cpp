@@ -3,11 +3,11 @@
 
 #include "detailspanel.h"
 #include "filterbar.h"
+#include "itemmodels/findingsmodel.h"
+#include "itemmodels/matrixmodel.h"
 #include "matrixview.h"
 #include "nixhighlighter.h"
 #include "recipepreview.h"
-#include "recipes/findingsmodel.h"
-#include "recipes/matrixmodel.h"
 #include "slicechooser.h"
 #include "statuslegend.h"
 #include "statusstyle.h"
@@ -33,9 +33,9 @@ using namespace rg;
 
 namespace {
 
-MatrixEntry entry(const char* name, CellStatus status, bool present)
+Cell entry(const char* name, CellStatus status, bool present)
 {
-    MatrixEntry e;
+    Cell e;
     e.variant = *VariantName::parse(name);
     e.status = status;
     e.expected = status != CellStatus::Unexpected;
@@ -50,13 +50,11 @@ MatrixEntry entry(const char* name, CellStatus status, bool present)
 std::shared_ptr<const Analysis> sample()
 {
     auto a = std::make_shared<Analysis>();
-    a->entries.push_back(entry("pytorch-python313-cuda13_0-sm120-avx512", CellStatus::Ok, true));
-    a->entries.push_back(entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Broken, true));
-    a->entries.push_back(
-        entry("pytorch-python313-cuda13_0-sm90-avx512", CellStatus::Missing, false));
-    a->entries.push_back(
-        entry("pytorch-python313-cuda13_0-sm90-avx2", CellStatus::Unexpected, true));
-    a->entries.push_back(entry("pytorch-python313-cuda13_0-sm121-armv9", CellStatus::Ok, true));
+    a->cells.push_back(entry("pytorch-python313-cuda13_0-sm120-avx512", CellStatus::Ok, true));
+    a->cells.push_back(entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Broken, true));
+    a->cells.push_back(entry("pytorch-python313-cuda13_0-sm90-avx512", CellStatus::Missing, false));
+    a->cells.push_back(entry("pytorch-python313-cuda13_0-sm90-avx2", CellStatus::Unexpected, true));
+    a->cells.push_back(entry("pytorch-python313-cuda13_0-sm121-armv9", CellStatus::Ok, true));
     return a;
 }
 
@@ -65,15 +63,15 @@ std::shared_ptr<const Analysis> sample()
 std::shared_ptr<const Analysis> sampleWithWarningsAndGap()
 {
     auto a = std::make_shared<Analysis>(*sample());
-    MatrixEntry warned = entry("pytorch-python313-cuda13_0-sm100-avx2", CellStatus::Ok, true);
+    Cell warned = entry("pytorch-python313-cuda13_0-sm100-avx2", CellStatus::Ok, true);
     for (const char* rule : {"deprecated-torch-attribute", "unpinned-nixpkgs"}) {
         Finding finding;
         finding.ruleId = rule;
         finding.severity = Severity::Warning;
         warned.findings.push_back(finding);
     }
-    a->entries.push_back(warned);
-    a->entries.push_back(entry("pytorch-python313-cuda13_0-sm100-avx512", CellStatus::Gap, false));
+    a->cells.push_back(warned);
+    a->cells.push_back(entry("pytorch-python313-cuda13_0-sm100-avx512", CellStatus::Gap, false));
     return a;
 }
 
@@ -236,7 +234,7 @@ private slots:
         MatrixModel model;
         model.setSlices({{"313", "13.0", {}}});
         model.setAnalysis(sample());
-        model.setBuildStateProvider([](const MatrixEntry& e) {
+        model.setBuildStateProvider([](const Cell& e) {
             CellBuildState state;
             const std::string name = e.variant.toString();
             if (name == "pytorch-python313-cuda13_0-sm120-avx2") { // broken: a red chip
@@ -333,7 +331,7 @@ private slots:
         facts->platformsValue = platforms;
 
         auto analysis = std::make_shared<Analysis>();
-        MatrixEntry e;
+        Cell e;
         e.variant = *VariantName::parse("pytorch-python313-cuda13_0-sm86-avx2");
         e.status = CellStatus::Ok;
         e.recipe = facts;
@@ -341,7 +339,7 @@ private slots:
         warning.ruleId = "unpinned-nixpkgs";
         warning.severity = Severity::Warning;
         e.findings = {warning};
-        analysis->entries.push_back(e);
+        analysis->cells.push_back(e);
         RecipeGroup group;
         group.profile.label = "pytorch \u00b7 CUDA 13.0 \u00b7 6a030d5";
         group.profile.members = 5;
@@ -351,7 +349,7 @@ private slots:
         analysis->groups.push_back(group);
 
         DetailsPanel panel;
-        panel.setEntries(analysis, {&analysis->entries[0]}, QStringLiteral("sm86 \u00d7 avx2"));
+        panel.setEntries(analysis, {&analysis->cells[0]}, QStringLiteral("sm86 \u00d7 avx2"));
         const QString text = panel.factsText();
         QVERIFY2(text.contains(QStringLiteral("gpuTargets \u2190 \"8.6\" via gpuArchNum (line 2)")),
                  qPrintable(text));
@@ -393,7 +391,7 @@ private slots:
         facts->platformsValue->origin = ValueOrigin::Unknown;
         facts->platformsValue->expression = "myPlatforms";
         analysis->groups[0].profile.canonical = facts->fileName;
-        panel.setEntries(analysis, {&analysis->entries[0]}, QStringLiteral("sm86 \u00d7 avx2"));
+        panel.setEntries(analysis, {&analysis->cells[0]}, QStringLiteral("sm86 \u00d7 avx2"));
         QVERIFY(panel.factsText().contains(QStringLiteral("unknown: myPlatforms")));
         QVERIFY(panel.factsText().contains(QStringLiteral("(this recipe)")));
     }
@@ -594,7 +592,7 @@ private slots:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         auto analysis = std::make_shared<Analysis>();
-        MatrixEntry e = entry("pytorch-python313-cuda13_0-sm121-armv9", CellStatus::Broken, true);
+        Cell e = entry("pytorch-python313-cuda13_0-sm121-armv9", CellStatus::Broken, true);
         Finding finding;
         finding.ruleId = "from-scratch-pattern";
         finding.message = "builds torch from scratch with buildPythonPackage/mkDerivation (pname "
@@ -603,9 +601,9 @@ private slots:
         finding.line = 30;
         finding.column = 11;
         e.findings = {finding};
-        analysis->entries.push_back(e);
+        analysis->cells.push_back(e);
         QSignalSpy current(&panel, &DetailsPanel::currentEntryChanged);
-        panel.setEntries(analysis, {&analysis->entries[0]}, QStringLiteral("sm121 \u00d7 armv9"));
+        panel.setEntries(analysis, {&analysis->cells[0]}, QStringLiteral("sm121 \u00d7 armv9"));
         QCOMPARE(current.count(), 1);
         QTreeView* view = panel.findingsView();
         const QModelIndex message = view->model()->index(0, FindingsModel::MessageColumn);

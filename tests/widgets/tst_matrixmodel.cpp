@@ -1,9 +1,9 @@
 // MatrixModel and MatrixSlice: hand-made analyses for the edge cases, real analyses of the
 // seed fixture repositories for the shape, always under QAbstractItemModelTester.
 
-#include "recipes/analyzer.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/matrixslice.h"
+#include "analysis/analyzer.h"
+#include "analysis/matrixslice.h"
+#include "itemmodels/matrixmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -13,12 +13,12 @@ using namespace rg;
 
 namespace {
 
-MatrixEntry entry(const char* name, CellStatus status, bool expected, bool present,
-                  const char* reason = "")
+Cell entry(const char* name, CellStatus status, bool expected, bool present,
+           const char* reason = "")
 {
-    MatrixEntry e;
+    Cell e;
     e.variant = *VariantName::parse(name);
-    e.cell = CellId::of(e.variant);
+    e.id = CellId::of(e.variant);
     e.status = status;
     e.expected = expected;
     e.reason = reason;
@@ -35,7 +35,7 @@ MatrixEntry entry(const char* name, CellStatus status, bool expected, bool prese
 std::shared_ptr<const Analysis> handMade()
 {
     auto analysis = std::make_shared<Analysis>();
-    auto& e = analysis->entries;
+    auto& e = analysis->cells;
     e.push_back(entry("pytorch-python313-cuda13_0-sm120-avx512", CellStatus::Ok, true, true));
     e.push_back(entry("pytorch-python313-cuda13_0-sm90-avx512", CellStatus::Broken, true, true,
                       "pin differs"));
@@ -66,7 +66,7 @@ Finding finding(const char* rule, Severity severity)
 std::shared_ptr<const Analysis> withWarnings()
 {
     auto analysis = std::make_shared<Analysis>(*handMade());
-    auto& e = analysis->entries;
+    auto& e = analysis->cells;
     e[0].findings = {finding("deprecated-torch-attribute", Severity::Warning),
                      finding("unpinned-nixpkgs", Severity::Warning),
                      finding("pname-prefix", Severity::Info)};
@@ -127,7 +127,7 @@ private slots:
     void severalPackagesGetTheirOwnSlices()
     {
         auto analysis = std::make_shared<Analysis>(*handMade());
-        analysis->entries.push_back(
+        analysis->cells.push_back(
             entry("torchvision-python313-cuda13_0-sm120-avx512", CellStatus::Broken, true, true));
         const auto slices = MatrixSlice::slicesOf(*analysis);
         QCOMPARE(slices.front().package, std::string("pytorch"));
@@ -194,7 +194,7 @@ private slots:
         auto analysis = std::make_shared<Analysis>();
         analysis->spec = *parsed;
         analysis->catalog = parsed->effectiveCatalog(Catalog::builtin());
-        analysis->entries.push_back(
+        analysis->cells.push_back(
             entry("pytorch-python313-cuda14_0-sm130-avx10", CellStatus::Ok, true, true));
 
         MatrixModel model;
@@ -309,13 +309,13 @@ private slots:
         QCOMPARE(ids[1].toKey(), std::string("pytorch:python313-cuda12_9-sm90-avx512"));
         QCOMPARE(model.indexOf(ids[1]), sm90);
         // Every recipe's cell is where the recipe is shown.
-        for (const MatrixEntry& entry : analysis->entries) {
-            const QModelIndex at = model.indexOf(entry.cell);
+        for (const Cell& entry : analysis->cells) {
+            const QModelIndex at = model.indexOf(entry.id);
             if (!at.isValid())
                 continue; // a slice not shown
             const std::vector<CellId> there = model.cellIdsAt(at);
-            QVERIFY2(std::find(there.begin(), there.end(), entry.cell) != there.end(),
-                     entry.cell.toKey().c_str());
+            QVERIFY2(std::find(there.begin(), there.end(), entry.id) != there.end(),
+                     entry.id.toKey().c_str());
             const auto entries = model.entriesAt(at);
             QVERIFY(std::find(entries.begin(), entries.end(), &entry) != entries.end());
         }
@@ -394,7 +394,7 @@ private slots:
         QCOMPARE(warningsAt("cpu", "avx2"), (QVariantList{0, 0}));
         QCOMPARE(warningsAt("sm90", "avx2"), (QVariantList{0, 0}));
         QCOMPARE(warningsAt("sm121", "avx512"), (QVariantList{1, 0}));
-        QCOMPARE(MatrixModel::warningCount(analysis->entries[6]), 0);
+        QCOMPARE(MatrixModel::warningCount(analysis->cells[6]), 0);
         QCOMPARE(MatrixModel::countWithWarnings(*analysis), 2);
         QCOMPARE(model.roleNames().value(MatrixModel::WarningCountsRole),
                  QByteArray("warningCounts"));
@@ -455,9 +455,9 @@ private slots:
     void gapCellsAreTheirOwnStatus()
     {
         auto analysis = std::make_shared<Analysis>(*handMade());
-        MatrixEntry gap = entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Gap, true,
-                                false, "suggested by the recipes around it");
-        analysis->entries.push_back(gap);
+        Cell gap = entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Gap, true, false,
+                         "suggested by the recipes around it");
+        analysis->cells.push_back(gap);
         MatrixModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -489,14 +489,14 @@ private slots:
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         auto next = std::make_shared<Analysis>(*handMade());
-        next->entries[1].status = CellStatus::Ok; // sm90-avx512 fixed
+        next->cells[1].status = CellStatus::Ok; // sm90-avx512 fixed
         model.setAnalysis(next);
         QCOMPARE(reset.count(), 0);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(statusAt(model, cell(model, "sm90", "avx512")), int(CellStatus::Ok));
         // A new arch changes the shape: a reset.
         auto wider = std::make_shared<Analysis>(*next);
-        wider->entries.push_back(
+        wider->cells.push_back(
             entry("pytorch-python313-cuda13_0-sm80-avx2", CellStatus::Ok, true, true));
         model.setAnalysis(wider);
         QCOMPARE(reset.count(), 1);
@@ -537,7 +537,7 @@ private slots:
         QVERIFY(
             cell(model, "sm110", "armv9").data(MatrixModel::ReasonRole).toString().contains("pin"));
         // Every present recipe is somewhere in the grid.
-        for (const MatrixEntry& entry : analysis->entries) {
+        for (const Cell& entry : analysis->cells) {
             if (entry.recipe)
                 QVERIFY2(model.indexOf(CellSelector(entry.recipe->path)).isValid(),
                          entry.recipe->path.c_str());
@@ -569,8 +569,8 @@ private slots:
             for (int c = 0; c < model.columnCount(); ++c)
                 shown += static_cast<int>(model.entriesAt(model.index(r, c)).size());
         // Every entry shows once per slice it belongs to; CPU/Darwin in each slice of their Python.
-        QVERIFY(shown >= static_cast<int>(seed000->entries.size()));
-        for (const MatrixEntry& entry : seed000->entries)
+        QVERIFY(shown >= static_cast<int>(seed000->cells.size()));
+        for (const Cell& entry : seed000->cells)
             QVERIFY2(model.indexOf(CellSelector(entry.variant.toString())).isValid(),
                      entry.variant.toString().c_str());
     }

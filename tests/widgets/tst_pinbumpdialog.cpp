@@ -3,8 +3,8 @@
 // options in the request, marking hashes accepts at once, prefetching waits for the hashes,
 // shows progress and a clear error when a download fails, and can be stopped.
 
+#include "analysis/analyzer.h"
 #include "pinbumpdialog.h"
-#include "recipes/analyzer.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -3,10 +3,10 @@
 // a hash); MatrixModel's PinsRole, which the grid's colour-by-pin mode reads.
 
 #include "../recipes/testrepository.h"
-#include "recipes/alignmentmodel.h"
-#include "recipes/analyzer.h"
-#include "recipes/matrixmodel.h"
-#include "recipes/pinsmodel.h"
+#include "analysis/analyzer.h"
+#include "itemmodels/alignmentmodel.h"
+#include "itemmodels/matrixmodel.h"
+#include "itemmodels/pinsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -191,9 +191,9 @@ private slots:
         QVERIFY(!model.coloursByPin());
 
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        model.setPinProvider([inventory](const MatrixEntry& entry) {
+        model.setPinProvider([inventory](const Cell& entry) {
             CellPin pin;
-            pin.index = inventory->legendIndexOfCell(entry.cell.toKey());
+            pin.index = inventory->legendIndexOfCell(entry.id.toKey());
             pin.label = QStringLiteral("short");
             return pin;
         });

@@ -1,0 +1,18 @@
+#pragma once
+
+// The spec an analysis judges by, once it is known whether it was read or inferred: what the
+// rules about the spec read, and where they report.
+
+#include "analysis/analysis.h"
+
+#include <cstddef>
+
+namespace rg {
+
+struct SpecCheck
+{
+    Analysis& analysis;  // its spec, specPath, specError; repositoryFindings is added to
+    size_t inferredFrom; // the recipes an inferred spec was inferred from
+};
+
+} // namespace rg

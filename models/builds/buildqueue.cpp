@@ -1,0 +1,550 @@
+#include "builds/buildqueue.h"
+
+#include "builds/buildbackend.h"
+#include "builds/buildhistory.h"
+#include "builds/floxbackend.h"
+#include "builds/logstore.h"
+#include "builds/nixbackend.h"
+#include "builds/progressparser.h"
+#include "builds/resultverifier.h"
+
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStringDecoder>
+#include <QThread>
+#include <QTimer>
+#include <algorithm>
+#include <csignal>
+#include <signal.h>
+#include <unistd.h>
+
+namespace rg {
+
+namespace {
+
+constexpr int flushIntervalMs = 16;
+constexpr qsizetype partialLineLimit = 1024; // progress markers sit at the start of a line
+
+} // namespace
+
+struct BuildQueue::Runtime
+{
+    BuildTarget target;
+    ProcessSpec spec;
+    bool verify = false;
+    QProcess* process = nullptr;
+    ResultVerifier* verifier = nullptr;
+    QTimer* killTimer = nullptr;
+    QStringDecoder decoder{QStringDecoder::Utf8};
+    QString pending;     // decoded text not yet emitted
+    QString partialLine; // head of the line still being received, for progress
+    qint64 processGroup = 0;
+    bool cancelRequested = false;
+    bool progressChanged = false;
+    bool atLineStart = true;    // the output so far ends with a newline
+    bool awaitingProbe = false; // queued before the nix probe answered: not startable yet
+};
+
+BuildQueue::BuildQueue(QObject* parent) : QObject(parent), m_flushTimer(new QTimer(this))
+{
+    m_flushTimer->setInterval(flushIntervalMs);
+    connect(m_flushTimer, &QTimer::timeout, this, &BuildQueue::flushAll);
+}
+
+BuildQueue::~BuildQueue()
+{
+    m_flushTimer->stop();
+    for (auto& [id, runtime] : m_runtime) {
+        if (runtime->verifier)
+            runtime->verifier->cancel();
+        if (!runtime->process)
+            continue;
+        runtime->process->disconnect(this);
+        if (runtime->processGroup > 0)
+            ::kill(pid_t(-runtime->processGroup), SIGKILL);
+        runtime->process->waitForFinished(2000);
+        if (BuildRecord* record = mutableJob(id)) {
+            record->state = JobState::Cancelled;
+            record->error = QStringLiteral("cancelled because RecipeGrid quit");
+            record->finishedAt = QDateTime::currentDateTimeUtc();
+            if (m_history)
+                m_history->add(*record);
+        }
+    }
+}
+
+void BuildQueue::setSettings(const BuildSettings& settings)
+{
+    m_settings = settings;
+    m_settings.concurrency = std::max(1, m_settings.concurrency);
+    startNext();
+}
+
+quint64 BuildQueue::enqueue(const BuildTarget& target, QString* error)
+{
+    const auto backend = BuildBackend::create(m_settings.backend, target.repository);
+    // Which nix command line works is probed once per session on a worker thread (it may take
+    // a minute); the job waits in the queue for the answer, the GUI does not.
+    if (backend->kind() == BackendKind::Nix && !NixBackend::knownNewCli()) {
+        const auto spec = NixBackend().provisionalProcess(target, m_settings, error);
+        if (!spec)
+            return 0;
+        const quint64 id =
+            enqueueJob(target, *spec, JobKind::Build, BackendKind::Nix, m_settings.verify, true);
+        probeNixCli();
+        return id;
+    }
+    const auto spec = backend->buildProcess(target, m_settings, error);
+    if (!spec)
+        return 0;
+    return enqueueProcess(target, *spec, JobKind::Build, backend->kind(), m_settings.verify);
+}
+
+QList<quint64> BuildQueue::enqueue(const QList<BuildTarget>& targets, QStringList* errors)
+{
+    QList<quint64> ids;
+    for (const BuildTarget& target : targets) {
+        QString error;
+        if (const quint64 id = enqueue(target, &error))
+            ids << id;
+        else if (errors)
+            *errors << error;
+    }
+    return ids;
+}
+
+quint64 BuildQueue::enqueuePublish(const BuildTarget& target, QString* error)
+{
+    const auto spec = FloxBackend().publishProcess(target, m_settings, error);
+    if (!spec)
+        return 0;
+    return enqueueProcess(target, *spec, JobKind::Publish, BackendKind::Flox, false);
+}
+
+quint64 BuildQueue::enqueueProcess(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
+                                   BackendKind backend, bool verify)
+{
+    return enqueueJob(target, spec, kind, backend, verify, false);
+}
+
+void BuildQueue::probeNixCli()
+{
+    if (m_probingNix)
+        return;
+    m_probingNix = true;
+    // Unowned: a probe still running when the queue goes away ends on its own; the
+    // connection to the queue ends with the queue.
+    QThread* probe = QThread::create([] { NixBackend::hasNewCli(); });
+    connect(probe, &QThread::finished, probe, &QObject::deleteLater);
+    connect(probe, &QThread::finished, this, &BuildQueue::nixCliProbed);
+    probe->start();
+}
+
+void BuildQueue::nixCliProbed()
+{
+    m_probingNix = false;
+    const std::optional<bool> newCli = NixBackend::knownNewCli();
+    if (!newCli) { // PATH or NIX_CONFIG changed while it ran: ask again
+        probeNixCli();
+        return;
+    }
+    for (auto& [id, rt] : m_runtime) {
+        if (!rt->awaitingProbe)
+            continue;
+        rt->awaitingProbe = false;
+        rt->spec = NixBackend().buildProcessWith(rt->target, m_settings, *newCli);
+        if (BuildRecord* record = mutableJob(id)) {
+            record->program = rt->spec.program;
+            record->arguments = rt->spec.arguments;
+            record->command = rt->spec.displayString();
+        }
+    }
+    startNext();
+}
+
+quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
+                               BackendKind backend, bool verify, bool awaitingProbe)
+{
+    BuildRecord record;
+    record.id = m_history ? m_history->nextJobId() : m_localNextId++;
+    record.kind = kind;
+    record.variant = target.variant;
+    record.repository = target.repository;
+    record.branch = target.branch;
+    record.commit = target.commit;
+    record.contentKey = target.contentKey;
+    record.backend = backend;
+    record.program = spec.program;
+    record.arguments = spec.arguments;
+    record.command = spec.displayString();
+    record.queuedAt = QDateTime::currentDateTimeUtc();
+    if (m_logStore)
+        record.logPath = m_logStore->logPath(record.id);
+    m_jobs.push_back(record);
+
+    auto runtime = std::make_unique<Runtime>();
+    runtime->target = target;
+    runtime->spec = spec;
+    runtime->verify = verify;
+    runtime->awaitingProbe = awaitingProbe;
+    m_runtime.emplace(record.id, std::move(runtime));
+    m_pending.append(record.id);
+    emit jobQueued(record.id);
+    startNext();
+    return record.id;
+}
+
+void BuildQueue::startNext()
+{
+    for (qsizetype i = 0; i < m_pending.size() && runningCount() < m_settings.concurrency;) {
+        if (m_runtime.at(m_pending[i])->awaitingProbe)
+            ++i; // its command is not known yet
+        else
+            start(m_pending.takeAt(i));
+    }
+}
+
+void BuildQueue::start(quint64 id)
+{
+    BuildRecord* record = mutableJob(id);
+    Runtime& rt = *m_runtime.at(id);
+    record->state = JobState::Running;
+    record->startedAt = QDateTime::currentDateTimeUtc();
+
+    // The log begins with what ran and where, so a saved log explains itself.
+    const QByteArray header =
+        QStringLiteral("$ %1\n# in %2\n").arg(record->command, rt.spec.workingDirectory).toUtf8();
+    if (m_logStore)
+        m_logStore->append(id, header);
+    rt.pending += QString::fromUtf8(header);
+
+    rt.process = new QProcess(this);
+    rt.process->setProgram(rt.spec.program);
+    rt.process->setArguments(rt.spec.arguments);
+    rt.process->setWorkingDirectory(rt.spec.workingDirectory);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (auto it = rt.spec.environment.cbegin(); it != rt.spec.environment.cend(); ++it)
+        env.insert(it.key(), it.value());
+    rt.process->setProcessEnvironment(env);
+    rt.process->setProcessChannelMode(QProcess::MergedChannels);
+    rt.process->setStandardInputFile(QProcess::nullDevice());
+    // Its own session (and so process group): cancel can end every descendant at once, and
+    // a Ctrl+C in the terminal of `recipegrid build` reaches only us, which cancels cleanly.
+    rt.process->setChildProcessModifier([] { ::setsid(); });
+    connect(rt.process, &QProcess::readyReadStandardOutput, this, [this, id] { readOutput(id); });
+    connect(rt.process, &QProcess::finished, this, [this, id] { processFinished(id); });
+    connect(rt.process, &QProcess::errorOccurred, this, [this, id](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            processFinished(id);
+    });
+    if (!m_flushTimer->isActive())
+        m_flushTimer->start();
+    emit jobStarted(id);
+    QProcess* process = rt.process;
+    process->start();
+    // A program that cannot start may finish the job inside start(): look the job up again.
+    const auto it = m_runtime.find(id);
+    if (it != m_runtime.end() && it->second->process == process)
+        it->second->processGroup = process->processId();
+}
+
+void BuildQueue::readOutput(quint64 id)
+{
+    auto it = m_runtime.find(id);
+    if (it == m_runtime.end() || !it->second->process)
+        return;
+    Runtime& rt = *it->second;
+    const QByteArray bytes = rt.process->readAllStandardOutput();
+    if (bytes.isEmpty())
+        return;
+    if (m_logStore)
+        m_logStore->append(id, bytes);
+    const QString text = rt.decoder.decode(bytes);
+    rt.pending += text;
+    if (!text.isEmpty())
+        rt.atLineStart = text.endsWith(QLatin1Char('\n'));
+
+    // Progress: look at complete lines only; a line split across reads is joined first.
+    QStringView view(text);
+    qsizetype from = 0;
+    std::optional<BuildProgress> last;
+    for (qsizetype nl = view.indexOf(QLatin1Char('\n')); nl >= 0;
+         nl = view.indexOf(QLatin1Char('\n'), from)) {
+        std::optional<BuildProgress> p;
+        if (from == 0 && !rt.partialLine.isEmpty()) {
+            rt.partialLine += view.left(std::min(nl, partialLineLimit));
+            p = ProgressParser::parseLine(rt.partialLine);
+            rt.partialLine.clear();
+        } else {
+            p = ProgressParser::parseLine(view.mid(from, nl - from));
+        }
+        if (p)
+            last = p;
+        from = nl + 1;
+    }
+    if (from < view.size() && rt.partialLine.size() < partialLineLimit)
+        rt.partialLine += view.mid(from, partialLineLimit - rt.partialLine.size());
+    if (last) {
+        BuildRecord* record = mutableJob(id);
+        if (record->progressDone != last->done || record->progressTotal != last->total) {
+            record->progressDone = last->done;
+            record->progressTotal = last->total;
+            rt.progressChanged = true;
+        }
+    }
+}
+
+void BuildQueue::flushLog(quint64 id)
+{
+    auto it = m_runtime.find(id);
+    if (it == m_runtime.end())
+        return;
+    Runtime& rt = *it->second;
+    if (m_logStore)
+        m_logStore->flush(id);
+    if (!rt.pending.isEmpty()) {
+        const QString text = std::exchange(rt.pending, QString());
+        emit jobLogAppended(id, text);
+    }
+    if (rt.progressChanged) {
+        rt.progressChanged = false;
+        if (const BuildRecord* record = job(id))
+            emit jobProgress(id, record->progressDone, record->progressTotal);
+    }
+}
+
+void BuildQueue::flushAll()
+{
+    QList<quint64> ids;
+    for (const auto& [id, rt] : m_runtime) {
+        if (!rt->pending.isEmpty() || rt->progressChanged)
+            ids << id;
+    }
+    for (quint64 id : ids)
+        flushLog(id);
+    if (runningCount() == 0)
+        m_flushTimer->stop();
+}
+
+void BuildQueue::processFinished(quint64 id)
+{
+    auto it = m_runtime.find(id);
+    if (it == m_runtime.end() || !it->second->process)
+        return;
+    Runtime& rt = *it->second;
+    QProcess* process = rt.process;
+    // A process that failed to start may still report finished(); handle it once.
+    process->disconnect(this);
+    readOutput(id);
+    rt.process = nullptr;
+    process->deleteLater();
+    if (rt.killTimer) {
+        rt.killTimer->stop();
+        rt.killTimer->deleteLater();
+        rt.killTimer = nullptr;
+    }
+    BuildRecord* record = mutableJob(id);
+
+    auto note = [&](const QString& line) {
+        const QString prefix = rt.atLineStart ? QStringLiteral("# ") : QStringLiteral("\n# ");
+        const QByteArray bytes = (prefix + line + QLatin1Char('\n')).toUtf8();
+        rt.atLineStart = true;
+        if (m_logStore)
+            m_logStore->append(id, bytes);
+        rt.pending += QString::fromUtf8(bytes);
+    };
+
+    if (rt.cancelRequested) {
+        // The leader is gone; make sure nothing it left behind in its group survives.
+        if (rt.processGroup > 0)
+            ::kill(pid_t(-rt.processGroup), SIGKILL);
+        record->error = QStringLiteral("cancelled");
+        note(QStringLiteral("cancelled"));
+        finish(id, JobState::Cancelled);
+        return;
+    }
+    if (process->error() == QProcess::FailedToStart) {
+        record->error =
+            QStringLiteral("cannot start %1: %2").arg(rt.spec.program, process->errorString());
+        note(record->error);
+        finish(id, JobState::Failed);
+        return;
+    }
+    if (process->exitStatus() == QProcess::CrashExit) {
+        record->error = QStringLiteral("%1 was killed by a signal").arg(rt.spec.program);
+        note(record->error);
+        finish(id, JobState::Failed);
+        return;
+    }
+    record->exitCode = process->exitCode();
+    if (record->exitCode != 0) {
+        record->error = QStringLiteral("exit code %1").arg(record->exitCode);
+        note(QStringLiteral("%1 failed with exit code %2")
+                 .arg(rt.spec.program)
+                 .arg(record->exitCode));
+        finish(id, JobState::Failed);
+        return;
+    }
+    if (!rt.spec.resultPath.isEmpty() && QFileInfo::exists(rt.spec.resultPath))
+        record->resultPath = rt.spec.resultPath;
+    if (!rt.verify || rt.spec.resultPath.isEmpty()) {
+        finish(id, JobState::Succeeded);
+        return;
+    }
+    rt.verifier = new ResultVerifier(this);
+    connect(rt.verifier, &ResultVerifier::finished, this,
+            [this, id](const VerificationResult& result, qint64 closureSize) {
+                BuildRecord* r = mutableJob(id);
+                r->verification = result;
+                r->closureSize = closureSize;
+                verificationFinished(id);
+            });
+    note(QStringLiteral("verifying %1").arg(rt.spec.resultPath));
+    QStringList storeArguments;
+    if (!m_settings.store.isEmpty())
+        storeArguments << QStringLiteral("--store") << m_settings.store;
+    rt.verifier->start(rt.spec.resultPath, rt.target.expected, true, storeArguments);
+    emit jobVerificationStarted(id);
+}
+
+void BuildQueue::verificationFinished(quint64 id)
+{
+    auto it = m_runtime.find(id);
+    if (it == m_runtime.end())
+        return;
+    Runtime& rt = *it->second;
+    rt.verifier->deleteLater();
+    rt.verifier = nullptr;
+    const BuildRecord* record = job(id);
+    const QString line =
+        record->verification.passed()
+            ? QStringLiteral("verification passed: torch %1, CUDA %2, Python %3")
+                  .arg(record->verification.torch, record->verification.cuda,
+                       record->verification.python)
+            : QStringLiteral("verification failed: %1").arg(record->verification.reason);
+    const QByteArray bytes = (QStringLiteral("# ") + line + QLatin1Char('\n')).toUtf8();
+    if (m_logStore)
+        m_logStore->append(id, bytes);
+    rt.pending += QString::fromUtf8(bytes);
+    finish(id, JobState::Succeeded);
+}
+
+void BuildQueue::finish(quint64 id, JobState state)
+{
+    flushLog(id);
+    BuildRecord* record = mutableJob(id);
+    record->state = state;
+    record->finishedAt = QDateTime::currentDateTimeUtc();
+    if (m_logStore)
+        m_logStore->close(id);
+    if (m_history)
+        m_history->add(*record);
+    m_runtime.erase(id);
+    emit jobFinished(id);
+    startNext();
+    if (!hasRunningJobs())
+        emit idle();
+}
+
+void BuildQueue::cancel(quint64 id)
+{
+    auto it = m_runtime.find(id);
+    if (it == m_runtime.end())
+        return;
+    Runtime& rt = *it->second;
+    if (m_pending.removeOne(id)) {
+        mutableJob(id)->error = QStringLiteral("cancelled before it started");
+        finish(id, JobState::Cancelled);
+        return;
+    }
+    if (rt.verifier) {
+        // The build itself succeeded; only the check is abandoned.
+        rt.verifier->cancel();
+        rt.verifier->deleteLater();
+        rt.verifier = nullptr;
+        BuildRecord* record = mutableJob(id);
+        record->verification.status = VerificationResult::Status::NotRun;
+        record->verification.reason = QStringLiteral("verification cancelled");
+        finish(id, JobState::Succeeded);
+        return;
+    }
+    if (!rt.process || rt.cancelRequested)
+        return;
+    rt.cancelRequested = true;
+    if (rt.processGroup > 0)
+        ::kill(pid_t(-rt.processGroup), SIGTERM);
+    rt.killTimer = new QTimer(this);
+    rt.killTimer->setSingleShot(true);
+    const qint64 group = rt.processGroup;
+    connect(rt.killTimer, &QTimer::timeout, this, [group] {
+        if (group > 0)
+            ::kill(pid_t(-group), SIGKILL);
+    });
+    rt.killTimer->start(std::max(0, m_settings.cancelGraceMs));
+}
+
+void BuildQueue::cancelAll()
+{
+    const QList<quint64> pending = m_pending;
+    for (quint64 id : pending)
+        cancel(id);
+    QList<quint64> running;
+    for (const auto& [id, rt] : m_runtime)
+        running << id;
+    for (quint64 id : running)
+        cancel(id);
+}
+
+bool BuildQueue::hasRunningJobs() const
+{
+    return !m_runtime.empty();
+}
+
+int BuildQueue::runningCount() const
+{
+    return int(m_runtime.size()) - int(m_pending.size());
+}
+
+int BuildQueue::queuedCount() const
+{
+    return int(m_pending.size());
+}
+
+QList<quint64> BuildQueue::jobIds() const
+{
+    QList<quint64> ids;
+    ids.reserve(qsizetype(m_jobs.size()));
+    for (const BuildRecord& r : m_jobs)
+        ids << r.id;
+    return ids;
+}
+
+const BuildRecord* BuildQueue::job(quint64 id) const
+{
+    // Ids grow with the queue, so a binary search finds them.
+    const auto it = std::lower_bound(m_jobs.begin(), m_jobs.end(), id,
+                                     [](const BuildRecord& r, quint64 v) { return r.id < v; });
+    return it != m_jobs.end() && it->id == id ? &*it : nullptr;
+}
+
+BuildRecord* BuildQueue::mutableJob(quint64 id)
+{
+    return const_cast<BuildRecord*>(job(id));
+}
+
+std::optional<qint64> BuildQueue::estimatedDurationMs(quint64 id) const
+{
+    const BuildRecord* record = job(id);
+    if (!record || !m_history)
+        return std::nullopt;
+    return m_history->estimatedDurationMs(record->variant);
+}
+
+qint64 BuildQueue::processGroup(quint64 id) const
+{
+    const auto it = m_runtime.find(id);
+    return it == m_runtime.end() || !it->second->process ? 0 : it->second->processGroup;
+}
+
+} // namespace rg

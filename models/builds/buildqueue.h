@@ -1,0 +1,107 @@
+#pragma once
+
+// Runs build and publish jobs as child processes, `concurrency` at a time, in the order they
+// were queued. Each child starts in its own process group so cancelling ends everything it
+// spawned (SIGTERM to the group, SIGKILL after the grace period). Output goes to the LogStore
+// as it arrives and to jobLogAppended() in batches (one signal per job per ~16 ms), progress is
+// read from the log, and a successful build is verified before jobFinished().
+
+#include "builds/buildrecord.h"
+#include "builds/buildsettings.h"
+#include "builds/buildtarget.h"
+#include "builds/processspec.h"
+
+#include <QList>
+#include <QObject>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+
+class QTimer;
+
+namespace rg {
+
+class BuildHistory;
+class LogStore;
+
+class BuildQueue : public QObject
+{
+    Q_OBJECT
+public:
+    explicit BuildQueue(QObject* parent = nullptr);
+    ~BuildQueue() override; // ends every running job's process group
+
+    void setSettings(const BuildSettings& settings); // concurrency applies at once
+    const BuildSettings& settings() const { return m_settings; }
+    // Optional collaborators, not owned. Without a store logs are not kept on disk; without
+    // a history ids start at 1 and nothing is recorded.
+    void setLogStore(LogStore* store) { m_logStore = store; }
+    void setHistory(BuildHistory* history) { m_history = history; }
+
+    // Queues a build with the settings' backend; 0 (and `error`) when no command can be made.
+    quint64 enqueue(const BuildTarget& target, QString* error = nullptr);
+    // Queues many; the ids of those queued (errors collected one per failed target).
+    QList<quint64> enqueue(const QList<BuildTarget>& targets, QStringList* errors = nullptr);
+    // `flox publish -o ORG PNAME` as a job (settings.publishOrg).
+    quint64 enqueuePublish(const BuildTarget& target, QString* error = nullptr);
+    // Any process as a job (tests, benchmarks, custom tools); `verify` runs verification
+    // against `target.expected` when it exits 0 and `spec.resultPath` is set.
+    quint64 enqueueProcess(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
+                           BackendKind backend, bool verify);
+
+    // Queued → cancelled at once; running → the process group is ended, then cancelled.
+    void cancel(quint64 id);
+    void cancelAll();
+
+    bool hasRunningJobs() const; // running or queued: ask before quitting
+    int runningCount() const;
+    int queuedCount() const;
+
+    QList<quint64> jobIds() const; // in queue order
+    const BuildRecord* job(quint64 id) const;
+    // The history's estimate for a queued/running job (nullopt without history or data).
+    std::optional<qint64> estimatedDurationMs(quint64 id) const;
+    // The process group of a running job, 0 otherwise (tests assert it is gone after cancel).
+    qint64 processGroup(quint64 id) const;
+
+    // Emits the job's pending log text now instead of at the next tick; call before reading
+    // the log file so the file and the signals agree (LogPane::attachJob does).
+    void flushLog(quint64 id);
+
+signals:
+    void jobQueued(quint64 id);
+    void jobStarted(quint64 id);
+    void jobProgress(quint64 id, int done, int total);
+    void jobLogAppended(quint64 id, const QString& text); // decoded text, ANSI escapes kept
+    void jobVerificationStarted(quint64 id);
+    void jobFinished(quint64 id); // state, exit code, verification in job(id)
+    void idle();                  // nothing running or queued any more
+
+private:
+    struct Runtime;
+    quint64 enqueueJob(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
+                       BackendKind backend, bool verify, bool awaitingProbe);
+    void probeNixCli();
+    void nixCliProbed();
+    void startNext();
+    void start(quint64 id);
+    void readOutput(quint64 id);
+    void processFinished(quint64 id);
+    void verificationFinished(quint64 id);
+    void finish(quint64 id, JobState state);
+    void flushAll();
+    BuildRecord* mutableJob(quint64 id);
+
+    BuildSettings m_settings;
+    LogStore* m_logStore = nullptr;
+    BuildHistory* m_history = nullptr;
+    quint64 m_localNextId = 1;
+    std::deque<BuildRecord> m_jobs; // queue order; a deque keeps job() pointers stable
+    std::map<quint64, std::unique_ptr<Runtime>> m_runtime;
+    QList<quint64> m_pending;
+    QTimer* m_flushTimer = nullptr;
+    bool m_probingNix = false;
+};
+
+} // namespace rg

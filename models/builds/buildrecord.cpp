@@ -1,0 +1,60 @@
+#include "builds/buildrecord.h"
+
+namespace rg {
+
+QString jobStateName(JobState state)
+{
+    switch (state) {
+    case JobState::Queued:
+        return QStringLiteral("queued");
+    case JobState::Running:
+        return QStringLiteral("running");
+    case JobState::Succeeded:
+        return QStringLiteral("succeeded");
+    case JobState::Failed:
+        return QStringLiteral("failed");
+    case JobState::Cancelled:
+        return QStringLiteral("cancelled");
+    }
+    return QStringLiteral("queued");
+}
+
+std::optional<JobState> jobStateFromName(const QString& name)
+{
+    for (JobState state : {JobState::Queued, JobState::Running, JobState::Succeeded,
+                           JobState::Failed, JobState::Cancelled}) {
+        if (name == jobStateName(state))
+            return state;
+    }
+    return std::nullopt;
+}
+
+QString jobKindName(JobKind kind)
+{
+    return kind == JobKind::Publish ? QStringLiteral("publish") : QStringLiteral("build");
+}
+
+qint64 BuildRecord::durationMs() const
+{
+    if (!startedAt.isValid())
+        return -1;
+    const QDateTime end = finishedAt.isValid() ? finishedAt : QDateTime::currentDateTimeUtc();
+    return startedAt.msecsTo(end);
+}
+
+QString formatDuration(qint64 ms)
+{
+    if (ms < 0)
+        return {};
+    const qint64 s = ms / 1000;
+    if (s >= 3600)
+        return QStringLiteral("%1h %2m %3s")
+            .arg(s / 3600)
+            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    if (s >= 60)
+        return QStringLiteral("%1m %2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1s").arg(s);
+}
+
+} // namespace rg

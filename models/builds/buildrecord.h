@@ -1,0 +1,64 @@
+#pragma once
+
+// Everything known about one build job: what ran, when, how it ended, where its log and
+// result are, and what verification found. Live jobs in BuildQueue and past jobs in
+// BuildHistory are the same value.
+
+#include "builds/buildsettings.h"
+#include "builds/verificationresult.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+namespace rg {
+
+enum class JobState { Queued, Running, Succeeded, Failed, Cancelled };
+enum class JobKind { Build, Publish };
+
+QString jobStateName(JobState state); // "queued", "running", "succeeded", "failed", "cancelled"
+std::optional<JobState> jobStateFromName(const QString& name);
+QString jobKindName(JobKind kind); // "build", "publish"
+QString formatDuration(qint64 ms); // "1h 02m 03s", "4m 05s", "12s"; "" when negative
+
+struct BuildRecord
+{
+    quint64 id = 0;
+    JobKind kind = JobKind::Build;
+    QString variant;
+    QString repository; // canonical path of the work tree it ran in
+    QString branch;     // checked out when the job was made; "" when detached or not git
+    QString commit;     // HEAD then, 40 hex digits; "" when not a git repository
+    // RecipeContentKey::toString() of what was built: the recipe and the files it imports, as
+    // they were when the job was made. Build state is looked up by it; "" in records from
+    // before keys, which list in the history and never show on a cell.
+    QString contentKey;
+    BackendKind backend = BackendKind::Nix;
+    QString program;
+    QStringList arguments;
+    QString command; // display form of program + arguments
+    JobState state = JobState::Queued;
+    QDateTime queuedAt;
+    QDateTime startedAt;
+    QDateTime finishedAt;
+    int exitCode = -1; // -1 until the process exits normally
+    QString error;     // why it failed to start / crashed / was cancelled; empty otherwise
+    QString logPath;
+    QString resultPath; // the out-link; only meaningful when succeeded
+    VerificationResult verification;
+    qint64 closureSize = -1; // bytes, `nix path-info -S`; -1 unknown
+    int progressDone = 0;    // last `[n/m]` seen in the log; 0/0 when none
+    int progressTotal = 0;
+
+    bool isFinished() const
+    {
+        return state == JobState::Succeeded || state == JobState::Failed ||
+               state == JobState::Cancelled;
+    }
+    // Milliseconds from start to end (to now while running); -1 before it started.
+    qint64 durationMs() const;
+
+    friend bool operator==(const BuildRecord&, const BuildRecord&) = default;
+};
+
+} // namespace rg

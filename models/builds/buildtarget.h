@@ -1,0 +1,38 @@
+#pragma once
+
+// One variant to build: its name, the recipe file and the repository it lives in, and what
+// verification expects of the result.
+
+#include "builds/verificationexpectation.h"
+
+#include <QString>
+#include <optional>
+
+namespace rg {
+
+struct BuildTarget
+{
+    QString variant;    // "pytorch-python313-cuda12_9-sm90-avx512"
+    QString pname;      // what flox builds and names result-PNAME; the variant by default
+    QString recipeFile; // absolute path of the .nix file
+    QString repository; // absolute path of the work tree root
+    VerificationExpectation expected;
+    // Where and from what it is built, recorded with the job (BuildRecord); BuildSession fills
+    // them, resolve() does not.
+    QString contentKey; // RecipeContentKey::toString()
+    QString branch;
+    QString commit;
+
+    // `^[A-Za-z0-9][A-Za-z0-9._+-]*$`: names reach command lines, so nothing else passes.
+    static bool isValidName(const QString& name);
+
+    // Finds `<repository>/<recipeDir>/<variant>.nix`. A trailing ".nix" on `variant` is
+    // accepted. On failure returns nullopt with a sentence in `error`.
+    static std::optional<BuildTarget> resolve(const QString& repository, const QString& variant,
+                                              const QString& recipeDir, QString* error);
+
+    // `<repository>/result-<pname>`: where every backend leaves its out-link.
+    QString resultLink() const;
+};
+
+} // namespace rg

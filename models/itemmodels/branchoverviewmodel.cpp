@@ -1,0 +1,216 @@
+#include "itemmodels/branchoverviewmodel.h"
+
+#include "analysis/analyzer.h"
+#include "sessions/backgroundpool.h"
+#include "sessions/qtext.h"
+#include "vcs/sessiongitinfo.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace rg {
+
+BranchOverviewModel::BranchOverviewModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+BranchOverviewModel::~BranchOverviewModel()
+{
+    stop();
+}
+
+void BranchOverviewModel::stop()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_work.waitForFinished();
+    ++m_generation;
+}
+
+bool BranchOverviewModel::isLoading() const
+{
+    return m_pendingRows > 0;
+}
+
+void BranchOverviewModel::clear()
+{
+    stop();
+    beginResetModel();
+    m_rows.clear();
+    m_workTree.reset();
+    m_path.clear();
+    m_error.clear();
+    m_pendingRows = 0;
+    endResetModel();
+}
+
+void BranchOverviewModel::setRepository(const QString& repositoryPath, const QString& current)
+{
+    stop();
+    beginResetModel();
+    m_path = repositoryPath;
+    m_current = current;
+    m_workTree.reset();
+    m_error.clear();
+    m_rows.clear();
+    std::string error;
+    for (const std::string& branch :
+         SessionGitInfo::localBranches(repositoryPath.toStdString(), &error)) {
+        Row row;
+        row.branch = branch;
+        m_rows.push_back(std::move(row));
+    }
+    m_error = qs(error);
+    m_pendingRows = static_cast<int>(m_rows.size());
+    endResetModel();
+    if (m_rows.empty()) {
+        emit loadingFinished();
+        return;
+    }
+
+    std::vector<std::string> branches;
+    for (const Row& row : m_rows)
+        branches.push_back(row.branch);
+    m_cancel = std::make_shared<std::atomic_bool>(false);
+    const auto cancel = m_cancel;
+    const quint64 generation = m_generation;
+    const std::string path = repositoryPath.toStdString();
+    QPointer<BranchOverviewModel> self(this);
+    // One branch at a time: the overview must not starve the open repository's own scan.
+    m_work = QtConcurrent::run(backgroundPool(), [self, cancel, generation, path, branches]() {
+        const Analyzer analyzer;
+        AnalyzerOptions options;
+        options.threads = 1;
+        for (size_t i = 0; i < branches.size() && !cancel->load(); ++i) {
+            auto row = std::make_shared<Row>();
+            row->branch = branches[i];
+            std::string error;
+            if (auto source = openGitRevision(path, branches[i], &error)) {
+                const Analysis analysis = analyzer.analyze(*source, options);
+                row->counts = MatrixCounts::of(analysis);
+                row->summary = row->counts.summary();
+            } else {
+                row->error = error;
+            }
+            row->loaded = true;
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, generation, i, row]() {
+                    if (self)
+                        self->branchDone(generation, static_cast<int>(i), row);
+                },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
+void BranchOverviewModel::branchDone(quint64 generation, int row, std::shared_ptr<Row> result)
+{
+    if (generation != m_generation || row >= static_cast<int>(m_rows.size()))
+        return;
+    m_rows[static_cast<size_t>(row)] = *result;
+    showWorkTree(m_rows[static_cast<size_t>(row)]);
+    emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+    if (--m_pendingRows == 0)
+        emit loadingFinished();
+}
+
+void BranchOverviewModel::setWorkTreeCounts(const MatrixCounts& counts)
+{
+    m_workTree = counts;
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (qs(m_rows[i].branch) == m_current) {
+            showWorkTree(m_rows[i]);
+            const int row = static_cast<int>(i);
+            emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+        }
+}
+
+void BranchOverviewModel::showWorkTree(Row& row) const
+{
+    if (!m_workTree || qs(row.branch) != m_current)
+        return;
+    row.loaded = true;
+    row.error.clear();
+    row.counts = *m_workTree;
+    row.summary = m_workTree->summary() + " (work tree)";
+}
+
+int BranchOverviewModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int BranchOverviewModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : FirstStatusColumn + cellStatusCount;
+}
+
+QVariant BranchOverviewModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Row& row = m_rows[static_cast<size_t>(index.row())];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        if (column == BranchColumn) {
+            return qs(row.branch) == m_current ? qs(row.branch) + QStringLiteral(" (checked out)")
+                                               : qs(row.branch);
+        }
+        if (!row.loaded)
+            return QStringLiteral("\u2026");
+        if (!row.error.empty())
+            return column == ExpectedColumn ? QStringLiteral("error") : QString();
+        if (column == ExpectedColumn)
+            return row.counts.expectedTotal();
+        if (column == NotExpectedColumn)
+            return row.counts.notExpectedTotal();
+        return row.counts.byStatus()[static_cast<size_t>(column - FirstStatusColumn)];
+    case Qt::ToolTipRole:
+        if (!row.error.empty())
+            return qs(row.branch) + QStringLiteral(": ") + qs(row.error);
+        return row.loaded ? qs(row.branch) + QStringLiteral(": ") + qs(row.summary)
+                          : tr("%1: analysing…").arg(qs(row.branch));
+    case Qt::TextAlignmentRole:
+        return column == BranchColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case BranchRole:
+        return qs(row.branch);
+    case LoadedRole:
+        return row.loaded;
+    case CountsRole: {
+        QVariantList counts;
+        for (int count : row.counts.byStatus())
+            counts << count;
+        return counts;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant BranchOverviewModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+        return {};
+    if (section == BranchColumn)
+        return tr("Branch");
+    if (section == ExpectedColumn)
+        return role == Qt::DisplayRole
+                   ? tr("expected")
+                   : tr("Cells the branch's spec expects (inferred from the recipes without "
+                        "one), whatever their status");
+    if (section == NotExpectedColumn)
+        return role == Qt::DisplayRole
+                   ? tr("not expected")
+                   : tr("Recipes outside the expected cells: redundant copies, unexpected "
+                        "variants, companions an inferred spec does not cover");
+    if (section >= FirstStatusColumn && section < FirstStatusColumn + cellStatusCount) {
+        const QString status =
+            qs(std::string(cellStatusId(static_cast<CellStatus>(section - FirstStatusColumn))));
+        return role == Qt::DisplayRole ? status
+                                       : tr("Cells that are %1, expected or not").arg(status);
+    }
+    return {};
+}
+
+} // namespace rg
