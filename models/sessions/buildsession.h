@@ -1,7 +1,8 @@
 #pragma once
 
-// Everything the window needs for builds in one object: settings, the queue, the log store,
-// the history and the jobs model, plus per-recipe state for the grid's cell overlays.
+// Everything the window needs for builds in one object: settings, the queue, the log store
+// and the history, plus per-recipe state for the grid's cell overlays. The jobs list is a
+// BuildJobsModel over queue() and history(), made by whoever shows it.
 //
 //   auto* builds = new rg::BuildSession({}, this);          // AppDataLocation
 //   builds->setSettings(rg::BuildSettings::load(settings));
