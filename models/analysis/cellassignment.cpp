@@ -194,12 +194,12 @@ private:
         return name.accelerator == Accelerator::Cuda && name.cuda.empty() && name.suffixes.empty();
     }
 
-    // Expected cells first, in spec order.
+    // Expected cells first, in spec order. Their expectation comes with the recipe placed in
+    // them; one that stays empty gets its own in assign(), so none is made to be thrown away.
     void addExpectedCells()
     {
         for (const VariantName& name : spec.expectedVariants()) {
             Cell entry = cells.entryFor(name);
-            entry.expectation = analysis.expectationFor(name);
             entry.expected = true;
             entry.status = CellStatus::Missing;
             cellIndex.emplace(entry.id, analysis.cells.size());
@@ -283,6 +283,7 @@ void CellAssignment::assign(const std::vector<std::shared_ptr<const RecipeFacts>
 
     for (Cell& entry : analysis.cells)
         if (entry.status == CellStatus::Missing) {
+            entry.expectation = analysis.expectationFor(entry.variant);
             CellCheck check{.placement = CellCheck::Placement::Missing,
                             .spec = m_spec,
                             .recipeDir = analysis.recipeDir,

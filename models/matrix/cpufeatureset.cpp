@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 #include <initializer_list>
+#include <mutex>
+#include <unordered_map>
 
 namespace rg {
 
@@ -383,6 +385,27 @@ CpuFeatureSet::CpuFeatureSet(const std::vector<std::string>& rawFlags)
         else
             enable(CpuFamily::X86, feature, flag);
     }
+}
+
+std::shared_ptr<const CpuFeatureSet> CpuFeatureSet::shared(const std::vector<std::string>& flags)
+{
+    // Bounded: a long session over many branches must not keep every list it ever saw.
+    static constexpr size_t maxKept = 4096;
+    static std::mutex mutex;
+    static std::unordered_map<std::string, std::shared_ptr<const CpuFeatureSet>> kept;
+    std::string key;
+    for (const std::string& flag : flags)
+        (key += flag) += '\0';
+    {
+        std::lock_guard lock(mutex);
+        if (const auto it = kept.find(key); it != kept.end())
+            return it->second;
+    }
+    auto made = std::make_shared<const CpuFeatureSet>(flags);
+    std::lock_guard lock(mutex);
+    if (kept.size() >= maxKept)
+        kept.clear();
+    return kept.emplace(std::move(key), std::move(made)).first->second;
 }
 
 void CpuFeatureSet::setBaseline(const std::string& flag, std::string_view value, bool armOnly)

@@ -25,6 +25,7 @@
 #include "matrix/catalog.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -62,6 +63,10 @@ public:
     CpuFeatureSet() = default; // no flags: no features
     // Each element is one flag; an element holding several separated by spaces is split.
     explicit CpuFeatureSet(const std::vector<std::string>& flags);
+    // The same set, made once per distinct flag list and shared: every scan judges every
+    // recipe's flags again, and a branch's hundreds of recipes write a handful of lists.
+    // Thread-safe.
+    static std::shared_ptr<const CpuFeatureSet> shared(const std::vector<std::string>& flags);
 
     bool has(std::string_view feature) const { return m_enabled.contains(feature); }
     // Every enabled feature, implied ones included, x86 then ARM in a fixed readable order

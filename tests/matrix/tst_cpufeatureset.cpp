@@ -49,6 +49,7 @@ private slots:
     void nonFeatureFlagsAreIgnored();
     void originAndDescribe();
     void emptyAndSplit();
+    void sharedSetsFollowTheirList();
 };
 
 void TestCpuFeatureSet::seedFlagsAreCleanForTheirIsa()
@@ -409,6 +410,21 @@ void TestCpuFeatureSet::emptyAndSplit()
     // One element holding several flags counts as several.
     const CpuFeatureSet joined(std::vector<std::string>{"-mavx2  -mfma", "-mf16c"});
     QVERIFY(joined.judge(*Catalog::builtin().isa("avx2")).clean());
+}
+
+void TestCpuFeatureSet::sharedSetsFollowTheirList()
+{
+    const std::vector<std::string> list{"-march=x86-64-v3", "-mno-fma"};
+    const auto first = CpuFeatureSet::shared(list);
+    QCOMPARE(CpuFeatureSet::shared(list).get(), first.get()); // made once
+    QCOMPARE(toList(first->features()), toList(CpuFeatureSet(list).features()));
+    QVERIFY(!first->has("fma"));
+    // Lists that would read the same when joined without a separator are different lists.
+    const auto avx2 = CpuFeatureSet::shared({"-mavx2"});
+    const auto avx = CpuFeatureSet::shared({"-mavx", "2"});
+    QVERIFY(avx2->has("avx2"));
+    QVERIFY(!avx->has("avx2"));
+    QVERIFY(avx->has("avx"));
 }
 
 QTEST_GUILESS_MAIN(TestCpuFeatureSet)

@@ -30,7 +30,8 @@ void CpuRules::flags(RecipeCheck& c, const CpuFlagsFact& flags)
     const CpuIsa* isa = e->isa;
     if (flags.flags.empty())
         return;
-    const CpuFeatureSet features(flags.flags);
+    const std::shared_ptr<const CpuFeatureSet> shared = CpuFeatureSet::shared(flags.flags);
+    const CpuFeatureSet& features = *shared;
     const IsaVerdict verdict = features.judge(*isa);
     if (verdict.unknownBaseline)
         return; // -march=native: what it enables depends on the building machine
