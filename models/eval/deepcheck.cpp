@@ -1,5 +1,6 @@
 #include "eval/deepcheck.h"
 
+#include "analysis/rules/recipecheck.h"
 #include "analysis/ruleset.h"
 #include "facts/archnotation.h"
 #include "matrix/cpufeatureset.h"
@@ -9,6 +10,8 @@
 
 namespace rg {
 
+using ruletext::inQuotes;
+
 namespace {
 
 std::string joined(const std::vector<std::string>& items, std::string_view separator)
@@ -17,11 +20,6 @@ std::string joined(const std::vector<std::string>& items, std::string_view separ
     for (const std::string& item : items)
         text += (text.empty() ? "" : std::string(separator)) + item;
     return text;
-}
-
-std::string inQuotes(std::string_view text)
-{
-    return "\"" + std::string(text) + "\"";
 }
 
 // "12.9" of "12.9.1": CUDA and Python versions are compared by major.minor.
