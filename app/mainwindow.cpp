@@ -79,8 +79,11 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     // Its docks join the View menu createMenus() fills.
     m_pins = new PinActions(*this, m_changes->session(), this);
-    m_pins->setContentsController(new PinContentsController(
-        m_session, [this](const QString& root) { return m_eval->settingsFor(root); }, this));
+    const auto contentsController = [this] {
+        return new PinContentsController(
+            m_session, [this](const QString& root) { return m_eval->settingsFor(root); }, this);
+    };
+    m_pins->setContentsControllers(contentsController(), contentsController());
     createMenus();
     connectControllers();
     connectSession();

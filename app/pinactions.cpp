@@ -154,6 +154,12 @@ void PinActions::createActions()
     });
 }
 
+void PinActions::setContentsControllers(PinContentsController* dialog, PinContentsController* dock)
+{
+    m_contents = dialog;
+    dock->attach(m_pinsView->contentsPane());
+}
+
 void PinActions::createDocks()
 {
     QWidget* window = m_context.mainWidget();

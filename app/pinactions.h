@@ -74,7 +74,8 @@ public:
     // The program prefetching runs (nix-prefetch-url by default); for tests and odd installs.
     void setPrefetchProgram(const QString& program);
     // Answers the bump dialog's "what the pins contain"; none: its Compare gets no answer.
-    void setContentsController(PinContentsController* controller) { m_contents = controller; }
+    // What the pins contain: `dialog` answers the Bump Pin dialog, `dock` the Pins dock.
+    void setContentsControllers(PinContentsController* dialog, PinContentsController* dock);
 
 signals:
     void inventoryChanged();

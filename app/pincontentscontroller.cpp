@@ -29,8 +29,9 @@ void PinContentsController::compare(const std::string& from, const std::string& 
     m_to = to;
     PinInspectionSession::Request request;
     request.settings = m_settings(m_session->rootPath());
-    request.settings.jobs = 2; // the two revisions at once
-    request.revisions = {from, to};
+    // One pin (the Pins dock) is read once; two (the Bump Pin dialog) at once.
+    request.revisions = from == to ? std::vector<std::string>{from} : std::vector{from, to};
+    request.settings.jobs = static_cast<int>(request.revisions.size());
     if (const std::shared_ptr<const Analysis> analysis = m_session->analysis()) {
         request.pythonSets = PinInspection::pythonSetsOf(*analysis);
         request.cudaSets = PinInspection::cudaSetsOf(*analysis);
@@ -40,10 +41,10 @@ void PinContentsController::compare(const std::string& from, const std::string& 
 
 void PinContentsController::finished(const std::vector<PinContents>& contents)
 {
-    if (!m_pane || contents.size() != 2)
+    if (!m_pane || contents.empty() || contents.size() > 2)
         return;
-    const std::string& from = contents[0].revision;
-    const std::string& to = contents[1].revision;
+    const std::string& from = contents.front().revision;
+    const std::string& to = contents.back().revision;
     for (const PinContents& pin : contents) {
         if (!pin.error.empty()) {
             m_pane->showError(
@@ -52,7 +53,7 @@ void PinContentsController::finished(const std::vector<PinContents>& contents)
             return;
         }
     }
-    m_pane->showComparison(from, to, PinComparison::of(contents[0], contents[1]));
+    m_pane->showComparison(from, to, PinComparison::of(contents.front(), contents.back()));
 }
 
 void PinContentsController::failed(const QString& message)

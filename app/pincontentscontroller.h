@@ -1,9 +1,9 @@
 #pragma once
 
-// The Bump Pin dialog's "what the pins contain", wired: the pane's Compare goes to Nix through a
-// PinInspectionSession (off the GUI thread) with the window's evaluation settings (local
-// nixpkgs sources, store) and the package sets the open repository's recipes use; the two
-// revisions come back to the pane side by side (PinComparison).
+// "What the pins contain" wired, for the Bump Pin dialog's pane or the Pins dock's: the pane's
+// button goes to Nix through a PinInspectionSession (off the GUI thread) with the window's
+// evaluation settings (local nixpkgs sources, store) and the package sets the open
+// repository's recipes use; the revisions come back to the pane (PinComparison).
 
 #include "eval/evalsettings.h"
 #include "eval/pininspection.h"
@@ -27,7 +27,7 @@ public:
     using SettingsFor = std::function<EvalSettings(const QString& root)>;
     PinContentsController(RepositorySession* session, SettingsFor settings, QObject* parent);
 
-    // The pane of the dialog open now; an earlier one's answers are not shown in it.
+    // The pane answers go to now; an earlier one's answers are not shown in it.
     void attach(PinContentsPane* pane);
     PinInspectionSession* inspection() const { return m_inspection; }
 

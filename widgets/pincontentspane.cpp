@@ -6,17 +6,23 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rg {
 
-PinContentsPane::PinContentsPane(QWidget* parent) : QGroupBox(tr("What the pins contain"), parent)
+PinContentsPane::PinContentsPane(QWidget* parent, Mode mode)
+    : QGroupBox(mode == Mode::OnePin ? tr("What this pin contains") : tr("What the pins contain"),
+                parent),
+      m_mode(mode)
 {
     auto* layout = new QVBoxLayout(this);
     auto* row = new QHBoxLayout;
-    m_compare = new QPushButton(tr("Compare &with Nix"), this);
-    m_compare->setToolTip(tr("Ask Nix what each pin's nixpkgs holds: Python, torch, CUDA, cuDNN, "
+    m_compare =
+        new QPushButton(mode == Mode::OnePin ? tr("Ask &Nix") : tr("Compare &with Nix"), this);
+    m_compare->setToolTip(tr("Ask Nix what the pin's nixpkgs holds: Python, torch, CUDA, cuDNN, "
                              "NCCL and MAGMA versions (Build Settings \u203a Local nixpkgs "
                              "sources are used instead of downloading)"));
     m_status = new QLabel(this);
@@ -28,20 +34,26 @@ PinContentsPane::PinContentsPane(QWidget* parent) : QGroupBox(tr("What the pins 
     layout->addLayout(row);
     m_tree = new QTreeWidget(this);
     m_tree->setRootIsDecorated(false);
-    m_tree->setHeaderLabels({tr("Value"), tr("From"), tr("To")});
+    if (mode == Mode::OnePin)
+        m_tree->setHeaderLabels({tr("Value"), tr("Version")});
+    else
+        m_tree->setHeaderLabels({tr("Value"), tr("From"), tr("To")});
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tree->setMinimumHeight(m_tree->fontMetrics().lineSpacing() * 11);
     m_tree->hide();
     layout->addWidget(m_tree);
-    connect(m_compare, &QPushButton::clicked, this, [this] {
-        m_asking = true;
-        m_tree->clear();
-        m_tree->hide();
-        m_status->setText(tr("Asking Nix\u2026"));
-        updateButton();
-        emit compareRequested(m_from, m_to);
-    });
+    connect(m_compare, &QPushButton::clicked, this, &PinContentsPane::ask);
     updateButton();
+}
+
+void PinContentsPane::ask()
+{
+    m_asking = true;
+    m_tree->clear();
+    m_tree->hide();
+    m_status->setText(tr("Asking Nix\u2026"));
+    updateButton();
+    emit compareRequested(m_from, m_to);
 }
 
 void PinContentsPane::setPins(const std::string& from, const std::string& to)
@@ -70,8 +82,10 @@ bool PinContentsPane::isCurrent(const std::string& from, const std::string& to) 
 
 void PinContentsPane::updateButton()
 {
-    m_compare->setEnabled(m_inputsEnabled && !m_asking && !m_from.empty() && !m_to.empty() &&
-                          m_from != m_to);
+    const bool pinsChosen = m_mode == Mode::OnePin
+                                ? !m_from.empty()
+                                : !m_from.empty() && !m_to.empty() && m_from != m_to;
+    m_compare->setEnabled(m_inputsEnabled && !m_asking && pinsChosen);
 }
 
 void PinContentsPane::showComparison(const std::string& from, const std::string& to,
@@ -84,7 +98,9 @@ void PinContentsPane::showComparison(const std::string& from, const std::string&
     int changed = 0;
     QList<QTreeWidgetItem*> items;
     for (const PinComparison::Row& row : rows) {
-        auto* item = new QTreeWidgetItem({qs(row.label), qs(row.before), qs(row.after)});
+        auto* item = new QTreeWidgetItem(
+            m_mode == Mode::OnePin ? QStringList{qs(row.label), qs(row.after)}
+                                   : QStringList{qs(row.label), qs(row.before), qs(row.after)});
         if (row.changed) {
             ++changed;
             QFont bold = item->font(2);
@@ -97,9 +113,17 @@ void PinContentsPane::showComparison(const std::string& from, const std::string&
     }
     m_tree->addTopLevelItems(items);
     m_tree->setVisible(!items.isEmpty());
-    m_status->setText(changed == 0
-                          ? tr("The same versions on both pins.")
-                          : tr("%1 of %2 values change (in bold).").arg(changed).arg(rows.size()));
+    // A narrow dock would cut the versions off: ask for the width both columns need.
+    if (m_mode == Mode::OnePin)
+        m_tree->setMinimumWidth(std::min(m_tree->header()->length() + 2 * m_tree->frameWidth() +
+                                             m_tree->verticalScrollBar()->sizeHint().width(),
+                                         480));
+    if (m_mode == Mode::OnePin)
+        m_status->setText(tr("%1, as Nix reads it.").arg(qs(to.substr(0, 12))));
+    else
+        m_status->setText(
+            changed == 0 ? tr("The same versions on both pins.")
+                         : tr("%1 of %2 values change (in bold).").arg(changed).arg(rows.size()));
 }
 
 void PinContentsPane::showError(const std::string& from, const std::string& to,

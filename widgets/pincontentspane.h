@@ -1,9 +1,10 @@
 #pragma once
 
-// "What the pins contain", in the Bump Pin dialog: the from- and to-revision's nixpkgs, Python,
-// torch, CUDA, cuDNN, NCCL and MAGMA versions side by side, as Nix reads them from each pin,
-// the values that change marked. It asks for nothing itself: Compare emits compareRequested()
-// and whoever runs Nix answers with showComparison() or showError().
+// What nixpkgs pins contain, as Nix reads them: nixpkgs, Python, torch, CUDA, cuDNN, NCCL and
+// MAGMA versions. In the Bump Pin dialog (BothPins) the from- and to-revision side by side, the
+// values that change marked; in the Pins dock (OnePin) the chosen pin alone. It asks for
+// nothing itself: its button emits compareRequested() (with from == to for one pin) and
+// whoever runs Nix answers with showComparison() or showError().
 
 #include "eval/pincomparison.h"
 
@@ -21,11 +22,14 @@ class PinContentsPane : public QGroupBox
 {
     Q_OBJECT
 public:
-    explicit PinContentsPane(QWidget* parent = nullptr);
+    enum class Mode { BothPins, OnePin };
+    explicit PinContentsPane(QWidget* parent = nullptr, Mode mode = Mode::BothPins);
 
     // The pins the dialog has chosen; `to` "" while the typed pin does not resolve. Another
     // pair clears an earlier comparison.
     void setPins(const std::string& from, const std::string& to);
+    // OnePin: the pin to read; "" for none.
+    void setPin(const std::string& revision) { setPins(revision, revision); }
     void setInputsEnabled(bool enabled);
 
     // Answers for the pair asked for; an answer for another pair (the pins changed meanwhile)
@@ -44,7 +48,9 @@ signals:
 private:
     bool isCurrent(const std::string& from, const std::string& to) const;
     void updateButton();
+    void ask();
 
+    const Mode m_mode;
     std::string m_from;
     std::string m_to;
     bool m_asking = false;

@@ -2,6 +2,7 @@
 
 #include "itemmodels/pinsmodel.h"
 #include "matrix/versionspelling.h"
+#include "pincontentspane.h"
 #include "pinlegend.h"
 #include "statusstyle.h"
 
@@ -9,6 +10,7 @@
 #include <QIdentityProxyModel>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -53,7 +55,8 @@ private:
 } // namespace
 
 PinsView::PinsView(QWidget* parent)
-    : QWidget(parent), m_summary(new QLabel(this)), m_tree(new QTreeView(this))
+    : QWidget(parent), m_summary(new QLabel(this)), m_tree(new QTreeView(this)),
+      m_contents(new PinContentsPane(this, PinContentsPane::Mode::OnePin))
 {
     setAccessibleName(tr("Pins"));
     auto* layout = new QVBoxLayout(this);
@@ -69,6 +72,7 @@ PinsView::PinsView(QWidget* parent)
     m_tree->setToolTip(tr("Every nixpkgs pin with the recipes that write it; Enter or a "
                           "double-click on a recipe shows it in the grid"));
     layout->addWidget(m_tree, 1);
+    layout->addWidget(m_contents);
     connect(m_tree, &QWidget::customContextMenuRequested, this, &PinsView::showMenu);
     connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex& index) {
         const QString path = index.data(PinsModel::PathRole).toString();
@@ -87,6 +91,11 @@ void PinsView::setModel(PinsModel* model)
     m_tree->header()->setSectionResizeMode(PinsModel::NameColumn, QHeaderView::Interactive);
     m_tree->header()->setSectionResizeMode(PinsModel::RecipesColumn, QHeaderView::ResizeToContents);
     connect(model, &QAbstractItemModel::modelReset, this, &PinsView::modelReset);
+    // The pane reads the pin of the current row: a pin's or one of its recipes'.
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                m_contents->setPin(current.data(PinsModel::RevisionRole).toString().toStdString());
+            });
     modelReset();
 }
 
@@ -112,6 +121,11 @@ void PinsView::showMenu(const QPoint& position)
                    [this, revision] { emit selectRecipesRequested(revision); });
     menu.addAction(tr("Bump %1\u2026").arg(shortForm), this,
                    [this, revision] { emit bumpRequested(revision); });
+    menu.addAction(tr("What %1 Contains (Ask Nix)").arg(shortForm), this, [this, index] {
+        m_tree->setCurrentIndex(index);
+        if (m_contents->compareButton()->isEnabled())
+            m_contents->compareButton()->click();
+    });
     const QString path = index.data(PinsModel::PathRole).toString();
     if (!path.isEmpty()) {
         menu.addSeparator();

@@ -4,7 +4,8 @@
 // with a swatch in the pin's colour and the marks that need attention (differs from the
 // spec or the group, short revision, fetchers without a hash), and the recipes on each pin.
 // Activating a recipe asks to show it in the grid; a pin's context menu offers to select its
-// recipes in the grid or to bump it. The view decides nothing else.
+// recipes in the grid, to bump it, or to ask Nix what it contains (shown under the pins, in a
+// PinContentsPane for the current pin). The view decides nothing else.
 
 #include <QWidget>
 
@@ -14,6 +15,7 @@ class QTreeView;
 
 namespace rg {
 
+class PinContentsPane;
 class PinsModel;
 
 class PinsView : public QWidget
@@ -25,6 +27,7 @@ public:
     void setModel(PinsModel* model);
     QTreeView* treeView() const { return m_tree; }
     QLabel* summaryLabel() const { return m_summary; }
+    PinContentsPane* contentsPane() const { return m_contents; }
 
 signals:
     void recipeActivated(const QString& variant, const QString& path);
@@ -38,6 +41,7 @@ private:
     PinsModel* m_model = nullptr;
     QLabel* m_summary;
     QTreeView* m_tree;
+    PinContentsPane* m_contents;
 };
 
 } // namespace rg

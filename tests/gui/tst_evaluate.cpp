@@ -15,11 +15,13 @@
 #include "evalactions.h"
 #include "guitestsupport.h"
 #include "itemmodels/matrixmodel.h"
+#include "itemmodels/pinsmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "pinactions.h"
 #include "pinbumpdialog.h"
 #include "pincontentspane.h"
+#include "pinsview.h"
 #include "responsivenessprobe.h"
 #include "sessions/buildsession.h"
 #include "sessions/evaluationsession.h"
@@ -162,6 +164,7 @@ private slots:
     void cancelLeavesNoProcessAndNoAnswer();
     void localSourcesPersistWithTheBuildSettings();
     void bumpDialogComparesWhatThePinsContain();
+    void pinsDockShowsWhatAPinContains();
 };
 
 void TestEvaluate::evaluateTheBranch()
@@ -402,6 +405,49 @@ void TestEvaluate::bumpDialogComparesWhatThePinsContain()
              qPrintable(pane->statusLabel()->text()));
     QVERIFY(!pane->tree()->isVisible());
     dialog->reject();
+}
+
+void TestEvaluate::pinsDockShowsWhatAPinContains()
+{
+    Opened opened;
+    QVERIFY(open(opened));
+    MainWindow& window = opened.window;
+    QSignalSpy listed(window.pinActions(), &PinActions::inventoryChanged);
+    QVERIFY(window.pinActions()->inventory() || listed.wait(20000));
+    window.pinActions()->pinsViewAction()->trigger();
+    PinsView* view = window.pinActions()->pinsView();
+    PinContentsPane* pane = view->contentsPane();
+    QVERIFY(!pane->compareButton()->isEnabled()); // no pin chosen yet
+    const QAbstractItemModel* model = view->treeView()->model();
+    const QModelIndexList pins = model->match(model->index(0, 0), PinsModel::RevisionRole,
+                                              QString::fromLatin1(demoRevisions[0]), 1,
+                                              Qt::MatchExactly | Qt::MatchRecursive);
+    QCOMPARE(pins.size(), 1);
+    const QModelIndex pin = pins.front();
+    QVERIFY(!pin.parent().data(PinsModel::RevisionRole).isValid() ||
+            pin.parent().data(PinsModel::RevisionRole).toString().isEmpty()); // a group row
+    view->treeView()->setCurrentIndex(pin);
+    QVERIFY(pane->compareButton()->isEnabled());
+    QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
+    QVERIFY(!pane->compareButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!pane->tree()->isHidden(), slowly);
+    QCOMPARE(pane->tree()->columnCount(), 2); // the one pin, no from / to
+    std::map<QString, QString> rows;
+    for (int i = 0; i < pane->tree()->topLevelItemCount(); ++i)
+        rows[pane->tree()->topLevelItem(i)->text(0)] = pane->tree()->topLevelItem(i)->text(1);
+    QCOMPARE(rows[QStringLiteral("torch (python3Packages)")], QStringLiteral("2.9.1"));
+    QCOMPARE(rows[QStringLiteral("default CUDA")], QStringLiteral("12.8"));
+    QCOMPARE(rows[QStringLiteral("Python (python3Packages)")], QStringLiteral("3.13.9"));
+    QVERIFY2(pane->statusLabel()->text().startsWith(QStringLiteral("6a030d535719")),
+             qPrintable(pane->statusLabel()->text()));
+    QVERIFY(
+        window.grab().save(QStringLiteral(RG_BINARY_DIR "/screenshots/pins-dock-contents.png")));
+
+    // A group row names no pin: the answer for the earlier one goes.
+    view->treeView()->setCurrentIndex(pin.parent());
+    QVERIFY(!pane->compareButton()->isEnabled());
+    QVERIFY(pane->tree()->isHidden());
+    QVERIFY(pane->statusLabel()->text().isEmpty());
 }
 
 QTEST_MAIN(TestEvaluate)
