@@ -17,7 +17,6 @@
 #include "matrixview.h"
 #include "messagebanner.h"
 #include "pinactions.h"
-#include "pincontentscontroller.h"
 #include "recipepreview.h"
 #include "sessions/buildsession.h"
 #include "sessions/qtext.h"
@@ -79,11 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     // Its docks join the View menu createMenus() fills.
     m_pins = new PinActions(*this, m_changes->session(), this);
-    const auto contentsController = [this] {
-        return new PinContentsController(
-            m_session, [this](const QString& root) { return m_eval->settingsFor(root); }, this);
-    };
-    m_pins->setContentsControllers(contentsController(), contentsController());
+    m_pins->setContentsSettings([this](const QString& root) { return m_eval->settingsFor(root); });
     createMenus();
     connectControllers();
     connectSession();

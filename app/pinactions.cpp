@@ -154,9 +154,11 @@ void PinActions::createActions()
     });
 }
 
-void PinActions::setContentsControllers(PinContentsController* dialog, PinContentsController* dock)
+void PinActions::setContentsSettings(
+    const std::function<EvalSettings(const QString& root)>& settings)
 {
-    m_contents = dialog;
+    m_contents = new PinContentsController(m_context.session(), settings, this);
+    auto* dock = new PinContentsController(m_context.session(), settings, this);
     dock->attach(m_pinsView->contentsPane());
 }
 

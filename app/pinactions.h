@@ -10,6 +10,7 @@
 #include "changes/changeset.h"
 #include "changes/pinbumpplanner.h"
 #include "changes/unifieddiff.h"
+#include "eval/evalsettings.h"
 #include "pinbumpdialog.h"
 #include "pins/pinalignment.h"
 #include "pins/pininventory.h"
@@ -19,6 +20,7 @@
 #include <QPointer>
 #include <QStringList>
 #include <QThreadPool>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,8 +76,9 @@ public:
     // The program prefetching runs (nix-prefetch-url by default); for tests and odd installs.
     void setPrefetchProgram(const QString& program);
     // Answers the bump dialog's "what the pins contain"; none: its Compare gets no answer.
-    // What the pins contain: `dialog` answers the Bump Pin dialog, `dock` the Pins dock.
-    void setContentsControllers(PinContentsController* dialog, PinContentsController* dock);
+    // What the pins contain, asked of Nix with these settings: for the Bump Pin dialog and
+    // for the Pins dock, each its own PinContentsController.
+    void setContentsSettings(const std::function<EvalSettings(const QString& root)>& settings);
 
 signals:
     void inventoryChanged();
