@@ -6,6 +6,8 @@
 #include "sessions/qtext.h"
 #include "sessions/repositorysession.h"
 
+#include <algorithm>
+
 namespace rg {
 
 PinContentsController::PinContentsController(RepositorySession* session, SettingsFor settings,
@@ -21,6 +23,7 @@ void PinContentsController::attach(PinContentsPane* pane)
 {
     m_pane = pane;
     connect(pane, &PinContentsPane::compareRequested, this, &PinContentsController::compare);
+    connect(pane, &PinContentsPane::stopRequested, m_inspection, &PinInspectionSession::cancel);
 }
 
 void PinContentsController::compare(const std::string& from, const std::string& to)
@@ -45,6 +48,11 @@ void PinContentsController::finished(const std::vector<PinContents>& contents)
         return;
     const std::string& from = contents.front().revision;
     const std::string& to = contents.back().revision;
+    const auto cancelled = [](const PinContents& pin) { return pin.error == "cancelled"; };
+    if (std::any_of(contents.begin(), contents.end(), cancelled)) {
+        m_pane->showError(from, to, tr("Stopped before Nix answered."));
+        return;
+    }
     for (const PinContents& pin : contents) {
         if (!pin.error.empty()) {
             m_pane->showError(

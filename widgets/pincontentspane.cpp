@@ -20,8 +20,7 @@ PinContentsPane::PinContentsPane(QWidget* parent, Mode mode)
 {
     auto* layout = new QVBoxLayout(this);
     auto* row = new QHBoxLayout;
-    m_compare =
-        new QPushButton(mode == Mode::OnePin ? tr("Ask &Nix") : tr("Compare &with Nix"), this);
+    m_compare = new QPushButton(this);
     m_compare->setToolTip(tr("Ask Nix what the pin's nixpkgs holds: Python, torch, CUDA, cuDNN, "
                              "NCCL and MAGMA versions (Build Settings \u203a Local nixpkgs "
                              "sources are used instead of downloading)"));
@@ -42,8 +41,16 @@ PinContentsPane::PinContentsPane(QWidget* parent, Mode mode)
     m_tree->setMinimumHeight(m_tree->fontMetrics().lineSpacing() * 11);
     m_tree->hide();
     layout->addWidget(m_tree);
-    connect(m_compare, &QPushButton::clicked, this, &PinContentsPane::ask);
+    connect(m_compare, &QPushButton::clicked, this, &PinContentsPane::buttonClicked);
     updateButton();
+}
+
+void PinContentsPane::buttonClicked()
+{
+    if (m_asking)
+        emit stopRequested(); // the answer, "cancelled", ends the asking
+    else
+        ask();
 }
 
 void PinContentsPane::ask()
@@ -85,7 +92,11 @@ void PinContentsPane::updateButton()
     const bool pinsChosen = m_mode == Mode::OnePin
                                 ? !m_from.empty()
                                 : !m_from.empty() && !m_to.empty() && m_from != m_to;
-    m_compare->setEnabled(m_inputsEnabled && !m_asking && pinsChosen);
+    if (m_asking)
+        m_compare->setText(tr("&Stop"));
+    else
+        m_compare->setText(m_mode == Mode::OnePin ? tr("Ask &Nix") : tr("Compare &with Nix"));
+    m_compare->setEnabled(m_asking || (m_inputsEnabled && pinsChosen));
 }
 
 void PinContentsPane::showComparison(const std::string& from, const std::string& to,

@@ -4,7 +4,8 @@
 // MAGMA versions. In the Bump Pin dialog (BothPins) the from- and to-revision side by side, the
 // values that change marked; in the Pins dock (OnePin) the chosen pin alone. It asks for
 // nothing itself: its button emits compareRequested() (with from == to for one pin) and
-// whoever runs Nix answers with showComparison() or showError().
+// whoever runs Nix answers with showComparison() or showError(); while Nix is asked, the button
+// is Stop and emits stopRequested().
 
 #include "eval/pincomparison.h"
 
@@ -44,11 +45,13 @@ public:
 
 signals:
     void compareRequested(const std::string& from, const std::string& to);
+    void stopRequested();
 
 private:
     bool isCurrent(const std::string& from, const std::string& to) const;
     void updateButton();
     void ask();
+    void buttonClicked();
 
     const Mode m_mode;
     std::string m_from;

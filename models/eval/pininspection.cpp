@@ -3,11 +3,14 @@
 #include "eval/evalsupport.h"
 #include "eval/nixerror.h"
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
+#include <csignal>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unistd.h>
 
 namespace rg {
 
@@ -38,7 +41,8 @@ void read(const json& answer, PinContents& pin)
 }
 
 PinContents inspectOne(const NixInstallation& nix, const EvalSettings& settings,
-                       const std::string& revision, const json& sets)
+                       const std::string& revision, const json& sets,
+                       const std::atomic<bool>* cancel)
 {
     PinContents pin;
     pin.revision = revision;
@@ -57,12 +61,34 @@ PinContents inspectOne(const NixInstallation& nix, const EvalSettings& settings,
                              QString::fromStdString(request.dump())};
     if (!settings.store.empty())
         arguments << QStringLiteral("--store") << QString::fromStdString(settings.store);
+    if (cancel && cancel->load()) {
+        pin.error = "cancelled";
+        return pin;
+    }
     QProcess process;
+    // Its own process group, so that a stop reaches what Nix started too.
+    process.setChildProcessModifier([] { ::setsid(); });
     process.start(nix.instantiate, arguments);
-    if (!process.waitForFinished(settings.timeoutSeconds * 1000)) {
-        process.kill();
-        process.waitForFinished();
-        pin.error = "Nix did not answer within " + std::to_string(settings.timeoutSeconds) + " s";
+    QElapsedTimer running;
+    running.start();
+    while (!process.waitForFinished(50)) {
+        const bool cancelled = cancel && cancel->load();
+        const bool late = running.elapsed() > int64_t(settings.timeoutSeconds) * 1000;
+        if (process.state() == QProcess::NotRunning) // it never started
+            break;
+        if (!cancelled && !late)
+            continue;
+        if (const qint64 group = process.processId(); group > 0) // 0 would be our own group
+            ::kill(-pid_t(group), SIGKILL);
+        process.waitForFinished(-1);
+        pin.error = cancelled ? "cancelled"
+                              : "Nix did not answer within " +
+                                    std::to_string(settings.timeoutSeconds) + " s";
+        return pin;
+    }
+    if (process.error() == QProcess::FailedToStart) {
+        pin.error = "cannot start " + nix.instantiate.toStdString() + ": " +
+                    process.errorString().toStdString();
         return pin;
     }
     const json answer = json::parse(process.readAllStandardOutput().toStdString(), nullptr, false);
@@ -112,7 +138,8 @@ std::vector<PinContents> PinInspection::inspect(const NixInstallation& nix,
                                                 const EvalSettings& settings,
                                                 const std::vector<std::string>& revisions,
                                                 const std::vector<std::string>& pythonSets,
-                                                const std::vector<std::string>& cudaSets)
+                                                const std::vector<std::string>& cudaSets,
+                                                const std::atomic<bool>* cancel)
 {
     const json sets = {{"pythonSets", pythonSets}, {"cudaSets", cudaSets}};
     nix.openStore(settings.store);
@@ -121,8 +148,9 @@ std::vector<PinContents> PinInspection::inspect(const NixInstallation& nix,
     pool.setMaxThreadCount(std::max(1, settings.jobs));
     for (size_t i = 0; i < revisions.size(); ++i)
         out[i].revision = revisions[i];
-    QtConcurrent::blockingMap(
-        &pool, out, [&](PinContents& pin) { pin = inspectOne(nix, settings, pin.revision, sets); });
+    QtConcurrent::blockingMap(&pool, out, [&](PinContents& pin) {
+        pin = inspectOne(nix, settings, pin.revision, sets, cancel);
+    });
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "eval/evalsettings.h"
 #include "eval/nixinstallation.h"
 
+#include <atomic>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -50,11 +51,14 @@ public:
     static std::vector<std::string> pythonSetsOf(const Analysis& analysis);
     static std::vector<std::string> cudaSetsOf(const Analysis& analysis);
 
-    static std::vector<PinContents> inspect(const NixInstallation& nix,
-                                            const EvalSettings& settings,
-                                            const std::vector<std::string>& revisions,
-                                            const std::vector<std::string>& pythonSets,
-                                            const std::vector<std::string>& cudaSets);
+    // Blocking: one Nix process per revision, settings.jobs at once. A revision Nix cannot
+    // read, or that runs past the time limit, gets its error. Once `cancel` is set, the
+    // running processes are stopped with whatever they started (a download), and every
+    // revision not yet answered gets the error "cancelled".
+    static std::vector<PinContents>
+    inspect(const NixInstallation& nix, const EvalSettings& settings,
+            const std::vector<std::string>& revisions, const std::vector<std::string>& pythonSets,
+            const std::vector<std::string>& cudaSets, const std::atomic<bool>* cancel = nullptr);
 };
 
 } // namespace rg

@@ -13,6 +13,7 @@ PinInspectionSession::PinInspectionSession(QObject* parent) : QObject(parent)
 
 PinInspectionSession::~PinInspectionSession()
 {
+    cancel();
     m_run.waitForFinished();
 }
 
@@ -20,26 +21,36 @@ void PinInspectionSession::start(Request request)
 {
     if (m_running) {
         m_next = std::move(request);
+        cancel(); // its answer would not be shown
         return;
     }
     run(std::move(request));
 }
 
+void PinInspectionSession::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
 void PinInspectionSession::run(Request request)
 {
     m_running = true;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
     // Finding Nix runs a process: it is looked for on the worker too.
-    m_run.setFuture(QtConcurrent::run(backgroundPool(), [request = std::move(request)] {
-        Outcome outcome;
-        const NixInstallation nix = NixInstallation::find();
-        if (!nix.usable()) {
-            outcome.error = nix.error;
+    m_run.setFuture(
+        QtConcurrent::run(backgroundPool(), [request = std::move(request), cancel = m_cancel] {
+            Outcome outcome;
+            const NixInstallation nix = NixInstallation::find();
+            if (!nix.usable()) {
+                outcome.error = nix.error;
+                return outcome;
+            }
+            outcome.contents =
+                PinInspection::inspect(nix, request.settings, request.revisions, request.pythonSets,
+                                       request.cudaSets, cancel.get());
             return outcome;
-        }
-        outcome.contents = PinInspection::inspect(nix, request.settings, request.revisions,
-                                                  request.pythonSets, request.cudaSets);
-        return outcome;
-    }));
+        }));
 }
 
 void PinInspectionSession::runFinished()

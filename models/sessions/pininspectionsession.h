@@ -2,7 +2,7 @@
 
 // What nixpkgs revisions contain (PinInspection), asked for a window: Nix runs on a worker and
 // the answer comes back on the thread the session lives on, so a GUI never waits on Nix. One
-// inspection at a time; a newer request while one runs replaces it when that one ends, so the
+// inspection at a time; a newer request while one runs stops that one and follows it, so the
 // answer shown is always the one last asked for.
 
 #include "eval/evalsettings.h"
@@ -11,6 +11,8 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,9 +32,12 @@ public:
     };
 
     explicit PinInspectionSession(QObject* parent = nullptr);
-    ~PinInspectionSession() override; // waits for a running inspection (bounded by its timeout)
+    ~PinInspectionSession() override; // stops a running inspection, and waits for it to end
 
     void start(Request request);
+    // Stops the running inspection and its Nix processes; its revisions come back with the
+    // error "cancelled".
+    void cancel();
     bool isRunning() const { return m_running; }
 
 signals:
@@ -51,6 +56,7 @@ private:
     void runFinished();
 
     bool m_running = false;
+    std::shared_ptr<std::atomic<bool>> m_cancel; // the running inspection's
     std::optional<Request> m_next;
     QFutureWatcher<Outcome> m_run;
 };

@@ -372,7 +372,7 @@ void TestEvaluate::bumpDialogComparesWhatThePinsContain()
     dialog->setToPin(newerPin);
     QVERIFY(pane->compareButton()->isEnabled());
     QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
-    QVERIFY(!pane->compareButton()->isEnabled());
+    QCOMPARE(pane->compareButton()->text(), QStringLiteral("&Stop")); // while Nix is asked
     QCOMPARE(pane->statusLabel()->text(), QStringLiteral("Asking Nix\u2026"));
     QTRY_VERIFY_WITH_TIMEOUT(pane->tree()->isVisible(), slowly);
     std::map<QString, QStringList> rows;
@@ -400,7 +400,8 @@ void TestEvaluate::bumpDialogComparesWhatThePinsContain()
     QVERIFY(!pane->tree()->isVisible());
     QVERIFY(pane->statusLabel()->text().isEmpty());
     QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(pane->compareButton()->isEnabled(), slowly);
+    QTRY_COMPARE_WITH_TIMEOUT(pane->compareButton()->text(), QStringLiteral("Compare &with Nix"),
+                              slowly);
     QVERIFY2(pane->statusLabel()->text().startsWith(QStringLiteral("Nix cannot read 9f3c1d2")),
              qPrintable(pane->statusLabel()->text()));
     QVERIFY(!pane->tree()->isVisible());
@@ -429,7 +430,7 @@ void TestEvaluate::pinsDockShowsWhatAPinContains()
     view->treeView()->setCurrentIndex(pin);
     QVERIFY(pane->compareButton()->isEnabled());
     QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
-    QVERIFY(!pane->compareButton()->isEnabled());
+    QCOMPARE(pane->compareButton()->text(), QStringLiteral("&Stop"));
     QTRY_VERIFY_WITH_TIMEOUT(!pane->tree()->isHidden(), slowly);
     QCOMPARE(pane->tree()->columnCount(), 2); // the one pin, no from / to
     std::map<QString, QString> rows;
@@ -448,6 +449,26 @@ void TestEvaluate::pinsDockShowsWhatAPinContains()
     QVERIFY(!pane->compareButton()->isEnabled());
     QVERIFY(pane->tree()->isHidden());
     QVERIFY(pane->statusLabel()->text().isEmpty());
+
+    // Stop, while a Nix that never answers (a hanging download) is asked: it goes, with what
+    // it started, and the pane says so.
+    QTemporaryDir bin;
+    QVERIFY(!test::hangingNix(bin).isEmpty());
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", bin.path().toUtf8() + ':' + path);
+    view->treeView()->setCurrentIndex(pin);
+    QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
+    const QByteArray marker = bin.path().toUtf8();
+    QTRY_VERIFY_WITH_TIMEOUT(test::processesMentioning(marker) >= 2, 20000);
+    qputenv("PATH", path);
+    QCOMPARE(pane->compareButton()->text(), QStringLiteral("&Stop"));
+    QTest::mouseClick(pane->compareButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(pane->statusLabel()->text(),
+                              QStringLiteral("Stopped before Nix answered."), 20000);
+    QCOMPARE(test::processesMentioning(marker), 0);
+    QCOMPARE(pane->compareButton()->text(), QStringLiteral("Ask &Nix"));
+    QVERIFY(pane->compareButton()->isEnabled());
+    QVERIFY(pane->tree()->isHidden());
 }
 
 QTEST_MAIN(TestEvaluate)
