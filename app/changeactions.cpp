@@ -2,11 +2,13 @@
 
 #include "actioncontext.h"
 #include "changesetreviewdialog.h"
+#include "sessions/changeimpactsession.h"
 #include "sessions/changesession.h"
 #include "sessions/repositorysession.h"
 
 #include <QAction>
 #include <QMenu>
+#include <algorithm>
 #include <optional>
 
 namespace rg {
@@ -169,11 +171,49 @@ void ChangeActions::showReview(const ChangeSet& changes, const std::vector<std::
     auto* dialog = new ChangeSetReviewDialog(changes, diffs, stats, m_context.mainWidget());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setCommitAvailable(m_session->canCommit(), m_session->commitBlocker());
+    offerNixCheck(dialog);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_session->apply(dialog->changeSet(), dialog->commitRequested(), dialog->commitMessage());
     });
     m_review = dialog;
     dialog->open();
+}
+
+void ChangeActions::setEvalSettings(
+    const std::function<EvalSettings(const QString& root)>& settings)
+{
+    m_evalSettings = settings;
+}
+
+// Only a change set that modifies or deletes a file can have a recipe Nix evaluates before it.
+void ChangeActions::offerNixCheck(ChangeSetReviewDialog* dialog)
+{
+    const auto& operations = dialog->changeSet().operations;
+    if (!m_evalSettings || std::none_of(operations.begin(), operations.end(), [](const auto& op) {
+            return op.kind != FileOperationKind::Create;
+        }))
+        return;
+    dialog->offerNixCheck();
+    auto* impact = new ChangeImpactSession(dialog); // goes with the dialog, stopping Nix
+    connect(dialog, &ChangeSetReviewDialog::nixCheckRequested, impact, [this, dialog, impact] {
+        RepositorySession* repository = m_context.session();
+        if (impact->start(m_evalSettings(repository->rootPath()), dialog->changeSet(),
+                          repository->analysis()))
+            dialog->showNixProgress(0, 0);
+    });
+    connect(dialog, &ChangeSetReviewDialog::nixStopRequested, impact, &ChangeImpactSession::cancel);
+    connect(impact, &ChangeImpactSession::progress, dialog,
+            &ChangeSetReviewDialog::showNixProgress);
+    connect(
+        impact, &ChangeImpactSession::finished, dialog,
+        [dialog](const std::vector<RecipeImpact>& impacts, const QString& error, bool cancelled) {
+            if (cancelled)
+                dialog->showNixFailure(tr("Stopped before Nix answered."));
+            else if (!error.isEmpty())
+                dialog->showNixFailure(tr("Nix was not asked: %1").arg(error));
+            else
+                dialog->showImpacts(impacts);
+        });
 }
 
 void ChangeActions::updateActions()

@@ -4,14 +4,18 @@
 // (menu, shortcuts and the grid's context menu), Complete Matrix for the shown slices (the
 // whole package when nothing is selected) and Undo Last Change. Each plans through the
 // ChangeSession, opens the review dialog when the plan arrives and applies what the user left
-// selected. Nothing here waits: planning and applying run on workers.
+// selected. The review can ask Nix what the change set does to its recipes (a
+// ChangeImpactSession of its own, gone with the dialog). Nothing here waits: planning,
+// applying and Nix run on workers.
 
 #include "analysis/analysis.h"
 #include "changes/changeplanner.h"
+#include "eval/evalsettings.h"
 
 #include <QModelIndexList>
 #include <QObject>
 #include <QPointer>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +49,8 @@ public:
     void addToCellMenu(QMenu* menu, const QModelIndexList& cells);
     // Enables what the selected cells allow; the window calls it when they change.
     void updateActions();
+    // How Nix is asked about a change set in review; none: the review does not offer it.
+    void setEvalSettings(const std::function<EvalSettings(const QString& root)>& settings);
 
 private:
     void createActions();
@@ -52,6 +58,7 @@ private:
     void request(ChangeAction action);
     void showReview(const ChangeSet& changes, const std::vector<std::string>& diffs,
                     const std::vector<DiffStat>& stats);
+    void offerNixCheck(ChangeSetReviewDialog* dialog);
     void showError(const QString& message);
     void showWarning(const QString& title, const QString& message);
     void showStatus(const QString& message);
@@ -65,6 +72,7 @@ private:
     QAction* m_undo = nullptr;
     QAction* m_readmeSection = nullptr;
     QPointer<ChangeSetReviewDialog> m_review;
+    std::function<EvalSettings(const QString& root)> m_evalSettings;
 };
 
 } // namespace rg

@@ -78,7 +78,9 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     // Its docks join the View menu createMenus() fills.
     m_pins = new PinActions(*this, m_changes->session(), this);
-    m_pins->setContentsSettings([this](const QString& root) { return m_eval->settingsFor(root); });
+    const auto evalSettings = [this](const QString& root) { return m_eval->settingsFor(root); };
+    m_pins->setContentsSettings(evalSettings);
+    m_changes->setEvalSettings(evalSettings);
     createMenus();
     connectControllers();
     connectSession();

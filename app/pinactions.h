@@ -75,7 +75,6 @@ public:
     bool isBusy() const;
     // The program prefetching runs (nix-prefetch-url by default); for tests and odd installs.
     void setPrefetchProgram(const QString& program);
-    // Answers the bump dialog's "what the pins contain"; none: its Compare gets no answer.
     // What the pins contain, asked of Nix with these settings: for the Bump Pin dialog and
     // for the Pins dock, each its own PinContentsController.
     void setContentsSettings(const std::function<EvalSettings(const QString& root)>& settings);

@@ -7,8 +7,7 @@
 #include "changesetoptions.h"
 #include "changesetrun.h"
 #include "commandline.h"
-#include "eval/bumpimpact.h"
-#include "eval/evaluationmerge.h"
+#include "eval/changeimpact.h"
 #include "eval/nixinstallation.h"
 #include "evaloptions.h"
 #include "matrix/versionspelling.h"
@@ -17,6 +16,7 @@
 #include "pins/pininventory.h"
 #include "pins/pinprefetcher.h"
 #include "pins/pinreport.h"
+#include "sessions/changeimpactsession.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -386,21 +386,13 @@ std::optional<PinAlignment> alignmentOf(const PinsInvocation& inv)
 std::optional<int> evaluateBump(const PinBumpPlan& plan, const Analysis& analysis,
                                 const BumpInvocation& inv, nlohmann::json* doc)
 {
-    std::map<std::string, std::optional<std::string>> planned;
-    std::vector<CellSelector> recipes;
-    for (const FileOperation& operation : plan.changes.operations)
-        if (operation.selected) {
-            planned[operation.path] = operation.kind == FileOperationKind::Delete
-                                          ? std::nullopt
-                                          : std::optional<std::string>(operation.after);
-            recipes.emplace_back(operation.path);
-        }
+    const ChangeImpactSession::Input input = ChangeImpactSession::inputOf(plan.changes, analysis);
     std::string error;
     const NixInstallation nix = NixInstallation::find();
     if (!nix.usable())
         return CommandLine::repositoryError(bumpName, nix.error);
-    const std::vector<RecipeImpact> impacts = BumpImpact::of(
-        nix, inv.evalSettings, EvaluationMerge::itemsOf(analysis, recipes), planned, &error);
+    const std::vector<RecipeImpact> impacts =
+        ChangeImpact::of(nix, inv.evalSettings, input.items, input.planned, &error);
     if (!error.empty())
         return CommandLine::repositoryError(bumpName, error);
     int breaks = 0;

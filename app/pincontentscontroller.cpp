@@ -48,7 +48,7 @@ void PinContentsController::finished(const std::vector<PinContents>& contents)
         return;
     const std::string& from = contents.front().revision;
     const std::string& to = contents.back().revision;
-    const auto cancelled = [](const PinContents& pin) { return pin.error == "cancelled"; };
+    const auto cancelled = [](const PinContents& pin) { return pin.cancelled; };
     if (std::any_of(contents.begin(), contents.end(), cancelled)) {
         m_pane->showError(from, to, tr("Stopped before Nix answered."));
         return;

@@ -27,7 +27,7 @@ public:
     using SettingsFor = std::function<EvalSettings(const QString& root)>;
     PinContentsController(RepositorySession* session, SettingsFor settings, QObject* parent);
 
-    // The pane answers go to now; an earlier one's answers are not shown in it.
+    // From now on, answers go to `pane`; a pane attached earlier gets none.
     void attach(PinContentsPane* pane);
     PinInspectionSession* inspection() const { return m_inspection; }
 

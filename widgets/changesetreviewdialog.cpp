@@ -77,6 +77,66 @@ QIcon kindIcon(FileOperationKind kind, const QPalette& palette)
     return QIcon(pixmap);
 }
 
+void setTextColour(QLabel* label, const QColor& colour)
+{
+    QPalette colours = label->palette();
+    colours.setColor(QPalette::WindowText, colour);
+    label->setPalette(colours);
+}
+
+// Nix's words, and where in the repository it points ("file.nix:12").
+QString nixError(const NixErrorReport& error)
+{
+    QString text = qs(error.message);
+    if (!error.file.empty())
+        text += QStringLiteral(" (%1:%2)").arg(qs(error.file)).arg(error.line);
+    return text;
+}
+
+struct VerdictText
+{
+    QString cell;   // the Nix column
+    QString detail; // the current file's line, and the column's tool tip
+    bool bad = false;
+};
+
+VerdictText verdictText(const RecipeImpact& impact)
+{
+    using Verdict = RecipeImpact::Verdict;
+    const QString derivation = impact.derivationChanges()
+                                   ? ChangeSetReviewDialog::tr("new derivation")
+                                   : ChangeSetReviewDialog::tr("same derivation");
+    const QString versions = qs(impact.versionChanges());
+    const QString changes =
+        versions.isEmpty() ? derivation : derivation + QStringLiteral(" \u00b7 ") + versions;
+    switch (impact.verdict()) {
+    case Verdict::Evaluates:
+        return {ChangeSetReviewDialog::tr("\u2713 evaluates"),
+                ChangeSetReviewDialog::tr("Nix: evaluates on both pins \u00b7 %1").arg(changes)};
+    case Verdict::Breaks:
+        return {ChangeSetReviewDialog::tr("\u2717 breaks"),
+                ChangeSetReviewDialog::tr("Nix: stops evaluating on the new pin: %1")
+                    .arg(nixError(impact.after.error)),
+                true};
+    case Verdict::Mends:
+        return {ChangeSetReviewDialog::tr("\u2713 evaluates again"),
+                ChangeSetReviewDialog::tr("Nix: evaluates on the new pin, not on the old one "
+                                          "(%1) \u00b7 %2")
+                    .arg(nixError(impact.before.error), changes)};
+    case Verdict::FailsOnBoth:
+        return {ChangeSetReviewDialog::tr("\u2717 fails on both"),
+                ChangeSetReviewDialog::tr("Nix: does not evaluate on either pin: %1")
+                    .arg(nixError(impact.after.error))};
+    case Verdict::Unanswered:
+        break;
+    }
+    const NixErrorReport& error = !impact.after.evaluated && impact.after.transient
+                                      ? impact.after.error
+                                      : impact.before.error;
+    return {ChangeSetReviewDialog::tr("? not answered"),
+            ChangeSetReviewDialog::tr("Nix did not answer: %1").arg(nixError(error))};
+}
+
 } // namespace
 
 ChangeSetReviewDialog::ChangeSetReviewDialog(ChangeSet changes, std::vector<std::string> diffs,
@@ -139,8 +199,12 @@ QWidget* ChangeSetReviewDialog::createOperationsPane()
     m_operations->setUniformRowHeights(true);
     m_operations->setAlternatingRowColors(true);
     m_operations->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_operations->setHeaderLabels(
-        {tr("File"), tr("Change"), QStringLiteral("+"), QStringLiteral("\u2212"), tr("Reason")});
+    m_operations->setHeaderLabels({tr("File"), tr("Change"), QStringLiteral("+"),
+                                   QStringLiteral("\u2212"), tr("Nix"), tr("Reason")});
+    // Beside the name once shown: it is what decides the review then; the reason of a bump is
+    // the same on every row.
+    m_operations->header()->moveSection(NixColumn, KindColumn);
+    m_operations->setColumnHidden(NixColumn, true); // until Nix is offered
     m_operations->header()->setStretchLastSection(true);
     m_operations->header()->setSectionResizeMode(QHeaderView::Interactive);
     connect(m_operations, &QTreeWidget::itemChanged, this, &ChangeSetReviewDialog::itemChanged);
@@ -160,6 +224,20 @@ QWidget* ChangeSetReviewDialog::createOperationsPane()
     countsRow->addWidget(all);
     countsRow->addWidget(none);
 
+    m_nixButton = new QPushButton(tr("What It &Breaks (Ask Nix)"), pane);
+    m_nixButton->setToolTip(tr("Evaluate each recipe on the old pin and, as the change leaves "
+                               "it, on the new one, before anything is written"));
+    connect(m_nixButton, &QPushButton::clicked, this,
+            [this] { emit m_nixAsking ? nixStopRequested() : nixCheckRequested(); });
+    m_nixSummary = new QLabel(pane);
+    m_nixSummary->setWordWrap(true);
+    m_nixSummary->setAccessibleName(tr("What Nix says"));
+    auto* nixRow = new QHBoxLayout;
+    nixRow->addWidget(m_nixButton);
+    nixRow->addWidget(m_nixSummary, 1);
+    m_nixButton->setVisible(false);
+    m_nixSummary->setVisible(false);
+
     m_skippedTitle = new QLabel(pane);
     m_skipped = new QTreeWidget(pane);
     m_skipped->setAccessibleName(tr("Skipped cells"));
@@ -171,6 +249,7 @@ QWidget* ChangeSetReviewDialog::createOperationsPane()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_operations, 1);
     layout->addLayout(countsRow);
+    layout->addLayout(nixRow);
     layout->addWidget(m_skippedTitle);
     layout->addWidget(m_skipped);
     return pane;
@@ -201,10 +280,14 @@ QWidget* ChangeSetReviewDialog::createDiffPane()
     m_alsoRemoves->setWordWrap(true);
     m_alsoRemoves->setSizePolicy(wrapping);
     m_alsoRemoves->setAccessibleName(tr("Also removes"));
-    QPalette warning = m_alsoRemoves->palette();
-    warning.setColor(QPalette::WindowText, kindColor(FileOperationKind::Delete, palette()));
-    m_alsoRemoves->setPalette(warning);
+    setTextColour(m_alsoRemoves, kindColor(FileOperationKind::Delete, palette()));
     m_alsoRemoves->setVisible(false);
+    m_nixVerdict = new QLabel(pane);
+    m_nixVerdict->setTextFormat(Qt::PlainText);
+    m_nixVerdict->setWordWrap(true);
+    m_nixVerdict->setSizePolicy(wrapping);
+    m_nixVerdict->setAccessibleName(tr("What Nix says of this file"));
+    m_nixVerdict->setVisible(false);
     m_diff = new DiffView(pane);
     connect(m_diff, &DiffView::nextFileRequested, this, [this] { moveCurrent(1); });
     connect(m_diff, &DiffView::previousFileRequested, this, [this] { moveCurrent(-1); });
@@ -213,6 +296,7 @@ QWidget* ChangeSetReviewDialog::createDiffPane()
     layout->addWidget(m_fileTitle);
     layout->addWidget(m_fileReason);
     layout->addWidget(m_alsoRemoves);
+    layout->addWidget(m_nixVerdict);
     layout->addWidget(m_diff, 1);
     return pane;
 }
@@ -334,9 +418,11 @@ void ChangeSetReviewDialog::currentChanged()
         m_fileTitle->clear();
         m_fileReason->clear();
         m_alsoRemoves->setVisible(false);
+        showCurrentVerdict({});
         return;
     }
     const FileOperation& op = m_changes.operations[static_cast<size_t>(index)];
+    showCurrentVerdict(op.path);
     const DiffStat stat = static_cast<size_t>(index) < m_stats.size() ? m_stats[index] : DiffStat{};
     m_fileTitle->setText(QStringLiteral("%1 \u2014 %2, +%3 \u2212%4")
                              .arg(qs(op.path), kindLabel(op.kind))
@@ -443,6 +529,93 @@ void ChangeSetReviewDialog::setCommitAvailable(bool available, const QString& bl
     m_commitBlocked->setVisible(blocked);
     m_commitBlocked->setText(tr("Cannot commit here: %1").arg(blocker));
     m_message->setVisible(!blocked);
+}
+
+void ChangeSetReviewDialog::offerNixCheck()
+{
+    m_nixButton->setVisible(true);
+    m_nixSummary->setVisible(true);
+}
+
+void ChangeSetReviewDialog::setNixAsking(bool asking)
+{
+    m_nixAsking = asking;
+    m_nixButton->setText(asking ? tr("&Stop") : tr("What It &Breaks (Ask Nix)"));
+}
+
+void ChangeSetReviewDialog::showNixProgress(int done, int total)
+{
+    setNixAsking(true);
+    setTextColour(m_nixSummary, palette().color(QPalette::WindowText));
+    m_nixSummary->setText(total > 0
+                              ? tr("Asking Nix\u2026 %1 of %2 evaluations").arg(done).arg(total)
+                              : tr("Asking Nix\u2026"));
+}
+
+void ChangeSetReviewDialog::showNixFailure(const QString& message)
+{
+    setNixAsking(false);
+    setTextColour(m_nixSummary, palette().color(QPalette::WindowText));
+    m_nixSummary->setText(message);
+}
+
+void ChangeSetReviewDialog::showImpacts(const std::vector<RecipeImpact>& impacts)
+{
+    setNixAsking(false);
+    m_impacts.clear();
+    int breaking = 0, unanswered = 0, newDerivations = 0;
+    for (const RecipeImpact& impact : impacts) {
+        breaking += impact.verdict() == RecipeImpact::Verdict::Breaks ? 1 : 0;
+        unanswered += impact.verdict() == RecipeImpact::Verdict::Unanswered ? 1 : 0;
+        newDerivations += impact.after.evaluated && impact.derivationChanges() ? 1 : 0;
+        m_impacts[impact.path] = impact;
+    }
+    const QColor red = kindColor(FileOperationKind::Delete, palette());
+    for (int i = 0; i < m_operations->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = m_operations->topLevelItem(i);
+        const auto& op =
+            m_changes.operations[static_cast<size_t>(item->data(PathColumn, indexRole).toInt())];
+        const auto found = m_impacts.find(op.path);
+        if (found == m_impacts.end()) {
+            item->setText(NixColumn, QStringLiteral("\u2014"));
+            item->setToolTip(NixColumn, tr("Not a recipe Nix evaluates here"));
+            continue;
+        }
+        const VerdictText text = verdictText(found->second);
+        item->setText(NixColumn, text.cell);
+        item->setToolTip(NixColumn, text.detail);
+        if (text.bad)
+            item->setForeground(NixColumn, red);
+    }
+    m_operations->setColumnHidden(NixColumn, false);
+    m_operations->resizeColumnToContents(NixColumn);
+    const int total = static_cast<int>(impacts.size());
+    QString summary =
+        breaking > 0 ? tr("%1 of %n recipe(s) would stop evaluating on the new pin", nullptr, total)
+                           .arg(breaking)
+                     : tr("%n recipe(s) evaluated on both pins", nullptr, total);
+    summary += tr(" \u00b7 %n new derivation(s)", nullptr, newDerivations);
+    if (unanswered > 0)
+        summary += tr(" \u00b7 %n not answered", nullptr, unanswered);
+    m_nixSummary->setText(summary);
+    setTextColour(m_nixSummary, breaking > 0 ? red : palette().color(QPalette::WindowText));
+    const int index = currentOperation();
+    showCurrentVerdict(index < 0 ? std::string()
+                                 : m_changes.operations[static_cast<size_t>(index)].path);
+}
+
+void ChangeSetReviewDialog::showCurrentVerdict(const std::string& path)
+{
+    const auto found = m_impacts.find(path);
+    if (found == m_impacts.end()) {
+        m_nixVerdict->setVisible(false);
+        return;
+    }
+    const VerdictText text = verdictText(found->second);
+    m_nixVerdict->setText(text.detail);
+    setTextColour(m_nixVerdict, text.bad ? kindColor(FileOperationKind::Delete, palette())
+                                         : palette().color(QPalette::WindowText));
+    m_nixVerdict->setVisible(true);
 }
 
 bool ChangeSetReviewDialog::commitRequested() const

@@ -5,12 +5,16 @@
 // left, the cells it could not serve and why, and the diff of the current file. Up/Down in
 // the list, n/p or Alt+Down/Alt+Up from the diff move file to file. For a deletion this is
 // the confirmation. The dialog applies nothing: it gives back the change set with the
-// `selected` flags the user left, and whether (and with which message) to commit.
+// `selected` flags the user left, and whether (and with which message) to commit. For a change
+// set Nix can judge (a pin bump), it offers to ask what the change does to each recipe and
+// shows the answer per file: the window asks, the dialog shows.
 
 #include "changes/changeset.h"
 #include "changes/unifieddiff.h"
+#include "eval/changeimpact.h"
 
 #include <QDialog>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,7 +33,7 @@ class ChangeSetReviewDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum Column { PathColumn, KindColumn, AddedColumn, RemovedColumn, ReasonColumn };
+    enum Column { PathColumn, KindColumn, AddedColumn, RemovedColumn, NixColumn, ReasonColumn };
 
     // `diffs` and `stats` are per operation of `changes`, in its order.
     ChangeSetReviewDialog(ChangeSet changes, std::vector<std::string> diffs,
@@ -59,6 +63,23 @@ public:
     QLabel* commitBlockedLabel() const { return m_commitBlocked; }
     QPlainTextEdit* messageEdit() const { return m_message; }
 
+    // Nix's verdict: the button that asks (nixCheckRequested) or, while Nix is asked, stops
+    // (nixStopRequested), the Nix column, a summary and the current file's verdict. Hidden
+    // until offered.
+    void offerNixCheck();
+    void showNixProgress(int done, int total);
+    // One impact per recipe of the change set; a file without one (not a recipe) shows none.
+    void showImpacts(const std::vector<RecipeImpact>& impacts);
+    // Nix was not asked to the end: `message` says why ("Stopped before Nix answered.").
+    void showNixFailure(const QString& message);
+    QPushButton* nixButton() const { return m_nixButton; }
+    QLabel* nixSummaryLabel() const { return m_nixSummary; }
+    QLabel* nixVerdictLabel() const { return m_nixVerdict; }
+
+signals:
+    void nixCheckRequested();
+    void nixStopRequested();
+
 private:
     QWidget* createOperationsPane();
     QWidget* createDiffPane();
@@ -70,6 +91,8 @@ private:
     void moveCurrent(int step);
     void selectAll(bool selected);
     void updateCounts();
+    void setNixAsking(bool asking);
+    void showCurrentVerdict(const std::string& path);
 
     ChangeSet m_changes;
     std::vector<std::string> m_diffs;
@@ -87,6 +110,11 @@ private:
     QLabel* m_commitBlocked = nullptr;
     QPlainTextEdit* m_message = nullptr;
     QPushButton* m_apply = nullptr;
+    QPushButton* m_nixButton = nullptr;
+    QLabel* m_nixSummary = nullptr;
+    QLabel* m_nixVerdict = nullptr;
+    bool m_nixAsking = false;
+    std::map<std::string, RecipeImpact> m_impacts; // by path, once Nix answered
     bool m_messageEdited = false;
     bool m_settingMessage = false;
 };

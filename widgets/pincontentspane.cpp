@@ -55,6 +55,8 @@ void PinContentsPane::buttonClicked()
 
 void PinContentsPane::ask()
 {
+    if (m_asking || !m_inputsEnabled || !pinsChosen())
+        return;
     m_asking = true;
     m_tree->clear();
     m_tree->hide();
@@ -87,16 +89,19 @@ bool PinContentsPane::isCurrent(const std::string& from, const std::string& to) 
     return m_asking && from == m_from && to == m_to;
 }
 
+bool PinContentsPane::pinsChosen() const
+{
+    return m_mode == Mode::OnePin ? !m_from.empty()
+                                  : !m_from.empty() && !m_to.empty() && m_from != m_to;
+}
+
 void PinContentsPane::updateButton()
 {
-    const bool pinsChosen = m_mode == Mode::OnePin
-                                ? !m_from.empty()
-                                : !m_from.empty() && !m_to.empty() && m_from != m_to;
     if (m_asking)
         m_compare->setText(tr("&Stop"));
     else
         m_compare->setText(m_mode == Mode::OnePin ? tr("Ask &Nix") : tr("Compare &with Nix"));
-    m_compare->setEnabled(m_asking || (m_inputsEnabled && pinsChosen));
+    m_compare->setEnabled(m_asking || (m_inputsEnabled && pinsChosen()));
 }
 
 void PinContentsPane::showComparison(const std::string& from, const std::string& to,

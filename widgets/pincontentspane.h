@@ -32,6 +32,9 @@ public:
     // OnePin: the pin to read; "" for none.
     void setPin(const std::string& revision) { setPins(revision, revision); }
     void setInputsEnabled(bool enabled);
+    // Asks Nix about the chosen pins, as the button does; nothing while it is already asked or
+    // no pin is chosen.
+    void ask();
 
     // Answers for the pair asked for; an answer for another pair (the pins changed meanwhile)
     // is dropped.
@@ -50,7 +53,7 @@ signals:
 private:
     bool isCurrent(const std::string& from, const std::string& to) const;
     void updateButton();
-    void ask();
+    bool pinsChosen() const;
     void buttonClicked();
 
     const Mode m_mode;

@@ -10,7 +10,6 @@
 #include <QIdentityProxyModel>
 #include <QLabel>
 #include <QMenu>
-#include <QPushButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -123,8 +122,7 @@ void PinsView::showMenu(const QPoint& position)
                    [this, revision] { emit bumpRequested(revision); });
     menu.addAction(tr("What %1 Contains (Ask Nix)").arg(shortForm), this, [this, index] {
         m_tree->setCurrentIndex(index);
-        if (m_contents->compareButton()->isEnabled())
-            m_contents->compareButton()->click();
+        m_contents->ask();
     });
     const QString path = index.data(PinsModel::PathRole).toString();
     if (!path.isEmpty()) {

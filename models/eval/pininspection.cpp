@@ -63,6 +63,7 @@ PinContents inspectOne(const NixInstallation& nix, const EvalSettings& settings,
         arguments << QStringLiteral("--store") << QString::fromStdString(settings.store);
     if (cancel && cancel->load()) {
         pin.error = "cancelled";
+        pin.cancelled = true;
         return pin;
     }
     QProcess process;
@@ -81,6 +82,7 @@ PinContents inspectOne(const NixInstallation& nix, const EvalSettings& settings,
         if (const qint64 group = process.processId(); group > 0) // 0 would be our own group
             ::kill(-pid_t(group), SIGKILL);
         process.waitForFinished(-1);
+        pin.cancelled = cancelled;
         pin.error = cancelled ? "cancelled"
                               : "Nix did not answer within " +
                                     std::to_string(settings.timeoutSeconds) + " s";

@@ -19,8 +19,9 @@ namespace rg {
 struct PinContents
 {
     std::string revision;
-    std::string source; // the local nixpkgs it was read from; "" when Nix fetched it
-    std::string error;  // why it could not be read; "" when it was
+    std::string source;     // the local nixpkgs it was read from; "" when Nix fetched it
+    std::string error;      // why it could not be read; "" when it was
+    bool cancelled = false; // stopped before Nix answered (error says "cancelled")
     std::string nixpkgsVersion;
     std::string python3; // what python3 is
     struct PythonSet

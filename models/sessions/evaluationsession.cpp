@@ -71,12 +71,7 @@ void EvaluationSession::clear()
 void EvaluationSession::runFinished()
 {
     m_running = false;
-    Outcome outcome;
-    try {
-        outcome = m_run.result();
-    } catch (const std::exception& error) {
-        outcome.error = error.what();
-    }
+    Outcome outcome = outcomeOf(m_run.future());
     const bool cancelled = m_cancel.load();
     const std::vector<EvalItem> items = std::move(m_items);
     m_items.clear();

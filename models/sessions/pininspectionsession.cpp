@@ -62,12 +62,7 @@ void PinInspectionSession::runFinished()
         run(std::move(next)); // the one asked for last is the one shown
         return;
     }
-    Outcome outcome;
-    try {
-        outcome = m_run.result();
-    } catch (const std::exception& error) {
-        outcome.error = error.what();
-    }
+    Outcome outcome = outcomeOf(m_run.future());
     if (!outcome.error.empty())
         emit failed(QString::fromStdString(outcome.error));
     else

@@ -3,8 +3,8 @@
 // that only kills Nix and leaves what it started is seen. The answers themselves are tested
 // with the real Nix in the GUI suites (tst_evaluate) and the CLI's (tst_evalcommand).
 
-#include "../processes.h"
 #include "eval/pininspection.h"
+#include "hangingnix.h"
 #include "sessions/pininspectionsession.h"
 
 #include <QElapsedTimer>
@@ -15,28 +15,6 @@
 using namespace rg;
 
 namespace {
-
-// A Nix that never answers: as an installation, and first on PATH while this lives (the
-// session looks Nix up there).
-struct HangingNix
-{
-    HangingNix()
-    {
-        nix.instantiate = test::hangingNix(dir);
-        nix.version = "2.26.3";
-        qputenv("PATH", dir.path().toUtf8() + ':' + path);
-    }
-    ~HangingNix() { qputenv("PATH", path); }
-    HangingNix(const HangingNix&) = delete;
-    HangingNix& operator=(const HangingNix&) = delete;
-
-    // Its processes and theirs: each name the folder.
-    int processes() const { return test::processesMentioning(dir.path().toUtf8()); }
-
-    QTemporaryDir dir;
-    const QByteArray path = qgetenv("PATH");
-    NixInstallation nix;
-};
 
 PinInspectionSession::Request requestFor(const std::string& revision, int timeoutSeconds)
 {
@@ -55,7 +33,7 @@ class TestPinInspection : public QObject
 private slots:
     void cancelStopsNixAndWhatItStarted()
     {
-        const HangingNix hanging;
+        const test::HangingNix hanging;
         EvalSettings settings;
         settings.jobs = 2;
         settings.timeoutSeconds = 600;
@@ -74,6 +52,7 @@ private slots:
         QCOMPARE(contents.size(), size_t(3));
         for (const PinContents& pin : contents) {
             QCOMPARE(pin.error, std::string("cancelled"));
+            QVERIFY(pin.cancelled);
             QVERIFY(pin.nixpkgsVersion.empty());
         }
         QCOMPARE(contents[2].revision, std::string("ccccccc")); // never started, still named
@@ -81,19 +60,20 @@ private slots:
 
     void timeoutStopsWhatNixStartedToo()
     {
-        const HangingNix hanging;
+        const test::HangingNix hanging;
         EvalSettings settings;
         settings.timeoutSeconds = 1;
         const std::vector<PinContents> contents =
             PinInspection::inspect(hanging.nix, settings, {"aaaaaaa"}, {}, {});
         QCOMPARE(contents.front().error, std::string("Nix did not answer within 1 s"));
+        QVERIFY(!contents.front().cancelled);
         QCOMPARE(hanging.processes(), 0);
     }
 
     // Closing the window (the session goes) does not wait for Nix to give up.
     void theSessionStopsItsInspectionWhenItGoes()
     {
-        const HangingNix hanging;
+        const test::HangingNix hanging;
         auto* session = new PinInspectionSession;
         session->start(requestFor("aaaaaaa", 600));
         QVERIFY(session->isRunning());
@@ -110,7 +90,7 @@ private slots:
     // newer one is answered.
     void aNewerRequestStopsTheRunningOne()
     {
-        const HangingNix hanging;
+        const test::HangingNix hanging;
         PinInspectionSession session;
         QSignalSpy finished(&session, &PinInspectionSession::finished);
         session.start(requestFor("aaaaaaa", 600));

@@ -4,12 +4,15 @@
 // Nix shows make their cells broken, sound cells say "evaluated ✓", and the details show Nix's
 // answer; the answers survive a rescan of unchanged files and leave a changed one; Cancel
 // leaves no Nix process and no answer; the local sources are kept with the build settings. The
-// Bump Pin dialog compares what two pins contain, as Nix reads them.
+// Bump Pin dialog compares what two pins contain, as Nix reads them, and the bump's review
+// shows, before anything is written, which recipes would stop evaluating on the new pin.
 
 #include "../processes.h"
 #include "buildactions.h"
 #include "builds/buildsettings.h"
 #include "buildsettingsdialog.h"
+#include "changeactions.h"
+#include "changesetreviewdialog.h"
 #include "detailspanel.h"
 #include "eval/evaluationmerge.h"
 #include "evalactions.h"
@@ -18,6 +21,7 @@
 #include "itemmodels/pinsmodel.h"
 #include "mainwindow.h"
 #include "matrixview.h"
+#include "messagebanner.h"
 #include "pinactions.h"
 #include "pinbumpdialog.h"
 #include "pincontentspane.h"
@@ -165,6 +169,7 @@ private slots:
     void localSourcesPersistWithTheBuildSettings();
     void bumpDialogComparesWhatThePinsContain();
     void pinsDockShowsWhatAPinContains();
+    void bumpReviewShowsWhatTheBumpBreaks();
 };
 
 void TestEvaluate::evaluateTheBranch()
@@ -283,6 +288,15 @@ void TestEvaluate::cancelLeavesNoProcessAndNoAnswer()
     Opened opened;
     QVERIFY(open(opened));
     MainWindow& window = opened.window;
+    // The stand-in evaluates 20 recipes in well under a second: one recipe that makes Nix
+    // count for minutes first keeps Nix at work until the cancel, however fast the machine.
+    const QString slow = opened.repository.filePath(QLatin1String(recipe(sound)));
+    QSignalSpy rescanned(window.session(), &RepositorySession::analysisChanged);
+    QVERIFY(
+        writeAll(slow, "builtins.seq (builtins.foldl' (a: i: builtins.foldl' (b: j: b + j) a "
+                       "(builtins.genList (x: x) 50000)) 0 (builtins.genList (x: x) 50000))\n(" +
+                           readAll(slow) + ")\n"));
+    QVERIFY(rescanned.wait(20000));
     EvaluationSession* evaluation = window.evalActions()->evaluation();
     QSignalSpy finished(evaluation, &EvaluationSession::finished);
     QCOMPARE(window.evalActions()->evaluate(true), 20);
@@ -469,6 +483,105 @@ void TestEvaluate::pinsDockShowsWhatAPinContains()
     QCOMPARE(pane->compareButton()->text(), QStringLiteral("Ask &Nix"));
     QVERIFY(pane->compareButton()->isEnabled());
     QVERIFY(pane->tree()->isHidden());
+}
+
+// The stand-in's newer revision renames torch's gpuTargets: the demo's CUDA recipes on the
+// bumped pin stop evaluating there, its CPU recipes still evaluate, and the review says so per
+// file, with Nix's words and position, before Apply.
+void TestEvaluate::bumpReviewShowsWhatTheBumpBreaks()
+{
+    Opened opened;
+    QVERIFY(open(opened));
+    MainWindow& window = opened.window;
+    const QString newerPin = QStringLiteral("0182a361324364ae3f436a63005877674cf45efb");
+    BuildSettings settings = window.builds()->settings();
+    settings.nixpkgsSources[newerPin] = QStringLiteral(RG_FIXTURES_DIR "/nixpkgs-standin/newer");
+    window.builds()->setSettings(settings);
+    QSignalSpy listed(window.pinActions(), &PinActions::inventoryChanged);
+    QVERIFY(window.pinActions()->inventory() || listed.wait(20000));
+    const QByteArray cuda = readAll(opened.repository.filePath(QLatin1String(recipe(sound))));
+
+    window.pinActions()->openBumpDialog(demoRevisions[0]);
+    auto* bump = waitForModal<PinBumpDialog>(20000);
+    QVERIFY(bump);
+    bump->setToPin(newerPin);
+    QVERIFY2(bump->okButton()->isEnabled(), qPrintable(bump->validationText()));
+    QTest::mouseClick(bump->okButton(), Qt::LeftButton);
+    auto* review = waitForModal<ChangeSetReviewDialog>(slowly);
+    QVERIFY2(review, qPrintable(window.banner()->text()));
+    QVERIFY(review->nixButton()->isVisible());
+    QVERIFY(review->operationsView()->isColumnHidden(ChangeSetReviewDialog::NixColumn));
+    QTest::mouseClick(review->nixButton(), Qt::LeftButton);
+    QCOMPARE(review->nixButton()->text(), QStringLiteral("&Stop"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !review->operationsView()->isColumnHidden(ChangeSetReviewDialog::NixColumn), slowly);
+    QCOMPARE(review->nixButton()->text(), QStringLiteral("What It &Breaks (Ask Nix)"));
+
+    // Per file: each recipe's verdict, as the evaluation on each pin has it.
+    std::map<std::string, QString> verdicts;
+    int cudaFiles = 0, cpuFiles = 0;
+    for (int i = 0; i < review->operationsView()->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = review->operationsView()->topLevelItem(i);
+        const std::string& path = review->changeSet().operations[size_t(i)].path;
+        verdicts[path] = item->text(ChangeSetReviewDialog::NixColumn);
+        if (path.find("-cuda") != std::string::npos) {
+            ++cudaFiles;
+            QCOMPARE(verdicts[path], QStringLiteral("\u2717 breaks"));
+            QVERIFY2(item->toolTip(ChangeSetReviewDialog::NixColumn)
+                         .contains(QStringLiteral("unexpected argument 'gpuTargets'")),
+                     qPrintable(item->toolTip(ChangeSetReviewDialog::NixColumn)));
+        } else if (path.find("-cpu-") != std::string::npos) {
+            ++cpuFiles;
+            QCOMPARE(verdicts[path], QStringLiteral("\u2713 evaluates"));
+        }
+    }
+    QVERIFY(cudaFiles > 0);
+    QVERIFY(cpuFiles > 0);
+    QVERIFY2(review->nixSummaryLabel()->text().startsWith(
+                 QStringLiteral("%1 of %2 recipe(s) would stop evaluating on the new pin")
+                     .arg(cudaFiles)
+                     .arg(cudaFiles + cpuFiles)),
+             qPrintable(review->nixSummaryLabel()->text()));
+
+    // The current file's verdict, with Nix's position in the repository.
+    for (int i = 0; i < review->operationsView()->topLevelItemCount(); ++i)
+        if (review->changeSet().operations[size_t(i)].path.find("-cuda") != std::string::npos) {
+            review->setCurrentOperation(i);
+            break;
+        }
+    const QString verdict = review->nixVerdictLabel()->text();
+    QVERIFY(review->nixVerdictLabel()->isVisible());
+    QVERIFY2(verdict.startsWith(QStringLiteral("Nix: stops evaluating on the new pin: ")),
+             qPrintable(verdict));
+    QVERIFY2(verdict.contains(QStringLiteral("(.flox/pkgs/")), qPrintable(verdict));
+    for (int i = 0; i < review->operationsView()->topLevelItemCount(); ++i)
+        if (review->changeSet().operations[size_t(i)].path.find("-cpu-") != std::string::npos) {
+            review->setCurrentOperation(i);
+            break;
+        }
+    // The demo's CPU recipes build their own torch 2.10.0 on either pin: a new derivation, and
+    // no key version that changes.
+    QCOMPARE(review->nixVerdictLabel()->text(),
+             QStringLiteral("Nix: evaluates on both pins \u00b7 new derivation"));
+    QVERIFY(review->grab().save(QStringLiteral(RG_BINARY_DIR "/screenshots/bump-review-nix.png")));
+
+    // Stop, while a Nix that never answers is asked: it goes, with what it started.
+    QTemporaryDir bin;
+    QVERIFY(!test::hangingNix(bin).isEmpty());
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", bin.path().toUtf8() + ':' + path);
+    QTest::mouseClick(review->nixButton(), Qt::LeftButton);
+    const QByteArray marker = bin.path().toUtf8();
+    QTRY_VERIFY_WITH_TIMEOUT(test::processesMentioning(marker) >= 2, 20000);
+    qputenv("PATH", path);
+    QTest::mouseClick(review->nixButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(review->nixSummaryLabel()->text(),
+                              QStringLiteral("Stopped before Nix answered."), 20000);
+    QCOMPARE(test::processesMentioning(marker), 0);
+
+    // Asking wrote nothing; the review still decides.
+    review->reject();
+    QCOMPARE(readAll(opened.repository.filePath(QLatin1String(recipe(sound)))), cuda);
 }
 
 QTEST_MAIN(TestEvaluate)

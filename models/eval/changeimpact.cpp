@@ -1,4 +1,4 @@
-#include "eval/bumpimpact.h"
+#include "eval/changeimpact.h"
 
 #include "eval/recipeevaluator.h"
 #include "vcs/atomicfile.h"
@@ -14,8 +14,7 @@ namespace rg {
 namespace {
 
 // The work tree without .git, with the planned files written over it.
-bool writeOverlay(const QString& root, const QString& overlay,
-                  const std::map<std::string, std::optional<std::string>>& planned,
+bool writeOverlay(const QString& root, const QString& overlay, const ChangeImpact::Planned& planned,
                   std::string* error)
 {
     QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::NoSymLinks,
@@ -49,6 +48,15 @@ bool writeOverlay(const QString& root, const QString& overlay,
 
 } // namespace
 
+RecipeImpact::Verdict RecipeImpact::verdict() const
+{
+    if ((!before.evaluated && before.transient) || (!after.evaluated && after.transient))
+        return Verdict::Unanswered;
+    if (before.evaluated)
+        return after.evaluated ? Verdict::Evaluates : Verdict::Breaks;
+    return after.evaluated ? Verdict::Mends : Verdict::FailsOnBoth;
+}
+
 std::string RecipeImpact::versionChanges() const
 {
     std::string out;
@@ -75,10 +83,11 @@ nlohmann::json RecipeImpact::toJson() const
             {"after", after.toJson()}};
 }
 
-std::vector<RecipeImpact>
-BumpImpact::of(const NixInstallation& nix, const EvalSettings& settings,
-               const std::vector<EvalItem>& items,
-               const std::map<std::string, std::optional<std::string>>& planned, std::string* error)
+std::vector<RecipeImpact> ChangeImpact::of(const NixInstallation& nix, const EvalSettings& settings,
+                                           const std::vector<EvalItem>& items,
+                                           const Planned& planned, std::string* error,
+                                           const Progress& progress,
+                                           const std::atomic<bool>* cancel)
 {
     QTemporaryDir overlay;
     if (!overlay.isValid() ||
@@ -87,7 +96,20 @@ BumpImpact::of(const NixInstallation& nix, const EvalSettings& settings,
             *error = "cannot make a temporary folder to evaluate the plan";
         return {};
     }
-    const std::vector<EvaluatedRecipe> before = RecipeEvaluator(settings, nix).evaluate(items);
+    const int total = static_cast<int>(items.size()) * 2;
+    const auto reportFrom = [&progress, total](int offset) -> RecipeEvaluator::Progress {
+        if (!progress)
+            return {};
+        return [&progress, total, offset](int done, int, const std::string& current) {
+            if (current.empty()) // a finished one
+                progress(offset + done, total);
+        };
+    };
+    const auto cancelled = [cancel] { return cancel && cancel->load(); };
+    const std::vector<EvaluatedRecipe> before =
+        RecipeEvaluator(settings, nix).evaluate(items, reportFrom(0), cancel);
+    if (cancelled())
+        return {};
     EvalSettings planSettings = settings;
     planSettings.repoRoot = QDir(overlay.path()).canonicalPath().toStdString();
     planSettings.cacheDir.clear(); // the planned files are not the repository's
@@ -95,7 +117,10 @@ BumpImpact::of(const NixInstallation& nix, const EvalSettings& settings,
     for (EvalItem& item : planItems)
         item.contentKey.clear();
     const std::vector<EvaluatedRecipe> after =
-        RecipeEvaluator(planSettings, nix).evaluate(planItems);
+        RecipeEvaluator(planSettings, nix)
+            .evaluate(planItems, reportFrom(int(items.size())), cancel);
+    if (cancelled())
+        return {};
     std::vector<RecipeImpact> impacts;
     for (size_t i = 0; i < items.size(); ++i)
         impacts.push_back({items[i].path, before[i], after[i]});
