@@ -2,7 +2,9 @@
 
 #include "actioncontext.h"
 #include "buildjobsview.h"
+#include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
+#include "builds/buildrecord.h"
 #include "buildsettingsdialog.h"
 #include "itemmodels/buildjobsmodel.h"
 #include "itemmodels/matrixmodel.h"
@@ -47,6 +49,13 @@ void BuildActions::createActions()
     m_buildAction->setToolTip(
         tr("Build the selected variants (flox build / nix build) with live logs"));
     connect(m_buildAction, &QAction::triggered, this, &BuildActions::buildSelection);
+
+    m_buildNeededAction = new QAction(tr("Build What &Needs It"), this);
+    m_buildNeededAction->setObjectName(QStringLiteral("buildNeededAction"));
+    m_buildNeededAction->setToolTip(
+        tr("Build the variants whose output Nix found neither built nor in a binary cache "
+           "when the branch was last evaluated"));
+    connect(m_buildNeededAction, &QAction::triggered, this, &BuildActions::buildWhatNeedsIt);
 
     m_publishAction = new QAction(tr("&Publish"), this);
     m_publishAction->setToolTip(
@@ -143,13 +152,15 @@ bool BuildActions::confirmQuit(const std::function<bool(int)>& confirm)
     return quit;
 }
 
+void BuildActions::addToMenu(QMenu* menu)
+{
+    menu->addAction(m_buildAction);
+    menu->addAction(m_buildNeededAction);
+    menu->addAction(m_publishAction);
+}
+
 int BuildActions::buildSelection()
 {
-    RepositorySession* session = m_context.session();
-    if (!session->isOpen() || session->isReadOnly()) {
-        m_context.showStatus(tr("Builds need a work tree (not a revision opened from git)"), 5000);
-        return 0;
-    }
     QStringList variants;
     for (const Cell* entry : m_context.selectedEntries()) {
         if (entry->recipe)
@@ -157,6 +168,55 @@ int BuildActions::buildSelection()
     }
     if (variants.isEmpty()) {
         m_context.showStatus(tr("Nothing to build: the selection has no recipe files"), 5000);
+        return 0;
+    }
+    return buildVariants(variants);
+}
+
+int BuildActions::buildWhatNeedsIt()
+{
+    const auto analysis = m_context.session()->analysis();
+    if (!analysis)
+        return 0;
+    QStringList variants;
+    int unknown = 0;
+    for (const Cell& cell : analysis->cells) {
+        if (!cell.recipe)
+            continue;
+        if (!cell.evaluation || cell.evaluation->output.empty() ||
+            cell.evaluation->output == "unknown")
+            ++unknown;
+        else if (cell.evaluation->output == "missing")
+            variants << qs(cell.variant.toString());
+    }
+    if (variants.isEmpty()) {
+        m_context.showStatus(
+            unknown > 0 ? tr("Nothing known to need a build: evaluate first (%n recipe(s) not "
+                             "asked about)",
+                             nullptr, unknown)
+                        : tr("Nothing needs a build: every output is built or in a cache"),
+            8000);
+        return 0;
+    }
+    qint64 estimate = 0;
+    for (const QString& variant : variants)
+        estimate += m_builds->history()->estimatedDurationMs(variant).value_or(0);
+    const int queued = buildVariants(variants);
+    if (queued > 0)
+        m_context.showStatus(
+            estimate > 0
+                ? tr("%n build(s) queued, about %1 by earlier builds", nullptr, queued)
+                      .arg(formatDuration(estimate))
+                : tr("%n build(s) queued; no earlier build to estimate from", nullptr, queued),
+            10000);
+    return queued;
+}
+
+int BuildActions::buildVariants(const QStringList& variants)
+{
+    RepositorySession* session = m_context.session();
+    if (!session->isOpen() || session->isReadOnly()) {
+        m_context.showStatus(tr("Builds need a work tree (not a revision opened from git)"), 5000);
         return 0;
     }
     if (const auto analysis = session->analysis()) {

@@ -1,7 +1,8 @@
 #pragma once
 
-// The window's builds, wired: Build, Publish and Build Settings (menu, toolbar, the grid's
-// context menu), the jobs list and a log tab per job, the builds count in the status bar.
+// The window's builds, wired: Build, Build What Needs It, Publish and Build Settings (menu,
+// toolbar, the grid's context menu), the jobs list and a log tab per job, the builds count in
+// the status bar.
 // Builds run in BuildSession's processes; nothing here waits for one.
 
 #include <QObject>
@@ -37,14 +38,21 @@ public:
     QTabWidget* logTabs() const { return m_logTabs; }
     QLabel* statusLabel() const { return m_status; }
     QAction* buildAction() const { return m_buildAction; }
+    QAction* buildNeededAction() const { return m_buildNeededAction; }
     QAction* publishAction() const { return m_publishAction; }
     QAction* settingsAction() const { return m_settingsAction; }
 
     // Before the window closes: true when no build runs, or `confirm` (asked with the number
     // running or queued; a message box when null) agrees to cancel them, which it then does.
     bool confirmQuit(const std::function<bool(int running)>& confirm);
+    // Build, Build What Needs It and Publish.
+    void addToMenu(QMenu* menu);
     // Builds the selected cells' recipes; returns how many were queued.
     int buildSelection();
+    // Builds the branch's recipes whose output Nix found neither built nor in a binary cache
+    // when they were last evaluated. The status bar says how many and how long earlier builds
+    // suggest; returns how many.
+    int buildWhatNeedsIt();
     // Publishes the selected variants whose last build succeeded; returns how many were queued.
     int publishSelection();
     // Applies and persists build settings (what the Build Settings dialog returns).
@@ -58,6 +66,7 @@ private:
     void createActions();
     void createViews();
     void connectBuilds();
+    int buildVariants(const QStringList& variants);
     void rebuild(const QString& variant);
     void publish(const QString& variant);
     QStringList publishableVariants() const;
@@ -70,6 +79,7 @@ private:
     QTabWidget* m_logTabs = nullptr;
     QLabel* m_status = nullptr;
     QAction* m_buildAction = nullptr;
+    QAction* m_buildNeededAction = nullptr;
     QAction* m_publishAction = nullptr;
     QAction* m_settingsAction = nullptr;
 };

@@ -113,6 +113,8 @@ EvalSettings EvalActions::settingsFor(const QString& root) const
     if (!build.defaultNixpkgs.isEmpty())
         settings.defaultNixpkgs = QDir::cleanPath(build.defaultNixpkgs).toStdString();
     settings.store = build.store.toStdString();
+    for (const QString& cache : build.binaryCaches())
+        settings.binaryCaches.push_back(cache.toStdString());
     // The CLI's cache: an answer `recipegrid eval` found serves the window, and back.
     settings.cacheDir = (QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
                          QStringLiteral("/recipegrid/eval"))

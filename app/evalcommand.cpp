@@ -5,6 +5,7 @@
 #include "analysis/recipecontentkey.h"
 #include "commandline.h"
 #include "eval/evaluationmerge.h"
+#include "eval/outputpresence.h"
 #include "eval/recipeevaluator.h"
 #include "evaloptions.h"
 #include "vcs/repositorysource.h"
@@ -70,13 +71,15 @@ int exitStatus(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
     return findings ? 1 : 0;
 }
 
-void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& results)
+// `outputs`: whether each evaluated result's output state was asked for (--outputs).
+void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& results, bool outputs)
 {
     std::map<std::string, const Cell*> entryOf;
     for (const Cell& entry : analysis.cells)
         if (entry.recipe)
             entryOf[entry.recipe->path] = &entry;
     int evaluated = 0, failing = 0, withFindings = 0, cached = 0, unanswered = 0;
+    std::map<std::string, int> outputCounts; // by OutputState::id()
     for (const EvaluatedRecipe& result : results) {
         const std::string path = AnalysisReport::printable(result.path);
         cached += result.fromCache ? 1 : 0;
@@ -100,6 +103,14 @@ void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
             std::cout << (own.empty() ? "✓  " : "!  ") << path << "  " << summaryOf(result);
         }
         std::cout << "\n";
+        if (result.evaluated && outputs) {
+            ++outputCounts[result.output.id()];
+            std::cout << "     output " << result.output.label()
+                      << (result.output.error.empty()
+                              ? ""
+                              : ": " + AnalysisReport::printable(result.output.error))
+                      << "\n";
+        }
         withFindings += own.empty() || !result.evaluated ? 0 : 1;
         for (const Finding* finding : own)
             std::cout << "     " << finding->ruleId
@@ -109,17 +120,42 @@ void printText(const Analysis& analysis, const std::vector<EvaluatedRecipe>& res
     std::cout << results.size() << " recipe(s): " << evaluated << " evaluated, " << failing
               << " do not evaluate, " << withFindings << " with findings, " << unanswered
               << " not evaluated, " << cached << " from the cache\n";
+    if (outputs)
+        std::cout << "outputs: " << outputCounts["missing"] << " need a build, "
+                  << outputCounts["built"] << " built, " << outputCounts["cached"]
+                  << " in a binary cache, " << outputCounts["unknown"] << " unknown\n";
 }
 
 // check's JSON of the analysis with Nix's answers in it, and the answers themselves.
-void printJson(const Analysis& analysis, const std::vector<EvaluatedRecipe>& results,
+void printJson(const Analysis& analysis, const std::vector<EvaluatedRecipe>& results, bool outputs,
                const ReportContext& context)
 {
     auto root = nlohmann::ordered_json::parse(AnalysisReport::json(analysis, context));
     auto& evaluations = root["evaluations"] = nlohmann::ordered_json::array();
-    for (const EvaluatedRecipe& result : results)
+    for (const EvaluatedRecipe& result : results) {
         evaluations.push_back(nlohmann::ordered_json::parse(result.toJson().dump()));
+        if (outputs)
+            evaluations.back()["output"] = {{"state", result.output.id()},
+                                            {"cache", result.output.cache},
+                                            {"error", result.output.error}};
+    }
     std::cout << root.dump(2) << "\n";
+}
+
+// In `shape` (text, json or sarif).
+void print(const QString& shape, const Analysis& analysis,
+           const std::vector<EvaluatedRecipe>& results, bool outputs, const std::string& root)
+{
+    ReportContext context;
+    context.repository = root;
+    context.toolVersion = QCoreApplication::applicationVersion().toStdString();
+    if (shape == QLatin1String("json"))
+        printJson(analysis, results, outputs, context);
+    else if (shape == QLatin1String("sarif"))
+        std::cout << AnalysisReport::sarif(analysis, context);
+    else
+        printText(analysis, results, outputs);
+    std::cout.flush();
 }
 
 } // namespace
@@ -165,8 +201,18 @@ int EvalCommand::run(const QStringList& arguments)
     const QCommandLineOption format{QStringLiteral("format"),
                                     QStringLiteral("Output format: text, json or sarif."),
                                     QStringLiteral("FORMAT"), QStringLiteral("text")};
+    const QCommandLineOption outputsOption{
+        QStringLiteral("outputs"),
+        QStringLiteral("Also say whether each evaluated recipe's output is built already: in the "
+                       "store (--store), in a binary cache (--binary-cache), or needing a build.")};
+    const QCommandLineOption cacheOption{
+        QStringLiteral("binary-cache"),
+        QStringLiteral("A binary cache to look for outputs in (repeatable, asked in order)."),
+        QStringLiteral("URL")};
     const EvalOptions evalOptions;
     parser.addOption(format);
+    parser.addOption(outputsOption);
+    parser.addOption(cacheOption);
     parser.addOptions(evalOptions.options());
     parser.addPositionalArgument(QStringLiteral("REPO"), QStringLiteral("The recipe repository."));
     parser.addPositionalArgument(QStringLiteral("VARIANT"),
@@ -202,7 +248,7 @@ int EvalCommand::run(const QStringList& arguments)
     std::vector<CellSelector> selectors;
     for (const QString& word : positional)
         selectors.emplace_back(word.toStdString());
-    const std::vector<EvaluatedRecipe> results =
+    std::vector<EvaluatedRecipe> results =
         evaluateInto(analysis, *source, settings, selectors, &error);
     if (!error.empty())
         return CommandLine::repositoryError(command, error);
@@ -211,16 +257,15 @@ int EvalCommand::run(const QStringList& arguments)
             command,
             QStringLiteral("no recipe matches %1").arg(positional.join(QStringLiteral(", "))));
 
-    ReportContext context;
-    context.repository = root;
-    context.toolVersion = QCoreApplication::applicationVersion().toStdString();
-    if (shape == QLatin1String("json"))
-        printJson(analysis, results, context);
-    else if (shape == QLatin1String("sarif"))
-        std::cout << AnalysisReport::sarif(analysis, context);
-    else
-        printText(analysis, results);
-    std::cout.flush();
+    const bool outputs = parser.isSet(outputsOption);
+    if (outputs) {
+        std::vector<std::string> caches;
+        for (const QString& url : parser.values(cacheOption))
+            caches.push_back(url.toStdString());
+        OutputPresence::fill(NixInstallation::find(), settings.store, caches, results);
+    }
+
+    print(shape, analysis, results, outputs, root);
     return exitStatus(analysis, results);
 }
 

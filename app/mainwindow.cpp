@@ -185,8 +185,7 @@ void MainWindow::createMenus()
     recipe->addAction(m_grid->copyNameAction());
     recipe->addAction(m_grid->copyPathAction());
     recipe->addSeparator();
-    recipe->addAction(buildAction());
-    recipe->addAction(publishAction());
+    m_buildActions->addToMenu(recipe);
     recipe->addSeparator();
     m_eval->addToMenu(recipe);
     recipe->addSeparator();

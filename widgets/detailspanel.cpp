@@ -429,6 +429,8 @@ void DetailsPanel::showEvaluation(const Cell* entry)
         row(tr("Python"), value(evaluation->pythonVersion));
         row(tr("Arch list"), value(arch));
         row(tr("drvPath"), value(evaluation->drvPath));
+        if (!evaluation->outputText.empty())
+            row(tr("Output"), qs(evaluation->outputText).toHtmlEscaped());
     } else {
         row(tr("Nix says"), qs(evaluation->error)
                                 .toHtmlEscaped()

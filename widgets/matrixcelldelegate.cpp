@@ -91,8 +91,9 @@ void paintBuildState(QPainter* painter, const QRectF& rect, const QVariantMap& b
 }
 
 // Nix's answer agrees with the variant: a small "✓ nix" tag in the chip's bottom-left corner,
-// where nothing else is drawn unless the cell has extra recipes (their tags take the foot).
-// A recipe Nix shows wrong needs no tag: its findings make the cell broken.
+// where nothing else is drawn unless the cell has extra recipes (their tags take the foot),
+// with where its output is when the chip has room ("✓ nix · needs build"). A recipe Nix shows
+// wrong needs no tag: its findings make the cell broken.
 void paintEvaluation(QPainter* painter, const QRectF& chip, const QVariantMap& evaluation,
                      bool hasExtras, const QStyleOptionViewItem& option)
 {
@@ -103,10 +104,23 @@ void paintEvaluation(QPainter* painter, const QRectF& chip, const QVariantMap& e
     QFont small = option.font;
     small.setPointSizeF(std::max<qreal>(6.5, small.pointSizeF() * 0.75));
     painter->setFont(small);
-    const QString tag = QStringLiteral("\u2713 nix");
+    const QString output = evaluation.value(QStringLiteral("output")).toString();
+    const QString where = output == QLatin1String("built")    ? QStringLiteral(" \u00b7 built")
+                          : output == QLatin1String("cached") ? QStringLiteral(" \u00b7 in cache")
+                          : output == QLatin1String("missing")
+                              ? QStringLiteral(" \u00b7 needs build")
+                              : QString();
     const QFontMetricsF metrics(small);
-    const QRectF box(chip.left() + 5, chip.bottom() - metrics.height() - 3,
-                     metrics.horizontalAdvance(tag) + 2, metrics.height());
+    const auto boxFor = [&](const QString& text) {
+        return QRectF(chip.left() + 5, chip.bottom() - metrics.height() - 3,
+                      metrics.horizontalAdvance(text) + 2, metrics.height());
+    };
+    QString tag = QStringLiteral("\u2713 nix") + where;
+    QRectF box = boxFor(tag);
+    if (box.right() >= chip.right() - 14) {
+        tag = QStringLiteral("\u2713 nix");
+        box = boxFor(tag);
+    }
     if (box.right() < chip.right() - 14) {
         painter->setPen(StatusStyle::color(CellStatus::Ok, option.palette));
         painter->drawText(box, Qt::AlignLeft | Qt::AlignVCenter, tag);

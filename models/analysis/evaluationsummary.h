@@ -23,6 +23,10 @@ struct EvaluationSummary
     std::string nixVersion;  // of the Nix that answered
     int64_t evaluatedAt = 0; // seconds since the epoch
     bool fromCache = false;
+    // Whether the output was built when Nix was asked: "built", "cached", "missing", "unknown";
+    // "" when it was not asked. outputText says it ("in cache https://…").
+    std::string output;
+    std::string outputText;
 };
 
 } // namespace rg

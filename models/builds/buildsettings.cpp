@@ -55,6 +55,17 @@ QList<QPair<QString, QString>> BuildSettings::nixOptionPairs(QString* error) con
     return pairs;
 }
 
+QStringList BuildSettings::binaryCaches() const
+{
+    QStringList caches;
+    for (const auto& [key, value] : nixOptionPairs())
+        if (key == QLatin1String("substituters") || key == QLatin1String("extra-substituters"))
+            for (const QString& url : value.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                if (!caches.contains(url))
+                    caches << url;
+    return caches;
+}
+
 QStringList BuildSettings::nixArguments() const
 {
     QStringList arguments;

@@ -39,6 +39,9 @@ struct BuildSettings
     // Every option as (key, value), including builders / max-jobs / store; invalid entries
     // (no '=' or empty key) are reported in `error` and skipped.
     QList<QPair<QString, QString>> nixOptionPairs(QString* error = nullptr) const;
+    // The binary caches the options name (substituters, extra-substituters), in order: where
+    // a build would download an output from instead of building it.
+    QStringList binaryCaches() const;
     // Command-line form for `nix build` / `nix-build`: --option k v … --store S.
     QStringList nixArguments() const;
     // The same options as NIX_CONFIG lines, for tools that run Nix themselves (flox, custom).

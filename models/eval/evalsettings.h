@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace rg {
 
@@ -20,6 +21,8 @@ struct EvalSettings
     int64_t memoryLimitBytes = int64_t(6) << 30; // per Nix process (its address space)
     int jobs = 0;                                // Nix processes at once; 0: the number of cores
     std::string cacheDir;                        // "" for no cache
+    // Binary caches a built output may be in (OutputPresence), asked in order after `store`.
+    std::vector<std::string> binaryCaches;
 };
 
 // One recipe to evaluate.

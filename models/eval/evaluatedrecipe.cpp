@@ -91,6 +91,7 @@ json EvaluatedRecipe::toJson() const
     json out = {{"path", path},
                 {"evaluated", evaluated},
                 {"drvPath", drvPath},
+                {"outputPath", outPath},
                 {"name", name},
                 {"pname", pname},
                 {"version", version},
@@ -128,6 +129,7 @@ std::optional<EvaluatedRecipe> EvaluatedRecipe::fromJson(const json& object)
     recipe.evaluated =
         evaluated == object.end() || (evaluated->is_boolean() && evaluated->get<bool>());
     recipe.drvPath = text(object, "drvPath");
+    recipe.outPath = text(object, "outputPath");
     recipe.name = text(object, "name");
     recipe.pname = text(object, "pname");
     recipe.version = text(object, "version");

@@ -4,6 +4,8 @@
 // and the values a build of it will use, read from the evaluated derivation; or, when it does
 // not evaluate, Nix's message and the innermost position in the repository it names.
 
+#include "eval/outputstate.h"
+
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -42,6 +44,7 @@ struct EvaluatedRecipe
     NixErrorReport error; // when !evaluated
 
     std::string drvPath;
+    std::string outPath; // the default output's store path, built or not
     std::string name;
     std::string pname;
     std::string version;
@@ -64,6 +67,9 @@ struct EvaluatedRecipe
     // The failure says nothing about the recipe (cancelled, timed out, out of memory, no
     // network): not kept in the cache.
     bool transient = false;
+    // Whether the output is built already, when that was asked (OutputPresence::fill). The
+    // store's answer of the moment, not the recipe's: not written by toJson, so not cached.
+    OutputState output;
 
     // The entries TORCH_CUDA_ARCH_LIST receives in the variant's build: what its hooks export
     // or its attribute sets, else (for a package that sets none) its torch's; empty when

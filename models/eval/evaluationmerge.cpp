@@ -26,6 +26,10 @@ std::shared_ptr<const EvaluationSummary> summaryOf(const EvaluatedRecipe& result
     summary->nixVersion = result.nixVersion;
     summary->evaluatedAt = result.evaluatedAt;
     summary->fromCache = result.fromCache;
+    if (result.output.where != OutputState::Where::Unknown || !result.output.error.empty()) {
+        summary->output = result.output.id();
+        summary->outputText = result.output.label();
+    }
     return summary;
 }
 

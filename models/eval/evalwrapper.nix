@@ -122,6 +122,10 @@ let
         cuda = if torch == null || !(torch.cudaSupport or false) then null else torch.cudaPackages or null;
     in {
       drvPath = drv.drvPath;
+      # Where a build puts the default output: whether it is built already is the store's
+      # answer (nix-store --check-validity), not the evaluation's. Not named outPath: toJSON
+      # writes a set with an outPath as that path alone.
+      outputPath = drv.outPath;
       name = drv.name or null;
       pname = drv.pname or null;
       version = drv.version or null;

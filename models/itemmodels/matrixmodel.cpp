@@ -687,7 +687,10 @@ QVariant MatrixModel::sliceData(const MatrixCellSlice& cell, int role) const
         return primary && primary->recipe != nullptr;
     case EvaluationRole:
         return primary ? QVariantMap{{QStringLiteral("state"), evaluationState(*primary)},
-                                     {QStringLiteral("text"), evaluationText(*primary)}}
+                                     {QStringLiteral("text"), evaluationText(*primary)},
+                                     {QStringLiteral("output"),
+                                      primary->evaluation ? qs(primary->evaluation->output)
+                                                          : QString()}}
                        : QVariantMap{};
     default:
         return {};
@@ -731,6 +734,8 @@ QString MatrixModel::evaluationText(const Cell& entry)
     if (evaluation->evaluatedAt > 0)
         text += QStringLiteral(" \u00b7 ") + QDateTime::fromSecsSinceEpoch(evaluation->evaluatedAt)
                                                  .toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    if (!evaluation->outputText.empty())
+        text += QStringLiteral(" \u00b7 output ") + qs(evaluation->outputText);
     return text;
 }
 

@@ -1,6 +1,7 @@
 #include "sessions/evaluationsession.h"
 
 #include "eval/evaluationmerge.h"
+#include "eval/outputpresence.h"
 #include "eval/recipeevaluator.h"
 #include "sessions/backgroundpool.h"
 
@@ -50,6 +51,10 @@ bool EvaluationSession::start(EvalSettings settings, std::vector<EvalItem> items
                 return outcome;
             }
             outcome.results = evaluator.evaluate(items, report, cancel);
+            // What must be built: the store's answer, now (a cancelled run's is not kept).
+            if (!cancel->load())
+                OutputPresence::fill(evaluator.nix(), settings.store, settings.binaryCaches,
+                                     outcome.results);
             return outcome;
         }));
     emit started(total);

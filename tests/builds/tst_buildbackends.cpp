@@ -277,6 +277,22 @@ private slots:
         QVERIFY(!backendKindFromName(QStringLiteral("bazel")));
     }
 
+    // Where a build would download an output from: the caches the Nix options name, in order,
+    // each once; other options and a key without a value name none.
+    void binaryCachesFromTheNixOptions()
+    {
+        BuildSettings s;
+        QCOMPARE(s.binaryCaches(), QStringList());
+        s.nixOptions = {QStringLiteral("cores=4"),
+                        QStringLiteral("substituters = https://cache.nixos.org  file:///srv/c"),
+                        QStringLiteral("trusted-substituters=https://t.example"),
+                        QStringLiteral("extra-substituters=s3://b https://cache.nixos.org"),
+                        QStringLiteral("substituters")};
+        QCOMPARE(s.binaryCaches(),
+                 (QStringList{QStringLiteral("https://cache.nixos.org"),
+                              QStringLiteral("file:///srv/c"), QStringLiteral("s3://b")}));
+    }
+
     void parsesProgress_data()
     {
         QTest::addColumn<QString>("line");

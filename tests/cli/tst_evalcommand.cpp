@@ -5,8 +5,12 @@
 #include "../recipes/testrepository.h"
 #include "recipegridrun.h"
 
+#include <QDirIterator>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUuid>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
@@ -42,6 +46,15 @@ private:
     QTemporaryDir m_cache;
     QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
 };
+
+// `program arguments…`'s output, trimmed; "" when it fails.
+QString runTool(const QString& program, const QStringList& arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    const bool done = process.waitForFinished(120000) && process.exitCode() == 0;
+    return done ? QString::fromUtf8(process.readAllStandardOutput()).trimmed() : QString();
+}
 
 } // namespace
 
@@ -259,6 +272,80 @@ private slots:
             arguments + QStringList{QStringLiteral("--scope"), QStringLiteral("accelerator:cpu")});
         QVERIFY2(cpu.exitCode == 0, cpu.out + cpu.err);
         QVERIFY(!repo.git({QStringLiteral("status"), QStringLiteral("--porcelain")}).isEmpty());
+    }
+
+    // The build fixture's self-contained recipes, with a nonce of this run's: one built into the
+    // store, one built, copied to a file:// binary cache and deleted from the store, the rest
+    // never built. --outputs says which is which, in text and JSON.
+    void outputsSayWhatNeedsABuild()
+    {
+        rg::test::TestRepository repo;
+        repo.copyFrom(fixtures + QStringLiteral("/build/repo"));
+        const QByteArray nonce = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+        QDirIterator it(repo.root() + QStringLiteral("/.flox/pkgs"), {QStringLiteral("*.nix")});
+        while (it.hasNext()) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QByteArray text = file.readAll().replace("@NONCE@", nonce);
+            text.replace("@PIDFILE@", repo.root().toUtf8() + "/pids").replace("@SECONDS@", "1");
+            file.close();
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(text);
+        }
+        const QString pkgs = repo.root() + QStringLiteral("/.flox/pkgs/");
+        const QString built = runTool(QStringLiteral("nix-build"),
+                                      {pkgs + QStringLiteral("pytorch-python313-cpu-avx2.nix"),
+                                       QStringLiteral("--no-out-link")});
+        QVERIFY(built.startsWith(QStringLiteral("/nix/store/")));
+        const QString cached =
+            runTool(QStringLiteral("nix-build"),
+                    {pkgs + QStringLiteral("pytorch-python313-cuda12_9-sm86-avx2.nix"),
+                     QStringLiteral("--no-out-link")});
+        QVERIFY(cached.startsWith(QStringLiteral("/nix/store/")));
+        QTemporaryDir cacheDir;
+        const QString cache = QStringLiteral("file://") + cacheDir.path();
+        runTool(QStringLiteral("nix"),
+                {QStringLiteral("copy"), QStringLiteral("--to"), cache, cached});
+        runTool(QStringLiteral("nix-store"), {QStringLiteral("--delete"), cached});
+        QVERIFY(!QFileInfo::exists(cached));
+
+        EvalRun eval;
+        const QStringList arguments = {QStringLiteral("eval"), repo.root(),
+                                       QStringLiteral("--outputs"),
+                                       QStringLiteral("--binary-cache"), cache};
+        const Run text = eval(arguments);
+        QVERIFY2(text.exitCode == 0, text.out + text.err);
+        QVERIFY2(text.out.contains("pytorch-python313-cpu-avx2.nix  /nix/store/") &&
+                     text.out.contains("-pytorch-python313-cpu-avx2.drv\n     output built\n"),
+                 text.out);
+        QVERIFY2(
+            text.out.contains("-pytorch-python313-cuda12_9-sm86-avx2.drv\n     output in cache " +
+                              cache.toUtf8() + "\n"),
+            text.out);
+        QVERIFY2(
+            text.out.contains("outputs: 2 need a build, 1 built, 1 in a binary cache, 0 unknown\n"),
+            text.out);
+
+        const Run asJson =
+            eval(arguments + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(asJson.exitCode == 0, asJson.out + asJson.err);
+        std::map<std::string, std::string> states;
+        const json root = json::parse(asJson.out.toStdString());
+        for (const json& evaluation : root["evaluations"]) {
+            states[evaluation["path"].get<std::string>()] =
+                evaluation["output"]["state"].get<std::string>();
+            if (evaluation["path"] == ".flox/pkgs/pytorch-python313-cpu-avx2.nix")
+                QCOMPARE(evaluation["outputPath"].get<std::string>(), built.toStdString());
+        }
+        const std::map<std::string, std::string> expected = {
+            {".flox/pkgs/pytorch-python313-cpu-avx2.nix", "built"},
+            {".flox/pkgs/pytorch-python313-cuda12_9-sm86-avx2.nix", "cached"},
+            {".flox/pkgs/pytorch-python313-cuda12_9-sm80-avx2.nix", "missing"},
+            {".flox/pkgs/pytorch-python313-cuda12_9-sm90-avx512.nix", "missing"}};
+        std::string seen;
+        for (const auto& [path, state] : states)
+            seen += path + "=" + state + " ";
+        QVERIFY2(states == expected, seen.c_str());
     }
 
     // A recipe Nix would reject on parsing gets its static syntax error, and no evaluation.

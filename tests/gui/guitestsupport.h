@@ -9,11 +9,25 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace rg::test {
+
+// The action of the menu bar named `objectName`, nullptr when no menu has it.
+inline QAction* menuAction(QMainWindow& window, const QString& objectName)
+{
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* action : menu->menu()->actions())
+                if (action->objectName() == objectName)
+                    return action;
+    return nullptr;
+}
 
 // Copies tests/fixtures/<name> (hidden .flox included) to `target`.
 inline bool copyFixture(const QString& name, const QString& target)

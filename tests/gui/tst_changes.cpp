@@ -71,17 +71,6 @@ void click(MainWindow& window, const QModelIndex& index)
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
 }
 
-// The action of the menu bar named `objectName`, nullptr when no menu has it.
-QAction* menuAction(MainWindow& window, const char* objectName)
-{
-    for (QAction* menu : window.menuBar()->actions())
-        if (menu->menu())
-            for (QAction* action : menu->menu()->actions())
-                if (action->objectName() == QLatin1String(objectName))
-                    return action;
-    return nullptr;
-}
-
 bool openAndWait(MainWindow& window, const QString& path)
 {
     QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);

@@ -5,10 +5,13 @@
 // answer; the answers survive a rescan of unchanged files and leave a changed one; Cancel
 // leaves no Nix process and no answer; the local sources are kept with the build settings. The
 // Bump Pin dialog compares what two pins contain, as Nix reads them, and the bump's review
-// shows, before anything is written, which recipes would stop evaluating on the new pin.
+// shows, before anything is written, which recipes would stop evaluating on the new pin. After
+// an evaluation each cell says whether its output is built, and Build What Needs It queues
+// exactly the ones that are not.
 
 #include "../processes.h"
 #include "buildactions.h"
+#include "builds/buildqueue.h"
 #include "builds/buildsettings.h"
 #include "buildsettingsdialog.h"
 #include "changeactions.h"
@@ -29,6 +32,7 @@
 #include "responsivenessprobe.h"
 #include "sessions/buildsession.h"
 #include "sessions/evaluationsession.h"
+#include "sessions/qtext.h"
 #include "sessions/repositorysession.h"
 
 #include <QApplication>
@@ -39,7 +43,9 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTreeWidget>
+#include <QUuid>
 
 using namespace rg;
 using namespace rg::test;
@@ -170,6 +176,7 @@ private slots:
     void bumpDialogComparesWhatThePinsContain();
     void pinsDockShowsWhatAPinContains();
     void bumpReviewShowsWhatTheBumpBreaks();
+    void evaluationSaysWhatNeedsABuild();
 };
 
 void TestEvaluate::evaluateTheBranch()
@@ -582,6 +589,85 @@ void TestEvaluate::bumpReviewShowsWhatTheBumpBreaks()
     // Asking wrote nothing; the review still decides.
     review->reject();
     QCOMPARE(readAll(opened.repository.filePath(QLatin1String(recipe(sound)))), cuda);
+}
+
+// The build fixture's self-contained recipes with a nonce of this run's, so no earlier run's
+// output answers for them: the CPU one built into the store, the others never built.
+void TestEvaluate::evaluationSaysWhatNeedsABuild()
+{
+    QTemporaryDir repository;
+    const QString source = QStringLiteral(RG_FIXTURES_DIR "/build/repo");
+    const QByteArray nonce = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+    QDirIterator it(source, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString from = it.next();
+        QByteArray text = readAll(from).replace("@NONCE@", nonce).replace("@SECONDS@", "30");
+        text.replace("@PIDFILE@", repository.filePath(QStringLiteral("pids")).toUtf8());
+        QVERIFY(writeAll(repository.path() + from.mid(source.size()), text));
+    }
+    const char* const cpu = "pytorch-python313-cpu-avx2";
+    QProcess build;
+    build.start(QStringLiteral("nix-build"),
+                {repository.filePath(QLatin1String(recipe(cpu))), QStringLiteral("--no-out-link")});
+    QVERIFY(build.waitForFinished(120000) && build.exitCode() == 0);
+
+    MainWindow window;
+    BuildSettings settings = window.builds()->settings();
+    settings.store.clear(); // where nix-build put it
+    settings.backend = BackendKind::Nix;
+    window.builds()->setSettings(settings);
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy changed(window.session(), &RepositorySession::analysisChanged);
+    window.openRepository(repository.path());
+    QVERIFY(changed.wait(20000));
+    QAction* buildNeeded = menuAction(window, QStringLiteral("buildNeededAction"));
+    QVERIFY(buildNeeded);
+    buildNeeded->trigger(); // nothing asked yet: nothing known to need a build
+    QCOMPARE(window.builds()->queue()->jobIds().size(), 0);
+    QVERIFY2(window.statusBar()->currentMessage().startsWith(
+                 QStringLiteral("Nothing known to need a build: evaluate first")),
+             qPrintable(window.statusBar()->currentMessage()));
+
+    QSignalSpy finished(window.evalActions()->evaluation(), &EvaluationSession::finished);
+    QCOMPARE(window.evalActions()->evaluate(true), 4);
+    QVERIFY(finished.wait(slowly));
+    QTRY_VERIFY_WITH_TIMEOUT(evaluatedEntries(window) == 4, 20000);
+    std::map<QString, QString> outputs;
+    for (const Cell& cell : window.session()->analysis()->cells)
+        if (cell.recipe)
+            outputs[qs(cell.variant.toString())] =
+                evaluationAt(window, cell.variant.toString().c_str())
+                    .value(QStringLiteral("output"))
+                    .toString();
+    const std::map<QString, QString> expected = {
+        {QLatin1String(cpu), QStringLiteral("built")},
+        {QStringLiteral("pytorch-python313-cuda12_9-sm80-avx2"), QStringLiteral("missing")},
+        {QStringLiteral("pytorch-python313-cuda12_9-sm86-avx2"), QStringLiteral("missing")},
+        {QStringLiteral("pytorch-python313-cuda12_9-sm90-avx512"), QStringLiteral("missing")}};
+    QCOMPARE(outputs, expected);
+    QVERIFY(evaluationAt(window, cpu)
+                .value(QStringLiteral("text"))
+                .toString()
+                .endsWith(QStringLiteral(" \u00b7 output built")));
+    QVERIFY(window.selectCell(CellSelector(cpu)));
+    QTRY_COMPARE(window.detailsPanel()->currentVariantName(), QString::fromLatin1(cpu));
+    QVERIFY2(window.detailsPanel()->evaluationText().contains(QStringLiteral("Output")),
+             qPrintable(window.detailsPanel()->evaluationText()));
+    QVERIFY(window.grab().save(QStringLiteral(RG_BINARY_DIR "/screenshots/evaluate-outputs.png")));
+
+    buildNeeded->trigger();
+    QList<QString> queued;
+    for (quint64 id : window.builds()->queue()->jobIds())
+        queued << window.builds()->queue()->job(id)->variant;
+    std::sort(queued.begin(), queued.end());
+    QCOMPARE(queued, (QList<QString>{QStringLiteral("pytorch-python313-cuda12_9-sm80-avx2"),
+                                     QStringLiteral("pytorch-python313-cuda12_9-sm86-avx2"),
+                                     QStringLiteral("pytorch-python313-cuda12_9-sm90-avx512")}));
+    QVERIFY2(window.statusBar()->currentMessage().startsWith(QStringLiteral("3 build(s) queued")),
+             qPrintable(window.statusBar()->currentMessage()));
+    window.builds()->cancelAll();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.builds()->hasRunningJobs(), 30000);
 }
 
 QTEST_MAIN(TestEvaluate)

@@ -95,16 +95,6 @@ bool openAndWait(MainWindow& window, const QString& path)
     return listed.wait(slowly);
 }
 
-QAction* menuAction(MainWindow& window, const QString& objectName)
-{
-    for (QAction* menu : window.menuBar()->actions())
-        if (menu->menu())
-            for (QAction* action : menu->menu()->actions())
-                if (action->objectName() == objectName)
-                    return action;
-    return nullptr;
-}
-
 void screenshot(QWidget* widget, const char* name)
 {
     const QString directory =
