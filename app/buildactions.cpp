@@ -242,7 +242,8 @@ QStringList BuildActions::publishableVariants() const
     for (const Cell* entry : m_context.selectedEntries()) {
         const QString variant = qs(entry->variant.toString());
         const VariantBuildState state =
-            m_builds->variantState(variant, qs(entry->contentKey), session->rootPath());
+            m_builds->variantState(variant, qs(entry->contentKey), session->rootPath(),
+                                   BuildSession::derivationKeyOf(*entry));
         if (entry->recipe && state.hasResult() && state.lastState == JobState::Succeeded)
             variants << variant;
     }

@@ -185,12 +185,12 @@ void ChangeActions::setEvalSettings(
     m_evalSettings = settings;
 }
 
-// Only a change set that modifies or deletes a file can have a recipe Nix evaluates before it.
+// Only a change set that modifies a file can have a recipe Nix evaluates before and after it.
 void ChangeActions::offerNixCheck(ChangeSetReviewDialog* dialog)
 {
     const auto& operations = dialog->changeSet().operations;
     if (!m_evalSettings || std::none_of(operations.begin(), operations.end(), [](const auto& op) {
-            return op.kind != FileOperationKind::Create;
+            return op.kind == FileOperationKind::Modify;
         }))
         return;
     dialog->offerNixCheck();

@@ -54,6 +54,7 @@ json recordToJson(const BuildRecord& r)
         {"branch", str(r.branch)},
         {"commit", str(r.commit)},
         {"contentKey", str(r.contentKey)},
+        {"derivationKey", str(r.derivationKey)},
         {"backend", str(backendKindName(r.backend))},
         {"program", str(r.program)},
         {"arguments", args},
@@ -88,6 +89,7 @@ BuildRecord recordFromJson(const json& j)
     r.branch = qstr(j, "branch");
     r.commit = qstr(j, "commit");
     r.contentKey = qstr(j, "contentKey");
+    r.derivationKey = qstr(j, "derivationKey");
     r.backend = backendKindFromName(qstr(j, "backend")).value_or(BackendKind::Nix);
     r.program = qstr(j, "program");
     for (const auto& a : j.value("arguments", json::array()))
@@ -272,6 +274,8 @@ QString placeOf(const BuildRecord& r)
 void BuildHistory::index(std::size_t position)
 {
     const BuildRecord& r = m_records[position];
+    if (r.kind == JobKind::Build && r.state == JobState::Succeeded && !r.derivationKey.isEmpty())
+        m_succeededByDerivation.insert(r.derivationKey, position);
     if (r.kind != JobKind::Build || r.contentKey.isEmpty())
         return;
     m_byContentHere.insert(r.repository + QLatin1Char('\n') + r.contentKey, position);
@@ -284,6 +288,7 @@ void BuildHistory::reindex()
 {
     m_byContentHere.clear();
     m_succeededByContent.clear();
+    m_succeededByDerivation.clear();
     m_byPlace.clear();
     for (std::size_t i = 0; i < m_records.size(); ++i)
         index(i); // later positions overwrite: the newest wins
@@ -302,6 +307,13 @@ const BuildRecord* BuildHistory::latestOfContent(const QString& contentKey,
     if (succeeded != m_succeededByContent.cend() && (!newest || *succeeded > *newest))
         newest = *succeeded;
     return newest ? &m_records[*newest] : nullptr;
+}
+
+const BuildRecord* BuildHistory::latestOfDerivation(const QString& derivationKey) const
+{
+    const auto found = m_succeededByDerivation.constFind(derivationKey);
+    return derivationKey.isEmpty() || found == m_succeededByDerivation.cend() ? nullptr
+                                                                              : &m_records[*found];
 }
 
 const BuildRecord* BuildHistory::latestKeyed(const QString& repository,

@@ -41,6 +41,9 @@ public:
     // a failure may have been the other machine's or the other copy's. nullptr when none or
     // when `contentKey` is empty.
     const BuildRecord* latestOfContent(const QString& contentKey, const QString& repository) const;
+    // The most recent successful build of this derivation (BuildRecord::derivationKey), from
+    // any repository; nullptr when none or when `derivationKey` is empty.
+    const BuildRecord* latestOfDerivation(const QString& derivationKey) const;
     // The most recent build of `variant` in `repository` that has a content key, whatever the
     // key: with latestOfContent() null, the recipe there changed since that build.
     const BuildRecord* latestKeyed(const QString& repository, const QString& variant) const;
@@ -75,6 +78,7 @@ private:
     // among keyed builds: cells ask on every paint.
     QHash<QString, std::size_t> m_byContentHere; // repository + content key → newest build
     QHash<QString, std::size_t> m_succeededByContent;
+    QHash<QString, std::size_t> m_succeededByDerivation;
     QHash<QString, std::size_t> m_byPlace;
 };
 

@@ -174,6 +174,7 @@ quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spe
     record.branch = target.branch;
     record.commit = target.commit;
     record.contentKey = target.contentKey;
+    record.derivationKey = target.derivationKey;
     record.backend = backend;
     record.program = spec.program;
     record.arguments = spec.arguments;

@@ -33,6 +33,10 @@ struct BuildRecord
     // they were when the job was made. Build state is looked up by it; "" in records from
     // before keys, which list in the history and never show on a cell.
     QString contentKey;
+    // "drv:/nix/store/…drv": the derivation Nix evaluated the recipe to when the job was made;
+    // "" when it had not been evaluated. A success speaks for every recipe that evaluates to
+    // the same derivation (a comment-only edit keeps it), whatever its content key.
+    QString derivationKey;
     BackendKind backend = BackendKind::Nix;
     QString program;
     QStringList arguments;

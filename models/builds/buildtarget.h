@@ -20,6 +20,8 @@ struct BuildTarget
     // Where and from what it is built, recorded with the job (BuildRecord); BuildSession fills
     // them, resolve() does not.
     QString contentKey; // RecipeContentKey::toString()
+    // "drv:/nix/store/…drv" when Nix evaluated the recipe as it is built; "" otherwise.
+    QString derivationKey;
     QString branch;
     QString commit;
 

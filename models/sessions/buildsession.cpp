@@ -106,16 +106,29 @@ void BuildSession::describe(BuildTarget& target, JobPlace& place) const
     const std::string path = relativeRecipePath(target, place.repository).toStdString();
     // The scan's facts say which files the recipe imports; without them (another repository,
     // a recipe the scan has not seen) the recipe's own facts are extracted.
-    const RecipeFacts* facts = nullptr;
+    const Cell* scanned = nullptr;
     if (m_analysis && m_analysisRoot == canonical(place.repository))
         for (const Cell& entry : m_analysis->cells)
             if (entry.recipe && entry.recipe->path == path) {
-                facts = entry.recipe.get();
+                scanned = &entry;
                 break;
             }
-    target.contentKey = (facts ? RecipeContentKey::compute(*place.source, *facts, &place.digests)
-                               : RecipeContentKey::computeForFile(*place.source, path))
-                            .toQString();
+    target.contentKey =
+        (scanned ? RecipeContentKey::compute(*place.source, *scanned->recipe, &place.digests)
+                 : RecipeContentKey::computeForFile(*place.source, path))
+            .toQString();
+    // Nix's answer is for the content the scan saw: it names this build only while the files
+    // are still that content.
+    if (scanned && target.contentKey == QString::fromStdString(scanned->contentKey))
+        target.derivationKey = derivationKeyOf(*scanned);
+}
+
+QString BuildSession::derivationKeyOf(const Cell& entry)
+{
+    if (!entry.evaluation || !entry.evaluation->evaluated || entry.evaluation->drvPath.empty())
+        return {};
+    return QString::fromStdString(
+        RecipeContentKey::fromString("drv:" + entry.evaluation->drvPath).toString());
 }
 
 QList<quint64> BuildSession::build(const QString& repository, const QStringList& variants,
@@ -187,15 +200,20 @@ VariantBuildState BuildSession::recipeState(const QString& repository, const QSt
 }
 
 VariantBuildState BuildSession::variantState(const QString& variant, const QString& contentKey,
-                                             const QString& repository) const
+                                             const QString& repository,
+                                             const QString& derivationKey) const
 {
     VariantBuildState state;
     if (contentKey.isEmpty())
         return state; // no recipe (or not keyed yet): nothing was built from it
     const QString here = canonical(repository);
     // The newest finished build: this session's jobs are newer than the history's, and
-    // finished ones are in the history too, so the history answers for both.
-    if (const BuildRecord* last = m_history->latestOfContent(contentKey, here)) {
+    // finished ones are in the history too, so the history answers for both. Without one of
+    // this content, a success of the same derivation: Nix has that output.
+    const BuildRecord* last = m_history->latestOfContent(contentKey, here);
+    if (!last)
+        last = m_history->latestOfDerivation(derivationKey);
+    if (last) {
         state.lastJobId = last->id;
         state.lastState = last->state;
         state.lastDurationMs = last->durationMs();
@@ -235,7 +253,7 @@ CellBuildState BuildSession::cellState(const Cell& entry, const QString& reposit
 {
     const VariantBuildState state =
         variantState(QString::fromStdString(entry.variant.toString()),
-                     QString::fromStdString(entry.contentKey), repository);
+                     QString::fromStdString(entry.contentKey), repository, derivationKeyOf(entry));
     CellBuildState cell;
     cell.queued = state.queued;
     cell.running = state.running || state.verifying;

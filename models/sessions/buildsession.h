@@ -13,9 +13,10 @@
 //
 // State belongs to what was built: each job records the content key of its recipe
 // (RecipeContentKey: the recipe and the files it imports, hashed) with the repository, branch
-// and commit it was made in. A recipe shows the newest build of its very content, from any
-// clone or work tree; when there is none but this repository built an older version of it,
-// that build is reported as such, never as the recipe's result.
+// and commit it was made in, and the derivation Nix evaluated it to when it was evaluated. A recipe
+// shows the newest build of its very content, from any clone or work tree; when there is none but
+// this repository built an older version of it, that build is reported as such, never as the
+// recipe's result.
 
 #include "analysis/analysis.h"
 #include "builds/buildrecord.h"
@@ -96,9 +97,14 @@ public:
     bool hasRunningJobs() const;
 
     // What a cell shows for `variant` of `repository` whose recipe's content key is
-    // `contentKey` (Cell::contentKey): empty without a key, a recipe shows no build.
+    // `contentKey` (Cell::contentKey): empty without a key, a recipe shows no build. With no
+    // build of that content, a success of `derivationKey` ("drv:…", from an evaluation) is
+    // the recipe's: a comment-only edit keeps its build.
     VariantBuildState variantState(const QString& variant, const QString& contentKey,
-                                   const QString& repository) const;
+                                   const QString& repository,
+                                   const QString& derivationKey = {}) const;
+    // "drv:<drvPath>" of the cell's evaluation, when Nix evaluated it; "" otherwise.
+    static QString derivationKeyOf(const Cell& entry);
     // The same for the recipe as it is on disk now (keyed here, on the calling thread: one
     // recipe, for the command line and tests).
     VariantBuildState recipeState(const QString& repository, const QString& variant) const;

@@ -20,7 +20,9 @@ ChangeImpactSession::Input ChangeImpactSession::inputOf(const ChangeSet& changes
         input.planned[operation.path] = operation.kind == FileOperationKind::Delete
                                             ? std::nullopt
                                             : std::optional<std::string>(operation.after);
-        recipes.emplace_back(operation.path);
+        // A deleted recipe has no "after" to judge, a created one no "before".
+        if (operation.kind == FileOperationKind::Modify)
+            recipes.emplace_back(operation.path);
     }
     // No selector would mean every recipe of the branch.
     if (!recipes.empty())

@@ -23,8 +23,9 @@ class ChangeImpactSession : public QObject
 {
     Q_OBJECT
 public:
-    // What Nix is asked about a change set: its recipes (the analysis' items for the files it
-    // modifies or deletes; a new file has no "before") and every file it writes or deletes.
+    // What Nix is asked about a change set: the recipes it modifies (the analysis' items; a
+    // created one has no "before", a deleted one no "after") and, for the copy they are
+    // evaluated in, every file it writes or deletes. Only the operations left selected.
     struct Input
     {
         std::vector<EvalItem> items;

@@ -9,6 +9,8 @@
 #include "buildfixture.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
+#include "eval/evaluationmerge.h"
+#include "eval/recipeevaluator.h"
 #include "itemmodels/buildjobsmodel.h"
 #include "sessions/buildsession.h"
 #include "vcs/repositorysource.h"
@@ -85,6 +87,30 @@ Cell scannedEntry(const QString& root, const QString& variant)
     const auto source = openWorkTree(root.toStdString());
     Analysis analysis = Analyzer().analyze(*source);
     RecipeContentKey::keyAll(analysis, *source);
+    for (const Cell& entry : analysis.cells)
+        if (entry.recipe && entry.recipe->path == recipePath(variant))
+            return entry;
+    return {};
+}
+
+// The scan of `root` with Nix's answer for `variant`'s recipe in it, as the window holds it
+// after Evaluate.
+Analysis evaluatedAnalysis(const QString& root, const QString& variant)
+{
+    const auto source = openWorkTree(root.toStdString());
+    Analysis analysis = Analyzer().analyze(*source);
+    RecipeContentKey::keyAll(analysis, *source);
+    EvalSettings settings;
+    settings.repoRoot = canonical(root).toStdString();
+    settings.jobs = 1;
+    const std::vector<EvaluatedRecipe> results = RecipeEvaluator(settings).evaluate(
+        EvaluationMerge::itemsOf(analysis, {CellSelector(recipePath(variant))}));
+    EvaluationMerge::apply(analysis, results);
+    return analysis;
+}
+
+Cell cellOf(const Analysis& analysis, const QString& variant)
+{
     for (const Cell& entry : analysis.cells)
         if (entry.recipe && entry.recipe->path == recipePath(variant))
             return entry;
@@ -325,6 +351,56 @@ private slots:
         QCOMPARE(session.recipeState(repo, cpu).lastJobId, id);
         QCOMPARE(session.cellState(scannedEntry(repo, cpu), repo).last,
                  CellBuildState::Result::Succeeded);
+    }
+
+    // Nix's answer names what is built: a build made after an evaluation records its
+    // derivation, and a comment-only edit, which Nix evaluates to the same derivation, keeps
+    // the success. An edit that changes what is built does not, and without Nix's answer the
+    // content decides, as before.
+    void aCommentOnlyEditKeepsTheBuildOfItsDerivation()
+    {
+        QTemporaryDir dir;
+        const QString repo = dir.filePath("repo");
+        QVERIFY(copyFixtureRepo(repo, 1));
+        BuildSession session(dir.filePath("data"));
+        session.setSettings(nixSettings());
+        const Analysis evaluated = evaluatedAnalysis(repo, cpu);
+        const Cell before = cellOf(evaluated, cpu);
+        const QString derivation = BuildSession::derivationKeyOf(before);
+        QVERIFY2(derivation.startsWith(QStringLiteral("drv:/nix/store/")), qPrintable(derivation));
+        session.setAnalysis(repo, std::make_shared<const Analysis>(evaluated));
+        const quint64 id = buildAndWait(session, repo, cpu);
+        QVERIFY(id != 0);
+        QCOMPARE(session.queue()->job(id)->state, JobState::Succeeded);
+        QCOMPARE(session.queue()->job(id)->derivationKey, derivation);
+        QCOMPARE(session.history()->record(id)->derivationKey, derivation);
+
+        const QString file = repo + "/.flox/pkgs/" + cpu + ".nix";
+        QVERIFY(writeFile(file, "# reviewed\n" + readFile(file)));
+        const Cell commented = cellOf(evaluatedAnalysis(repo, cpu), cpu);
+        QVERIFY(commented.contentKey != before.contentKey);
+        QCOMPARE(BuildSession::derivationKeyOf(commented), derivation);
+        CellBuildState cell = session.cellState(commented, repo);
+        QCOMPARE(cell.last, CellBuildState::Result::Succeeded);
+        QCOMPARE(
+            session
+                .variantState(cpu, QString::fromStdString(commented.contentKey), repo, derivation)
+                .lastJobId,
+            id);
+
+        // Without Nix's answer the content decides: the build is an older version's.
+        Cell unevaluated = commented;
+        unevaluated.evaluation.reset();
+        QCOMPARE(session.cellState(unevaluated, repo).last, CellBuildState::Result::Outdated);
+
+        // What is built changes: another derivation, and the build is an older version's.
+        QByteArray text = readFile(file);
+        QVERIFY(text.contains("building the CPU-only variant"));
+        QVERIFY(writeFile(file, text.replace("building the CPU-only variant", "building anew")));
+        const Cell changed = cellOf(evaluatedAnalysis(repo, cpu), cpu);
+        QVERIFY(!BuildSession::derivationKeyOf(changed).isEmpty());
+        QVERIFY(BuildSession::derivationKeyOf(changed) != derivation);
+        QCOMPARE(session.cellState(changed, repo).last, CellBuildState::Result::Outdated);
     }
 
     // The same content succeeds for every copy (Nix would find the output), but a failure is

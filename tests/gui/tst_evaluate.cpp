@@ -148,6 +148,21 @@ int evaluatedEntries(MainWindow& window)
     return count;
 }
 
+// Makes Nix count n × n before it evaluates `variant`'s recipe in `opened`, and waits for the
+// rescan: the stand-in evaluates the demo in well under a second, too fast on a quick machine
+// for a run to be watched (n = 3000: about a second) or stopped midway (n = 50000: minutes).
+bool slowDown(Opened& opened, const char* variant, int n)
+{
+    const QString file = opened.repository.filePath(QLatin1String(recipe(variant)));
+    QSignalSpy rescanned(opened.window.session(), &RepositorySession::analysisChanged);
+    const QByteArray count = QByteArray::number(n);
+    return writeAll(file, "builtins.seq (builtins.foldl' (a: i: builtins.foldl' (b: j: b + j) a "
+                          "(builtins.genList (x: x) " +
+                              count + ")) 0 (builtins.genList (x: x) " + count + "))\n(" +
+                              readAll(file) + ")\n") &&
+           rescanned.wait(20000);
+}
+
 const char* const cudaDefects[] = {"pytorch-python313-cuda13_0-sm110-armv8_2",
                                    "pytorch-python313-cuda13_0-sm110-armv9",
                                    "pytorch-python313-cuda13_0-sm120-avx"};
@@ -185,6 +200,8 @@ void TestEvaluate::evaluateTheBranch()
     Opened opened;
     QVERIFY(open(opened));
     MainWindow& window = opened.window;
+    // A run long enough to watch the GUI thread through; no recipe this test looks at.
+    QVERIFY(slowDown(opened, "pytorch-python313-cpu-avx2", 3000));
     EvaluationSession* evaluation = window.evalActions()->evaluation();
     QSignalSpy progress(evaluation, &EvaluationSession::progress);
     QSignalSpy finished(evaluation, &EvaluationSession::finished);
@@ -295,15 +312,7 @@ void TestEvaluate::cancelLeavesNoProcessAndNoAnswer()
     Opened opened;
     QVERIFY(open(opened));
     MainWindow& window = opened.window;
-    // The stand-in evaluates 20 recipes in well under a second: one recipe that makes Nix
-    // count for minutes first keeps Nix at work until the cancel, however fast the machine.
-    const QString slow = opened.repository.filePath(QLatin1String(recipe(sound)));
-    QSignalSpy rescanned(window.session(), &RepositorySession::analysisChanged);
-    QVERIFY(
-        writeAll(slow, "builtins.seq (builtins.foldl' (a: i: builtins.foldl' (b: j: b + j) a "
-                       "(builtins.genList (x: x) 50000)) 0 (builtins.genList (x: x) 50000))\n(" +
-                           readAll(slow) + ")\n"));
-    QVERIFY(rescanned.wait(20000));
+    QVERIFY(slowDown(opened, sound, 50000)); // Nix at work until the cancel
     EvaluationSession* evaluation = window.evalActions()->evaluation();
     QSignalSpy finished(evaluation, &EvaluationSession::finished);
     QCOMPARE(window.evalActions()->evaluate(true), 20);
