@@ -112,20 +112,21 @@ VerdictText verdictText(const RecipeImpact& impact)
     switch (impact.verdict()) {
     case Verdict::Evaluates:
         return {ChangeSetReviewDialog::tr("\u2713 evaluates"),
-                ChangeSetReviewDialog::tr("Nix: evaluates on both pins \u00b7 %1").arg(changes)};
+                ChangeSetReviewDialog::tr("Nix: evaluates before and after the change \u00b7 %1")
+                    .arg(changes)};
     case Verdict::Breaks:
         return {ChangeSetReviewDialog::tr("\u2717 breaks"),
-                ChangeSetReviewDialog::tr("Nix: stops evaluating on the new pin: %1")
+                ChangeSetReviewDialog::tr("Nix: stops evaluating with the change: %1")
                     .arg(nixError(impact.after.error)),
                 true};
     case Verdict::Mends:
         return {ChangeSetReviewDialog::tr("\u2713 evaluates again"),
-                ChangeSetReviewDialog::tr("Nix: evaluates on the new pin, not on the old one "
+                ChangeSetReviewDialog::tr("Nix: evaluates with the change, not before it "
                                           "(%1) \u00b7 %2")
                     .arg(nixError(impact.before.error), changes)};
     case Verdict::FailsOnBoth:
         return {ChangeSetReviewDialog::tr("\u2717 fails on both"),
-                ChangeSetReviewDialog::tr("Nix: does not evaluate on either pin: %1")
+                ChangeSetReviewDialog::tr("Nix: does not evaluate before or after the change: %1")
                     .arg(nixError(impact.after.error))};
     case Verdict::Unanswered:
         break;
@@ -225,8 +226,8 @@ QWidget* ChangeSetReviewDialog::createOperationsPane()
     countsRow->addWidget(none);
 
     m_nixButton = new QPushButton(tr("What It &Breaks (Ask Nix)"), pane);
-    m_nixButton->setToolTip(tr("Evaluate each recipe on the old pin and, as the change leaves "
-                               "it, on the new one, before anything is written"));
+    m_nixButton->setToolTip(tr("Evaluate each recipe the change modifies as it is and as the "
+                               "change leaves it, before anything is written"));
     connect(m_nixButton, &QPushButton::clicked, this,
             [this] { emit m_nixAsking ? nixStopRequested() : nixCheckRequested(); });
     m_nixSummary = new QLabel(pane);
@@ -591,9 +592,10 @@ void ChangeSetReviewDialog::showImpacts(const std::vector<RecipeImpact>& impacts
     m_operations->resizeColumnToContents(NixColumn);
     const int total = static_cast<int>(impacts.size());
     QString summary =
-        breaking > 0 ? tr("%1 of %n recipe(s) would stop evaluating on the new pin", nullptr, total)
-                           .arg(breaking)
-                     : tr("%n recipe(s) evaluated on both pins", nullptr, total);
+        breaking > 0
+            ? tr("%1 of %n recipe(s) would stop evaluating with the change", nullptr, total)
+                  .arg(breaking)
+            : tr("%n recipe(s) evaluate before and after the change", nullptr, total);
     summary += tr(" \u00b7 %n new derivation(s)", nullptr, newDerivations);
     if (unanswered > 0)
         summary += tr(" \u00b7 %n not answered", nullptr, unanswered);

@@ -554,7 +554,7 @@ void TestEvaluate::bumpReviewShowsWhatTheBumpBreaks()
     QVERIFY(cudaFiles > 0);
     QVERIFY(cpuFiles > 0);
     QVERIFY2(review->nixSummaryLabel()->text().startsWith(
-                 QStringLiteral("%1 of %2 recipe(s) would stop evaluating on the new pin")
+                 QStringLiteral("%1 of %2 recipe(s) would stop evaluating with the change")
                      .arg(cudaFiles)
                      .arg(cudaFiles + cpuFiles)),
              qPrintable(review->nixSummaryLabel()->text()));
@@ -567,7 +567,7 @@ void TestEvaluate::bumpReviewShowsWhatTheBumpBreaks()
         }
     const QString verdict = review->nixVerdictLabel()->text();
     QVERIFY(review->nixVerdictLabel()->isVisible());
-    QVERIFY2(verdict.startsWith(QStringLiteral("Nix: stops evaluating on the new pin: ")),
+    QVERIFY2(verdict.startsWith(QStringLiteral("Nix: stops evaluating with the change: ")),
              qPrintable(verdict));
     QVERIFY2(verdict.contains(QStringLiteral("(.flox/pkgs/")), qPrintable(verdict));
     for (int i = 0; i < review->operationsView()->topLevelItemCount(); ++i)
@@ -578,7 +578,7 @@ void TestEvaluate::bumpReviewShowsWhatTheBumpBreaks()
     // The demo's CPU recipes build their own torch 2.10.0 on either pin: a new derivation, and
     // no key version that changes.
     QCOMPARE(review->nixVerdictLabel()->text(),
-             QStringLiteral("Nix: evaluates on both pins \u00b7 new derivation"));
+             QStringLiteral("Nix: evaluates before and after the change \u00b7 new derivation"));
     QVERIFY(review->grab().save(QStringLiteral(RG_BINARY_DIR "/screenshots/bump-review-nix.png")));
 
     // Stop, while a Nix that never answers is asked: it goes, with what it started.
