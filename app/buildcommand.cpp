@@ -1,5 +1,6 @@
 #include "buildcommand.h"
 
+#include "builds/buildermachine.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
 #include "itemmodels/buildjobsmodel.h"
@@ -76,6 +77,8 @@ QString summaryLine(const BuildRecord& job)
         line += QStringLiteral(" in %1").arg(formatDuration(job.durationMs()));
     if (job.state == JobState::Failed && !job.error.isEmpty())
         line += QStringLiteral(" (%1)").arg(job.error);
+    if (const BuildPlacement* on = job.builtOn(); on && on->isRemote())
+        line += QStringLiteral("; built on %1").arg(on->machineLabel());
     if (job.state == JobState::Succeeded) {
         const VerificationResult& v = job.verification;
         if (v.status == VerificationResult::Status::Passed)
@@ -113,6 +116,16 @@ struct BuildOptions
     QCommandLineOption nixOption{QStringLiteral("nix-option"),
                                  QStringLiteral("A Nix option for every build (repeatable)."),
                                  QStringLiteral("KEY=VALUE")};
+    QCommandLineOption builders{
+        QStringLiteral("builders"),
+        QStringLiteral("Remote builders for Nix, in Nix's machine format (entries separated by "
+                       "';' or newlines), or @FILE for those a file lists."),
+        QStringLiteral("SPEC")};
+    QCommandLineOption localJobs{
+        QStringLiteral("local-jobs"),
+        QStringLiteral("Builds this machine runs itself (Nix's max-jobs); 0 sends every build "
+                       "to the builders (default: Nix's own setting)."),
+        QStringLiteral("N")};
     QCommandLineOption recipeDir{QStringLiteral("recipe-dir"),
                                  QStringLiteral("Recipe directory (default .flox/pkgs)."),
                                  QStringLiteral("DIR"), QStringLiteral(".flox/pkgs")};
@@ -139,10 +152,39 @@ struct BuildOptions
             QStringLiteral("variant"),
             QStringLiteral("Variants to build (file names without .nix)."),
             QStringLiteral("VARIANT…"));
-        parser->addOptions(
-            {jobs, backend, command, nixOption, recipeDir, torchVersion, noVerify, dataDir});
+        parser->addOptions({jobs, backend, command, nixOption, builders, localJobs, recipeDir,
+                            torchVersion, noVerify, dataDir});
     }
 };
+
+// The remote builders and local job slots; every malformed builder is named before Nix is
+// asked, since Nix would only say that no machine can take the build.
+std::optional<int> readBuilders(const QCommandLineParser& parser, const BuildOptions& options,
+                                BuildSettings* settings)
+{
+    if (parser.isSet(options.builders)) {
+        settings->builders = parser.value(options.builders);
+        QStringList errors;
+        const QList<BuilderMachine> machines = BuilderMachine::parse(settings->builders, &errors);
+        for (const QString& error : errors)
+            std::cerr << "recipegrid build: --builders: " << error.toStdString() << '\n';
+        if (!errors.isEmpty())
+            return 2;
+        if (machines.isEmpty()) {
+            std::cerr << "recipegrid build: --builders names no machine\n";
+            return 2;
+        }
+    }
+    if (parser.isSet(options.localJobs)) {
+        bool ok = false;
+        settings->maxJobs = parser.value(options.localJobs).toInt(&ok);
+        if (!ok || settings->maxJobs < 0) {
+            std::cerr << "recipegrid build: --local-jobs needs a whole number, 0 or more\n";
+            return 2;
+        }
+    }
+    return std::nullopt;
+}
 
 // The build settings the command line asks for; a return value is the exit status to stop
 // with.
@@ -177,7 +219,7 @@ std::optional<int> readSettings(const QCommandLineParser& parser, const BuildOpt
         return 2;
     }
     settings->verify = !parser.isSet(options.noVerify);
-    return std::nullopt;
+    return readBuilders(parser, options, settings);
 }
 
 // SIGINT and SIGTERM cancel the session's builds through the event loop: a signal handler

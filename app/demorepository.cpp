@@ -1,6 +1,7 @@
 #include "demorepository.h"
 
 #include "vcs/atomicfile.h"
+#include "vcs/gitlibrary.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -16,18 +17,16 @@ namespace {
 
 QString gitError()
 {
-    const git_error* error = git_error_last();
-    return QString::fromUtf8(error && error->message ? error->message : "unknown libgit2 error");
+    return QString::fromStdString(GitLibrary::lastError());
 }
 
 struct Git
 {
-    Git() { git_libgit2_init(); }
+    Git() { GitLibrary::ensureInitialised(); }
     ~Git()
     {
         git_index_free(index);
         git_repository_free(repository);
-        git_libgit2_shutdown();
     }
     git_repository* repository = nullptr;
     git_index* index = nullptr;

@@ -3,6 +3,7 @@
 
 #include "guilauncher.h"
 #include "headlesscommands.h"
+#include "vcs/gitlibrary.h"
 
 #include <QCoreApplication>
 #include <filesystem>
@@ -44,6 +45,10 @@ int unknownCommand(std::string_view word)
 
 int main(int argc, char* argv[])
 {
+    // libgit2 (and the OpenSSL it sets up) initialised here, on the main thread, before any
+    // worker could be the first to call it: state made by the first caller's thread would end
+    // with that thread.
+    rg::GitLibrary::ensureInitialised();
     if (argc > 1) {
         const std::string_view first = argv[1];
         if (const rg::HeadlessCommand* command = rg::HeadlessCommands::find(first))

@@ -28,6 +28,9 @@ suites=(tst_nix_syntaxtree tst_nix_differential tst_evaluator tst_recipemodules
 regex="^($(IFS='|'; echo "${suites[*]}")|nix_store_init)\$"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+# QtTest's watchdog stops a test function after 5 minutes; instrumented code runs 3-5 times
+# slower (tst_mutations' one function takes 4 minutes alone on 2 cores), so CTest's limit rules.
+export QTEST_FUNCTION_TIMEOUT=${QTEST_FUNCTION_TIMEOUT:-1800000}
 # UBSan only prints by default; here a report is a failure.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 timed "asan configure" cmake --preset asan -DRG_SYNTAX_HIGHLIGHTING=OFF >/dev/null

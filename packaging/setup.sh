@@ -190,6 +190,12 @@ test)
     if [ -n "${RG_TEST_USER:-}" ]; then
         [ "$(id -u)" -eq 0 ] || { echo "setup: RG_TEST_USER needs root (to hand over the build)" >&2; exit 1; }
         id "$RG_TEST_USER" >/dev/null 2>&1 || useradd -m "$RG_TEST_USER"
+        # Subordinate ids: the builder suites start SSH servers in a user namespace, which
+        # needs more than the user's own id (useradd gives a range where /etc/subuid exists).
+        grep -q "^$RG_TEST_USER:" /etc/subuid 2>/dev/null ||
+            usermod --add-subuids 300000-365535 "$RG_TEST_USER"
+        grep -q "^$RG_TEST_USER:" /etc/subgid 2>/dev/null ||
+            usermod --add-subgids 300000-365535 "$RG_TEST_USER"
         # The user writes CTest's logs and screenshots into the build tree, and is Nix's
         # single user: the store and its database are its own.
         chown -R "$RG_TEST_USER": "$build_dir"

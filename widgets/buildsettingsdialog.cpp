@@ -48,10 +48,11 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     m_builders = new QLineEdit(settings.builders, this);
     m_builders->setPlaceholderText(QStringLiteral("ssh://builder x86_64-linux - 32"));
     m_maxJobs = new QSpinBox(this);
-    m_maxJobs->setRange(0, 1024);
+    m_maxJobs->setRange(-1, 1024);
     m_maxJobs->setSpecialValueText(tr("Nix's default"));
     m_maxJobs->setValue(settings.maxJobs);
-    m_maxJobs->setToolTip(tr("0 with remote builders set sends every build to them"));
+    m_maxJobs->setToolTip(tr("Builds this machine runs itself; 0 sends every build to the "
+                             "remote builders"));
     m_store = new QLineEdit(settings.store, this);
     m_store->setPlaceholderText(tr("the default store"));
     m_nixOptions = new QPlainTextEdit(settings.nixOptions.join(QLatin1Char('\n')), this);

@@ -128,6 +128,35 @@ void paintEvaluation(QPainter* painter, const QRectF& chip, const QVariantMap& e
     painter->restore();
 }
 
+// The remote builder a build runs or ran on: its name, small, left of the build badge along the
+// chip's top edge, elided to what the chip has room for; nothing for this machine.
+void paintBuilder(QPainter* painter, const QRectF& chip, const QVariantMap& build,
+                  const QStyleOptionViewItem& option)
+{
+    const QString builder = build.value(QStringLiteral("builder")).toString();
+    if (builder.isEmpty())
+        return;
+    painter->save();
+    QFont small = option.font;
+    small.setPointSizeF(std::max<qreal>(6.0, small.pointSizeF() * 0.7));
+    painter->setFont(small);
+    const QFontMetricsF metrics(small);
+    const qreal room = chip.width() * 0.6;
+    const QString text =
+        metrics.elidedText(builder.section(QLatin1Char('@'), -1), Qt::ElideMiddle, room);
+    const qreal width = metrics.horizontalAdvance(text) + 6;
+    const QRectF tag(chip.right() - 15 - width, chip.top() + 2, width, metrics.height());
+    QColor fill = option.palette.color(QPalette::Highlight);
+    fill.setAlpha(40);
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(fill);
+    painter->drawRoundedRect(tag, 3, 3);
+    painter->setPen(option.palette.color(QPalette::Text));
+    painter->drawText(tag, Qt::AlignCenter, text);
+    painter->restore();
+}
+
 // Where a chip's warning sign sits: the bottom-right corner, clear of the build badge (top
 // right), the build bar (along the foot) and the status icon (left).
 QRectF warningMarkRect(const QRectF& chip)
@@ -289,6 +318,7 @@ void MatrixCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
                       extraLabels.value(s).toStringList(), extraStatuses.value(s).toList(), opt,
                       pinColor);
             paintBuildState(painter, chip, builds.value(s).toMap(), palette);
+            paintBuilder(painter, chip, builds.value(s).toMap(), opt);
             paintEvaluation(painter, chip, evaluations.value(s).toMap(),
                             !extraLabels.value(s).toStringList().isEmpty(), opt);
         }

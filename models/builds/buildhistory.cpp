@@ -46,6 +46,11 @@ json recordToJson(const BuildRecord& r)
     json args = json::array();
     for (const QString& a : r.arguments)
         args.push_back(str(a));
+    json placements = json::array();
+    for (const BuildPlacement& p : r.placements)
+        placements.push_back({{"derivation", str(p.derivation)},
+                              {"machine", str(p.machine)},
+                              {"failure", str(p.failure)}});
     return json{
         {"id", r.id},
         {"kind", str(jobKindName(r.kind))},
@@ -74,6 +79,7 @@ json recordToJson(const BuildRecord& r)
           {"cuda", str(r.verification.cuda)},
           {"python", str(r.verification.python)}}},
         {"closureSize", r.closureSize},
+        {"placements", placements},
     };
 }
 
@@ -114,6 +120,9 @@ BuildRecord recordFromJson(const json& j)
         r.verification.python = qstr(*v, "python");
     }
     r.closureSize = j.value("closureSize", qint64(-1));
+    for (const auto& p : j.value("placements", json::array()))
+        r.placements << BuildPlacement{qstr(p, "derivation"), qstr(p, "machine"),
+                                       qstr(p, "failure")};
     return r;
 }
 

@@ -26,6 +26,19 @@ namespace {
 constexpr int flushIntervalMs = 16;
 constexpr qsizetype partialLineLimit = 1024; // progress markers sit at the start of a line
 
+// Why a job whose process exited non-zero failed: the exit code, the builder it was on, and
+// each builder that dropped it with Nix's words about the connection — the builder's name is
+// what the user needs to act on.
+QString exitError(const BuildRecord& record)
+{
+    QString error = QStringLiteral("exit code %1").arg(record.exitCode);
+    if (const BuildPlacement* on = record.builtOn(); on && on->isRemote())
+        error += QStringLiteral(" (building on %1)").arg(on->machineLabel());
+    if (const QStringList failed = record.builderFailures(); !failed.isEmpty())
+        error += QStringLiteral("; ") + failed.join(QStringLiteral("; "));
+    return error;
+}
+
 } // namespace
 
 struct BuildQueue::Runtime
@@ -42,8 +55,9 @@ struct BuildQueue::Runtime
     qint64 processGroup = 0;
     bool cancelRequested = false;
     bool progressChanged = false;
-    bool atLineStart = true;    // the output so far ends with a newline
-    bool awaitingProbe = false; // queued before the nix probe answered: not startable yet
+    bool placementChanged = false; // a builder took (or refused) a derivation since the flush
+    bool atLineStart = true;       // the output so far ends with a newline
+    bool awaitingProbe = false;    // queued before the nix probe answered: not startable yet
 };
 
 BuildQueue::BuildQueue(QObject* parent) : QObject(parent), m_flushTimer(new QTimer(this))
@@ -266,33 +280,36 @@ void BuildQueue::readOutput(quint64 id)
     if (!text.isEmpty())
         rt.atLineStart = text.endsWith(QLatin1Char('\n'));
 
-    // Progress: look at complete lines only; a line split across reads is joined first.
+    // Progress and placements: complete lines only; a line split across reads is joined first.
     QStringView view(text);
     qsizetype from = 0;
-    std::optional<BuildProgress> last;
+    BuildRecord* record = mutableJob(id);
     for (qsizetype nl = view.indexOf(QLatin1Char('\n')); nl >= 0;
          nl = view.indexOf(QLatin1Char('\n'), from)) {
-        std::optional<BuildProgress> p;
         if (from == 0 && !rt.partialLine.isEmpty()) {
             rt.partialLine += view.left(std::min(nl, partialLineLimit));
-            p = ProgressParser::parseLine(rt.partialLine);
+            readLine(rt, record, rt.partialLine);
             rt.partialLine.clear();
         } else {
-            p = ProgressParser::parseLine(view.mid(from, nl - from));
+            readLine(rt, record, view.mid(from, nl - from));
         }
-        if (p)
-            last = p;
         from = nl + 1;
     }
     if (from < view.size() && rt.partialLine.size() < partialLineLimit)
         rt.partialLine += view.mid(from, partialLineLimit - rt.partialLine.size());
-    if (last) {
-        BuildRecord* record = mutableJob(id);
-        if (record->progressDone != last->done || record->progressTotal != last->total) {
-            record->progressDone = last->done;
-            record->progressTotal = last->total;
+}
+
+void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
+{
+    if (const std::optional<BuildProgress> p = ProgressParser::parseLine(line)) {
+        if (record->progressDone != p->done || record->progressTotal != p->total) {
+            record->progressDone = p->done;
+            record->progressTotal = p->total;
             rt.progressChanged = true;
         }
+    } else if (std::optional<BuildPlacement> placed = BuildPlacement::parseLine(line)) {
+        record->placements << *placed;
+        rt.placementChanged = true;
     }
 }
 
@@ -313,13 +330,15 @@ void BuildQueue::flushLog(quint64 id)
         if (const BuildRecord* record = job(id))
             emit jobProgress(id, record->progressDone, record->progressTotal);
     }
+    if (std::exchange(rt.placementChanged, false))
+        emit jobPlaced(id);
 }
 
 void BuildQueue::flushAll()
 {
     QList<quint64> ids;
     for (const auto& [id, rt] : m_runtime) {
-        if (!rt->pending.isEmpty() || rt->progressChanged)
+        if (!rt->pending.isEmpty() || rt->progressChanged || rt->placementChanged)
             ids << id;
     }
     for (quint64 id : ids)
@@ -380,7 +399,7 @@ void BuildQueue::processFinished(quint64 id)
     }
     record->exitCode = process->exitCode();
     if (record->exitCode != 0) {
-        record->error = QStringLiteral("exit code %1").arg(record->exitCode);
+        record->error = exitError(*record);
         note(QStringLiteral("%1 failed with exit code %2")
                  .arg(rt.spec.program)
                  .arg(record->exitCode));

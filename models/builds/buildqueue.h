@@ -73,6 +73,9 @@ signals:
     void jobQueued(quint64 id);
     void jobStarted(quint64 id);
     void jobProgress(quint64 id, int done, int total);
+    // The log named the machine a derivation of the job went to, or one that refused it
+    // (BuildRecord::placements).
+    void jobPlaced(quint64 id);
     void jobLogAppended(quint64 id, const QString& text); // decoded text, ANSI escapes kept
     void jobVerificationStarted(quint64 id);
     void jobFinished(quint64 id); // state, exit code, verification in job(id)
@@ -87,6 +90,7 @@ private:
     void startNext();
     void start(quint64 id);
     void readOutput(quint64 id);
+    void readLine(Runtime& rt, BuildRecord* record, QStringView line);
     void processFinished(quint64 id);
     void verificationFinished(quint64 id);
     void finish(quint64 id, JobState state);

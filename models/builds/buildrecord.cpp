@@ -42,6 +42,31 @@ qint64 BuildRecord::durationMs() const
     return startedAt.msecsTo(end);
 }
 
+const BuildPlacement* BuildRecord::builtOn() const
+{
+    for (auto it = placements.crbegin(); it != placements.crend(); ++it) {
+        if (!it->isFailure())
+            return &*it;
+    }
+    return nullptr;
+}
+
+QString BuildRecord::builderLabel() const
+{
+    const BuildPlacement* p = builtOn();
+    return p ? p->machineLabel() : QString();
+}
+
+QStringList BuildRecord::builderFailures() const
+{
+    QStringList out;
+    for (const BuildPlacement& p : placements) {
+        if (p.isFailure())
+            out << QStringLiteral("%1: %2").arg(p.machineLabel(), p.failure);
+    }
+    return out;
+}
+
 QString formatDuration(qint64 ms)
 {
     if (ms < 0)

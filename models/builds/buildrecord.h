@@ -4,6 +4,7 @@
 // result are, and what verification found. Live jobs in BuildQueue and past jobs in
 // BuildHistory are the same value.
 
+#include "builds/buildplacement.h"
 #include "builds/buildsettings.h"
 #include "builds/verificationresult.h"
 
@@ -53,6 +54,9 @@ struct BuildRecord
     qint64 closureSize = -1; // bytes, `nix path-info -S`; -1 unknown
     int progressDone = 0;    // last `[n/m]` seen in the log; 0/0 when none
     int progressTotal = 0;
+    // What the log says of where Nix built the job's derivations, in order: the machine of each
+    // build, and each builder that refused one (with Nix's reason).
+    QList<BuildPlacement> placements;
 
     bool isFinished() const
     {
@@ -61,6 +65,14 @@ struct BuildRecord
     }
     // Milliseconds from start to end (to now while running); -1 before it started.
     qint64 durationMs() const;
+    // Where the job's own derivation was built: the last build the log names (Nix builds a
+    // derivation's inputs first); nullptr when nothing was built (the output was there, or
+    // came from a binary cache) or the log has not said yet.
+    const BuildPlacement* builtOn() const;
+    // "user@host" or "this machine" for builtOn(); "" when it is nullptr.
+    QString builderLabel() const;
+    // The builders that could not take a build, with Nix's reason: "host: reason" each.
+    QStringList builderFailures() const;
 
     friend bool operator==(const BuildRecord&, const BuildRecord&) = default;
 };

@@ -45,7 +45,7 @@ QList<QPair<QString, QString>> BuildSettings::nixOptionPairs(QString* error) con
     }
     if (!builders.isEmpty())
         pairs.append({QStringLiteral("builders"), builders});
-    if (maxJobs > 0)
+    if (maxJobs >= 0)
         pairs.append({QStringLiteral("max-jobs"), QString::number(maxJobs)});
     if (error) {
         *error = bad.isEmpty() ? QString()
@@ -120,7 +120,12 @@ BuildSettings BuildSettings::load(QSettings& settings)
     s.customCommand = settings.value(QStringLiteral("customCommand")).toString();
     s.nixOptions = settings.value(QStringLiteral("nixOptions")).toStringList();
     s.builders = settings.value(QStringLiteral("builders")).toString();
-    s.maxJobs = settings.value(QStringLiteral("maxJobs"), 0).toInt();
+    // "maxJobs" held 0 for Nix's default before 0 could mean "build nothing here";
+    // "localJobs" replaced it.
+    if (settings.contains(QStringLiteral("localJobs")))
+        s.maxJobs = qMax(-1, settings.value(QStringLiteral("localJobs")).toInt());
+    else if (const int old = settings.value(QStringLiteral("maxJobs"), 0).toInt(); old > 0)
+        s.maxJobs = old;
     s.store = settings.value(QStringLiteral("store")).toString();
     s.concurrency = qMax(1, settings.value(QStringLiteral("concurrency"), 1).toInt());
     s.publishOrg = settings.value(QStringLiteral("publishOrg")).toString();
@@ -141,7 +146,8 @@ void BuildSettings::save(QSettings& settings) const
     settings.setValue(QStringLiteral("customCommand"), customCommand);
     settings.setValue(QStringLiteral("nixOptions"), nixOptions);
     settings.setValue(QStringLiteral("builders"), builders);
-    settings.setValue(QStringLiteral("maxJobs"), maxJobs);
+    settings.setValue(QStringLiteral("localJobs"), maxJobs);
+    settings.remove(QStringLiteral("maxJobs"));
     settings.setValue(QStringLiteral("store"), store);
     settings.setValue(QStringLiteral("concurrency"), concurrency);
     settings.setValue(QStringLiteral("publishOrg"), publishOrg);

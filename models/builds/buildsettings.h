@@ -24,8 +24,10 @@ struct BuildSettings
     QString customCommand;
     // Extra Nix options, each "key=value"; every backend that runs Nix receives them.
     QStringList nixOptions;
-    QString builders;         // Nix `builders` (remote build machines); empty = Nix's default
-    int maxJobs = 0;          // Nix `max-jobs`; 0 = Nix's default
+    QString builders; // Nix `builders` (remote build machines); empty = Nix's default
+    // Nix `max-jobs`: builds this machine runs itself; 0 sends every build to the builders;
+    // -1 leaves it to Nix.
+    int maxJobs = -1;
     QString store;            // Nix `--store`; empty = the default store
     int concurrency = 1;      // jobs the queue runs at once
     QString publishOrg;       // `flox publish -o ORG`

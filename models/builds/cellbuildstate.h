@@ -18,6 +18,8 @@ struct CellBuildState
     Result last = Result::None;
     bool verificationFailed = false;
     QString summary; // one line for tooltips: "succeeded in 1h 02m, verified"
+    // The remote builder the build runs or ran on ("user@host"); "" for this machine or none.
+    QString builder;
 };
 
 } // namespace rg

@@ -18,6 +18,7 @@ BuildJobsModel::BuildJobsModel(BuildQueue* queue, BuildHistory* history, QObject
         connect(m_queue, &BuildQueue::jobQueued, this, &BuildJobsModel::jobAdded);
         connect(m_queue, &BuildQueue::jobStarted, this, &BuildJobsModel::jobChanged);
         connect(m_queue, &BuildQueue::jobProgress, this, &BuildJobsModel::jobChanged);
+        connect(m_queue, &BuildQueue::jobPlaced, this, &BuildJobsModel::jobChanged);
         connect(m_queue, &BuildQueue::jobVerificationStarted, this, &BuildJobsModel::jobChanged);
         connect(m_queue, &BuildQueue::jobFinished, this, &BuildJobsModel::jobChanged);
     }
@@ -150,9 +151,24 @@ QVariant BuildJobsModel::toolTip(const BuildRecord& r, int column) const
         return r.verification.reason;
     if (column == StateColumn && !r.error.isEmpty())
         return r.error;
+    if (column == BuilderColumn)
+        return builderToolTip(r);
     if (column == CommandColumn || column == VariantColumn)
         return r.command;
     return {};
+}
+
+// Every derivation the job built and where, and every builder that could not take one: a torch
+// build's inputs may go to other machines than torch itself.
+QString BuildJobsModel::builderToolTip(const BuildRecord& r)
+{
+    QStringList lines;
+    for (const BuildPlacement& p : r.placements) {
+        const QString name = QFileInfo(p.derivation).fileName();
+        lines << (p.isFailure() ? tr("%1 could not build: %2").arg(p.machineLabel(), p.failure)
+                                : tr("%1 built on %2").arg(name, p.machineLabel()));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QVariant BuildJobsModel::displayText(const BuildRecord& r, int column) const
@@ -166,6 +182,8 @@ QVariant BuildJobsModel::displayText(const BuildRecord& r, int column) const
         return jobKindName(r.kind);
     case BackendColumn:
         return backendKindName(r.backend);
+    case BuilderColumn:
+        return r.builderLabel();
     case StateColumn:
         return jobStateName(r.state);
     case ProgressColumn:
@@ -254,6 +272,8 @@ QVariant BuildJobsModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Kind");
     case BackendColumn:
         return tr("Backend");
+    case BuilderColumn:
+        return tr("Builder");
     case StateColumn:
         return tr("State");
     case ProgressColumn:

@@ -25,6 +25,7 @@ public:
         SourceColumn, // "repo @ branch · 1a2b3c4"; the tooltip has the path, commit and key
         KindColumn,
         BackendColumn,
+        BuilderColumn, // where Nix built it: "user@host", "this machine"; "" before a build
         StateColumn,
         ProgressColumn,
         StartedColumn,
@@ -65,6 +66,7 @@ public:
 
     // "build-pytorch @ main · 1a2b3c4", "build-pytorch" without git; "" without a repository.
     static QString formatSource(const BuildRecord& record);
+    static QString builderToolTip(const BuildRecord& record);
 
 private:
     void jobAdded(quint64 id);

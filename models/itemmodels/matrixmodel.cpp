@@ -673,6 +673,7 @@ QVariant MatrixModel::sliceData(const MatrixCellSlice& cell, int role) const
             state.insert(QStringLiteral("last"), static_cast<int>(build.last));
             state.insert(QStringLiteral("verificationFailed"), build.verificationFailed);
             state.insert(QStringLiteral("summary"), build.summary);
+            state.insert(QStringLiteral("builder"), build.builder);
         }
         return state;
     }

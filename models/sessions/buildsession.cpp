@@ -38,6 +38,7 @@ BuildSession::BuildSession(const QString& dataDirectory, QObject* parent) : QObj
     connect(m_queue, &BuildQueue::jobQueued, this, &BuildSession::jobChanged);
     connect(m_queue, &BuildQueue::jobStarted, this, &BuildSession::jobChanged);
     connect(m_queue, &BuildQueue::jobProgress, this, &BuildSession::jobChanged);
+    connect(m_queue, &BuildQueue::jobPlaced, this, &BuildSession::jobChanged);
     connect(m_queue, &BuildQueue::jobVerificationStarted, this, &BuildSession::jobChanged);
     connect(m_queue, &BuildQueue::jobFinished, this, &BuildSession::jobChanged);
 }
@@ -199,6 +200,13 @@ VariantBuildState BuildSession::recipeState(const QString& repository, const QSt
     return variantState(variant, contentKeyOf(repository, variant), repository);
 }
 
+void BuildSession::setBuilder(VariantBuildState* state, const BuildRecord& job)
+{
+    const BuildPlacement* on = job.builtOn();
+    state->builder = on ? on->machineLabel() : QString();
+    state->builtRemotely = on && on->isRemote();
+}
+
 VariantBuildState BuildSession::variantState(const QString& variant, const QString& contentKey,
                                              const QString& repository,
                                              const QString& derivationKey) const
@@ -220,6 +228,7 @@ VariantBuildState BuildSession::variantState(const QString& variant, const QStri
         state.lastFinishedAt = last->finishedAt;
         state.lastVerification = last->verification;
         state.lastRepository = last->repository;
+        setBuilder(&state, *last);
     } else if (const BuildRecord* older = m_history->latestKeyed(here, variant)) {
         state.olderJobId = older->id;
         state.olderState = older->state;
@@ -241,6 +250,8 @@ VariantBuildState BuildSession::variantState(const QString& variant, const QStri
                           job->exitCode == 0; // the process ended well, the check runs
         state.progressDone = job->progressDone;
         state.progressTotal = job->progressTotal;
+        if (job->builtOn())
+            setBuilder(&state, *job);
         if (const auto estimate = m_queue->estimatedDurationMs(job->id))
             state.estimatedRemainingMs =
                 std::max<qint64>(0, *estimate - std::max<qint64>(0, job->durationMs()));
@@ -268,10 +279,13 @@ CellBuildState BuildSession::cellState(const Cell& entry, const QString& reposit
     } else if (state.builtFromOlderVersion()) {
         cell.last = CellBuildState::Result::Outdated;
     }
+    if (state.builtRemotely)
+        cell.builder = state.builder;
     if (cell.running)
-        cell.summary = state.progressTotal > 0
-                           ? tr("running %1/%2").arg(state.progressDone).arg(state.progressTotal)
-                           : tr("running");
+        cell.summary = (state.progressTotal > 0
+                            ? tr("running %1/%2").arg(state.progressDone).arg(state.progressTotal)
+                            : tr("running")) +
+                       (state.builtRemotely ? tr(" on %1").arg(state.builder) : QString());
     else if (cell.queued)
         cell.summary = tr("queued");
     else if (state.hasResult()) {
@@ -283,6 +297,8 @@ CellBuildState BuildSession::cellState(const Cell& entry, const QString& reposit
                      : cell.verificationFailed
                          ? tr(", verification failed: %1").arg(state.lastVerification.reason)
                          : QString());
+        if (state.builtRemotely)
+            cell.summary += tr(" on %1").arg(state.builder);
         // The same content built elsewhere: say where, it is not this work tree's own build.
         if (!state.lastRepository.isEmpty() && state.lastRepository != canonical(repository))
             cell.summary += tr(" (built in %1)").arg(state.lastRepository);

@@ -50,7 +50,11 @@ struct VariantBuildState
     qint64 lastDurationMs = -1;
     QDateTime lastFinishedAt;
     VerificationResult lastVerification;
-    QString lastRepository;           // where it ran: this repository, another clone or work tree
+    QString lastRepository; // where it ran: this repository, another clone or work tree
+    // The machine Nix built it on (BuildRecord::builderLabel): the running job's once its log
+    // has said, otherwise the last build's; "" when unknown or nothing was built.
+    QString builder;
+    bool builtRemotely = false;       // `builder` is a remote builder, not this machine
     qint64 estimatedRemainingMs = -1; // for queued/running, from past durations
     // Without a build of this content: the newest build of the variant in this repository
     // from other content (the recipe or a file it imports changed since). 0 when none.
@@ -121,6 +125,7 @@ signals:
     void variantStateChanged(const QString& variant);
 
 private:
+    static void setBuilder(VariantBuildState* state, const BuildRecord& job);
     struct JobPlace;
     void jobChanged(quint64 id);
     QString canonical(const QString& repository) const;

@@ -1,0 +1,267 @@
+// Builds on real remote builders: SSH servers in network namespaces of their own, each with its
+// own Nix store (builderhosts.h), reached by Nix through the `builders` setting as any builder
+// is. What is asserted comes from the hosts themselves: their stores, and the log their builds
+// write.
+
+#include "builderhosts.h"
+#include "builds/buildhistory.h"
+#include "builds/buildqueue.h"
+#include "builds/logstore.h"
+#include "builds/nixbackend.h"
+#include "itemmodels/buildjobsmodel.h"
+#include "sessions/buildsession.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+#include <algorithm>
+
+using namespace rg;
+
+class TestRemoteBuilds : public QObject
+{
+    Q_OBJECT
+
+    struct Fixture
+    {
+        QTemporaryDir dir;
+        LogStore logs{dir.filePath(QStringLiteral("logs"))};
+        BuildHistory history{dir.filePath(QStringLiteral("history.json"))};
+        BuildQueue queue;
+        QString repo = dir.filePath(QStringLiteral("repo"));
+
+        Fixture(const test::BuilderHosts& hosts, int concurrency)
+        {
+            queue.setLogStore(&logs);
+            queue.setHistory(&history);
+            BuildSettings s;
+            s.backend = BackendKind::Nix;
+            s.builders = hosts.machines();
+            s.maxJobs = 0; // nothing builds here: every build goes to a builder
+            s.concurrency = concurrency;
+            queue.setSettings(s);
+        }
+        BuildTarget target(const test::BuilderHosts& hosts, const QString& name, int seconds,
+                           int barrier = 1)
+        {
+            BuildTarget t;
+            t.variant = t.pname = name;
+            t.repository = repo;
+            t.recipeFile = repo + QStringLiteral("/.flox/pkgs/") + name + QStringLiteral(".nix");
+            return hosts.writeRecipe(t.recipeFile, name, seconds, barrier) ? t : BuildTarget{};
+        }
+        bool waitFinished(const QList<quint64>& ids, int timeoutMs = 90000)
+        {
+            return QTest::qWaitFor(
+                [&] {
+                    return std::all_of(ids.begin(), ids.end(), [&](quint64 id) {
+                        return queue.job(id) && queue.job(id)->isFinished();
+                    });
+                },
+                timeoutMs);
+        }
+        QString logOf(quint64 id)
+        {
+            queue.flushLog(id);
+            return QString::fromUtf8(test::readFile(queue.job(id)->logPath));
+        }
+    };
+
+private slots:
+    void initTestCase()
+    {
+        test::configureNix();
+        NixBackend::hasNewCli();
+    }
+
+    // Nix copies the recipe's inputs to the builder, builds there, and copies the output
+    // back; the job says which builder built it, while it runs and in the history.
+    void buildsOnABuilderAndCopiesTheOutputBack()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(1, 1, {}, &error), qPrintable(error));
+        Fixture f(hosts, 1);
+        const BuildTarget target = f.target(hosts, QStringLiteral("remote-one"), 1);
+        QVERIFY(!target.recipeFile.isEmpty());
+        QSignalSpy placed(&f.queue, &BuildQueue::jobPlaced);
+        QList<JobState> stateWhenPlaced;
+        connect(&f.queue, &BuildQueue::jobPlaced, this,
+                [&](quint64 id) { stateWhenPlaced << f.queue.job(id)->state; });
+        const quint64 id = f.queue.enqueue(target, &error);
+        QVERIFY2(id, qPrintable(error));
+        QVERIFY(f.waitFinished({id}));
+        const BuildRecord* job = f.queue.job(id);
+        QVERIFY2(job->state == JobState::Succeeded, qPrintable(job->error + f.logOf(id)));
+
+        const QString out = QFileInfo(target.resultLink()).symLinkTarget();
+        QVERIFY2(out.startsWith(QLatin1String("/nix/store/")), qPrintable(out));
+        QVERIFY2(hosts.hostHas(0, out), "the output is in the builder's own store");
+        QCOMPARE(test::readFile(out + QStringLiteral("/host")), QByteArray("builder-1\n"));
+
+        QVERIFY(job->builtOn());
+        QCOMPARE(job->builtOn()->machine, QStringLiteral("ssh://root@10.231.1.2"));
+        QVERIFY(job->builtOn()->derivation.endsWith(QLatin1String("-remote-one.drv")));
+        QCOMPARE(job->builderLabel(), QStringLiteral("root@10.231.1.2"));
+        QVERIFY(!placed.isEmpty());
+        QCOMPARE(stateWhenPlaced.first(), JobState::Running);
+        const BuildJobsModel jobs(&f.queue, &f.history);
+        const QModelIndex builder = jobs.index(jobs.rowOf(id), BuildJobsModel::BuilderColumn);
+        QCOMPARE(builder.data().toString(), QStringLiteral("root@10.231.1.2"));
+        QVERIFY2(builder.data(Qt::ToolTipRole)
+                     .toString()
+                     .endsWith(QLatin1String("-remote-one.drv built on root@10.231.1.2")),
+                 qPrintable(builder.data(Qt::ToolTipRole).toString()));
+
+        const BuildHistory reread(f.dir.filePath(QStringLiteral("history.json")));
+        QVERIFY2(reread.loadError().isEmpty(), qPrintable(reread.loadError()));
+        QVERIFY(reread.record(id));
+        QCOMPARE(reread.record(id)->placements, job->placements);
+    }
+
+    // Six variants over three builders with two slots each: Nix puts two on each, and the
+    // builds see all six running at once.
+    void sixVariantsOverThreeBuildersRunTogether()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(3, 2, {}, &error), qPrintable(error));
+        Fixture f(hosts, 6);
+        QList<quint64> ids;
+        for (int i = 1; i <= 6; ++i) {
+            const BuildTarget t = f.target(hosts, QStringLiteral("remote-%1").arg(i), 1, 6);
+            ids << f.queue.enqueue(t, &error);
+            QVERIFY2(ids.last(), qPrintable(error));
+        }
+        QVERIFY(f.waitFinished(ids, 180000));
+        QMap<QString, int> perBuilder;
+        for (quint64 id : ids) {
+            const BuildRecord* job = f.queue.job(id);
+            QVERIFY2(job->state == JobState::Succeeded, qPrintable(job->error + f.logOf(id)));
+            ++perBuilder[job->builderLabel()];
+        }
+        const QStringList log = hosts.sharedLog();
+        QCOMPARE(log.filter(QStringLiteral(" saw 6 running")).size(), 6);
+        QMap<QString, int> startsPerHost;
+        for (const QString& line : log.filter(QStringLiteral(" start ")))
+            ++startsPerHost[line.section(QLatin1Char(' '), 0, 0)];
+        const QMap<QString, int> twoEach{{"builder-1", 2}, {"builder-2", 2}, {"builder-3", 2}};
+        QCOMPARE(startsPerHost, twoEach);
+        const QMap<QString, int> twoPerLabel{
+            {"root@10.231.1.2", 2}, {"root@10.231.2.2", 2}, {"root@10.231.3.2", 2}};
+        QCOMPARE(perBuilder, twoPerLabel);
+    }
+
+    // The grid's build state names the builder, while the build runs and after it.
+    void theRecipesBuildStateSaysWhereItWasBuilt()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(1, 1, {}, &error), qPrintable(error));
+        QTemporaryDir dir;
+        const QString repo = dir.filePath(QStringLiteral("repo"));
+        QVERIFY(hosts.writeRecipe(repo + QStringLiteral("/.flox/pkgs/remote-cell.nix"),
+                                  QStringLiteral("remote-cell"), 2));
+        BuildSession session(dir.filePath(QStringLiteral("data")));
+        BuildSettings s;
+        s.backend = BackendKind::Nix;
+        s.builders = hosts.machines();
+        s.maxJobs = 0;
+        s.verify = false;
+        session.setSettings(s);
+        QStringList buildersWhileRunning;
+        connect(&session, &BuildSession::variantStateChanged, this, [&](const QString& variant) {
+            const VariantBuildState state = session.recipeState(repo, variant);
+            if (state.running && state.builtRemotely)
+                buildersWhileRunning << state.builder;
+        });
+        QStringList errors;
+        const QList<quint64> ids = session.build(repo, {QStringLiteral("remote-cell")}, &errors);
+        QVERIFY2(ids.size() == 1, qPrintable(errors.join('\n')));
+        QVERIFY(QTest::qWaitFor([&] { return session.queue()->job(ids[0])->isFinished(); }, 90000));
+        QCOMPARE(session.queue()->job(ids[0])->state, JobState::Succeeded);
+        QVERIFY(!buildersWhileRunning.isEmpty());
+        QCOMPARE(buildersWhileRunning.first(), QStringLiteral("root@10.231.1.2"));
+        const VariantBuildState after = session.recipeState(repo, QStringLiteral("remote-cell"));
+        QVERIFY(after.hasResult());
+        QCOMPARE(after.builder, QStringLiteral("root@10.231.1.2"));
+        QVERIFY(after.builtRemotely);
+    }
+
+    // `recipegrid build --builders @FILE --local-jobs 0`: the builders from a file, and the
+    // summary says where each variant was built; a malformed line is named before Nix runs.
+    void theCommandLineTakesBuilders()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(1, 1, {}, &error), qPrintable(error));
+        QTemporaryDir dir;
+        const QString repo = dir.filePath(QStringLiteral("repo"));
+        QVERIFY(hosts.writeRecipe(repo + QStringLiteral("/.flox/pkgs/remote-cli.nix"),
+                                  QStringLiteral("remote-cli"), 0));
+        const QString machines = dir.filePath(QStringLiteral("machines"));
+        QFile file(machines);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# the farm\n" + hosts.machines().toUtf8() +
+                   "\nssh://typo x86_64-linux - two\n");
+        file.close();
+        const QStringList base{QStringLiteral("build"),        repo,
+                               QStringLiteral("remote-cli"),   QStringLiteral("--backend"),
+                               QStringLiteral("nix"),          QStringLiteral("--no-verify"),
+                               QStringLiteral("--data-dir"),   dir.filePath(QStringLiteral("data")),
+                               QStringLiteral("--local-jobs"), QStringLiteral("0"),
+                               QStringLiteral("--builders")};
+        QProcess bad;
+        bad.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
+                  base + QStringList{"@" + machines});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QCOMPARE(QString::fromUtf8(bad.readAllStandardError()),
+                 QStringLiteral("recipegrid build: --builders: %1 line 3 (typo): max jobs 'two' is "
+                                "not a whole number\n")
+                     .arg(machines));
+        QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/result-remote-cli")));
+
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(hosts.machines().toUtf8() + "\n");
+        file.close();
+        QProcess good;
+        good.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
+                   base + QStringList{"@" + machines});
+        QVERIFY(good.waitForFinished(120000));
+        const QString out = QString::fromUtf8(good.readAllStandardOutput());
+        QVERIFY2(good.exitCode() == 0, qPrintable(out + good.readAllStandardError()));
+        QVERIFY2(out.contains(QLatin1String("remote-cli: succeeded in ")), qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("; built on root@10.231.1.2")), qPrintable(out));
+        const QString result =
+            QFileInfo(repo + QStringLiteral("/result-remote-cli")).symLinkTarget();
+        QVERIFY2(hosts.hostHas(0, result), qPrintable(result));
+    }
+
+    // A builder that does not accept the key: the job fails, and says which builder and why.
+    void aBuilderThatRefusesTheKeyIsNamed()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(1, 1, {}, &error), qPrintable(error));
+        QVERIFY(test::BuilderHosts::run(
+            QStringLiteral("ssh-keygen"),
+            {"-q", "-t", "ed25519", "-N", "", "-f", hosts.clientKey() + QStringLiteral(".other")}));
+        Fixture f(hosts, 1);
+        BuildSettings s = f.queue.settings();
+        s.builders.replace(hosts.clientKey() + QLatin1Char(' '),
+                           hosts.clientKey() + QStringLiteral(".other "));
+        QVERIFY(s.builders != hosts.machines());
+        f.queue.setSettings(s);
+        const quint64 id = f.queue.enqueue(f.target(hosts, QStringLiteral("refused"), 0), &error);
+        QVERIFY2(id, qPrintable(error));
+        QVERIFY(f.waitFinished({id}));
+        const BuildRecord* job = f.queue.job(id);
+        QVERIFY2(job->state == JobState::Failed, qPrintable(f.logOf(id)));
+        QVERIFY2(!job->builderFailures().isEmpty(), qPrintable(f.logOf(id)));
+        QVERIFY2(job->error.contains(QLatin1String("root@10.231.1.2: ")), qPrintable(job->error));
+        QVERIFY(!job->builtOn());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteBuilds)
+#include "tst_remotebuilds.moc"
