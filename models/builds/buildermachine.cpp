@@ -134,6 +134,22 @@ QString BuilderMachine::label() const
     return BuildPlacement::labelOf(uri);
 }
 
+QString BuilderMachine::toLine() const
+{
+    const auto orDash = [](const QString& text) {
+        return text.isEmpty() ? QStringLiteral("-") : text;
+    };
+    return QStringList{uri,
+                       orDash(systems.join(QLatin1Char(','))),
+                       orDash(sshKey),
+                       QString::number(maxJobs),
+                       QString::number(speedFactor),
+                       orDash(supportedFeatures.join(QLatin1Char(','))),
+                       orDash(mandatoryFeatures.join(QLatin1Char(','))),
+                       orDash(publicHostKey)}
+        .join(QLatin1Char(' '));
+}
+
 bool BuilderMachine::canBuild(const QString& system, const QStringList& features) const
 {
     if (!systems.isEmpty() && !systems.contains(system))

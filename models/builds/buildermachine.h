@@ -26,6 +26,8 @@ struct BuilderMachine
     QString origin;        // where it was written: "builders entry 2", "FILE line 3"
 
     QString label() const; // how the window names it: "user@host"
+    // The entry as a line of Nix's machine format, "-" for every default.
+    QString toLine() const;
     // Whether Nix would send this machine a derivation for `system` that requires `features`:
     // it offers the system and every feature, and every mandatory feature is required.
     bool canBuild(const QString& system, const QStringList& features) const;

@@ -80,6 +80,7 @@ json recordToJson(const BuildRecord& r)
           {"python", str(r.verification.python)}}},
         {"closureSize", r.closureSize},
         {"placements", placements},
+        {"retryOf", r.retryOf},
     };
 }
 
@@ -120,6 +121,7 @@ BuildRecord recordFromJson(const json& j)
         r.verification.python = qstr(*v, "python");
     }
     r.closureSize = j.value("closureSize", qint64(-1));
+    r.retryOf = j.value("retryOf", quint64(0));
     for (const auto& p : j.value("placements", json::array()))
         r.placements << BuildPlacement{qstr(p, "derivation"), qstr(p, "machine"),
                                        qstr(p, "failure")};

@@ -1,6 +1,7 @@
 #include "builds/buildplacement.h"
 
 #include <QObject>
+#include <algorithm>
 
 namespace rg {
 
@@ -53,6 +54,16 @@ QString BuildPlacement::labelOf(const QString& machineUri)
 QString BuildPlacement::machineLabel() const
 {
     return labelOf(machine);
+}
+
+bool BuildPlacement::isConnectionLoss(QStringView line)
+{
+    static const QLatin1String signs[] = {
+        QLatin1String("error: unexpected end-of-file"), QLatin1String(" not responding."),
+        QLatin1String("Connection reset by peer"), QLatin1String("Connection closed by"),
+        QLatin1String("Broken pipe")};
+    return std::any_of(std::begin(signs), std::end(signs),
+                       [&](QLatin1String sign) { return line.contains(sign); });
 }
 
 std::optional<BuildPlacement> BuildPlacement::parseLine(QStringView line)

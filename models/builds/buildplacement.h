@@ -25,6 +25,10 @@ struct BuildPlacement
 
     // One log line without its newline (ANSI escapes allowed); nullopt for any other line.
     static std::optional<BuildPlacement> parseLine(QStringView line);
+    // Whether the line says the connection to a remote builder broke mid-build: ssh's
+    // "Timeout, server … not responding.", a reset or closed connection, or Nix's "unexpected
+    // end-of-file" on the stream it builds through.
+    static bool isConnectionLoss(QStringView line);
 
     friend bool operator==(const BuildPlacement&, const BuildPlacement&) = default;
 };

@@ -1,6 +1,7 @@
 #include "builds/buildqueue.h"
 
 #include "builds/buildbackend.h"
+#include "builds/buildermachine.h"
 #include "builds/buildhistory.h"
 #include "builds/floxbackend.h"
 #include "builds/logstore.h"
@@ -310,7 +311,48 @@ void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
     } else if (std::optional<BuildPlacement> placed = BuildPlacement::parseLine(line)) {
         record->placements << *placed;
         rt.placementChanged = true;
+    } else if (const BuildPlacement* on = record->builtOn();
+               on && on->isRemote() && BuildPlacement::isConnectionLoss(line)) {
+        // The line names no machine: the builder lost is the one the build was sent to.
+        record->placements << BuildPlacement{
+            on->derivation, on->machine,
+            QStringLiteral("lost the connection (%1)").arg(line.trimmed().toString())};
+        rt.placementChanged = true;
     }
+}
+
+void BuildQueue::retryElsewhere(quint64 id, const std::function<void(const QString&)>& note)
+{
+    const BuildRecord* record = job(id);
+    const Runtime& rt = *m_runtime.at(id);
+    if (record->retryOf != 0 || record->kind != JobKind::Build ||
+        record->backend != BackendKind::Nix)
+        return;
+    QStringList failed;
+    for (const BuildPlacement& p : record->placements) {
+        if (p.isFailure())
+            failed << p.machine;
+    }
+    if (failed.isEmpty())
+        return;
+    // Nix names a bare host "ssh://host" in its log.
+    QStringList left;
+    for (const BuilderMachine& m : BuilderMachine::parse(m_settings.builders)) {
+        if (!failed.contains(m.uri) && !failed.contains(QStringLiteral("ssh://") + m.uri))
+            left << m.toLine();
+    }
+    if (left.isEmpty() && m_settings.maxJobs == 0)
+        return;
+    BuildSettings settings = m_settings;
+    settings.builders = left.join(QLatin1Char('\n'));
+    const ProcessSpec spec = NixBackend().buildProcessWith(
+        rt.target, settings, NixBackend::knownNewCli().value_or(false));
+    const quint64 retry = enqueueJob(rt.target, spec, JobKind::Build, BackendKind::Nix, rt.verify,
+                                     !NixBackend::knownNewCli().has_value());
+    mutableJob(retry)->retryOf = id;
+    note(left.isEmpty()
+             ? QStringLiteral("building it again here as job %1").arg(retry)
+             : QStringLiteral("building it again on the builders left as job %1").arg(retry));
 }
 
 void BuildQueue::flushLog(quint64 id)
@@ -400,6 +442,7 @@ void BuildQueue::processFinished(quint64 id)
     record->exitCode = process->exitCode();
     if (record->exitCode != 0) {
         record->error = exitError(*record);
+        retryElsewhere(id, note);
         note(QStringLiteral("%1 failed with exit code %2")
                  .arg(rt.spec.program)
                  .arg(record->exitCode));

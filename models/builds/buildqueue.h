@@ -14,6 +14,7 @@
 #include <QList>
 #include <QObject>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -91,6 +92,7 @@ private:
     void start(quint64 id);
     void readOutput(quint64 id);
     void readLine(Runtime& rt, BuildRecord* record, QStringView line);
+    void retryElsewhere(quint64 id, const std::function<void(const QString&)>& note);
     void processFinished(quint64 id);
     void verificationFinished(quint64 id);
     void finish(quint64 id, JobState state);

@@ -57,6 +57,9 @@ struct BuildRecord
     // What the log says of where Nix built the job's derivations, in order: the machine of each
     // build, and each builder that refused one (with Nix's reason).
     QList<BuildPlacement> placements;
+    // The job this one builds again because a builder failed it (refused it, or was lost
+    // mid-build); 0 for a first attempt.
+    quint64 retryOf = 0;
 
     bool isFinished() const
     {

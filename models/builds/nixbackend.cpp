@@ -7,6 +7,9 @@
 
 namespace rg {
 
+const QString NixBackend::sshOptionsForBuilders =
+    QStringLiteral("-o ConnectTimeout=15 -o ServerAliveInterval=15 -o ServerAliveCountMax=3");
+
 namespace {
 
 QMutex probeMutex;
@@ -120,6 +123,11 @@ ProcessSpec NixBackend::buildProcessWith(const BuildTarget& target, const BuildS
         spec.arguments = {target.recipeFile, QStringLiteral("-o"), outLink};
     }
     spec.arguments << settings.nixArguments();
+    // ssh waits minutes for a builder that stopped answering, and its default connect timeout
+    // is the system's: give up on a silent builder within a minute, so its job fails and goes
+    // to the builders left. A NIX_SSHOPTS of the user's own stands instead.
+    if (!settings.builders.isEmpty() && !qEnvironmentVariableIsSet("NIX_SSHOPTS"))
+        spec.environment.insert(QStringLiteral("NIX_SSHOPTS"), sshOptionsForBuilders);
     return spec;
 }
 

@@ -153,6 +153,21 @@ private slots:
         QCOMPARE(spec->arguments.mid(0, 3),
                  QStringList({t.recipeFile, "-o", "result-pytorch-python313-cpu-avx2"}));
         QVERIFY(spec->arguments.contains(QStringLiteral("--store")));
+
+        // With builders, ssh gives up on a silent builder instead of waiting for TCP; the
+        // user's own NIX_SSHOPTS stands instead, and without builders nothing is set.
+        QCOMPARE(spec->environment.value(QStringLiteral("NIX_SSHOPTS")),
+                 NixBackend::sshOptionsForBuilders);
+        QVERIFY(NixBackend::sshOptionsForBuilders.contains(QLatin1String("ServerAliveInterval=")));
+        qputenv("NIX_SSHOPTS", "-p 2222");
+        QVERIFY(!NixBackend()
+                     .buildProcess(t, settings, &error)
+                     ->environment.contains(QStringLiteral("NIX_SSHOPTS")));
+        qunsetenv("NIX_SSHOPTS");
+        settings.builders.clear();
+        QVERIFY(!NixBackend()
+                     .buildProcess(t, settings, &error)
+                     ->environment.contains(QStringLiteral("NIX_SSHOPTS")));
     }
 
     void probesTheNewCli()

@@ -168,6 +168,37 @@ private slots:
         QCOMPARE(p->failure, failure);
     }
 
+    // A machine written back is the machine read: what a retry hands Nix is what the user gave,
+    // less the builders that failed.
+    void writesMachinesBack()
+    {
+        const QString line = QStringLiteral("ssh://a@b x86_64-linux,i686-linux - 4 2 kvm - AAAA");
+        const QList<BuilderMachine> m = BuilderMachine::parse(line);
+        QCOMPARE(m.size(), 1);
+        QCOMPARE(m[0].toLine(), line);
+        QCOMPARE(BuilderMachine::parse(m[0].toLine()), m);
+        QCOMPARE(BuilderMachine::parse(QStringLiteral("h")).first().toLine(),
+                 QStringLiteral("h - - 1 1 - - -"));
+    }
+
+    void recognisesALostConnection_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<bool>("lost");
+        QTest::newRow("ssh timeout") << "lost> Timeout, server 10.231.1.2 not responding." << true;
+        QTest::newRow("end of stream") << "error: unexpected end-of-file" << true;
+        QTest::newRow("reset") << "Read from remote host b: Connection reset by peer" << true;
+        QTest::newRow("build failure")
+            << "error: builder for '/nix/store/x.drv' failed with exit code 2" << false;
+        QTest::newRow("compiler") << "torch> error: expected ';' before '}' token" << false;
+    }
+    void recognisesALostConnection()
+    {
+        QFETCH(QString, line);
+        QFETCH(bool, lost);
+        QCOMPARE(BuildPlacement::isConnectionLoss(line), lost);
+    }
+
     // The job's builder is where its last derivation was built; refusals are not builds.
     void aJobIsBuiltWhereItsLastDerivationWas()
     {

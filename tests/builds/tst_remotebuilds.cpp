@@ -237,6 +237,51 @@ private slots:
         QVERIFY2(hosts.hostHas(0, result), qPrintable(result));
     }
 
+    // A builder whose link is cut mid-build: its job fails naming it, and the variant is built
+    // again, once, on the builder that is left; both attempts are in the history.
+    void aBuilderLostMidBuildIsReplaced()
+    {
+        qputenv("NIX_SSHOPTS",
+                "-o ServerAliveInterval=1 -o ServerAliveCountMax=2 -o ConnectTimeout=3");
+        auto restore = qScopeGuard([] { qunsetenv("NIX_SSHOPTS"); });
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(2, 1, {}, &error), qPrintable(error));
+        Fixture f(hosts, 1);
+        const quint64 id = f.queue.enqueue(f.target(hosts, QStringLiteral("lost"), 8), &error);
+        QVERIFY2(id, qPrintable(error));
+        QVERIFY(QTest::qWaitFor([&] { return f.queue.job(id)->builtOn() != nullptr; }, 60000));
+        const QString first = f.queue.job(id)->builtOn()->machine;
+        const int lost = first.endsWith(QLatin1String("10.231.1.2")) ? 0 : 1;
+        QVERIFY(QTest::qWaitFor(
+            [&] { return hosts.sharedLog().filter(QStringLiteral(" start lost")).size() == 1; },
+            30000));
+        QVERIFY(hosts.cutLink(lost));
+        QVERIFY(f.waitFinished({id}, 120000));
+        const BuildRecord* job = f.queue.job(id);
+        QCOMPARE(job->state, JobState::Failed);
+        const QString lostLabel = QStringLiteral("root@10.231.%1.2").arg(lost + 1);
+        QVERIFY2(job->error.contains(lostLabel + QStringLiteral(": lost the connection")),
+                 qPrintable(job->error));
+
+        const QList<quint64> ids = f.queue.jobIds();
+        QCOMPARE(ids.size(), 2);
+        const quint64 retry = ids.last();
+        QCOMPARE(f.queue.job(retry)->retryOf, id);
+        QVERIFY(f.waitFinished({retry}, 120000));
+        const BuildRecord* again = f.queue.job(retry);
+        QVERIFY2(again->state == JobState::Succeeded, qPrintable(again->error + f.logOf(retry)));
+        QCOMPARE(again->builderLabel(), QStringLiteral("root@10.231.%1.2").arg(2 - lost));
+        QVERIFY(!f.queue.job(retry)->command.contains(QStringLiteral("10.231.%1.2").arg(lost + 1)));
+        QVERIFY2(f.logOf(id).contains(
+                     QStringLiteral("building it again on the builders left as job %1").arg(retry)),
+                 qPrintable(f.logOf(id)));
+        const QString out = QFileInfo(again->resultPath).symLinkTarget();
+        QVERIFY2(hosts.hostHas(1 - lost, out), qPrintable(out));
+        QVERIFY(f.history.record(id) && f.history.record(retry));
+        QCOMPARE(f.history.record(retry)->retryOf, id);
+    }
+
     // A builder that does not accept the key: the job fails, and says which builder and why.
     void aBuilderThatRefusesTheKeyIsNamed()
     {
