@@ -401,10 +401,9 @@ void BuildQueue::processFinished(quint64 id)
     readOutput(id);
     rt.process = nullptr;
     process->deleteLater();
-    if (rt.killTimer) {
-        rt.killTimer->stop();
-        rt.killTimer->deleteLater();
-        rt.killTimer = nullptr;
+    if (QTimer* timer = std::exchange(rt.killTimer, nullptr)) {
+        timer->stop();
+        timer->deleteLater();
     }
     BuildRecord* record = mutableJob(id);
 
