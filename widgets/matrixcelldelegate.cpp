@@ -145,7 +145,7 @@ void paintBuilder(QPainter* painter, const QRectF& chip, const QVariantMap& buil
     const QString text =
         metrics.elidedText(builder.section(QLatin1Char('@'), -1), Qt::ElideMiddle, room);
     const qreal width = metrics.horizontalAdvance(text) + 6;
-    const QRectF tag(chip.right() - 15 - width, chip.top() + 2, width, metrics.height());
+    const QRectF tag(chip.right() - 15 - width, chip.top() + 3, width, metrics.height());
     QColor fill = option.palette.color(QPalette::Highlight);
     fill.setAlpha(40);
     painter->setRenderHint(QPainter::Antialiasing);

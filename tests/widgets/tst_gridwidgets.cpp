@@ -279,6 +279,61 @@ private slots:
                     .contains(QStringLiteral("build: built from an older version: succeeded")));
     }
 
+    // A build on a remote builder carries the builder's host on the chip, beside the badge;
+    // one built on this machine carries nothing there.
+    void delegateNamesTheRemoteBuilder()
+    {
+        MatrixModel model;
+        model.setSlices({{"313", "13.0", {}}});
+        model.setAnalysis(sample());
+        model.setBuildStateProvider([](const Cell& e) {
+            CellBuildState state;
+            const std::string name = e.variant.toString();
+            if (name == "pytorch-python313-cuda13_0-sm90-avx2" ||
+                name == "pytorch-python313-cuda13_0-sm120-avx2") {
+                state.last = CellBuildState::Result::Succeeded;
+                state.summary = QStringLiteral("succeeded in 12s");
+            }
+            if (name == "pytorch-python313-cuda13_0-sm90-avx2")
+                state.builder = QStringLiteral("root@farm-2");
+            return state;
+        });
+        MatrixView view;
+        view.setModel(&model);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto indexOf = [&](const char* row, const char* column) {
+            for (int r = 0; r < model.rowCount(); ++r)
+                for (int c = 0; c < model.columnCount(); ++c)
+                    if (model.rowId(r) == row && model.columnId(c) == column)
+                        return model.index(r, c);
+            return QModelIndex();
+        };
+        const QModelIndex remote = indexOf("sm90", "avx2");
+        const QModelIndex here = indexOf("sm120", "avx2");
+        QCOMPARE(
+            remote.data(MatrixModel::BuildStateRole).toList().value(0).toMap().value("builder"),
+            QVariant(QStringLiteral("root@farm-2")));
+        const QImage image = view.viewport()->grab().toImage();
+        QDir().mkpath(QStringLiteral(RG_BINARY_DIR "/screenshots"));
+        image.save(QStringLiteral(RG_BINARY_DIR "/screenshots/grid-remote-builder.png"));
+        // A strip just below the chip's top border, left of the badge: only the tag's text is
+        // dark there (the border and the chip's own text are outside it).
+        const auto darkPixels = [&](const QModelIndex& index) {
+            const QRect cell = view.visualRect(index);
+            const QRect strip(cell.left() + cell.width() / 3, cell.top() + 8,
+                              cell.width() * 2 / 3 - 22, 6);
+            int dark = 0;
+            for (int y = strip.top(); y <= strip.bottom(); ++y)
+                for (int x = strip.left(); x <= strip.right(); ++x)
+                    dark += QColor(image.pixel(x, y)).lightness() < 100;
+            return dark;
+        };
+        QVERIFY2(darkPixels(remote) > 5, qPrintable(QString::number(darkPixels(remote))));
+        QCOMPARE(darkPixels(here), 0);
+    }
+
     void legendNamesGapAndWarnings()
     {
         StatusLegend legend;
