@@ -1,5 +1,7 @@
 #include "buildsettingsdialog.h"
 
+#include "builds/buildermachine.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -45,8 +47,7 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     m_concurrency->setValue(settings.concurrency);
     m_concurrency->setToolTip(tr("Builds that run at once; PyTorch builds need a lot of memory"));
 
-    m_builders = new QLineEdit(settings.builders, this);
-    m_builders->setPlaceholderText(QStringLiteral("ssh://builder x86_64-linux - 32"));
+    createBuilderFields();
     m_maxJobs = new QSpinBox(this);
     m_maxJobs->setRange(-1, 1024);
     m_maxJobs->setSpecialValueText(tr("Nix's default"));
@@ -56,6 +57,7 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     m_store = new QLineEdit(settings.store, this);
     m_store->setPlaceholderText(tr("the default store"));
     m_nixOptions = new QPlainTextEdit(settings.nixOptions.join(QLatin1Char('\n')), this);
+    m_nixOptions->setObjectName(QStringLiteral("nixOptions"));
     m_nixOptions->setPlaceholderText(QStringLiteral("cores=16\nkeep-going=true"));
     m_nixOptions->setToolTip(tr("One key=value per line, passed as --option key value"));
     m_nixOptions->setTabChangesFocus(true);
@@ -70,7 +72,8 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     form->addRow(tr("C&ustom command:"), m_customCommand);
     form->addRow(tr("&Concurrent builds:"), m_concurrency);
     form->addRow(tr("Remote &builders:"), m_builders);
-    form->addRow(tr("&Max jobs:"), m_maxJobs);
+    form->addRow(QString(), m_buildersProblem);
+    form->addRow(tr("&Local jobs:"), m_maxJobs);
     form->addRow(tr("&Store:"), m_store);
     form->addRow(tr("Nix &options:"), m_nixOptions);
     form->addRow(tr("&Publish to:"), m_publishOrg);
@@ -94,7 +97,7 @@ BuildSettings BuildSettingsDialog::settings() const
     result.backend = backends[m_backend->currentIndex()];
     result.customCommand = m_customCommand->text().trimmed();
     result.concurrency = m_concurrency->value();
-    result.builders = m_builders->text().trimmed();
+    result.builders = m_builders->toPlainText().trimmed();
     result.maxJobs = m_maxJobs->value();
     result.store = m_store->text().trimmed();
     result.nixOptions.clear();
@@ -106,6 +109,26 @@ BuildSettings BuildSettingsDialog::settings() const
     result.nixpkgsSources = BuildSettings::nixpkgsSourcesFrom(m_sources->toPlainText(), nullptr);
     result.defaultNixpkgs = m_defaultNixpkgs->text().trimmed();
     return result;
+}
+
+// Remote builders in Nix's machine format, and where a malformed one is named.
+void BuildSettingsDialog::createBuilderFields()
+{
+    m_builders = new QPlainTextEdit(m_initial.builders, this);
+    m_builders->setObjectName(QStringLiteral("builders"));
+    m_builders->setPlaceholderText(
+        QStringLiteral("ssh://builder x86_64-linux /root/.ssh/id_builder 8 1 big-parallel\n"
+                       "@/etc/nix/machines"));
+    m_builders->setToolTip(tr("One machine per line in Nix's machine format: URI, systems, SSH "
+                              "key, max jobs, speed factor, supported features, mandatory "
+                              "features, public host key (\"-\" for a default); @FILE for the "
+                              "machines a file lists"));
+    m_builders->setTabChangesFocus(true);
+    m_builders->setFixedHeight(m_builders->fontMetrics().lineSpacing() * 4);
+    m_buildersProblem = new QLabel(this);
+    m_buildersProblem->setWordWrap(true);
+    m_buildersProblem->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_buildersProblem->hide();
 }
 
 QWidget* BuildSettingsDialog::createSourcesBox()
@@ -135,6 +158,15 @@ QWidget* BuildSettingsDialog::createSourcesBox()
 
 void BuildSettingsDialog::accept()
 {
+    // Nix would only say that no machine can take a build; the malformed builder is named here.
+    QStringList builderErrors;
+    BuilderMachine::parse(m_builders->toPlainText(), &builderErrors);
+    m_buildersProblem->setText(builderErrors.join(QLatin1Char('\n')));
+    m_buildersProblem->setVisible(!builderErrors.isEmpty());
+    if (!builderErrors.isEmpty()) {
+        m_builders->setFocus();
+        return;
+    }
     QStringList bad;
     BuildSettings::nixpkgsSourcesFrom(m_sources->toPlainText(), &bad);
     if (!bad.isEmpty()) {

@@ -28,17 +28,20 @@ public:
     QPlainTextEdit* nixpkgsSourcesEdit() const { return m_sources; }
     QLineEdit* defaultNixpkgsEdit() const { return m_defaultNixpkgs; }
 
-    void accept() override; // not while a source line is not REV=PATH
+    // Not while a builder is malformed or a source line is not REV=PATH.
+    void accept() override;
 
 private:
     void updateEnabled();
+    void createBuilderFields();
     QWidget* createSourcesBox();
 
     BuildSettings m_initial; // keeps the fields this dialog does not show
     QComboBox* m_backend = nullptr;
     QLineEdit* m_customCommand = nullptr;
     QSpinBox* m_concurrency = nullptr;
-    QLineEdit* m_builders = nullptr;
+    QPlainTextEdit* m_builders = nullptr;
+    QLabel* m_buildersProblem = nullptr;
     QSpinBox* m_maxJobs = nullptr;
     QLineEdit* m_store = nullptr;
     QPlainTextEdit* m_nixOptions = nullptr;

@@ -43,8 +43,11 @@ QList<QPair<QString, QString>> BuildSettings::nixOptionPairs(QString* error) con
         }
         pairs.append({key, option.mid(eq + 1).trimmed()});
     }
+    // Nix separates machines by ';' as by newlines; one line keeps NIX_CONFIG's format.
     if (!builders.isEmpty())
-        pairs.append({QStringLiteral("builders"), builders});
+        pairs.append(
+            {QStringLiteral("builders"),
+             builders.split(QLatin1Char('\n'), Qt::SkipEmptyParts).join(QLatin1Char(';'))});
     if (maxJobs >= 0)
         pairs.append({QStringLiteral("max-jobs"), QString::number(maxJobs)});
     if (error) {

@@ -225,6 +225,14 @@ private slots:
         s.maxJobs = 0;
         QVERIFY2(s.nixArguments().join(' ').contains(QLatin1String("--option max-jobs 0")),
                  qPrintable(s.nixArguments().join(' ')));
+        // Machines one per line reach Nix as one value, separated the other way Nix reads.
+        s.builders = QStringLiteral("ssh://a x86_64-linux\n\nssh://b - - 2\n");
+        QVERIFY2(s.nixArguments().join(' ').contains(
+                     QLatin1String("--option builders ssh://a x86_64-linux;ssh://b - - 2")),
+                 qPrintable(s.nixArguments().join(' ')));
+        QVERIFY2(s.nixConfigLines().contains(
+                     QLatin1String("builders = ssh://a x86_64-linux;ssh://b - - 2\n")),
+                 qPrintable(s.nixConfigLines()));
         QTemporaryDir dir;
         QSettings store(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
         s.save(store);

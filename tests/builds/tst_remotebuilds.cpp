@@ -11,6 +11,7 @@
 #include "itemmodels/buildjobsmodel.h"
 #include "sessions/buildsession.h"
 
+#include <QDir>
 #include <QSignalSpy>
 #include <QtTest>
 #include <algorithm>
@@ -280,6 +281,50 @@ private slots:
         QVERIFY2(hosts.hostHas(1 - lost, out), qPrintable(out));
         QVERIFY(f.history.record(id) && f.history.record(retry));
         QCOMPARE(f.history.record(retry)->retryOf, id);
+    }
+
+    // A suite that aborts while a builder builds for it leaves nothing: no process of its
+    // hosts or its build, no mount of theirs, no link. The kernel ends them with the suite's
+    // namespaces (in_builder_namespace.sh), whatever the suite did or did not clean up.
+    void nothingIsLeftWhenTheSuiteDies()
+    {
+        QProcess suite;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("RG_IN_BUILDER_NAMESPACE")); // namespaces of its own
+        suite.setProcessEnvironment(env);
+        suite.start(QStringLiteral("bash"),
+                    {QStringLiteral(RG_SOURCE_DIR "/tests/tools/in_builder_namespace.sh"),
+                     QStringLiteral(RG_BINARY_DIR "/tests/builds/builderhostscrash")});
+        QVERIFY(suite.waitForFinished(180000));
+        const QString out = QString::fromUtf8(suite.readAllStandardOutput());
+        QVERIFY2(suite.exitCode() != 0, qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("building: yes")),
+                 qPrintable(out + suite.readAllStandardError()));
+        const QString token =
+            out.section(QLatin1String("token: "), 1).section(QLatin1Char('\n'), 0, 0);
+        const QString root =
+            out.section(QLatin1String("root: "), 1).section(QLatin1Char('\n'), 0, 0);
+        QVERIFY(token.startsWith(QLatin1String("doomed-")) && root.startsWith(QLatin1Char('/')));
+
+        QStringList left;
+        const auto scan = [&] {
+            left.clear();
+            for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+                const QByteArray cmdline =
+                    test::readFile(QStringLiteral("/proc/%1/cmdline").arg(pid));
+                if (cmdline.contains(token.toUtf8()) || cmdline.contains(root.toUtf8()))
+                    left << pid + QLatin1Char(' ') +
+                                QString::fromUtf8(cmdline).replace(QChar(0), QChar(' '));
+            }
+            return left.isEmpty();
+        };
+        // The kernel's killing is not instant: allow it a moment, never a dependence on it.
+        QVERIFY2(QTest::qWaitFor(scan, 5000), qPrintable(left.join('\n')));
+        QVERIFY(!test::readFile(QStringLiteral("/proc/self/mountinfo")).contains(root.toUtf8()));
+        QString links;
+        QVERIFY(test::BuilderHosts::run(QStringLiteral("ip"),
+                                        {QStringLiteral("-o"), QStringLiteral("link")}, &links));
+        QVERIFY2(!links.contains(QLatin1String("rgb")), qPrintable(links));
     }
 
     // A builder that does not accept the key: the job fails, and says which builder and why.

@@ -6,6 +6,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -40,8 +42,8 @@ private slots:
         combo->setCurrentIndex(3);
         QVERIFY(custom->isEnabled());
         custom->setText(QStringLiteral("  nix build -f {file} -o {out}  "));
-        dialog.findChild<QPlainTextEdit*>()->setPlainText(
-            QStringLiteral("cores=16\n\n keep-going=true \n"));
+        dialog.findChild<QPlainTextEdit*>(QStringLiteral("nixOptions"))
+            ->setPlainText(QStringLiteral("cores=16\n\n keep-going=true \n"));
         dialog.findChild<QCheckBox*>()->setChecked(false);
         for (QSpinBox* spin : dialog.findChildren<QSpinBox*>())
             if (spin->minimum() == 1)
@@ -65,6 +67,36 @@ private slots:
         QCOMPARE(result.publishOrg, QStringLiteral("acme"));
         QCOMPARE(result.builders, QStringLiteral("ssh://big x86_64-linux"));
         QCOMPARE(result.cancelGraceMs, 1234);
+    }
+
+    // A malformed builder keeps the dialog open with the builder named; mended, it is accepted
+    // and the machines come back one per line.
+    void namesAMalformedBuilder()
+    {
+        BuildSettingsDialog dialog(BuildSettings{});
+        dialog.show();
+        auto* builders = dialog.findChild<QPlainTextEdit*>(QStringLiteral("builders"));
+        QVERIFY(builders);
+        builders->setPlainText(QStringLiteral("ssh://a x86_64-linux\nssh://b x86_64-linux - x\n"));
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        QTest::mouseClick(ok, Qt::LeftButton);
+        QCOMPARE(accepted.count(), 0);
+        QStringList shown;
+        for (QLabel* label : dialog.findChildren<QLabel*>())
+            if (label->isVisible())
+                shown << label->text();
+        QVERIFY2(
+            shown.contains(QStringLiteral("builder 2 (b): max jobs 'x' is not a whole number")),
+            qPrintable(shown.join('|')));
+        QDir().mkpath(QStringLiteral(RG_BINARY_DIR "/screenshots"));
+        dialog.grab().save(
+            QStringLiteral(RG_BINARY_DIR "/screenshots/build-settings-builders.png"));
+        builders->setPlainText(QStringLiteral("ssh://a x86_64-linux\nssh://b x86_64-linux - 4\n"));
+        QTest::mouseClick(ok, Qt::LeftButton);
+        QCOMPARE(accepted.count(), 1);
+        QCOMPARE(dialog.settings().builders,
+                 QStringLiteral("ssh://a x86_64-linux\nssh://b x86_64-linux - 4"));
     }
 
     void cancelIsNotAccepted()
