@@ -2,6 +2,7 @@
 
 #include "actioncontext.h"
 #include "buildjobsview.h"
+#include "builds/buildercheck.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
 #include "builds/buildrecord.h"
@@ -65,6 +66,13 @@ void BuildActions::createActions()
     m_settingsAction = new QAction(tr("Build &Settings\u2026"), this);
     connect(m_settingsAction, &QAction::triggered, this, [this] {
         BuildSettingsDialog dialog(m_builds->settings(), m_context.mainWidget());
+        // Test Connections: the check's processes end with the dialog.
+        BuilderCheck check;
+        connect(
+            &dialog, &BuildSettingsDialog::builderCheckRequested, &check,
+            [&check](const QString& builders) { check.start(BuilderMachine::parse(builders)); });
+        connect(&check, &BuilderCheck::finished, &dialog,
+                [&] { dialog.showBuilderHealth(check.results()); });
         if (dialog.exec() == QDialog::Accepted)
             applyBuildSettings(dialog.settings());
     });

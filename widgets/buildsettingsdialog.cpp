@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -73,6 +74,8 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     form->addRow(tr("&Concurrent builds:"), m_concurrency);
     form->addRow(tr("Remote &builders:"), m_builders);
     form->addRow(QString(), m_buildersProblem);
+    form->addRow(QString(), m_testBuilders);
+    form->addRow(QString(), m_builderHealth);
     form->addRow(tr("&Local jobs:"), m_maxJobs);
     form->addRow(tr("&Store:"), m_store);
     form->addRow(tr("Nix &options:"), m_nixOptions);
@@ -129,6 +132,49 @@ void BuildSettingsDialog::createBuilderFields()
     m_buildersProblem->setWordWrap(true);
     m_buildersProblem->setStyleSheet(QStringLiteral("color: #c0392b"));
     m_buildersProblem->hide();
+    m_testBuilders = new QPushButton(tr("&Test Connections"), this);
+    m_testBuilders->setToolTip(tr("Ask Nix to reach each builder (nix store ping)"));
+    m_builderHealth = new QLabel(this);
+    m_builderHealth->setWordWrap(true);
+    m_builderHealth->setTextFormat(Qt::RichText);
+    m_builderHealth->hide();
+    connect(m_testBuilders, &QPushButton::clicked, this, [this] {
+        QStringList errors;
+        BuilderMachine::parse(m_builders->toPlainText(), &errors);
+        m_buildersProblem->setText(errors.join(QLatin1Char('\n')));
+        m_buildersProblem->setVisible(!errors.isEmpty());
+        m_testBuilders->setEnabled(false);
+        m_builderHealth->setText(tr("Asking each builder\u2026"));
+        m_builderHealth->show();
+        emit builderCheckRequested(m_builders->toPlainText());
+    });
+}
+
+void BuildSettingsDialog::showBuilderHealth(const QList<BuilderHealth>& health)
+{
+    QStringList lines;
+    for (const BuilderHealth& h : health) {
+        lines << (h.up ? tr("<span style=\"color:#2e7d32\">\u2713</span> %1: up, %2 ms")
+                             .arg(h.label.toHtmlEscaped())
+                             .arg(h.elapsedMs)
+                       : tr("<span style=\"color:#c0392b\">\u2717</span> %1: %2")
+                             .arg(h.label.toHtmlEscaped(), h.message.toHtmlEscaped()));
+    }
+    m_builderHealth->setText(lines.isEmpty() ? tr("No builder to ask.")
+                                             : lines.join(QStringLiteral("<br>")));
+    m_builderHealth->show();
+    m_testBuilders->setEnabled(true);
+    growToFit();
+}
+
+// A shown dialog keeps its size when a label grows; the answers would be cut off.
+void BuildSettingsDialog::growToFit()
+{
+    layout()->activate();
+    const int extra =
+        m_builderHealth->heightForWidth(m_builderHealth->width()) - m_builderHealth->height();
+    if (extra > 0)
+        resize(width(), height() + extra);
 }
 
 QWidget* BuildSettingsDialog::createSourcesBox()

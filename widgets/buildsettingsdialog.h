@@ -4,6 +4,7 @@
 // publishing organisation, the local nixpkgs sources evaluation uses. Presents only; the window
 // persists what it returns.
 
+#include "builds/buildercheck.h"
 #include "builds/buildsettings.h"
 
 #include <QDialog>
@@ -13,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace rg {
@@ -31,9 +33,17 @@ public:
     // Not while a builder is malformed or a source line is not REV=PATH.
     void accept() override;
 
+    // What Test Connections found, one line per builder; the button is enabled again.
+    void showBuilderHealth(const QList<BuilderHealth>& health);
+
+signals:
+    // Test Connections: the builders as typed, to be checked by whoever owns the processes.
+    void builderCheckRequested(const QString& builders);
+
 private:
     void updateEnabled();
     void createBuilderFields();
+    void growToFit();
     QWidget* createSourcesBox();
 
     BuildSettings m_initial; // keeps the fields this dialog does not show
@@ -42,6 +52,8 @@ private:
     QSpinBox* m_concurrency = nullptr;
     QPlainTextEdit* m_builders = nullptr;
     QLabel* m_buildersProblem = nullptr;
+    QPushButton* m_testBuilders = nullptr;
+    QLabel* m_builderHealth = nullptr;
     QSpinBox* m_maxJobs = nullptr;
     QLineEdit* m_store = nullptr;
     QPlainTextEdit* m_nixOptions = nullptr;

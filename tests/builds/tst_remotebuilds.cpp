@@ -4,6 +4,7 @@
 // write.
 
 #include "builderhosts.h"
+#include "builds/buildercheck.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
 #include "builds/logstore.h"
@@ -325,6 +326,42 @@ private slots:
         QVERIFY(test::BuilderHosts::run(QStringLiteral("ip"),
                                         {QStringLiteral("-o"), QStringLiteral("link")}, &links));
         QVERIFY2(!links.contains(QLatin1String("rgb")), qPrintable(links));
+    }
+
+    // Test Connections: each builder answers for itself, up, unreachable, or with a host key
+    // that is not the one given; none waits for another.
+    void checksEachBuilder()
+    {
+        qputenv("NIX_SSHOPTS", "-o ConnectTimeout=3");
+        auto restore = qScopeGuard([] { qunsetenv("NIX_SSHOPTS"); });
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(2, 1, {}, &error), qPrintable(error));
+        QList<BuilderMachine> machines = BuilderMachine::parse(hosts.machines());
+        QCOMPARE(machines.size(), 2);
+        BuilderMachine impostor = machines[0];
+        impostor.publicHostKey = QString::fromLatin1(
+            test::readFile(hosts.clientKey() + QStringLiteral(".pub")).trimmed().toBase64());
+        machines << impostor;
+        QVERIFY(hosts.cutLink(1));
+        BuilderCheck check;
+        QSignalSpy finished(&check, &BuilderCheck::finished);
+        check.start(machines, 20000);
+        QVERIFY(finished.wait(60000));
+        const QList<BuilderHealth>& health = check.results();
+        QCOMPARE(health.size(), 3);
+        QVERIFY2(health[0].up, qPrintable(health[0].message));
+        QCOMPARE(health[0].label, QStringLiteral("root@10.231.1.2"));
+        QVERIFY(health[0].elapsedMs >= 0);
+        QVERIFY(!health[1].up);
+        QCOMPARE(health[1].label, QStringLiteral("root@10.231.2.2"));
+        QVERIFY2(health[1].message.startsWith(
+                     QLatin1String("cannot connect to 'root@10.231.2.2': connect to host")),
+                 qPrintable(health[1].message));
+        QVERIFY(!health[2].up);
+        QCOMPARE(
+            health[2].message,
+            QStringLiteral("cannot connect to 'root@10.231.1.2': Host key verification failed."));
     }
 
     // A builder that does not accept the key: the job fails, and says which builder and why.

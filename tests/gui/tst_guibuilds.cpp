@@ -26,7 +26,9 @@
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
@@ -513,6 +515,52 @@ private slots:
         QCOMPARE(window.builds()->queue()->job(id)->state, JobState::Succeeded);
         QTRY_VERIFY(
             pane->textView()->toPlainText().contains(QStringLiteral("gate opened: last line")));
+    }
+
+    // Build Settings' Test Connections asks Nix to reach each builder typed there and says,
+    // per builder, what Nix and ssh answered; the dialog stays usable meanwhile.
+    void testConnectionsAsksEachBuilder()
+    {
+        MainWindow window;
+        window.show();
+        QAction* settingsAction = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->text() == QStringLiteral("Build &Settings\u2026"))
+                settingsAction = action;
+        QVERIFY(settingsAction);
+        QString health;
+        bool answered = false;
+        QTimer::singleShot(0, this, [&] {
+            auto* dialog = qobject_cast<BuildSettingsDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            dialog->findChild<QPlainTextEdit*>(QStringLiteral("builders"))
+                ->setPlainText(QStringLiteral("ssh://root@127.0.0.1:1 - - 1"));
+            QPushButton* test = nullptr;
+            for (QPushButton* button : dialog->findChildren<QPushButton*>())
+                if (button->text() == QStringLiteral("&Test Connections"))
+                    test = button;
+            if (!test)
+                return;
+            QTest::mouseClick(test, Qt::LeftButton);
+            const auto shown = [&] {
+                for (QLabel* label : dialog->findChildren<QLabel*>())
+                    if (label->isVisible() && label->text().contains(QStringLiteral("\u2717")))
+                        health = label->text();
+                return !health.isEmpty() && test->isEnabled();
+            };
+            answered = QTest::qWaitFor(shown, 60000);
+            dialog->grab().save(
+                QStringLiteral(RG_BINARY_DIR "/screenshots/build-settings-test-connections.png"));
+            QTest::mouseClick(
+                dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel),
+                Qt::LeftButton);
+        });
+        settingsAction->trigger();
+        QVERIFY(answered);
+        QVERIFY2(health.contains(QStringLiteral("root@127.0.0.1:1: cannot connect to")),
+                 qPrintable(health));
+        QVERIFY(window.builds()->settings().builders.isEmpty()); // cancelled: nothing kept
     }
 
     // Cancelled from the Builds dock (Delete on the job's row) while the child waits and its

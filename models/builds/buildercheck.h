@@ -1,0 +1,54 @@
+#pragma once
+
+// Asks every remote builder at once whether Nix can reach it: `nix store ping` on the
+// builder's store, with the machine's SSH key and public host key, within a time limit. Runs
+// the processes itself, without blocking; finished() when each builder has answered. What it
+// says per builder is what the user needs to mend it: up with the time it took, or down with
+// Nix's (or ssh's) words.
+
+#include "builds/buildermachine.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+class QProcess;
+
+namespace rg {
+
+struct BuilderHealth
+{
+    QString uri;
+    QString label; // "user@host"
+    bool up = false;
+    QString message; // down: the reason; up: ""
+    qint64 elapsedMs = -1;
+};
+
+class BuilderCheck : public QObject
+{
+    Q_OBJECT
+public:
+    explicit BuilderCheck(QObject* parent = nullptr);
+    ~BuilderCheck() override; // kills what still runs
+
+    void start(const QList<BuilderMachine>& machines, int timeoutMs = 30000);
+    bool isRunning() const { return m_pending > 0; }
+    const QList<BuilderHealth>& results() const { return m_results; } // in the machines' order
+
+    // The store URI `nix store ping` gets: the machine's URI with its key and host key as the
+    // store's ssh-key and base64-ssh-public-host-key settings.
+    static QString storeUri(const BuilderMachine& machine);
+
+signals:
+    void finished();
+
+private:
+    void answered(int index, QProcess* process, bool timedOut);
+
+    QList<BuilderHealth> m_results;
+    QList<QProcess*> m_processes;
+    int m_pending = 0;
+};
+
+} // namespace rg
