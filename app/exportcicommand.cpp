@@ -2,11 +2,14 @@
 
 #include "builds/buildtarget.h"
 #include "builds/ciworkflow.h"
+#include "builds/hydrajobset.h"
 #include "vcs/atomicfile.h"
+#include "vcs/gitrepositoryinfo.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <iostream>
 #include <optional>
 
@@ -17,10 +20,21 @@ namespace {
 // The options of `recipegrid export-ci`, in the order --help lists them.
 struct ExportCiOptions
 {
+    QCommandLineOption format{
+        QStringLiteral("format"),
+        QStringLiteral("github (a GitHub Actions workflow) or hydra (release.nix and a Hydra "
+                       "jobset spec, hydra-jobset.json)."),
+        QStringLiteral("FORMAT"), QStringLiteral("github")};
     QCommandLineOption output{{QStringLiteral("o"), QStringLiteral("output")},
                               QStringLiteral("Write the workflow here ('-' for stdout; default "
-                                             "REPO/.github/workflows/recipegrid-build.yml)."),
+                                             "REPO/.github/workflows/recipegrid-build.yml); "
+                                             "for hydra, the folder (default REPO)."),
                               QStringLiteral("FILE")};
+    QCommandLineOption repoUrl{
+        QStringLiteral("repo-url"),
+        QStringLiteral("hydra: the git URL Hydra fetches the repository from (default: its "
+                       "path here)."),
+        QStringLiteral("URL")};
     QCommandLineOption recipeDir{QStringLiteral("recipe-dir"),
                                  QStringLiteral("Recipe directory (default .flox/pkgs)."),
                                  QStringLiteral("DIR"), QStringLiteral(".flox/pkgs")};
@@ -49,7 +63,7 @@ struct ExportCiOptions
             QStringLiteral("variant"),
             QStringLiteral("Variants to build (default: every recipe in the recipe directory)."),
             QStringLiteral("[VARIANT…]"));
-        parser->addOptions({output, recipeDir, timeout, publishOrg, torchVersion});
+        parser->addOptions({format, output, repoUrl, recipeDir, timeout, publishOrg, torchVersion});
     }
 };
 
@@ -88,6 +102,57 @@ std::optional<int> readWorkflow(const QCommandLineParser& parser, const ExportCi
     return std::nullopt;
 }
 
+// Writes `text` to `target` atomically; false after saying why.
+bool writeFile(const std::string& text, const QString& target)
+{
+    if (!QDir().mkpath(QFileInfo(target).absolutePath())) {
+        std::cerr << "recipegrid export-ci: " << target.toStdString()
+                  << ": cannot create its directory\n";
+        return false;
+    }
+    if (const QString failed = AtomicFile::write(
+            target, QByteArrayView(text.data(), static_cast<qsizetype>(text.size())));
+        !failed.isEmpty()) {
+        std::cerr << "recipegrid export-ci: " << target.toStdString() << ": "
+                  << failed.toStdString() << '\n';
+        return false;
+    }
+    return true;
+}
+
+// release.nix and hydra-jobset.json into `folder`; returns the exit status.
+int writeHydra(const QCommandLineParser& parser, const ExportCiOptions& options,
+               const QString& repo, const QString& recipeDir, const QStringList& variants)
+{
+    // release.nix names each recipe with a Nix path literal, which takes no other characters.
+    static const QRegularExpression pathLiteral(
+        QStringLiteral("^[A-Za-z0-9._+-]+(/[A-Za-z0-9._+-]+)*$"));
+    if (!pathLiteral.match(recipeDir).hasMatch()) {
+        std::cerr << "recipegrid export-ci: --format hydra needs a recipe directory inside the "
+                     "repository made of letters, digits and ._+-, not '"
+                  << recipeDir.toStdString() << "'\n";
+        return 2;
+    }
+    HydraJobset jobset;
+    jobset.variants = variants;
+    jobset.recipeDir = recipeDir;
+    jobset.repositoryUrl = parser.isSet(options.repoUrl) ? parser.value(options.repoUrl)
+                                                         : QFileInfo(repo).absoluteFilePath();
+    std::string error;
+    if (const auto git = GitRepositoryInfo::open(repo.toStdString(), &error);
+        git && !git->currentBranch().empty())
+        jobset.branch = QString::fromStdString(git->currentBranch());
+    const QString folder = parser.isSet(options.output) ? parser.value(options.output) : repo;
+    const QString release = QDir(folder).filePath(QStringLiteral("release.nix"));
+    const QString spec = QDir(folder).filePath(QStringLiteral("hydra-jobset.json"));
+    if (!writeFile(jobset.releaseNix().toStdString(), release) ||
+        !writeFile(jobset.jobsetSpec(), spec))
+        return 1;
+    std::cout << "wrote " << release.toStdString() << " and " << spec.toStdString() << " ("
+              << variants.size() << " variant(s), branch " << jobset.branch.toStdString() << ")\n";
+    return 0;
+}
+
 // Writes `yaml` to `target` ("-": stdout); returns the exit status.
 int writeWorkflow(const std::string& yaml, const QString& target, qsizetype variantCount)
 {
@@ -95,18 +160,8 @@ int writeWorkflow(const std::string& yaml, const QString& target, qsizetype vari
         std::cout << yaml;
         return 0;
     }
-    if (!QDir().mkpath(QFileInfo(target).absolutePath())) {
-        std::cerr << "recipegrid export-ci: " << target.toStdString()
-                  << ": cannot create its directory\n";
+    if (!writeFile(yaml, target))
         return 1;
-    }
-    if (const QString failed = AtomicFile::write(
-            target, QByteArrayView(yaml.data(), static_cast<qsizetype>(yaml.size())));
-        !failed.isEmpty()) {
-        std::cerr << "recipegrid export-ci: " << target.toStdString() << ": "
-                  << failed.toStdString() << '\n';
-        return 1;
-    }
     std::cout << "wrote " << target.toStdString() << " (" << variantCount << " variant(s))\n";
     return 0;
 }
@@ -135,8 +190,16 @@ int ExportCiCommand::run(const QStringList& arguments)
 
     CiWorkflow workflow(Catalog::builtin());
     QStringList variants = positional.mid(1);
+    const QString format = parser.value(options.format);
+    if (format != QLatin1String("github") && format != QLatin1String("hydra")) {
+        std::cerr << "recipegrid export-ci: unknown format '" << format.toStdString()
+                  << "' (github, hydra)\n";
+        return 2;
+    }
     if (const auto status = readWorkflow(parser, options, repo, &workflow, &variants))
         return *status;
+    if (format == QLatin1String("hydra"))
+        return writeHydra(parser, options, repo, workflow.recipeDir, variants);
     const QString target =
         parser.isSet(options.output)
             ? parser.value(options.output)
