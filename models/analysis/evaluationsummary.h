@@ -19,6 +19,8 @@ struct EvaluationSummary
     std::string pythonVersion;
     std::vector<std::string> archList; // what TORCH_CUDA_ARCH_LIST receives
     std::string drvPath;
+    std::string system;                              // the derivation's
+    std::vector<std::string> requiredSystemFeatures; // a build machine must offer each
     std::string pin;         // the nixpkgs revision the recipe was evaluated against; "" for none
     std::string nixVersion;  // of the Nix that answered
     int64_t evaluatedAt = 0; // seconds since the epoch

@@ -27,6 +27,26 @@ namespace {
 constexpr int flushIntervalMs = 16;
 constexpr qsizetype partialLineLimit = 1024; // progress markers sit at the start of a line
 
+// Why Nix could build `target` nowhere: this machine builds nothing (local jobs 0) and no remote
+// builder offers its system and every feature it requires. Nix would only say "unable to start
+// any build"; this names what is missing. "" when a machine can, or nothing is known.
+QString noMachineFor(const BuildTarget& target, const BuildSettings& settings)
+{
+    if (settings.maxJobs != 0 || settings.builders.isEmpty() || target.system.isEmpty())
+        return {};
+    const QList<BuilderMachine> machines = BuilderMachine::parse(settings.builders);
+    for (const BuilderMachine& m : machines) {
+        if (m.canBuild(target.system, target.requiredFeatures))
+            return {};
+    }
+    return QStringLiteral("%1 needs a machine for %2%3, and no remote builder offers it while "
+                          "local jobs are 0")
+        .arg(target.variant, target.system,
+             target.requiredFeatures.isEmpty()
+                 ? QString()
+                 : QStringLiteral(" with ") + target.requiredFeatures.join(QStringLiteral(", ")));
+}
+
 // Why a job whose process exited non-zero failed: the exit code, the builder it was on, and
 // each builder that dropped it with Nix's words about the connection — the builder's name is
 // what the user needs to act on.
@@ -98,6 +118,11 @@ void BuildQueue::setSettings(const BuildSettings& settings)
 
 quint64 BuildQueue::enqueue(const BuildTarget& target, QString* error)
 {
+    if (const QString why = noMachineFor(target, m_settings); !why.isEmpty()) {
+        if (error)
+            *error = why;
+        return 0;
+    }
     const auto backend = BuildBackend::create(m_settings.backend, target.repository);
     // Which nix command line works is probed once per session on a worker thread (it may take
     // a minute); the job waits in the queue for the answer, the GUI does not.

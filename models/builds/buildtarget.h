@@ -6,6 +6,7 @@
 #include "builds/verificationexpectation.h"
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace rg {
@@ -22,6 +23,10 @@ struct BuildTarget
     QString contentKey; // RecipeContentKey::toString()
     // "drv:/nix/store/…drv" when Nix evaluated the recipe as it is built; "" otherwise.
     QString derivationKey;
+    // From the same evaluation: the system it builds for and the system features a machine
+    // must offer (torch asks for big-parallel); empty when not evaluated.
+    QString system;
+    QStringList requiredFeatures;
     QString branch;
     QString commit;
 

@@ -97,6 +97,7 @@ json EvaluatedRecipe::toJson() const
                 {"version", version},
                 {"system", system},
                 {"platforms", platforms},
+                {"requiredSystemFeatures", requiredSystemFeatures},
                 {"preConfigure", preConfigure},
                 {"buildScript", buildScript},
                 {"archListSetting", archListSetting},
@@ -135,6 +136,7 @@ std::optional<EvaluatedRecipe> EvaluatedRecipe::fromJson(const json& object)
     recipe.version = text(object, "version");
     recipe.system = text(object, "system");
     recipe.platforms = texts(object, "platforms");
+    recipe.requiredSystemFeatures = texts(object, "requiredSystemFeatures");
     recipe.preConfigure = text(object, "preConfigure");
     recipe.buildScript = text(object, "buildScript");
     recipe.archListSetting = text(object, "archListSetting");

@@ -49,7 +49,8 @@ struct EvaluatedRecipe
     std::string pname;
     std::string version;
     std::string system;
-    std::vector<std::string> platforms; // meta.platforms
+    std::vector<std::string> platforms;              // meta.platforms
+    std::vector<std::string> requiredSystemFeatures; // a build machine must offer each
     std::string preConfigure;
     std::string buildScript;     // preConfigure, postConfigure and preBuild, in that order
     std::string archListSetting; // a TORCH_CUDA_ARCH_LIST attribute or env entry

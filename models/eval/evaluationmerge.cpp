@@ -21,6 +21,8 @@ std::shared_ptr<const EvaluationSummary> summaryOf(const EvaluatedRecipe& result
     summary->pythonVersion = result.pythonVersion;
     summary->archList = result.archList();
     summary->drvPath = result.drvPath;
+    summary->system = result.system;
+    summary->requiredSystemFeatures = result.requiredSystemFeatures;
     if (!recipe.pins.empty())
         summary->pin = recipe.pins.front().revision;
     summary->nixVersion = result.nixVersion;

@@ -130,6 +130,9 @@ let
       pname = drv.pname or null;
       version = drv.version or null;
       system = drv.system or null;
+      # What a machine must offer to build it (Nix's system features: torch asks for
+      # big-parallel).
+      requiredSystemFeatures = orNull (_: builtins.filter isString (drv.requiredSystemFeatures or [ ]));
       platforms = orNull (_: builtins.filter isString (drv.meta.platforms or [ ]));
       preConfigure = orNull (_: stringOrNull (drv.preConfigure or null));
       # The hooks that run before compiling, in the order the builder runs them: where an

@@ -120,8 +120,14 @@ void BuildSession::describe(BuildTarget& target, JobPlace& place) const
             .toQString();
     // Nix's answer is for the content the scan saw: it names this build only while the files
     // are still that content.
-    if (scanned && target.contentKey == QString::fromStdString(scanned->contentKey))
+    if (scanned && target.contentKey == QString::fromStdString(scanned->contentKey)) {
         target.derivationKey = derivationKeyOf(*scanned);
+        if (!target.derivationKey.isEmpty()) {
+            target.system = QString::fromStdString(scanned->evaluation->system);
+            for (const std::string& feature : scanned->evaluation->requiredSystemFeatures)
+                target.requiredFeatures << QString::fromStdString(feature);
+        }
+    }
 }
 
 QString BuildSession::derivationKeyOf(const Cell& entry)

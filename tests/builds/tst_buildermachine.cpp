@@ -3,6 +3,7 @@
 
 #include "builds/buildermachine.h"
 #include "builds/buildplacement.h"
+#include "builds/buildqueue.h"
 #include "builds/buildrecord.h"
 #include "builds/buildsettings.h"
 
@@ -214,6 +215,48 @@ private slots:
         QCOMPARE(r.builderFailures(), QStringList{QStringLiteral("x@down: timed out")});
         r.placements.removeLast();
         QCOMPARE(r.builderLabel(), QStringLiteral("this machine"));
+    }
+
+    // With this machine building nothing, a recipe whose system or features no builder offers
+    // is refused before Nix is asked, the missing features named; a recipe Nix has not
+    // evaluated (no system known) goes to Nix, which knows.
+    void refusesWhatNoMachineCanBuild()
+    {
+        QTemporaryDir dir;
+        BuildTarget t;
+        t.variant = t.pname = QStringLiteral("pytorch-python313-cuda12_9-sm90-avx512");
+        t.repository = dir.path();
+        t.recipeFile = dir.filePath(QStringLiteral("r.nix"));
+        t.system = QStringLiteral("x86_64-linux");
+        t.requiredFeatures = {QStringLiteral("big-parallel")};
+        BuildSettings s;
+        s.backend = BackendKind::Custom;
+        s.customCommand = QStringLiteral("true");
+        s.builders = QStringLiteral(
+            "ssh://a x86_64-linux - 2 1 kvm;ssh://b aarch64-linux - 2 1 big-parallel");
+        s.maxJobs = 0;
+        BuildQueue queue;
+        queue.setSettings(s);
+        QString error;
+        QCOMPARE(queue.enqueue(t, &error), quint64(0));
+        QCOMPARE(error, QStringLiteral("pytorch-python313-cuda12_9-sm90-avx512 needs a machine for "
+                                       "x86_64-linux with big-parallel, and no remote builder "
+                                       "offers it while local jobs are 0"));
+        QVERIFY(queue.jobIds().isEmpty());
+
+        s.maxJobs = 1; // this machine may build it
+        queue.setSettings(s);
+        QVERIFY2(queue.enqueue(t, &error), qPrintable(error));
+        s.maxJobs = 0;
+        s.builders += QStringLiteral(";ssh://c x86_64-linux - 2 1 big-parallel,kvm");
+        queue.setSettings(s);
+        QVERIFY2(queue.enqueue(t, &error), qPrintable(error));
+        s.builders = QStringLiteral("ssh://a x86_64-linux - 2 1 kvm");
+        queue.setSettings(s);
+        t.system.clear();
+        t.requiredFeatures.clear();
+        QVERIFY2(queue.enqueue(t, &error), qPrintable(error));
+        queue.cancelAll();
     }
 
     // 0 local jobs sends every build to the builders; -1 leaves it to Nix; a setting saved

@@ -403,6 +403,35 @@ private slots:
         QCOMPARE(session.cellState(changed, repo).last, CellBuildState::Result::Outdated);
     }
 
+    // Nix's evaluation says what a machine must offer; with this machine building nothing and
+    // no builder offering it, the build is refused with what is missing named, and nothing is
+    // queued. The fixture's CPU recipe asks for big-parallel.
+    void aBuildNoMachineCanTakeIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString repo = dir.filePath("repo");
+        QVERIFY(copyFixtureRepo(repo, 1));
+        const QString file = repo + "/.flox/pkgs/" + cpu + ".nix";
+        QByteArray text = readFile(file);
+        QVERIFY(text.contains("builtins.derivation {"));
+        QVERIFY(writeFile(file, text.replace("builtins.derivation {",
+                                             "builtins.derivation {\n  requiredSystemFeatures = "
+                                             "[ \"big-parallel\" ];")));
+        BuildSession session(dir.filePath("data"));
+        BuildSettings settings = nixSettings();
+        settings.builders = QStringLiteral("ssh://farm x86_64-linux,aarch64-linux - 8 1 kvm");
+        settings.maxJobs = 0;
+        session.setSettings(settings);
+        session.setAnalysis(repo, std::make_shared<const Analysis>(evaluatedAnalysis(repo, cpu)));
+        QStringList errors;
+        QVERIFY(session.build(repo, {cpu}, &errors).isEmpty());
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(
+            errors[0].contains(QLatin1String("with big-parallel, and no remote builder offers it")),
+            qPrintable(errors[0]));
+        QVERIFY(session.queue()->jobIds().isEmpty());
+    }
+
     // The same content succeeds for every copy (Nix would find the output), but a failure is
     // its own copy's: Nix builds a failed derivation again, and the failure may have been that
     // copy's machine or network. Two identical demo copies, one with a failed build: the other

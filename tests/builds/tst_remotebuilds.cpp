@@ -134,7 +134,7 @@ private slots:
             ids << f.queue.enqueue(t, &error);
             QVERIFY2(ids.last(), qPrintable(error));
         }
-        QVERIFY(f.waitFinished(ids, 180000));
+        QVERIFY(f.waitFinished(ids, 300000));
         QMap<QString, int> perBuilder;
         for (quint64 id : ids) {
             const BuildRecord* job = f.queue.job(id);
@@ -142,7 +142,10 @@ private slots:
             ++perBuilder[job->builderLabel()];
         }
         const QStringList log = hosts.sharedLog();
-        QCOMPARE(log.filter(QStringLiteral(" saw 6 running")).size(), 6);
+        QString logs = log.join('\n');
+        for (quint64 id : ids)
+            logs += QStringLiteral("\n--- job %1:\n").arg(id) + f.logOf(id);
+        QVERIFY2(log.filter(QStringLiteral(" saw 6 running")).size() == 6, qPrintable(logs));
         QMap<QString, int> startsPerHost;
         for (const QString& line : log.filter(QStringLiteral(" start ")))
             ++startsPerHost[line.section(QLatin1Char(' '), 0, 0)];

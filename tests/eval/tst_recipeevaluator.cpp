@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 using namespace rg;
@@ -90,6 +91,29 @@ private slots:
         QCOMPARE(a.pythonVersion, std::string("3.13"));
         QVERIFY(a.torch && a.torch->cudaSupport == true);
         QVERIFY(!a.nixVersion.empty());
+        QVERIFY(a.requiredSystemFeatures.empty());
+    }
+
+    // What a build machine must offer, as the derivation asks it: remote builders are chosen
+    // by it.
+    void readsTheSystemFeaturesABuildRequires()
+    {
+        Fixture f;
+        const std::vector<EvaluatedRecipe> results =
+            RecipeEvaluator(f.settings)
+                .evaluate({f.add(
+                    QStringLiteral("big.nix"),
+                    pinned("builtins.derivation { name = \"big\"; system = \"x86_64-linux\"; "
+                           "builder = \"/bin/sh\"; requiredSystemFeatures = [ \"big-parallel\" "
+                           "\"cuda\" ]; }"))});
+        QCOMPARE(results.size(), size_t(1));
+        QVERIFY2(results[0].evaluated, results[0].error.message.c_str());
+        QCOMPARE(results[0].system, std::string("x86_64-linux"));
+        QCOMPARE(results[0].requiredSystemFeatures,
+                 (std::vector<std::string>{"big-parallel", "cuda"}));
+        const auto again = EvaluatedRecipe::fromJson(results[0].toJson());
+        QVERIFY(again);
+        QCOMPARE(again->requiredSystemFeatures, results[0].requiredSystemFeatures);
     }
 
     // One process, three recipes, the middle one broken: the others still get their answers,
