@@ -337,8 +337,10 @@ void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
         record->placements << *placed;
         rt.placementChanged = true;
     } else if (const BuildPlacement* on = record->builtOn();
-               on && on->isRemote() && BuildPlacement::isConnectionLoss(line)) {
-        // The line names no machine: the builder lost is the one the build was sent to.
+               on && on->isRemote() && BuildPlacement::isConnectionLoss(line) &&
+               !record->placements.constLast().isFailure()) {
+        // The line names no machine: the builder lost is the one the build was sent to (once:
+        // ssh and Nix both say it).
         record->placements << BuildPlacement{
             on->derivation, on->machine,
             QStringLiteral("lost the connection (%1)").arg(line.trimmed().toString())};

@@ -268,6 +268,7 @@ private slots:
         const QString lostLabel = QStringLiteral("root@10.231.%1.2").arg(lost + 1);
         QVERIFY2(job->error.contains(lostLabel + QStringLiteral(": lost the connection")),
                  qPrintable(job->error));
+        QCOMPARE(job->builderFailures().size(), 1); // ssh and Nix both say it: one loss
 
         const QList<quint64> ids = f.queue.jobIds();
         QCOMPARE(ids.size(), 2);
