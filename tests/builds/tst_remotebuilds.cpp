@@ -368,6 +368,42 @@ private slots:
             QStringLiteral("cannot connect to 'root@10.231.1.2': Host key verification failed."));
     }
 
+    // Cancel ends the build on the builder too: nothing of it runs on the host afterwards.
+    void cancelEndsTheRemoteBuild()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(1, 1, {}, &error), qPrintable(error));
+        Fixture f(hosts, 1);
+        const QString name = QStringLiteral("cancelled-") + test::randomNonce();
+        const quint64 id = f.queue.enqueue(f.target(hosts, name, 300), &error);
+        QVERIFY2(id, qPrintable(error));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !hosts.sharedLog().filter(QStringLiteral(" start ") + name).isEmpty(); },
+            60000));
+        // The host's processes share the suite's PID namespace: the build shows in /proc.
+        const auto running = [&] {
+            QStringList found;
+            // The build's shell names it; the sleep it runs does not, but is the only one of
+            // 300 s.
+            for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+                const QByteArray cmdline =
+                    test::readFile(QStringLiteral("/proc/%1/cmdline").arg(pid));
+                if (cmdline.contains(name.toUtf8()) || cmdline.endsWith(QByteArray("sleep\0"
+                                                                                   "300\0",
+                                                                                   10)))
+                    found << pid;
+            }
+            return found;
+        };
+        QVERIFY(!running().isEmpty());
+        f.queue.cancel(id);
+        QVERIFY(f.waitFinished({id}, 30000));
+        QCOMPARE(f.queue.job(id)->state, JobState::Cancelled);
+        QVERIFY2(QTest::qWaitFor([&] { return running().isEmpty(); }, 20000),
+                 qPrintable(running().join(' ')));
+    }
+
     // A builder that does not accept the key: the job fails, and says which builder and why.
     void aBuilderThatRefusesTheKeyIsNamed()
     {
