@@ -1,6 +1,7 @@
 #include "buildactions.h"
 
 #include "actioncontext.h"
+#include "analysis/evaluationsummary.h"
 #include "buildjobsview.h"
 #include "builds/buildercheck.h"
 #include "builds/buildhistory.h"
@@ -66,6 +67,8 @@ void BuildActions::createActions()
     m_settingsAction = new QAction(tr("Build &Settings\u2026"), this);
     connect(m_settingsAction, &QAction::triggered, this, [this] {
         BuildSettingsDialog dialog(m_builds->settings(), m_context.mainWidget());
+        dialog.setBuilderHealth(m_builds->queue()->builderHealth());
+        describeRequirements(dialog);
         // Test Connections: the check's processes end with the dialog.
         BuilderCheck check;
         connect(
@@ -76,6 +79,26 @@ void BuildActions::createActions()
         if (dialog.exec() == QDialog::Accepted)
             applyBuildSettings(dialog.settings());
     });
+}
+
+// What Nix's evaluation says the selected recipes need of a build machine, for the dialog to
+// hold against the builders.
+void BuildActions::describeRequirements(BuildSettingsDialog& dialog) const
+{
+    QString system;
+    QStringList features;
+    int evaluated = 0;
+    for (const Cell* cell : m_context.selectedEntries()) {
+        if (!cell->evaluation || !cell->evaluation->evaluated)
+            continue;
+        ++evaluated;
+        system = QString::fromStdString(cell->evaluation->system);
+        for (const std::string& feature : cell->evaluation->requiredSystemFeatures)
+            if (!features.contains(QString::fromStdString(feature)))
+                features << QString::fromStdString(feature);
+    }
+    if (evaluated > 0)
+        dialog.setRequirements(tr("the %n selected recipe(s)", "", evaluated), system, features);
 }
 
 void BuildActions::createViews()
@@ -108,6 +131,16 @@ void BuildActions::connectBuilds()
         updateBuildStatus();
     });
     connect(queue, &BuildQueue::jobQueued, this, &BuildActions::updateBuildStatus);
+    connect(queue, &BuildQueue::buildersChecked, this, [this] {
+        QStringList down;
+        for (const BuilderHealth& h : m_builds->queue()->builderHealth())
+            if (!h.up)
+                down << tr("%1 (%2)").arg(h.label, h.message);
+        if (!down.isEmpty())
+            m_context.showStatus(
+                tr("Builders down, nothing goes to them: %1").arg(down.join(QStringLiteral("; "))),
+                15000);
+    });
     connect(m_jobs, &BuildJobsView::logRequested, this, [this](quint64 id) { showLog(id); });
     connect(m_jobs, &BuildJobsView::cancelRequested, m_builds, &BuildSession::cancel);
     connect(m_jobs, &BuildJobsView::rebuildRequested, this, &BuildActions::rebuild);

@@ -23,6 +23,7 @@ class ActionContext;
 class BuildJobsModel;
 class BuildJobsView;
 class BuildSession;
+class BuildSettingsDialog;
 class LogPane;
 
 class BuildActions : public QObject
@@ -66,6 +67,7 @@ private:
     void createActions();
     void createViews();
     void connectBuilds();
+    void describeRequirements(BuildSettingsDialog& dialog) const;
     int buildVariants(const QStringList& variants);
     void rebuild(const QString& variant);
     void publish(const QString& variant);

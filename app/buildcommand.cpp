@@ -320,6 +320,12 @@ int BuildCommand::run(const QStringList& arguments)
         [&](quint64 id, const QString& text) { printer.append(queue->job(id)->variant, text); });
     QObject::connect(queue, &BuildQueue::jobFinished, queue,
                      [&](quint64 id) { printer.finish(queue->job(id)->variant); });
+    QObject::connect(queue, &BuildQueue::buildersChecked, queue, [queue] {
+        for (const BuilderHealth& h : queue->builderHealth())
+            if (!h.up)
+                std::cerr << "recipegrid build: " << h.label.toStdString() << " is down ("
+                          << h.message.toStdString() << "): nothing goes to it\n";
+    });
 
     QStringList errors;
     const QList<quint64> ids = session.build(repo, variants, &errors);

@@ -1,18 +1,26 @@
 #include "buildsettingsdialog.h"
 
 #include "builds/buildermachine.h"
+#include "itemmodels/buildertablemodel.h"
+#include "statusstyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFont>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIdentityProxyModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rg {
 
@@ -20,6 +28,35 @@ namespace {
 
 constexpr BackendKind backends[] = {BackendKind::Auto, BackendKind::Flox, BackendKind::Nix,
                                     BackendKind::Custom};
+
+// Styles what BuilderTableModel only names: entries kept as written in italics, a machine Nix
+// would not read and a builder down in red, one up in green. The model stays Qt Core.
+class BuilderStyleProxy : public QIdentityProxyModel
+{
+public:
+    explicit BuilderStyleProxy(QWidget* owner) : QIdentityProxyModel(owner), m_owner(owner) {}
+
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        const QString kind =
+            QIdentityProxyModel::data(index, BuilderTableModel::KindRole).toString();
+        const bool kept = kind == QLatin1String("kept") || kind == QLatin1String("problem");
+        if (role == Qt::FontRole && kept) {
+            QFont italic = m_owner->font();
+            italic.setItalic(true);
+            return italic;
+        }
+        if (role == Qt::ForegroundRole &&
+            (kind == QLatin1String("problem") || kind == QLatin1String("down")))
+            return StatusStyle::color(CellStatus::Broken, m_owner->palette());
+        if (role == Qt::ForegroundRole && kind == QLatin1String("up"))
+            return StatusStyle::color(CellStatus::Ok, m_owner->palette());
+        return QIdentityProxyModel::data(index, role);
+    }
+
+private:
+    QWidget* m_owner;
+};
 
 } // namespace
 
@@ -48,7 +85,6 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     m_concurrency->setValue(settings.concurrency);
     m_concurrency->setToolTip(tr("Builds that run at once; PyTorch builds need a lot of memory"));
 
-    createBuilderFields();
     m_maxJobs = new QSpinBox(this);
     m_maxJobs->setRange(-1, 1024);
     m_maxJobs->setSpecialValueText(tr("Nix's default"));
@@ -62,6 +98,7 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     m_nixOptions->setPlaceholderText(QStringLiteral("cores=16\nkeep-going=true"));
     m_nixOptions->setToolTip(tr("One key=value per line, passed as --option key value"));
     m_nixOptions->setTabChangesFocus(true);
+    m_nixOptions->setFixedHeight(m_nixOptions->fontMetrics().lineSpacing() * 4);
 
     m_publishOrg = new QLineEdit(settings.publishOrg, this);
     m_publishOrg->setPlaceholderText(tr("organisation for flox publish -o"));
@@ -72,10 +109,6 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
     form->addRow(tr("&Backend:"), m_backend);
     form->addRow(tr("C&ustom command:"), m_customCommand);
     form->addRow(tr("&Concurrent builds:"), m_concurrency);
-    form->addRow(tr("Remote &builders:"), m_builders);
-    form->addRow(QString(), m_buildersProblem);
-    form->addRow(QString(), m_testBuilders);
-    form->addRow(QString(), m_builderHealth);
     form->addRow(tr("&Local jobs:"), m_maxJobs);
     form->addRow(tr("&Store:"), m_store);
     form->addRow(tr("Nix &options:"), m_nixOptions);
@@ -89,6 +122,7 @@ BuildSettingsDialog::BuildSettingsDialog(const BuildSettings& settings, QWidget*
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(createBuildersBox());
     layout->addWidget(createSourcesBox());
     layout->addWidget(buttons);
     updateEnabled();
@@ -114,10 +148,29 @@ BuildSettings BuildSettingsDialog::settings() const
     return result;
 }
 
-// Remote builders in Nix's machine format, and where a malformed one is named.
-void BuildSettingsDialog::createBuilderFields()
+// Remote builders: a table with a field of Nix's machine format per column, and the same value
+// as text (what Nix reads, and where "@FILE" and comments are written); each follows the other.
+QWidget* BuildSettingsDialog::createBuildersBox()
 {
-    m_builders = new QPlainTextEdit(m_initial.builders, this);
+    auto* box = new QGroupBox(tr("Remote builders"), this);
+    m_builderTable = new BuilderTableModel(this);
+    m_builderTable->setText(m_initial.builders);
+    m_builderView = new QTableView(box);
+    m_builderView->setObjectName(QStringLiteral("builderTable"));
+    auto* styled = new BuilderStyleProxy(m_builderView);
+    styled->setSourceModel(m_builderTable);
+    m_builderView->setModel(styled);
+    m_builderView->verticalHeader()->hide();
+    m_builderView->setWordWrap(false);
+    // Fields are short but for the URI, which takes the room left.
+    m_builderView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_builderView->horizontalHeader()->setSectionResizeMode(BuilderTableModel::UriColumn,
+                                                            QHeaderView::Stretch);
+    m_builderView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_builderView->setAccessibleName(tr("Remote builders"));
+    m_builderView->setMinimumHeight(m_builderView->verticalHeader()->defaultSectionSize() * 5);
+
+    m_builders = new QPlainTextEdit(m_initial.builders, box);
     m_builders->setObjectName(QStringLiteral("builders"));
     m_builders->setPlaceholderText(
         QStringLiteral("ssh://builder x86_64-linux /root/.ssh/id_builder 8 1 big-parallel\n"
@@ -126,18 +179,72 @@ void BuildSettingsDialog::createBuilderFields()
                               "key, max jobs, speed factor, supported features, mandatory "
                               "features, public host key (\"-\" for a default); @FILE for the "
                               "machines a file lists"));
+    m_builders->setAccessibleName(tr("Remote builders as text"));
     m_builders->setTabChangesFocus(true);
     m_builders->setFixedHeight(m_builders->fontMetrics().lineSpacing() * 4);
-    m_buildersProblem = new QLabel(this);
+
+    auto* add = new QPushButton(tr("&Add Builder"), box);
+    auto* remove = new QPushButton(tr("&Remove"), box);
+    m_testBuilders = new QPushButton(tr("&Test Connections"), box);
+    m_testBuilders->setToolTip(tr("Ask Nix to reach each builder (nix store ping)"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addStretch();
+    buttons->addWidget(m_testBuilders);
+
+    m_buildersProblem = new QLabel(box);
     m_buildersProblem->setWordWrap(true);
     m_buildersProblem->setStyleSheet(QStringLiteral("color: #c0392b"));
     m_buildersProblem->hide();
-    m_testBuilders = new QPushButton(tr("&Test Connections"), this);
-    m_testBuilders->setToolTip(tr("Ask Nix to reach each builder (nix store ping)"));
-    m_builderHealth = new QLabel(this);
+    m_featureWarning = new QLabel(box);
+    m_featureWarning->setObjectName(QStringLiteral("builderFeatureWarning"));
+    m_featureWarning->setWordWrap(true);
+    m_featureWarning->setStyleSheet(QStringLiteral("color: #9a6700"));
+    m_featureWarning->hide();
+    m_builderHealth = new QLabel(box);
     m_builderHealth->setWordWrap(true);
     m_builderHealth->setTextFormat(Qt::RichText);
     m_builderHealth->hide();
+
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(m_builderView);
+    layout->addLayout(buttons);
+    layout->addWidget(new QLabel(tr("As Nix reads them:"), box));
+    layout->addWidget(m_builders);
+    layout->addWidget(m_buildersProblem);
+    layout->addWidget(m_featureWarning);
+    layout->addWidget(m_builderHealth);
+
+    connectBuildersBox(add, remove);
+    return box;
+}
+
+void BuildSettingsDialog::connectBuildersBox(QPushButton* add, QPushButton* remove)
+{
+    connect(m_builders, &QPlainTextEdit::textChanged, this, [this] { syncBuilders(true); });
+    const auto fromTable = [this] { syncBuilders(false); };
+    connect(m_builderTable, &QAbstractItemModel::dataChanged, this, fromTable);
+    connect(m_builderTable, &QAbstractItemModel::rowsInserted, this, fromTable);
+    connect(m_builderTable, &QAbstractItemModel::rowsRemoved, this, fromTable);
+    connect(m_builderTable, &BuilderTableModel::editRejected, this, [this](const QString& why) {
+        m_buildersProblem->setText(why);
+        m_buildersProblem->show();
+    });
+    connect(add, &QPushButton::clicked, this, [this] {
+        const QModelIndex uri = m_builderView->model()->index(m_builderTable->addMachine(), 0);
+        m_builderView->setCurrentIndex(uri);
+        m_builderView->edit(uri);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        QList<int> rows; // the proxy's rows are the model's
+        for (const QModelIndex& row : m_builderView->selectionModel()->selectedRows())
+            rows << row.row();
+        std::sort(rows.rbegin(), rows.rend()); // the last first: the others keep their rows
+        for (int row : rows)
+            m_builderTable->removeRow(row);
+    });
+    connect(m_maxJobs, &QSpinBox::valueChanged, this, &BuildSettingsDialog::updateFeatureWarning);
     connect(m_testBuilders, &QPushButton::clicked, this, [this] {
         QStringList errors;
         BuilderMachine::parse(m_builders->toPlainText(), &errors);
@@ -148,6 +255,55 @@ void BuildSettingsDialog::createBuilderFields()
         m_builderHealth->show();
         emit builderCheckRequested(m_builders->toPlainText());
     });
+}
+
+// The table and the text are two views of the builders: an edit in one is shown in the other.
+void BuildSettingsDialog::syncBuilders(bool fromText)
+{
+    if (std::exchange(m_syncing, true))
+        return;
+    if (fromText)
+        m_builderTable->setText(m_builders->toPlainText());
+    else
+        m_builders->setPlainText(m_builderTable->text());
+    m_buildersProblem->hide();
+    m_syncing = false;
+    updateFeatureWarning();
+}
+
+void BuildSettingsDialog::setRequirements(const QString& who, const QString& system,
+                                          const QStringList& features)
+{
+    m_requiredBy = who;
+    m_requiredSystem = system;
+    m_requiredFeatures = features;
+    updateFeatureWarning();
+}
+
+// Nix sends a derivation only to a machine that offers every feature it requires; with none,
+// the build stays on this machine, or goes nowhere when this machine builds nothing.
+void BuildSettingsDialog::updateFeatureWarning()
+{
+    const QList<BuilderMachine> machines = BuilderMachine::parse(m_builders->toPlainText());
+    QStringList unoffered;
+    for (const QString& feature : m_requiredFeatures) {
+        const bool offered = std::any_of(machines.cbegin(), machines.cend(), [&](const auto& m) {
+            const bool system = m.systems.isEmpty() || m_requiredSystem.isEmpty() ||
+                                m.systems.contains(m_requiredSystem);
+            return system &&
+                   (m.supportedFeatures.contains(feature) || m.mandatoryFeatures.contains(feature));
+        });
+        if (!offered)
+            unoffered << feature;
+    }
+    const bool show = !machines.isEmpty() && !unoffered.isEmpty();
+    if (show)
+        m_featureWarning->setText(
+            tr("Needed by %1: %2 on %3, which no builder offers; %4")
+                .arg(m_requiredBy, unoffered.join(QStringLiteral(", ")), m_requiredSystem,
+                     m_maxJobs->value() == 0 ? tr("with local jobs 0 they cannot be built")
+                                             : tr("they build only on this machine")));
+    m_featureWarning->setVisible(show);
 }
 
 void BuildSettingsDialog::showBuilderHealth(const QList<BuilderHealth>& health)
@@ -164,7 +320,13 @@ void BuildSettingsDialog::showBuilderHealth(const QList<BuilderHealth>& health)
                                              : lines.join(QStringLiteral("<br>")));
     m_builderHealth->show();
     m_testBuilders->setEnabled(true);
+    m_builderTable->setHealth(health);
     growToFit();
+}
+
+void BuildSettingsDialog::setBuilderHealth(const QList<BuilderHealth>& health)
+{
+    m_builderTable->setHealth(health);
 }
 
 // A shown dialog keeps its size when a label grows; the answers would be cut off.

@@ -1,8 +1,9 @@
 #pragma once
 
-// Edits BuildSettings: backend, custom command, Nix options and remote builders, concurrency,
-// publishing organisation, the local nixpkgs sources evaluation uses. Presents only; the window
-// persists what it returns.
+// Edits BuildSettings: backend, custom command, Nix options, concurrency, publishing
+// organisation, the remote builders (a table with a field per column, and the same value as
+// Nix's text), the local nixpkgs sources evaluation uses. Presents only; the window persists
+// what it returns.
 
 #include "builds/buildercheck.h"
 #include "builds/buildsettings.h"
@@ -16,8 +17,11 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTableView;
 
 namespace rg {
+
+class BuilderTableModel;
 
 class BuildSettingsDialog : public QDialog
 {
@@ -33,8 +37,14 @@ public:
     // Not while a builder is malformed or a source line is not REV=PATH.
     void accept() override;
 
-    // What Test Connections found, one line per builder; the button is enabled again.
+    // What Test Connections found, one line per builder and in the table's Health column; the
+    // button is enabled again.
     void showBuilderHealth(const QList<BuilderHealth>& health);
+    // What the builds' own check found last, in the Health column only.
+    void setBuilderHealth(const QList<BuilderHealth>& health);
+    // What the recipes about to be built need of a machine (`who` names them: "the 3 selected
+    // recipes"), as Nix's evaluation said; a warning names any feature no builder offers.
+    void setRequirements(const QString& who, const QString& system, const QStringList& features);
 
 signals:
     // Test Connections: the builders as typed, to be checked by whoever owns the processes.
@@ -42,7 +52,10 @@ signals:
 
 private:
     void updateEnabled();
-    void createBuilderFields();
+    QWidget* createBuildersBox();
+    void connectBuildersBox(QPushButton* add, QPushButton* remove);
+    void syncBuilders(bool fromText);
+    void updateFeatureWarning();
     void growToFit();
     QWidget* createSourcesBox();
 
@@ -50,7 +63,14 @@ private:
     QComboBox* m_backend = nullptr;
     QLineEdit* m_customCommand = nullptr;
     QSpinBox* m_concurrency = nullptr;
+    BuilderTableModel* m_builderTable = nullptr;
+    QTableView* m_builderView = nullptr;
+    bool m_syncing = false; // the table and the text are being made to agree
     QPlainTextEdit* m_builders = nullptr;
+    QLabel* m_featureWarning = nullptr;
+    QString m_requiredBy;
+    QString m_requiredSystem;
+    QStringList m_requiredFeatures;
     QLabel* m_buildersProblem = nullptr;
     QPushButton* m_testBuilders = nullptr;
     QLabel* m_builderHealth = nullptr;

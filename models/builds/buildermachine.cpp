@@ -150,19 +150,23 @@ QString BuilderMachine::toLine() const
         .join(QLatin1Char(' '));
 }
 
-bool BuilderMachine::canBuild(const QString& system, const QStringList& features) const
+QString BuilderMachine::whyNot(const QString& system, const QStringList& features) const
 {
     if (!systems.isEmpty() && !systems.contains(system))
-        return false;
+        return QObject::tr("builds %1 only").arg(systems.join(QStringLiteral(", ")));
+    QStringList missing;
     for (const QString& f : features) {
         if (!supportedFeatures.contains(f) && !mandatoryFeatures.contains(f))
-            return false;
+            missing << f;
     }
+    if (!missing.isEmpty())
+        return QObject::tr("offers no %1").arg(missing.join(QStringLiteral(", ")));
     for (const QString& f : mandatoryFeatures) {
         if (!features.contains(f))
-            return false;
+            return QObject::tr("takes only builds that require %1")
+                .arg(mandatoryFeatures.join(QStringLiteral(", ")));
     }
-    return true;
+    return {};
 }
 
 QList<BuilderMachine> BuilderMachine::parse(const QString& spec, QStringList* errors)

@@ -30,7 +30,13 @@ struct BuilderMachine
     QString toLine() const;
     // Whether Nix would send this machine a derivation for `system` that requires `features`:
     // it offers the system and every feature, and every mandatory feature is required.
-    bool canBuild(const QString& system, const QStringList& features) const;
+    bool canBuild(const QString& system, const QStringList& features) const
+    {
+        return whyNot(system, features).isEmpty();
+    }
+    // Why it would not ("builds aarch64-linux only", "offers no big-parallel", "takes only
+    // builds that require benchmark"); "" when it would.
+    QString whyNot(const QString& system, const QStringList& features) const;
 
     // The machines a `builders` value lists, in order. A malformed entry is left out and
     // explained in `errors`, one sentence naming its origin; so is an unreadable "@FILE".

@@ -26,6 +26,8 @@ namespace {
 
 constexpr int flushIntervalMs = 16;
 constexpr qsizetype partialLineLimit = 1024; // progress markers sit at the start of a line
+// nix store ping per builder before a batch; NIX_SSHOPTS's connect timeout is 15 s.
+constexpr int builderCheckTimeoutMs = 20000;
 
 // Why Nix could build `target` nowhere: this machine builds nothing (local jobs 0) and no remote
 // builder offers its system and every feature it requires. Nix would only say "unable to start
@@ -34,17 +36,36 @@ QString noMachineFor(const BuildTarget& target, const BuildSettings& settings)
 {
     if (settings.maxJobs != 0 || settings.builders.isEmpty() || target.system.isEmpty())
         return {};
-    const QList<BuilderMachine> machines = BuilderMachine::parse(settings.builders);
-    for (const BuilderMachine& m : machines) {
-        if (m.canBuild(target.system, target.requiredFeatures))
+    QStringList whyNot;
+    for (const BuilderMachine& m : BuilderMachine::parse(settings.builders)) {
+        const QString why = m.whyNot(target.system, target.requiredFeatures);
+        if (why.isEmpty())
             return {};
+        whyNot << QStringLiteral("%1 %2").arg(m.label(), why);
     }
     return QStringLiteral("%1 needs a machine for %2%3, and no remote builder offers it while "
-                          "local jobs are 0")
+                          "local jobs are 0 (%4)")
         .arg(target.variant, target.system,
              target.requiredFeatures.isEmpty()
                  ? QString()
-                 : QStringLiteral(" with ") + target.requiredFeatures.join(QStringLiteral(", ")));
+                 : QStringLiteral(" with ") + target.requiredFeatures.join(QStringLiteral(", ")),
+             whyNot.join(QStringLiteral("; ")));
+}
+
+// Whether the machine Nix names in its log ("ssh://root@host") is the builder `uri`: Nix adds
+// "ssh://" to a bare host.
+bool names(const QString& logged, const QString& uri)
+{
+    return logged == uri || logged == QStringLiteral("ssh://") + uri;
+}
+
+// What the last check (or a failed build) said of the builder `uri` when it is down; null
+// when it is up or was not asked.
+const BuilderHealth* downOf(const QList<BuilderHealth>& health, const QString& uri)
+{
+    const auto it = std::find_if(health.cbegin(), health.cend(),
+                                 [&](const BuilderHealth& h) { return h.uri == uri && !h.up; });
+    return it == health.cend() ? nullptr : &*it;
 }
 
 // Why a job whose process exited non-zero failed: the exit code, the builder it was on, and
@@ -79,6 +100,16 @@ struct BuildQueue::Runtime
     bool placementChanged = false; // a builder took (or refused) a derivation since the flush
     bool atLineStart = true;       // the output so far ends with a newline
     bool awaitingProbe = false;    // queued before the nix probe answered: not startable yet
+    bool awaitingBuilders = false; // its builders are being checked: not startable yet
+    bool nixCommand = false;       // NixBackend made its command: the queue may remake it
+
+    // Whether it goes to remote builders, so that it waits for their check, avoids those down
+    // and takes their slots: only a Nix build whose command the queue made.
+    bool usesBuilders(const BuildSettings& settings) const
+    {
+        return nixCommand && !settings.builders.trimmed().isEmpty();
+    }
+    QString routingNotes; // the builders left out of its command, for its log
 };
 
 BuildQueue::BuildQueue(QObject* parent) : QObject(parent), m_flushTimer(new QTimer(this))
@@ -130,15 +161,16 @@ quint64 BuildQueue::enqueue(const BuildTarget& target, QString* error)
         const auto spec = NixBackend().provisionalProcess(target, m_settings, error);
         if (!spec)
             return 0;
-        const quint64 id =
-            enqueueJob(target, *spec, JobKind::Build, BackendKind::Nix, m_settings.verify, true);
+        const quint64 id = enqueueJob(target, *spec, JobKind::Build, BackendKind::Nix,
+                                      m_settings.verify, true, true);
         probeNixCli();
         return id;
     }
     const auto spec = backend->buildProcess(target, m_settings, error);
     if (!spec)
         return 0;
-    return enqueueProcess(target, *spec, JobKind::Build, backend->kind(), m_settings.verify);
+    return enqueueJob(target, *spec, JobKind::Build, backend->kind(), m_settings.verify, false,
+                      backend->kind() == BackendKind::Nix);
 }
 
 QList<quint64> BuildQueue::enqueue(const QList<BuildTarget>& targets, QStringList* errors)
@@ -165,7 +197,7 @@ quint64 BuildQueue::enqueuePublish(const BuildTarget& target, QString* error)
 quint64 BuildQueue::enqueueProcess(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
                                    BackendKind backend, bool verify)
 {
-    return enqueueJob(target, spec, kind, backend, verify, false);
+    return enqueueJob(target, spec, kind, backend, verify, false, false);
 }
 
 void BuildQueue::probeNixCli()
@@ -204,7 +236,8 @@ void BuildQueue::nixCliProbed()
 }
 
 quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
-                               BackendKind backend, bool verify, bool awaitingProbe)
+                               BackendKind backend, bool verify, bool awaitingProbe,
+                               bool nixCommand)
 {
     BuildRecord record;
     record.id = m_history ? m_history->nextJobId() : m_localNextId++;
@@ -229,18 +262,126 @@ quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spe
     runtime->spec = spec;
     runtime->verify = verify;
     runtime->awaitingProbe = awaitingProbe;
+    runtime->nixCommand = nixCommand;
+    runtime->awaitingBuilders =
+        runtime->usesBuilders(m_settings) && m_checkedBuilders != m_settings.builders;
+    const bool check = runtime->awaitingBuilders;
     m_runtime.emplace(record.id, std::move(runtime));
     m_pending.append(record.id);
     emit jobQueued(record.id);
+    if (check)
+        checkBuilders();
     startNext();
     return record.id;
 }
 
+// Asks every builder the settings name whether it is reachable (BuilderCheck); the jobs that
+// would use them wait for the answer.
+void BuildQueue::checkBuilders()
+{
+    if (m_builderCheck)
+        return; // buildersAnswered() asks again if the builders changed meanwhile
+    m_builderCheck = new BuilderCheck(this);
+    m_checkingBuilders = m_settings.builders;
+    connect(m_builderCheck, &BuilderCheck::finished, this, &BuildQueue::buildersAnswered);
+    m_builderCheck->start(BuilderMachine::parse(m_settings.builders), builderCheckTimeoutMs);
+}
+
+void BuildQueue::buildersAnswered()
+{
+    BuilderCheck* check = std::exchange(m_builderCheck, nullptr);
+    check->deleteLater();
+    if (m_checkingBuilders != m_settings.builders) {
+        checkBuilders();
+        return;
+    }
+    m_builderHealth = check->results();
+    m_checkedBuilders = m_checkingBuilders;
+    for (auto& [id, rt] : m_runtime)
+        rt->awaitingBuilders = false;
+    emit buildersChecked();
+    startNext();
+}
+
+// A builder that failed a build (it could not be reached, or its connection broke) gets
+// nothing more in this batch.
+void BuildQueue::markBuilderDown(const BuildPlacement& failure)
+{
+    for (BuilderHealth& health : m_builderHealth) {
+        if (names(failure.machine, health.uri)) {
+            health.up = false;
+            health.message = failure.failure;
+        }
+    }
+}
+
+// A job that uses remote builders goes only to those up: the others are left out of its
+// command and named in its log. A job no machine is left for fails here, before Nix runs.
+bool BuildQueue::routeToBuildersUp(quint64 id)
+{
+    BuildRecord* record = mutableJob(id);
+    Runtime& rt = *m_runtime.at(id);
+    if (!rt.usesBuilders(m_settings))
+        return true;
+    QStringList left;
+    QStringList down;
+    for (const BuilderMachine& m : BuilderMachine::parse(m_settings.builders)) {
+        if (const BuilderHealth* health = downOf(m_builderHealth, m.uri))
+            down << QStringLiteral("%1 is down (%2)").arg(m.label(), health->message);
+        else
+            left << m.toLine();
+    }
+    if (down.isEmpty())
+        return true;
+    BuildSettings settings = m_settings;
+    settings.builders = left.join(QLatin1Char('\n'));
+    const QString nowhere = left.isEmpty() && settings.maxJobs == 0
+                                ? QStringLiteral("no remote builder is up and local jobs are 0")
+                                : noMachineFor(rt.target, settings);
+    QString notes;
+    for (const QString& d : down)
+        notes += QStringLiteral("# %1: nothing goes to it\n").arg(d);
+    if (!nowhere.isEmpty()) {
+        record->error = nowhere + QStringLiteral(": ") + down.join(QStringLiteral("; "));
+        notes += QStringLiteral("# ") + record->error + QLatin1Char('\n');
+        if (m_logStore)
+            m_logStore->append(id, notes.toUtf8());
+        rt.pending += notes;
+        finish(id, JobState::Failed);
+        return false;
+    }
+    rt.routingNotes = notes;
+    rt.spec = NixBackend().buildProcessWith(rt.target, settings,
+                                            NixBackend::knownNewCli().value_or(false));
+    record->program = rt.spec.program;
+    record->arguments = rt.spec.arguments;
+    record->command = rt.spec.displayString();
+    return true;
+}
+
+// A Nix build sent to remote builders mostly waits on them: as many run at once as the builders
+// up have slots, plus this machine's own (Nix's default max-jobs is 1), whatever the concurrency
+// set for builds here.
+int BuildQueue::builderSlots() const
+{
+    if (m_settings.builders.trimmed().isEmpty())
+        return 0;
+    int total = m_settings.maxJobs < 0 ? 1 : m_settings.maxJobs;
+    for (const BuilderMachine& m : BuilderMachine::parse(m_settings.builders)) {
+        if (!downOf(m_builderHealth, m.uri))
+            total += m.maxJobs;
+    }
+    return total;
+}
+
 void BuildQueue::startNext()
 {
-    for (qsizetype i = 0; i < m_pending.size() && runningCount() < m_settings.concurrency;) {
-        if (m_runtime.at(m_pending[i])->awaitingProbe)
-            ++i; // its command is not known yet
+    const int remoteLimit = std::max(m_settings.concurrency, builderSlots());
+    for (qsizetype i = 0; i < m_pending.size() && runningCount() < remoteLimit;) {
+        const Runtime& rt = *m_runtime.at(m_pending[i]);
+        const int limit = rt.usesBuilders(m_settings) ? remoteLimit : m_settings.concurrency;
+        if (rt.awaitingProbe || rt.awaitingBuilders || runningCount() >= limit)
+            ++i; // its command is not known yet, or it waits for a slot of its kind
         else
             start(m_pending.takeAt(i));
     }
@@ -248,6 +389,8 @@ void BuildQueue::startNext()
 
 void BuildQueue::start(quint64 id)
 {
+    if (!routeToBuildersUp(id))
+        return;
     BuildRecord* record = mutableJob(id);
     Runtime& rt = *m_runtime.at(id);
     record->state = JobState::Running;
@@ -255,7 +398,9 @@ void BuildQueue::start(quint64 id)
 
     // The log begins with what ran and where, so a saved log explains itself.
     const QByteArray header =
-        QStringLiteral("$ %1\n# in %2\n").arg(record->command, rt.spec.workingDirectory).toUtf8();
+        (QStringLiteral("$ %1\n# in %2\n").arg(record->command, rt.spec.workingDirectory) +
+         std::exchange(rt.routingNotes, QString()))
+            .toUtf8();
     if (m_logStore)
         m_logStore->append(id, header);
     rt.pending += QString::fromUtf8(header);
@@ -334,6 +479,8 @@ void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
             rt.progressChanged = true;
         }
     } else if (std::optional<BuildPlacement> placed = BuildPlacement::parseLine(line)) {
+        if (placed->isFailure())
+            markBuilderDown(*placed);
         record->placements << *placed;
         rt.placementChanged = true;
     } else if (const BuildPlacement* on = record->builtOn();
@@ -344,6 +491,7 @@ void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
         record->placements << BuildPlacement{
             on->derivation, on->machine,
             QStringLiteral("lost the connection (%1)").arg(line.trimmed().toString())};
+        markBuilderDown(record->placements.constLast());
         rt.placementChanged = true;
     }
 }
@@ -352,34 +500,20 @@ void BuildQueue::retryElsewhere(quint64 id, const std::function<void(const QStri
 {
     const BuildRecord* record = job(id);
     const Runtime& rt = *m_runtime.at(id);
-    if (record->retryOf != 0 || record->kind != JobKind::Build ||
-        record->backend != BackendKind::Nix)
+    if (record->retryOf != 0 || !rt.nixCommand || record->kind != JobKind::Build ||
+        record->builderFailures().isEmpty())
         return;
-    QStringList failed;
-    for (const BuildPlacement& p : record->placements) {
-        if (p.isFailure())
-            failed << p.machine;
-    }
-    if (failed.isEmpty())
+    // The builders that failed it are down now (markBuilderDown): the retry's start leaves them
+    // out.
+    const bool anyLeft = std::any_of(m_builderHealth.cbegin(), m_builderHealth.cend(),
+                                     [](const BuilderHealth& h) { return h.up; });
+    if (!anyLeft && m_settings.maxJobs == 0)
         return;
-    // Nix names a bare host "ssh://host" in its log.
-    QStringList left;
-    for (const BuilderMachine& m : BuilderMachine::parse(m_settings.builders)) {
-        if (!failed.contains(m.uri) && !failed.contains(QStringLiteral("ssh://") + m.uri))
-            left << m.toLine();
-    }
-    if (left.isEmpty() && m_settings.maxJobs == 0)
-        return;
-    BuildSettings settings = m_settings;
-    settings.builders = left.join(QLatin1Char('\n'));
-    const ProcessSpec spec = NixBackend().buildProcessWith(
-        rt.target, settings, NixBackend::knownNewCli().value_or(false));
-    const quint64 retry = enqueueJob(rt.target, spec, JobKind::Build, BackendKind::Nix, rt.verify,
-                                     !NixBackend::knownNewCli().has_value());
+    const quint64 retry = enqueueJob(rt.target, rt.spec, JobKind::Build, BackendKind::Nix,
+                                     rt.verify, !NixBackend::knownNewCli().has_value(), true);
     mutableJob(retry)->retryOf = id;
-    note(left.isEmpty()
-             ? QStringLiteral("building it again here as job %1").arg(retry)
-             : QStringLiteral("building it again on the builders left as job %1").arg(retry));
+    note(anyLeft ? QStringLiteral("building it again on the builders left as job %1").arg(retry)
+                 : QStringLiteral("building it again here as job %1").arg(retry));
 }
 
 void BuildQueue::flushLog(quint64 id)
@@ -532,8 +666,10 @@ void BuildQueue::finish(quint64 id, JobState state)
     m_runtime.erase(id);
     emit jobFinished(id);
     startNext();
-    if (!hasRunningJobs())
+    if (!hasRunningJobs()) {
+        m_checkedBuilders.clear(); // the next batch asks the builders again
         emit idle();
+    }
 }
 
 void BuildQueue::cancel(quint64 id)

@@ -6,6 +6,7 @@
 // as it arrives and to jobLogAppended() in batches (one signal per job per ~16 ms), progress is
 // read from the log, and a successful build is verified before jobFinished().
 
+#include "builds/buildercheck.h"
 #include "builds/buildrecord.h"
 #include "builds/buildsettings.h"
 #include "builds/buildtarget.h"
@@ -66,6 +67,12 @@ public:
     // The process group of a running job, 0 otherwise (tests assert it is gone after cancel).
     qint64 processGroup(quint64 id) const;
 
+    // Each remote builder as the last check found it, in the settings' order; empty before any.
+    // A Nix build with remote builders waits for a check when the queue was idle or the
+    // builders changed, and is then sent only to the builders that answered; a builder that
+    // fails a build (unreachable, its connection lost) is down for the rest of the batch.
+    const QList<BuilderHealth>& builderHealth() const { return m_builderHealth; }
+
     // Emits the job's pending log text now instead of at the next tick; call before reading
     // the log file so the file and the signals agree (LogPane::attachJob does).
     void flushLog(quint64 id);
@@ -81,13 +88,19 @@ signals:
     void jobVerificationStarted(quint64 id);
     void jobFinished(quint64 id); // state, exit code, verification in job(id)
     void idle();                  // nothing running or queued any more
+    void buildersChecked();       // builderHealth() holds a new check's answers
 
 private:
     struct Runtime;
     quint64 enqueueJob(const BuildTarget& target, const ProcessSpec& spec, JobKind kind,
-                       BackendKind backend, bool verify, bool awaitingProbe);
+                       BackendKind backend, bool verify, bool awaitingProbe, bool nixCommand);
     void probeNixCli();
     void nixCliProbed();
+    void checkBuilders();
+    void buildersAnswered();
+    void markBuilderDown(const BuildPlacement& failure);
+    bool routeToBuildersUp(quint64 id);
+    int builderSlots() const;
     void startNext();
     void start(quint64 id);
     void readOutput(quint64 id);
@@ -108,6 +121,10 @@ private:
     QList<quint64> m_pending;
     QTimer* m_flushTimer = nullptr;
     bool m_probingNix = false;
+    BuilderCheck* m_builderCheck = nullptr; // while one runs
+    QList<BuilderHealth> m_builderHealth;
+    QString m_checkingBuilders; // the builders m_builderCheck asks
+    QString m_checkedBuilders;  // the builders m_builderHealth speaks of; "" when stale
 };
 
 } // namespace rg

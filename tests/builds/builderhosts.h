@@ -95,6 +95,13 @@ public:
                                           host(i).link, QStringLiteral("down")});
     }
 
+    // Brings host i's link up again after cutLink().
+    bool restoreLink(int i)
+    {
+        return run(QStringLiteral("ip"), {QStringLiteral("link"), QStringLiteral("set"),
+                                          host(i).link, QStringLiteral("up")});
+    }
+
     // Writes a fixture recipe (tests/fixtures/remote/recipe.nix) named `name` into `path`.
     bool writeRecipe(const QString& path, const QString& name, int seconds, int barrier = 1) const
     {

@@ -114,6 +114,14 @@ private slots:
         QVERIFY(!m[0].canBuild(QStringLiteral("x86_64-linux"), {"big-parallel", "cuda"}));
         QVERIFY(!m[1].canBuild(QStringLiteral("x86_64-linux"), {}));
         QVERIFY(m[1].canBuild(QStringLiteral("aarch64-linux"), {"kvm"}));
+        // Why not, in the words the refusal uses per builder.
+        QCOMPARE(m[0].whyNot(QStringLiteral("aarch64-linux"), {}),
+                 QStringLiteral("builds x86_64-linux only"));
+        QCOMPARE(m[0].whyNot(QStringLiteral("x86_64-linux"), {"big-parallel", "cuda", "kvm"}),
+                 QStringLiteral("offers no cuda, kvm"));
+        QCOMPARE(m[1].whyNot(QStringLiteral("x86_64-linux"), {}),
+                 QStringLiteral("takes only builds that require kvm"));
+        QCOMPARE(m[1].whyNot(QStringLiteral("x86_64-linux"), {"kvm"}), QString());
     }
 
     void readsWhereNixBuilt_data()
@@ -241,7 +249,8 @@ private slots:
         QCOMPARE(queue.enqueue(t, &error), quint64(0));
         QCOMPARE(error, QStringLiteral("pytorch-python313-cuda12_9-sm90-avx512 needs a machine for "
                                        "x86_64-linux with big-parallel, and no remote builder "
-                                       "offers it while local jobs are 0"));
+                                       "offers it while local jobs are 0 (a offers no "
+                                       "big-parallel; b builds aarch64-linux only)"));
         QVERIFY(queue.jobIds().isEmpty());
 
         s.maxJobs = 1; // this machine may build it

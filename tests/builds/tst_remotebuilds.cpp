@@ -120,14 +120,15 @@ private slots:
         QCOMPARE(reread.record(id)->placements, job->placements);
     }
 
-    // Six variants over three builders with two slots each: Nix puts two on each, and the
-    // builds see all six running at once.
+    // Six variants over three builders with two slots each: the queue starts as many builds as
+    // the builders have slots (the concurrency set for builds here is 1), Nix puts two on
+    // each, and the builds see all six running at once.
     void sixVariantsOverThreeBuildersRunTogether()
     {
         test::BuilderHosts hosts;
         QString error;
         QVERIFY2(hosts.start(3, 2, {}, &error), qPrintable(error));
-        Fixture f(hosts, 6);
+        Fixture f(hosts, 1);
         QList<quint64> ids;
         for (int i = 1; i <= 6; ++i) {
             const BuildTarget t = f.target(hosts, QStringLiteral("remote-%1").arg(i), 1, 6);
@@ -226,15 +227,23 @@ private slots:
                      .arg(machines));
         QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/result-remote-cli")));
 
+        // With a builder no route leads to beside the host: it is named down, and the build
+        // goes to the host.
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(hosts.machines().toUtf8() + "\n");
+        file.write(hosts.machines().toUtf8() + "\nssh://root@10.231.99.2 - " +
+                   hosts.clientKey().toUtf8() + " 1\n");
         file.close();
         QProcess good;
         good.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"),
                    base + QStringList{"@" + machines});
         QVERIFY(good.waitForFinished(120000));
         const QString out = QString::fromUtf8(good.readAllStandardOutput());
-        QVERIFY2(good.exitCode() == 0, qPrintable(out + good.readAllStandardError()));
+        const QString err = QString::fromUtf8(good.readAllStandardError());
+        QVERIFY2(good.exitCode() == 0, qPrintable(out + err));
+        QVERIFY2(err.contains(QLatin1String("recipegrid build: root@10.231.99.2 is down (")) &&
+                     err.contains(QLatin1String("): nothing goes to it\n")),
+                 qPrintable(err));
+        QVERIFY2(out.contains(QLatin1String("# root@10.231.99.2 is down (")), qPrintable(out));
         QVERIFY2(out.contains(QLatin1String("remote-cli: succeeded in ")), qPrintable(out));
         QVERIFY2(out.contains(QLatin1String("; built on root@10.231.1.2")), qPrintable(out));
         const QString result =
@@ -407,7 +416,8 @@ private slots:
                  qPrintable(running().join(' ')));
     }
 
-    // A builder that does not accept the key: the job fails, and says which builder and why.
+    // A builder that does not accept the key is down when the batch starts: the job fails
+    // before Nix is asked, and says which builder and why.
     void aBuilderThatRefusesTheKeyIsNamed()
     {
         test::BuilderHosts hosts;
@@ -427,9 +437,62 @@ private slots:
         QVERIFY(f.waitFinished({id}));
         const BuildRecord* job = f.queue.job(id);
         QVERIFY2(job->state == JobState::Failed, qPrintable(f.logOf(id)));
-        QVERIFY2(!job->builderFailures().isEmpty(), qPrintable(f.logOf(id)));
-        QVERIFY2(job->error.contains(QLatin1String("root@10.231.1.2: ")), qPrintable(job->error));
+        QVERIFY2(job->error.startsWith(QLatin1String(
+                     "no remote builder is up and local jobs are 0: root@10.231.1.2 is down (")),
+                 qPrintable(job->error));
+        QVERIFY2(job->error.contains(QLatin1String("Permission denied")), qPrintable(job->error));
+        QVERIFY(!job->startedAt.isValid()); // Nix never ran
         QVERIFY(!job->builtOn());
+        QVERIFY2(f.logOf(id).contains(QLatin1String("# root@10.231.1.2 is down (")),
+                 qPrintable(f.logOf(id)));
+    }
+
+    // A builder that cannot be reached when a batch starts is marked down and gets nothing:
+    // Nix is not even offered it, every variant builds on the builder that answered, and each
+    // job's log says why the other was left out. The next batch asks again.
+    void aBuilderDownAtStartGetsNothing()
+    {
+        qputenv("NIX_SSHOPTS", "-o ConnectTimeout=3");
+        auto restore = qScopeGuard([] { qunsetenv("NIX_SSHOPTS"); });
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(2, 2, {}, &error), qPrintable(error));
+        QVERIFY(hosts.cutLink(1));
+        Fixture f(hosts, 3);
+        QSignalSpy checked(&f.queue, &BuildQueue::buildersChecked);
+        QList<quint64> ids;
+        for (int i = 0; i < 3; ++i) {
+            ids << f.queue.enqueue(f.target(hosts, QStringLiteral("downstart-%1").arg(i), 1),
+                                   &error);
+            QVERIFY2(ids.last(), qPrintable(error));
+        }
+        QCOMPARE(f.queue.runningCount(), 0); // waiting for the builders' answers
+        QVERIFY(f.waitFinished(ids, 120000));
+        QCOMPARE(checked.size(), 1); // one check for the batch
+        const QList<BuilderHealth> health = f.queue.builderHealth();
+        QCOMPARE(health.size(), 2);
+        QVERIFY2(health[0].up, qPrintable(health[0].message));
+        QVERIFY(!health[1].up);
+        QVERIFY2(health[1].message.contains(QLatin1String("connect to host 10.231.2.2 port 22")),
+                 qPrintable(health[1].message));
+        for (quint64 id : ids) {
+            const BuildRecord* job = f.queue.job(id);
+            QVERIFY2(job->state == JobState::Succeeded, qPrintable(job->error + f.logOf(id)));
+            QCOMPARE(job->builderLabel(), QStringLiteral("root@10.231.1.2"));
+            QVERIFY2(job->builderFailures().isEmpty(), qPrintable(f.logOf(id)));
+            QVERIFY2(!job->command.contains(QLatin1String("10.231.2.2")), qPrintable(job->command));
+            QVERIFY2(f.logOf(id).contains(QLatin1String("# root@10.231.2.2 is down (")) &&
+                         f.logOf(id).contains(QLatin1String("): nothing goes to it\n")),
+                     qPrintable(f.logOf(id)));
+        }
+
+        QVERIFY(hosts.restoreLink(1));
+        const quint64 next = f.queue.enqueue(f.target(hosts, QStringLiteral("downstart-next"), 0));
+        QVERIFY(f.waitFinished({next}));
+        QCOMPARE(checked.size(), 2);
+        QVERIFY2(f.queue.builderHealth().value(1).up,
+                 qPrintable(f.queue.builderHealth().value(1).message));
+        QVERIFY(f.queue.job(next)->command.contains(QLatin1String("10.231.2.2")));
     }
 };
 

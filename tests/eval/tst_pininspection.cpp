@@ -81,9 +81,11 @@ private slots:
         QElapsedTimer closing;
         closing.start();
         delete session;
-        QCOMPARE(hanging.processes(), 0);
         // The child would sleep 120 s: far from that, the session did not wait for it.
         QVERIFY2(closing.elapsed() < 60000, qPrintable(QString::number(closing.elapsed())));
+        // Killed with its process group; on a loaded machine the kernel may take a moment to
+        // end and reap them (CI's Debian 12 leg once counted one still there).
+        QTRY_COMPARE_WITH_TIMEOUT(hanging.processes(), 0, 5000);
     }
 
     // A newer request stops the one running, whose answer would not be shown: only the

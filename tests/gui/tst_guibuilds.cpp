@@ -34,7 +34,9 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -517,6 +519,40 @@ private slots:
             pane->textView()->toPlainText().contains(QStringLiteral("gate opened: last line")));
     }
 
+    // A builder that does not answer when a build starts is named in the status bar and in
+    // the job's log, and nothing goes to it: the build is made here.
+    void aBuilderDownIsNamedAndGetsNothing()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixtureRepo(dir.path()));
+        MainWindow window;
+        window.show();
+        BuildSettings settings = nixBuilds(window);
+        settings.builders = QStringLiteral("ssh://root@127.0.0.1:1 - - 1");
+        window.builds()->setSettings(settings);
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(select(window, QStringLiteral("pytorch-python313-cpu-avx2")).isValid());
+        BuildQueue* queue = window.builds()->queue();
+        QString said;
+        connect(queue, &BuildQueue::buildersChecked, this,
+                [&] { said = window.statusBar()->currentMessage(); });
+        QSignalSpy finished(queue, &BuildQueue::jobFinished);
+        QCOMPARE(window.buildSelection(), 1);
+        QVERIFY(finished.wait(180000));
+        const BuildRecord* job = queue->job(finished.at(0).at(0).toULongLong());
+        QVERIFY2(job->state == JobState::Succeeded, qPrintable(job->error));
+        QVERIFY2(said.startsWith(
+                     QStringLiteral("Builders down, nothing goes to them: root@127.0.0.1:1 (")),
+                 qPrintable(said));
+        QVERIFY2(!job->command.contains(QStringLiteral("127.0.0.1:1")), qPrintable(job->command));
+        auto* pane = qobject_cast<LogPane*>(window.logTabs()->widget(0));
+        QVERIFY(pane);
+        pane->flush();
+        QVERIFY2(pane->textView()->toPlainText().contains(
+                     QStringLiteral("# root@127.0.0.1:1 is down (")),
+                 qPrintable(pane->textView()->toPlainText()));
+    }
+
     // Build Settings' Test Connections asks Nix to reach each builder typed there and says,
     // per builder, what Nix and ssh answered; the dialog stays usable meanwhile.
     void testConnectionsAsksEachBuilder()
@@ -529,6 +565,7 @@ private slots:
                 settingsAction = action;
         QVERIFY(settingsAction);
         QString health;
+        QString tableHealth;
         bool answered = false;
         QTimer::singleShot(0, this, [&] {
             auto* dialog = qobject_cast<BuildSettingsDialog*>(QApplication::activeModalWidget());
@@ -550,6 +587,8 @@ private slots:
                 return !health.isEmpty() && test->isEnabled();
             };
             answered = QTest::qWaitFor(shown, 60000);
+            if (auto* table = dialog->findChild<QTableView*>(QStringLiteral("builderTable")))
+                tableHealth = table->model()->index(0, 8).data().toString(); // Health
             dialog->grab().save(
                 QStringLiteral(RG_BINARY_DIR "/screenshots/build-settings-test-connections.png"));
             QTest::mouseClick(
@@ -562,6 +601,7 @@ private slots:
         QVERIFY2(health.contains(QStringLiteral("root@127.0.0.1:1: ")) &&
                      health.contains(QStringLiteral("Could not resolve hostname 127.0.0.1:1")),
                  qPrintable(health));
+        QCOMPARE(tableHealth, QStringLiteral("\u2717 down"));
         QVERIFY(window.builds()->settings().builders.isEmpty()); // cancelled: nothing kept
     }
 
