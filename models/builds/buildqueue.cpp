@@ -32,12 +32,13 @@ constexpr int builderCheckTimeoutMs = 20000;
 // Why Nix could build `target` nowhere: this machine builds nothing (local jobs 0) and no remote
 // builder offers its system and every feature it requires. Nix would only say "unable to start
 // any build"; this names what is missing. "" when a machine can, or nothing is known.
-QString noMachineFor(const BuildTarget& target, const BuildSettings& settings)
+QString noMachineFor(const BuildTarget& target, int localJobs,
+                     const QList<BuilderMachine>& machines)
 {
-    if (settings.maxJobs != 0 || settings.builders.isEmpty() || target.system.isEmpty())
+    if (localJobs != 0 || machines.isEmpty() || target.system.isEmpty())
         return {};
     QStringList whyNot;
-    for (const BuilderMachine& m : BuilderMachine::parse(settings.builders)) {
+    for (const BuilderMachine& m : machines) {
         const QString why = m.whyNot(target.system, target.requiredFeatures);
         if (why.isEmpty())
             return {};
@@ -144,12 +145,14 @@ void BuildQueue::setSettings(const BuildSettings& settings)
 {
     m_settings = settings;
     m_settings.concurrency = std::max(1, m_settings.concurrency);
+    // Read once here, not at every start: "@FILE" entries are files.
+    m_machines = BuilderMachine::parse(m_settings.builders);
     startNext();
 }
 
 quint64 BuildQueue::enqueue(const BuildTarget& target, QString* error)
 {
-    if (const QString why = noMachineFor(target, m_settings); !why.isEmpty()) {
+    if (const QString why = noMachineFor(target, m_settings.maxJobs, m_machines); !why.isEmpty()) {
         if (error)
             *error = why;
         return 0;
@@ -284,7 +287,7 @@ void BuildQueue::checkBuilders()
     m_builderCheck = new BuilderCheck(this);
     m_checkingBuilders = m_settings.builders;
     connect(m_builderCheck, &BuilderCheck::finished, this, &BuildQueue::buildersAnswered);
-    m_builderCheck->start(BuilderMachine::parse(m_settings.builders), builderCheckTimeoutMs);
+    m_builderCheck->start(m_machines, builderCheckTimeoutMs);
 }
 
 void BuildQueue::buildersAnswered()
@@ -323,13 +326,16 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     Runtime& rt = *m_runtime.at(id);
     if (!rt.usesBuilders(m_settings))
         return true;
+    QList<BuilderMachine> up;
     QStringList left;
     QStringList down;
-    for (const BuilderMachine& m : BuilderMachine::parse(m_settings.builders)) {
-        if (const BuilderHealth* health = downOf(m_builderHealth, m.uri))
+    for (const BuilderMachine& m : m_machines) {
+        if (const BuilderHealth* health = downOf(m_builderHealth, m.uri)) {
             down << QStringLiteral("%1 is down (%2)").arg(m.label(), health->message);
-        else
+        } else {
+            up << m;
             left << m.toLine();
+        }
     }
     if (down.isEmpty())
         return true;
@@ -337,7 +343,7 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     settings.builders = left.join(QLatin1Char('\n'));
     const QString nowhere = left.isEmpty() && settings.maxJobs == 0
                                 ? QStringLiteral("no remote builder is up and local jobs are 0")
-                                : noMachineFor(rt.target, settings);
+                                : noMachineFor(rt.target, settings.maxJobs, up);
     QString notes;
     for (const QString& d : down)
         notes += QStringLiteral("# %1: nothing goes to it\n").arg(d);
@@ -367,7 +373,7 @@ int BuildQueue::builderSlots() const
     if (m_settings.builders.trimmed().isEmpty())
         return 0;
     int total = m_settings.maxJobs < 0 ? 1 : m_settings.maxJobs;
-    for (const BuilderMachine& m : BuilderMachine::parse(m_settings.builders)) {
+    for (const BuilderMachine& m : m_machines) {
         if (!downOf(m_builderHealth, m.uri))
             total += m.maxJobs;
     }

@@ -113,6 +113,7 @@ private:
     BuildRecord* mutableJob(quint64 id);
 
     BuildSettings m_settings;
+    QList<BuilderMachine> m_machines; // the settings' remote builders
     LogStore* m_logStore = nullptr;
     BuildHistory* m_history = nullptr;
     quint64 m_localNextId = 1;
