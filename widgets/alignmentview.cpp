@@ -3,6 +3,7 @@
 #include "itemmodels/alignmentmodel.h"
 #include "matrix/versionspelling.h"
 #include "pinlegend.h"
+#include "sessions/qtext.h"
 #include "statusstyle.h"
 
 #include <QAction>
@@ -25,12 +26,6 @@
 namespace rg {
 
 namespace {
-
-// English plurals without a translator loaded: tr()'s %n would leave "recipe(s)".
-QString counted(int n, const QString& one, const QString& many)
-{
-    return n == 1 ? one : many.arg(n);
-}
 
 // A mismatching row shows each pin as a chip in its colour, so equal pins read as equal at a
 // glance; an aligned row stays plain text.

@@ -28,12 +28,6 @@ namespace rg {
 
 namespace {
 
-// English plurals without a translator loaded: tr()'s %n would leave "recipe(s)".
-QString counted(int n, const QString& one, const QString& many)
-{
-    return n == 1 ? one : many.arg(n);
-}
-
 bool inSelection(const std::vector<std::string>& cells, const PinUse& use)
 {
     return std::any_of(cells.begin(), cells.end(), [&](const std::string& cell) {

@@ -15,12 +15,6 @@ namespace {
 constexpr std::array<QRgb, 10> lightColors = {0x2f6db5, 0xc8610a, 0x1f8a84, 0x8a4fa8, 0x6b7d12,
                                               0xb8327a, 0x8a5a36, 0x4b5d73, 0x2e8540, 0x3b3fb8};
 
-// English plurals without a translator loaded: tr()'s %n would leave "recipe(s)".
-QString counted(int n, const QString& one, const QString& many)
-{
-    return n == 1 ? one : many.arg(n);
-}
-
 } // namespace
 
 PinLegend::PinLegend(QWidget* parent) : QWidget(parent)

@@ -86,13 +86,6 @@ bool archLess(const std::string& a, const std::string& b, const Catalog& catalog
     return na != nb ? na > nb : a < b;
 }
 
-std::string upper(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    return text;
-}
-
 std::string row(const std::string& label, const std::vector<bool>& cells)
 {
     std::string line = "| **" + label + "** |";
@@ -242,7 +235,7 @@ std::string cudaTables(const Matrix& matrix, const std::string& cuda)
             std::vector<bool> cells;
             for (const std::string& isa : isas)
                 cells.push_back(present.count({python, arch, isa}) > 0);
-            text += row(upper(arch), cells);
+            text += row(gpuArchLabel(arch), cells);
         }
     }
     return text;

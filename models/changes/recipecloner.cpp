@@ -25,7 +25,7 @@ struct Replacement
     std::string to;
 };
 
-bool isAlnum(char c)
+bool isWordChar(char c)
 {
     return std::isalnum(static_cast<unsigned char>(c)) != 0;
 }
@@ -175,10 +175,10 @@ void replaceWords(std::string_view source, SourceRange span, const std::vector<R
             const auto length = static_cast<uint32_t>(pair.from.size());
             if (at + length > span.end || source.compare(at, length, pair.from) != 0)
                 continue;
-            if (isAlnum(pair.from.front()) && at > 0 && isAlnum(source[at - 1]))
+            if (isWordChar(pair.from.front()) && at > 0 && isWordChar(source[at - 1]))
                 continue;
-            if (isAlnum(pair.from.back()) && at + length < source.size() &&
-                isAlnum(source[at + length]))
+            if (isWordChar(pair.from.back()) && at + length < source.size() &&
+                isWordChar(source[at + length]))
                 continue;
             edits.replace({at, at + length}, pair.to);
             at += length;
@@ -292,7 +292,7 @@ std::string spelledWith(std::string version, char from, char to)
     return version;
 }
 
-std::string joined(const std::vector<std::string>& words)
+std::string spaceJoined(const std::vector<std::string>& words)
 {
     std::string out;
     for (const std::string& word : words)
@@ -768,7 +768,7 @@ private:
                 return m_edits.replace(node->range, listLike(m_source, *node, flags)) ||
                        m_edits.touches(node->range);
             if (auto content = contentOf(*node))
-                return m_edits.replace(*content, joined(flags));
+                return m_edits.replace(*content, spaceJoined(flags));
         }
         // Flags written straight into a shell setting: the run of -m… words is the ISA's.
         const std::string_view text = textOf(range);
@@ -786,7 +786,7 @@ private:
             return false;
         return m_edits.replace(
             {range.begin + static_cast<uint32_t>(first), range.begin + static_cast<uint32_t>(last)},
-            joined(flags));
+            spaceJoined(flags));
     }
 
     void editPlatforms()

@@ -23,7 +23,7 @@ bool allProse(const std::vector<std::string>& lines)
     return std::all_of(lines.begin(), lines.end(), isProse);
 }
 
-std::string joined(const std::vector<std::string>& lines)
+std::string linesJoined(const std::vector<std::string>& lines)
 {
     std::string out;
     for (const std::string& line : lines)
@@ -144,7 +144,7 @@ MergedRecipe RecipeMerge::merge(const std::string& ours, const std::string& thei
     std::string text;
     int oursAt = 0; // next line of ours not yet copied
     for (const LineHunk& hunk : UnifiedDiff::hunksOf(ours, theirs)) {
-        text += joined(LinePairing::slice(oursLines, oursAt, hunk.oldStart - oursAt));
+        text += linesJoined(LinePairing::slice(oursLines, oursAt, hunk.oldStart - oursAt));
         const auto mine = LinePairing::slice(oursLines, hunk.oldStart, hunk.oldLines);
         const auto canonical = LinePairing::slice(theirsLines, hunk.newStart, hunk.newLines);
         const auto named = LinePairing::slice(isNamed, hunk.oldStart, hunk.oldLines);
@@ -158,14 +158,14 @@ MergedRecipe RecipeMerge::merge(const std::string& ours, const std::string& thei
                 out.conflicts.push_back(conflict);
             }
         } else if (canonical.empty() || allProse(canonical)) {
-            text += joined(mine); // the author's own lines and prose
+            text += linesJoined(mine); // the author's own lines and prose
         } else if (allProse(mine)) {
-            text += joined(mine) + moved.fresh(canonical); // the author's prose, the pattern's
+            text += linesJoined(mine) + moved.fresh(canonical); // the author's prose, the pattern's
         } else {
-            out.conflicts.push_back({hunk.oldStart + 1, joined(mine), joined(canonical)});
+            out.conflicts.push_back({hunk.oldStart + 1, linesJoined(mine), linesJoined(canonical)});
         }
     }
-    text += joined(LinePairing::slice(oursLines, oursAt, int(oursLines.size())));
+    text += linesJoined(LinePairing::slice(oursLines, oursAt, int(oursLines.size())));
     // The author's last line keeps its lack of a newline.
     if (!ours.empty() && ours.back() != '\n' && !text.empty() && text.back() == '\n')
         text.pop_back();

@@ -1,5 +1,7 @@
 #include "changes/recipetemplates.h"
 
+#include "matrix/catalog.h"
+
 #include <QFile>
 #include <algorithm>
 #include <kainjow/mustache.hpp>
@@ -11,13 +13,6 @@ namespace {
 namespace mustache = kainjow::mustache;
 
 constexpr const char* repositoryTemplates = ".flox/templates/";
-
-std::string upper(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    return text;
-}
 
 // Lines after the first get the indentation the overlay list has in the templates.
 std::string indentedOverlay(const std::string& text)
@@ -80,8 +75,8 @@ void setAcceleratorValues(mustache::data& data, const VariantName& name, const C
     if (name.accelerator == Accelerator::Cuda) {
         const GpuArch arch = catalog.describeGpuArch(name.gpuArch);
         const CudaVersion cuda = catalog.describeCuda(name.cuda);
-        data.set("gpuDesc", arch.known ? arch.description : "NVIDIA " + upper(name.gpuArch));
-        data.set("gpuArchUpper", upper(name.gpuArch));
+        data.set("gpuDesc", arch.known ? arch.description : "NVIDIA " + gpuArchLabel(name.gpuArch));
+        data.set("gpuArchUpper", gpuArchLabel(name.gpuArch));
         data.set("gpuNumber", arch.number);
         data.set("gpuDotted", arch.dotted);
         data.set("cudaDotted", cuda.dotted);

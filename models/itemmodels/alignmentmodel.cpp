@@ -15,12 +15,6 @@ QString rowName(const AlignmentRowKey& key)
         .arg(qs(key.package), qs(key.python), qs(key.accelerator));
 }
 
-// English plurals without a translator loaded: tr()'s %n would leave "recipe(s)".
-QString counted(int n, const QString& one, const QString& many)
-{
-    return n == 1 ? one : many.arg(n);
-}
-
 } // namespace
 
 AlignmentModel::AlignmentModel(QObject* parent) : QAbstractTableModel(parent) {}

@@ -17,12 +17,6 @@ QString groupName(const PinGroup& group)
     return qs(group.package) + QStringLiteral(" \u00b7 ") + qs(group.accelerator);
 }
 
-// English plurals without a translator loaded: tr()'s %n would leave "recipe(s)".
-QString counted(int n, const QString& one, const QString& many)
-{
-    return n == 1 ? one : many.arg(n);
-}
-
 } // namespace
 
 PinsModel::PinsModel(QObject* parent) : QAbstractItemModel(parent) {}

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QFile>
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -350,6 +351,14 @@ std::string_view cpuFamilyId(CpuFamily family)
         return "apple";
     }
     return "x86";
+}
+
+std::string gpuArchLabel(std::string_view id)
+{
+    std::string label(id);
+    std::transform(label.begin(), label.end(), label.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return label;
 }
 
 bool CpuIsa::acceptsFlags(const std::vector<std::string>& recipeFlags) const

@@ -189,6 +189,9 @@ private:
 
 std::string_view cpuFamilyId(CpuFamily family); // "x86" / "arm" / "apple"
 
+// How tables and descriptions write an arch: "sm90" → "SM90".
+std::string gpuArchLabel(std::string_view id);
+
 // Compares dotted versions numerically ("12.10" > "12.9"); <0, 0, >0.
 int compareVersions(std::string_view a, std::string_view b);
 

@@ -6,7 +6,7 @@ std::optional<Value> Evaluator::Impl::unlessSet(const Value& attrs, std::string_
 {
     if (attrs.isUnknown())
         return unknownCall(path, attrs);
-    if (attrs.kind() != Kind::AttrSet)
+    if (attrs.kind() != ValueKind::AttrSet)
         return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
     return std::nullopt;
 }
@@ -96,7 +96,7 @@ Value Evaluator::Impl::listToAttrs(Thunk* argument, Origin origin, std::string_v
                 rest = unknownCall(path, entry);
             continue;
         }
-        if (entry.kind() != Kind::AttrSet)
+        if (entry.kind() != ValueKind::AttrSet)
             return error(std::string(path) + ": an entry is " + kindName(entry.kind()));
         const ValueData& e = data(entry);
         const Slot* nameSlot = findSlot(e.attributes, "name");
@@ -112,7 +112,7 @@ Value Evaluator::Impl::listToAttrs(Thunk* argument, Origin origin, std::string_v
                 rest = unknownCall(path, name);
             continue;
         }
-        if (name.kind() != Kind::String)
+        if (name.kind() != ValueKind::String)
             return error(std::string(path) + ": a name is " + kindName(name.kind()));
         if (rest)
             continue; // an unknown entry before it may have its name
@@ -129,8 +129,8 @@ Value Evaluator::Impl::recursiveUpdate(const NativeCall& call)
     const auto& [native, args, origin, path] = call;
     const Value lhs = force(args[0]);
     const Value rhs = force(args[1]);
-    if ((lhs.isKnown() && lhs.kind() != Kind::AttrSet) ||
-        (rhs.isKnown() && rhs.kind() != Kind::AttrSet))
+    if ((lhs.isKnown() && lhs.kind() != ValueKind::AttrSet) ||
+        (rhs.isKnown() && rhs.kind() != ValueKind::AttrSet))
         return error(std::string(path) + " of " + kindName(lhs.kind()) + " and " +
                      kindName(rhs.kind()));
     return mergeSets(args, lhs, rhs, origin, path);
@@ -140,12 +140,12 @@ Value Evaluator::Impl::recursiveMerge(const NativeCall& call)
 {
     const auto& [native, args, origin, path] = call;
     const Value lhs = force(args[0]);
-    if (lhs.isKnown() && lhs.kind() != Kind::AttrSet)
+    if (lhs.isKnown() && lhs.kind() != ValueKind::AttrSet)
         return force(args[1]);
     if (fails(lhs))
         return lhs;
     const Value rhs = force(args[1]);
-    if (rhs.isKnown() && rhs.kind() != Kind::AttrSet)
+    if (rhs.isKnown() && rhs.kind() != ValueKind::AttrSet)
         return rhs;
     return mergeSets(args, lhs, rhs, origin, path);
 }
@@ -267,7 +267,7 @@ Value Evaluator::Impl::genAttrs(const NativeCall& call)
                 rest = unknownCall(path, name);
             continue;
         }
-        if (name.kind() != Kind::String)
+        if (name.kind() != ValueKind::String)
             return error(std::string(path) + ": a name is " + kindName(name.kind()));
         slots.push_back({intern(data(name).text),
                          applyThunk(function, data(names).elements[i], file, origin.range),
@@ -282,10 +282,10 @@ Value Evaluator::Impl::getOrHasAttr(const NativeCall& call)
     const Value name = force(args[0]);
     if (name.isUnknown())
         return unknownCall(path, name);
-    if (name.kind() != Kind::String)
+    if (name.kind() != ValueKind::String)
         return error(std::string(path) + ": the name is " + kindName(name.kind()));
     const Value attrs = force(args[1]);
-    if (attrs.isKnown() && attrs.kind() != Kind::AttrSet)
+    if (attrs.isKnown() && attrs.kind() != ValueKind::AttrSet)
         return error(std::string(path) + ": " + kindName(attrs.kind()) + " is not a set");
     const std::string& text = data(name).text;
     if (native == Native::GetAttr) {
@@ -321,13 +321,14 @@ Value Evaluator::Impl::typeTest(const NativeCall& call)
     const Value value = force(args[0]);
     if (value.isUnknown())
         return unknownCall(path, value);
-    static constexpr std::pair<Native, Kind> tested[] = {
-        {Native::IsString, Kind::String}, {Native::IsAttrs, Kind::AttrSet},
-        {Native::IsList, Kind::List},     {Native::IsFunction, Kind::Function},
-        {Native::IsBool, Kind::Bool},     {Native::IsInt, Kind::Int},
-        {Native::IsFloat, Kind::Float},   {Native::IsPath, Kind::Path}};
-    const Kind kind = std::ranges::find(tested, native, &std::pair<Native, Kind>::first)->second;
-    if (native == Native::IsFunction && value.kind() == Kind::AttrSet && fromLib(path)) {
+    static constexpr std::pair<Native, ValueKind> tested[] = {
+        {Native::IsString, ValueKind::String}, {Native::IsAttrs, ValueKind::AttrSet},
+        {Native::IsList, ValueKind::List},     {Native::IsFunction, ValueKind::Function},
+        {Native::IsBool, ValueKind::Bool},     {Native::IsInt, ValueKind::Int},
+        {Native::IsFloat, ValueKind::Float},   {Native::IsPath, ValueKind::Path}};
+    const ValueKind kind =
+        std::ranges::find(tested, native, &std::pair<Native, ValueKind>::first)->second;
+    if (native == Native::IsFunction && value.kind() == ValueKind::AttrSet && fromLib(path)) {
         const ValueData& d = data(value);
         if (findSlot(d.attributes, "__functor"))
             return unknown(Cause::Unsupported, std::string(path) + " of a set with __functor");

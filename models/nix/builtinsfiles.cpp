@@ -68,14 +68,15 @@ Value Evaluator::Impl::readFile(const Value& target, std::string_view path)
     if (target.isUnknown())
         return unknownCall(path, target);
     const ValueData& d = data(target);
-    const bool absolute = d.kind == Kind::String && d.text.substr(0, 1) == "/";
-    if (d.kind == Kind::String && !absolute)
+    const bool absolute = d.kind == ValueKind::String && d.text.substr(0, 1) == "/";
+    if (d.kind == ValueKind::String && !absolute)
         return error(std::string(path) + ": \"" + d.text + "\" is not an absolute path");
-    if (d.kind != Kind::Path && !absolute)
+    if (d.kind != ValueKind::Path && !absolute)
         return error(std::string(path) + ": reads " + kindName(d.kind));
     if (!loader)
         return unknown(Cause::Unavailable, "no loader for " + d.text);
-    const std::string id = loader->resolveFile(fileId(d.kind == Kind::Path ? d.file : 0), d.text);
+    const std::string id =
+        loader->resolveFile(fileId(d.kind == ValueKind::Path ? d.file : 0), d.text);
     if (id.empty())
         return unknown(Cause::Unavailable, "cannot read " + d.text);
     auto [it, inserted] = readFiles.try_emplace(id);
@@ -102,7 +103,7 @@ Value Evaluator::Impl::fromJson(const Value& text, Origin origin, std::string_vi
 {
     if (text.isUnknown())
         return unknownCall(path, text);
-    if (text.kind() != Kind::String)
+    if (text.kind() != ValueKind::String)
         return error(std::string(path) + ": reads " + kindName(text.kind()));
     JsonReader reader(limits.depth);
     if (!reader.read(data(text).text))
@@ -121,12 +122,12 @@ Value Evaluator::Impl::jsonValue(const std::vector<JsonReader::Node>& nodes, siz
     const Origin origin = text.sourceOf(node.begin, node.end - node.begin).value_or(site);
     switch (node.kind) {
     case Json::Null: {
-        ValueData& d = fresh(Kind::Null);
+        ValueData& d = fresh(ValueKind::Null);
         d.origin = origin;
         return wrap(d);
     }
     case Json::Bool: {
-        ValueData& d = fresh(Kind::Bool);
+        ValueData& d = fresh(ValueKind::Bool);
         d.boolean = node.boolean;
         d.origin = origin;
         return wrap(d);
@@ -188,7 +189,7 @@ bool Evaluator::Impl::importsLib(const Value& target)
     if (d.hasPath && d.text.starts_with("<") && d.text.ends_with("/lib>"))
         return true;
     if (d.partsKind != PartsKind::String || d.parts.size() < 2 ||
-        d.parts[d.parts.size() - 2].isKnown() || d.parts.back().kind() != Kind::String)
+        d.parts[d.parts.size() - 2].isKnown() || d.parts.back().kind() != ValueKind::String)
         return false;
     const std::string& text = data(d.parts.back()).text;
     return text == "/lib" || text == "/lib/" || text == "/lib/default.nix";
@@ -206,7 +207,7 @@ Value Evaluator::Impl::import(const Value& target, std::string_view path)
         return wrap(d);
     }
     const ValueData& d = data(target);
-    if (d.kind != Kind::Path)
+    if (d.kind != ValueKind::Path)
         return error("import of " + std::string(kindName(d.kind)));
     if (!loader)
         return unknown(Cause::Unavailable, "no loader for " + d.text);
@@ -241,14 +242,14 @@ Value Evaluator::Impl::nativeCallPackage(const NativeCall& call)
 {
     const auto& [native, args, origin, path] = call;
     Value function = force(args[0]);
-    if (function.kind() == Kind::Path) {
+    if (function.kind() == ValueKind::Path) {
         function = import(function, "import");
         if (function.isUnknown())
             return function; // why the module is not there says more than the call
     }
     if (function.isUnknown())
         return unknownCall(path, function);
-    if (function.kind() != Kind::Function)
+    if (function.kind() != ValueKind::Function)
         return function; // callPackage of a file that is no function: Nix fails
     const uint32_t file = fileOf(origin);
     return apply(function, args[1], file, origin.range);
@@ -281,11 +282,11 @@ Value Evaluator::Impl::baseNameOf(const NativeCall& call)
     if (target.isUnknown())
         return unknownCall(path, target);
     const ValueData& d = data(target);
-    if (d.kind != Kind::String && d.kind != Kind::Path)
+    if (d.kind != ValueKind::String && d.kind != ValueKind::Path)
         return error(std::string(path) + ": " + kindName(d.kind) + " is not a path");
     const auto [begin, length] = baseNameRange(d.text);
     const std::string_view name = std::string_view(d.text).substr(begin, length);
-    if (d.kind == Kind::Path && (name == "." || name == ".."))
+    if (d.kind == ValueKind::Path && (name == "." || name == ".."))
         return unknown(Cause::Unsupported, "the name of a directory a path leads out to");
     return substring(target, begin, length);
 }
@@ -297,7 +298,7 @@ Value Evaluator::Impl::dirOf(const NativeCall& call)
     if (target.isUnknown())
         return unknownCall(path, target);
     const ValueData& d = data(target);
-    if (d.kind == Kind::String) {
+    if (d.kind == ValueKind::String) {
         const size_t slash = d.text.rfind('/');
         if (slash != std::string::npos)
             return substring(target, 0, std::max<size_t>(slash, 1));
@@ -305,9 +306,9 @@ Value Evaluator::Impl::dirOf(const NativeCall& call)
         dot.text = ".";
         return string(std::move(dot), origin);
     }
-    if (d.kind != Kind::Path)
+    if (d.kind != ValueKind::Path)
         return error(std::string(path) + ": " + kindName(d.kind) + " is not a path");
-    ValueData& parent = fresh(Kind::Path);
+    ValueData& parent = fresh(ValueKind::Path);
     parent.text = d.text == "/" ? d.text : normalisePath(d.text + "/..");
     parent.file = d.file;
     parent.origin = origin;

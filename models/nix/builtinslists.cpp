@@ -6,7 +6,7 @@ std::optional<Value> Evaluator::Impl::unlessList(const Value& items, std::string
 {
     if (items.isUnknown())
         return unknownCall(path, items);
-    if (items.kind() != Kind::List)
+    if (items.kind() != ValueKind::List)
         return error(std::string(path) + ": " + kindName(items.kind()) + " is not a list");
     return std::nullopt;
 }
@@ -23,7 +23,7 @@ Value Evaluator::Impl::concatenated(const std::vector<Value>& lists, Origin orig
             known = false;
             continue;
         }
-        if (items.kind() != Kind::List)
+        if (items.kind() != ValueKind::List)
             return error(std::string(path) + ": " + kindName(items.kind()) + " is not a list");
         total += data(items).elements.size();
     }
@@ -52,7 +52,7 @@ Value Evaluator::Impl::flatten(const Value& items, Origin origin, std::string_vi
 {
     if (items.isUnknown())
         return unknownCall(path, items);
-    if (items.kind() != Kind::List) {
+    if (items.kind() != ValueKind::List) {
         Thunk* single = ready(items);
         return list({single}, origin);
     }
@@ -64,7 +64,7 @@ Value Evaluator::Impl::flatten(const Value& items, Origin origin, std::string_vi
         const Value item = elementValue(items, i);
         if (stops(item))
             return item;
-        if (item.kind() != Kind::List && item.isKnown()) {
+        if (item.kind() != ValueKind::List && item.isKnown()) {
             run.push_back(data(items).elements[i]);
             continue;
         }
@@ -105,7 +105,7 @@ Value Evaluator::Impl::nativeMap(const NativeCall& call)
     const Value items = force(args[1]);
     if (items.isUnknown())
         return unknownCall(path, items);
-    if (items.kind() != Kind::List)
+    if (items.kind() != ValueKind::List)
         return error(std::string(path) + ": not a list");
     // A thunk per element: charged, as a loop that evaluates nothing can repeat it.
     if (!spend(data(items).elements.size()))
@@ -159,7 +159,8 @@ Value Evaluator::Impl::fold(const NativeCall& call)
         return *early;
     const Value op = force(args[0]);
     const bool strict = native == Native::FoldlStrict;
-    if (strict && op.isKnown() && op.kind() != Kind::Function && op.kind() != Kind::AttrSet)
+    if (strict && op.isKnown() && op.kind() != ValueKind::Function &&
+        op.kind() != ValueKind::AttrSet)
         return error(std::string(path) + ": " + kindName(op.kind()) + " is not a function");
     const uint32_t file = fileOf(origin);
     const std::vector<Thunk*>& elements = data(items).elements;

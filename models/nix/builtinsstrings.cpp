@@ -38,7 +38,7 @@ std::optional<std::vector<Value>> Evaluator::Impl::itemsOfParts(const Value& ite
         return std::nullopt;
     std::vector<Value> out;
     for (const Value& part : d.parts) {
-        if (part.isKnown() && part.kind() != Kind::List)
+        if (part.isKnown() && part.kind() != ValueKind::List)
             return std::nullopt;
         if (part.isUnknown()) {
             out.push_back(part);
@@ -81,21 +81,21 @@ Value Evaluator::Impl::toStringOf(const Value& value, Origin origin, int level)
         return rechain(string(std::move(out), d.origin), value.m_chain);
     };
     switch (d.kind) {
-    case Kind::String:
+    case ValueKind::String:
         return value;
-    case Kind::Int:
+    case ValueKind::Int:
         return literal(std::to_string(d.integer));
-    case Kind::Float: {
+    case ValueKind::Float: {
         char buffer[64];
         auto [end, ec] =
             std::to_chars(buffer, buffer + sizeof buffer, d.number, std::chars_format::fixed, 6);
         return ec == std::errc() ? literal(std::string(buffer, end)) : error("float out of range");
     }
-    case Kind::Bool:
+    case ValueKind::Bool:
         return literal(d.boolean ? "1" : "");
-    case Kind::Null:
+    case ValueKind::Null:
         return literal("");
-    case Kind::List: {
+    case ValueKind::List: {
         if (level > kMaxCompareDepth)
             return unknown(Cause::Limit, "toString nested too deeply");
         std::vector<Value> items;
@@ -105,13 +105,13 @@ Value Evaluator::Impl::toStringOf(const Value& value, Origin origin, int level)
         space.text = " ";
         return joinStrings(string(std::move(space), origin), items, origin);
     }
-    case Kind::Path:
+    case ValueKind::Path:
         return unknown(Cause::Unsupported, "toString of a path is its absolute location");
-    case Kind::AttrSet:
+    case ValueKind::AttrSet:
         return unknown(Cause::Unsupported, "toString of a set is its outPath or __toString");
-    case Kind::Function:
+    case ValueKind::Function:
         return error("toString of a function");
-    case Kind::Unknown: {
+    case ValueKind::Unknown: {
         Concat out(*this, PartsKind::String, origin);
         out.add(value);
         return out.finish();
@@ -126,14 +126,14 @@ Value Evaluator::Impl::replaceStrings(const Value& from, const Value& to, const 
     for (const Value* argument : {&from, &to, &text})
         if (argument->isUnknown())
             return unknownCall(path, *argument);
-    if (from.kind() != Kind::List || to.kind() != Kind::List || text.kind() != Kind::String ||
-        data(from).elements.size() != data(to).elements.size())
+    if (from.kind() != ValueKind::List || to.kind() != ValueKind::List ||
+        text.kind() != ValueKind::String || data(from).elements.size() != data(to).elements.size())
         return error(std::string(path) + ": wrong argument types");
     std::vector<Value> patterns = forceElements(from);
     std::vector<Value> replacements = forceElements(to);
     for (const auto* strings : {&patterns, &replacements})
         for (const Value& item : *strings)
-            if (item.kind() != Kind::String)
+            if (item.kind() != ValueKind::String)
                 return item.isUnknown() ? unknownCall(path, item)
                                         : error(std::string(path) + ": not a string");
     // As Nix: at each position the first pattern that matches is replaced; an empty one
@@ -205,7 +205,7 @@ Value Evaluator::Impl::match(const Value& regex, const Value& text, Origin origi
     for (const Value* argument : {&regex, &text})
         if (argument->isUnknown())
             return unknownCall(path, *argument);
-    if (regex.kind() != Kind::String || text.kind() != Kind::String)
+    if (regex.kind() != ValueKind::String || text.kind() != ValueKind::String)
         return error(std::string(path) + ": wrong argument types");
     if (!spend(1 + data(regex).text.size() / 16))
         return exhaustion();
@@ -276,12 +276,12 @@ Value Evaluator::Impl::nativeConcatStringsSep(const NativeCall& call)
     const Value items = force(args.back());
     // `[ (old.flags or "") ] ++ flags` filtered: the known parts are still joined,
     // the unknown ones stay unknown parts of the string.
-    if (native == Native::ConcatStringsSep && separator.kind() == Kind::String)
+    if (native == Native::ConcatStringsSep && separator.kind() == ValueKind::String)
         if (auto pieces = itemsOfParts(items))
             return joinStrings(separator, *pieces, origin);
     if (separator.isUnknown() || items.isUnknown())
         return unknownCall(path, separator.isUnknown() ? separator : items);
-    if (separator.kind() != Kind::String || items.kind() != Kind::List)
+    if (separator.kind() != ValueKind::String || items.kind() != ValueKind::List)
         return error(std::string(path) + ": wrong argument types");
     std::vector<Value> strings;
     if (native == Native::ConcatStringsSep) {
@@ -301,7 +301,7 @@ Value Evaluator::Impl::nativeRemoveAffix(const NativeCall& call)
     const Value text = force(args[1]);
     if (affix.isUnknown() || text.isUnknown())
         return unknownCall(path, affix.isUnknown() ? affix : text);
-    if (affix.kind() != Kind::String || text.kind() != Kind::String)
+    if (affix.kind() != ValueKind::String || text.kind() != ValueKind::String)
         return error(std::string(path) + ": wrong argument types");
     const std::string& a = data(affix).text;
     const std::string& t = data(text).text;
@@ -322,7 +322,7 @@ Value Evaluator::Impl::nativeMajorMinor(const NativeCall& call)
     const Value version = force(args[0]);
     if (version.isUnknown())
         return unknownCall(path, version);
-    if (version.kind() != Kind::String)
+    if (version.kind() != ValueKind::String)
         return error(std::string(path) + ": not a string");
     const std::string& text = data(version).text;
     const auto components = splitVersion(text);
@@ -353,7 +353,7 @@ Value Evaluator::Impl::nativeSubstring(const NativeCall& call)
     for (const Value* arg : {&start, &length, &text})
         if (arg->isUnknown())
             return unknownCall(path, *arg);
-    if (!start.asInt() || !length.asInt() || text.kind() != Kind::String)
+    if (!start.asInt() || !length.asInt() || text.kind() != ValueKind::String)
         return error(std::string(path) + ": wrong argument types");
     if (*start.asInt() < 0)
         return error(std::string(path) + ": negative start position");
@@ -392,9 +392,9 @@ Value Evaluator::Impl::stringLength(const NativeCall& call)
     const Value text = force(args[0]);
     if (text.isUnknown())
         return unknownCall(path, text);
-    if (text.kind() == Kind::Path)
+    if (text.kind() == ValueKind::Path)
         return unknown(Cause::Unsupported, "a path as a string is its store path");
-    if (text.kind() != Kind::String)
+    if (text.kind() != ValueKind::String)
         return error(std::string(path) + ": " + kindName(text.kind()) + " is not a string");
     return integer(int64_t(data(text).text.size()), origin);
 }

@@ -211,7 +211,7 @@ Value Evaluator::Impl::eval(const Node* node, const Env* env)
     case NodeKind::If:
         return evalIf(*node, env);
     case NodeKind::Lambda: {
-        ValueData& d = fresh(Kind::Function);
+        ValueData& d = fresh(ValueKind::Function);
         d.lambda = node;
         d.env = env;
         d.origin = origin;
@@ -297,12 +297,12 @@ Value Evaluator::Impl::evalNegate(const Node& node, const Env* env, Origin origi
 Value Evaluator::Impl::interpolated(const Value& value)
 {
     switch (value.kind()) {
-    case Kind::String:
-    case Kind::Unknown:
+    case ValueKind::String:
+    case ValueKind::Unknown:
         return value;
-    case Kind::Path:
+    case ValueKind::Path:
         return unknown(Cause::Unsupported, "a path in a string is copied to the Nix store");
-    case Kind::AttrSet:
+    case ValueKind::AttrSet:
         return unknown(Cause::Unsupported, "a set in a string is its outPath (a store path)");
     default:
         return error(std::string("cannot coerce ") + kindName(value.kind()) + " to a string");
@@ -354,13 +354,13 @@ Value Evaluator::Impl::evalPath(const Node& node, const Env* env)
         const Value value = eval(part->interpolated(), env);
         if (value.isUnknown())
             return dependent(value, "a path with an unknown part");
-        if (value.kind() != Kind::String)
+        if (value.kind() != ValueKind::String)
             return error(std::string("a path interpolates ") + kindName(value.kind()));
         text += data(value).text;
         if (text.size() > limits.stringBytes)
             return tooLarge("path");
     }
-    ValueData& d = fresh(Kind::Path);
+    ValueData& d = fresh(ValueKind::Path);
     d.text = normalisePath(text);
     d.file = file;
     d.origin = originAt(file, node.range);

@@ -127,7 +127,7 @@ Evaluator::Impl::Selected Evaluator::Impl::selectAttr(const Value& value, std::s
 {
     if (value.isUnknown())
         return {selectUnknown(value, name), Selected::Uncertain};
-    if (value.kind() == Kind::AttrSet) {
+    if (value.kind() == ValueKind::AttrSet) {
         const ValueData& d = data(value);
         if (const Slot* slot = findSlot(d.attributes, name))
             return {forceSlot(*slot, value), Selected::Found};
@@ -154,7 +154,7 @@ Value Evaluator::Impl::evalSelect(const Node& node, const Env* env)
             if (selected.status == Selected::Missing) {
                 if (fallback)
                     return eval(fallback, env);
-                if (current.kind() != Kind::AttrSet)
+                if (current.kind() != ValueKind::AttrSet)
                     return error("selects '" + *name + "' from " + kindName(current.kind()));
                 return error("attribute '" + *name + "' missing");
             }
@@ -177,7 +177,7 @@ Value Evaluator::Impl::evalHasAttr(const Node& node, const Env* env)
                 return unknown(Cause::Dependent, "the attribute name is not known");
             if (current.isUnknown())
                 return dependent(current, "whether it has '" + *name + "'");
-            if (current.kind() != Kind::AttrSet)
+            if (current.kind() != ValueKind::AttrSet)
                 return boolean(false, file, node.range);
             const ValueData& d = data(current);
             const Slot* slot = findSlot(d.attributes, *name);
@@ -196,11 +196,11 @@ Value Evaluator::Impl::update(const Value& a, const Value& b, Origin origin)
     const ValueData& x = data(a);
     const ValueData& y = data(b);
     if (b.isUnknown()) {
-        if (x.kind == Kind::AttrSet && x.attributes.empty() && !x.rest)
+        if (x.kind == ValueKind::AttrSet && x.attributes.empty() && !x.rest)
             return b;
         return dependent(b, "updated with an unknown set");
     }
-    if (y.kind != Kind::AttrSet || (a.isKnown() && x.kind != Kind::AttrSet))
+    if (y.kind != ValueKind::AttrSet || (a.isKnown() && x.kind != ValueKind::AttrSet))
         return error(std::string("// of ") + kindName(x.kind) + " and " + kindName(y.kind));
     if (a.isUnknown()) {
         // Only the right side's attributes are known; the others are the left side's.

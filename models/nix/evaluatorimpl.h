@@ -241,7 +241,7 @@ struct KeyHash
 
 } // namespace detail
 
-using Kind = Value::Kind;
+using ValueKind = Value::Kind;
 using Cause = Value::Cause;
 using detail::Arena;
 using detail::callPath;
@@ -411,7 +411,7 @@ struct Evaluator::Impl
     // stack of every recursive evaluation would multiply the stack a nesting level needs.
     Value wrap(const ValueData* d, const ChainLink* chain = nullptr);
     Value wrap(const ValueData& d);
-    ValueData& fresh(Kind kind);
+    ValueData& fresh(ValueKind kind);
     ValueData& copyOf(const ValueData& d);
     Value rechain(const Value& value, const ChainLink* chain);
 
@@ -740,7 +740,7 @@ inline Value Evaluator::Impl::wrap(const ValueData& d)
     return wrap(&d);
 }
 
-inline ValueData& Evaluator::Impl::fresh(Kind kind)
+inline ValueData& Evaluator::Impl::fresh(ValueKind kind)
 {
     ValueData& d = values.emplace_back();
     d.kind = kind;

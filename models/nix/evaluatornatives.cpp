@@ -149,9 +149,9 @@ Value Evaluator::Impl::apply(const Value& function, Thunk* argument, uint32_t fi
                            "the result of calling " + f.text, callPath(f.text));
         return dependent(function, "calls an unknown function");
     }
-    if (f.kind == Kind::AttrSet && findSlot(f.attributes, "__functor"))
+    if (f.kind == ValueKind::AttrSet && findSlot(f.attributes, "__functor"))
         return unknown(Cause::Unsupported, "calls a set with __functor");
-    if (f.kind != Kind::Function)
+    if (f.kind != ValueKind::Function)
         return error(std::string("calls ") + kindName(f.kind) + ", which is not a function");
     if (f.lambda) {
         Env& env = newEnv(f.env, f.env->file);

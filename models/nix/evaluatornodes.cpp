@@ -164,7 +164,7 @@ Value Evaluator::Impl::inherited(uint32_t file, std::span<const Node* const> anc
         return unknown(Cause::Unsupported, "not an inherited name");
     }
     const Value set = force(thunkFor(owner, outer));
-    if (set.kind() == Kind::AttrSet)
+    if (set.kind() == ValueKind::AttrSet)
         if (const Slot* slot = findSlot(data(set).attributes, *name))
             return force(slot->thunk);
     return set.isUnknown() ? set : unknown(Cause::Unsupported, "not an inherited name");

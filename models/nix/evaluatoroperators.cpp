@@ -6,7 +6,7 @@ void Evaluator::Impl::Concat::add(const Value& part)
 {
     const ValueData& d = impl.data(part);
     if (part.isKnown()) {
-        if (kind == PartsKind::String && d.kind == Kind::String) {
+        if (kind == PartsKind::String && d.kind == ValueKind::String) {
             addKnownText(d);
             return;
         }
@@ -20,7 +20,7 @@ void Evaluator::Impl::Concat::add(const Value& part)
     flush();
     if (d.partsKind == kind && parts.size() + d.parts.size() <= kMaxParts) {
         for (const Value& inner : d.parts)
-            if (kind == PartsKind::String && inner.kind() == Kind::String)
+            if (kind == PartsKind::String && inner.kind() == ValueKind::String)
                 addKnownText(impl.data(inner));
             else {
                 flush();
@@ -116,29 +116,29 @@ std::optional<bool> Evaluator::Impl::equal(const Value& a, const Value& b, int l
         return std::nullopt;
     const ValueData& x = data(a);
     const ValueData& y = data(b);
-    const bool numbers = (x.kind == Kind::Int || x.kind == Kind::Float) &&
-                         (y.kind == Kind::Int || y.kind == Kind::Float);
+    const bool numbers = (x.kind == ValueKind::Int || x.kind == ValueKind::Float) &&
+                         (y.kind == ValueKind::Int || y.kind == ValueKind::Float);
     if (numbers && x.kind != y.kind)
-        return (x.kind == Kind::Int ? double(x.integer) : x.number) ==
-               (y.kind == Kind::Int ? double(y.integer) : y.number);
+        return (x.kind == ValueKind::Int ? double(x.integer) : x.number) ==
+               (y.kind == ValueKind::Int ? double(y.integer) : y.number);
     if (x.kind != y.kind)
         return false;
     switch (x.kind) {
-    case Kind::Null:
+    case ValueKind::Null:
         return true;
-    case Kind::Bool:
+    case ValueKind::Bool:
         return x.boolean == y.boolean;
-    case Kind::Int:
+    case ValueKind::Int:
         return x.integer == y.integer;
-    case Kind::Float:
+    case ValueKind::Float:
         return x.number == y.number;
-    case Kind::String:
+    case ValueKind::String:
         return x.text == y.text;
-    case Kind::Path:
+    case ValueKind::Path:
         if (x.text == y.text && x.file == y.file)
             return true;
         return x.text.front() == '/' && y.text.front() == '/' ? std::optional(false) : std::nullopt;
-    case Kind::List: {
+    case ValueKind::List: {
         if (x.elements.size() != y.elements.size())
             return false;
         bool uncertain = false;
@@ -150,7 +150,7 @@ std::optional<bool> Evaluator::Impl::equal(const Value& a, const Value& b, int l
         }
         return uncertain ? std::nullopt : std::optional(true);
     }
-    case Kind::AttrSet: {
+    case ValueKind::AttrSet: {
         if (x.rest || y.rest)
             return std::nullopt;
         if (x.attributes.size() != y.attributes.size())
@@ -170,9 +170,9 @@ std::optional<bool> Evaluator::Impl::equal(const Value& a, const Value& b, int l
         }
         return uncertain ? std::nullopt : std::optional(true);
     }
-    case Kind::Function:
+    case ValueKind::Function:
         return false;
-    case Kind::Unknown:
+    case ValueKind::Unknown:
         break;
     }
     return std::nullopt;
@@ -186,18 +186,20 @@ Value Evaluator::Impl::compare(BinaryOp op, const Value& a, const Value& b, uint
     const ValueData& x = data(a);
     const ValueData& y = data(b);
     int order = 0;
-    const auto isNumber = [](Kind kind) { return kind == Kind::Int || kind == Kind::Float; };
-    if (x.kind == Kind::Int && y.kind == Kind::Int) {
+    const auto isNumber = [](ValueKind kind) {
+        return kind == ValueKind::Int || kind == ValueKind::Float;
+    };
+    if (x.kind == ValueKind::Int && y.kind == ValueKind::Int) {
         order = x.integer < y.integer ? -1 : x.integer > y.integer ? 1 : 0;
     } else if (isNumber(x.kind) && isNumber(y.kind)) {
-        const double l = x.kind == Kind::Int ? double(x.integer) : x.number;
-        const double r = y.kind == Kind::Int ? double(y.integer) : y.number;
+        const double l = x.kind == ValueKind::Int ? double(x.integer) : x.number;
+        const double r = y.kind == ValueKind::Int ? double(y.integer) : y.number;
         order = l < r ? -1 : l > r ? 1 : 0;
-    } else if ((x.kind == Kind::String && y.kind == Kind::String) ||
-               (x.kind == Kind::Path && y.kind == Kind::Path && x.file == y.file)) {
+    } else if ((x.kind == ValueKind::String && y.kind == ValueKind::String) ||
+               (x.kind == ValueKind::Path && y.kind == ValueKind::Path && x.file == y.file)) {
         const int c = x.text.compare(y.text);
         order = c < 0 ? -1 : c > 0 ? 1 : 0;
-    } else if (x.kind == Kind::List && y.kind == Kind::List) {
+    } else if (x.kind == ValueKind::List && y.kind == ValueKind::List) {
         return unknown(Cause::Unsupported, "comparison of lists");
     } else {
         return error(std::string("compares ") + kindName(x.kind) + " with " + kindName(y.kind));
@@ -227,11 +229,11 @@ Value Evaluator::Impl::arithmetic(BinaryOp op, const Value& a, const Value& b, O
     const ValueData& x = data(a);
     const ValueData& y = data(b);
     const auto isNumber = [](const ValueData& d) {
-        return d.kind == Kind::Int || d.kind == Kind::Float;
+        return d.kind == ValueKind::Int || d.kind == ValueKind::Float;
     };
     if (!isNumber(x) || !isNumber(y))
         return error(std::string("arithmetic on ") + kindName(x.kind) + " and " + kindName(y.kind));
-    if (x.kind == Kind::Int && y.kind == Kind::Int) {
+    if (x.kind == ValueKind::Int && y.kind == ValueKind::Int) {
         int64_t result = 0;
         bool overflow = false;
         switch (op) {
@@ -254,8 +256,8 @@ Value Evaluator::Impl::arithmetic(BinaryOp op, const Value& a, const Value& b, O
         }
         return overflow ? error("integer overflow") : integer(result, origin);
     }
-    const double l = x.kind == Kind::Int ? double(x.integer) : x.number;
-    const double r = y.kind == Kind::Int ? double(y.integer) : y.number;
+    const double l = x.kind == ValueKind::Int ? double(x.integer) : x.number;
+    const double r = y.kind == ValueKind::Int ? double(y.integer) : y.number;
     switch (op) {
     case BinaryOp::Add:
         return floating(l + r, origin);
@@ -274,36 +276,38 @@ Value Evaluator::Impl::add(const Value& a, const Value& b, Origin origin)
 {
     const ValueData& x = data(a);
     const ValueData& y = data(b);
-    const auto isNumber = [](Kind kind) { return kind == Kind::Int || kind == Kind::Float; };
+    const auto isNumber = [](ValueKind kind) {
+        return kind == ValueKind::Int || kind == ValueKind::Float;
+    };
     if (isNumber(x.kind) && isNumber(y.kind))
         return arithmetic(BinaryOp::Add, a, b, origin);
-    if (x.kind == Kind::Path && y.kind == Kind::String) {
+    if (x.kind == ValueKind::Path && y.kind == ValueKind::String) {
         if (x.text.size() + y.text.size() > limits.stringBytes)
             return tooLarge("path");
-        ValueData& d = fresh(Kind::Path);
+        ValueData& d = fresh(ValueKind::Path);
         d.text = normalisePath(x.text + y.text);
         d.file = x.file;
         d.origin = origin;
         return wrap(d);
     }
-    const bool stringy = x.kind == Kind::String || y.kind == Kind::String ||
+    const bool stringy = x.kind == ValueKind::String || y.kind == ValueKind::String ||
                          x.partsKind == PartsKind::String || y.partsKind == PartsKind::String;
     if (a.isUnknown() || b.isUnknown()) {
-        if (!stringy || (a.isKnown() && x.kind != Kind::String) ||
-            (b.isKnown() && y.kind != Kind::String))
+        if (!stringy || (a.isKnown() && x.kind != ValueKind::String) ||
+            (b.isKnown() && y.kind != ValueKind::String))
             return dependent(a.isUnknown() ? a : b, "adds an unknown");
         Concat out(*this, PartsKind::String, origin);
         out.add(a);
         out.add(b);
         return out.tooLarge() ? tooLarge("string") : out.finish();
     }
-    if (x.kind == Kind::String && y.kind == Kind::String) {
+    if (x.kind == ValueKind::String && y.kind == ValueKind::String) {
         Text text;
         text.append(x.text, x.pieces);
         text.append(y.text, y.pieces);
         return string(std::move(text), origin);
     }
-    if (x.kind == Kind::String && y.kind == Kind::Path)
+    if (x.kind == ValueKind::String && y.kind == ValueKind::Path)
         return unknown(Cause::Unsupported, "a path added to a string is copied to the store");
     return error(std::string("adds ") + kindName(x.kind) + " and " + kindName(y.kind));
 }
@@ -312,14 +316,14 @@ Value Evaluator::Impl::concatLists(const Value& a, const Value& b, Origin origin
 {
     const ValueData& x = data(a);
     const ValueData& y = data(b);
-    if (x.kind == Kind::List && y.kind == Kind::List) {
+    if (x.kind == ValueKind::List && y.kind == ValueKind::List) {
         if (x.elements.size() + y.elements.size() > limits.elements)
             return tooLarge("list");
         std::vector<Thunk*> elements = x.elements;
         elements.insert(elements.end(), y.elements.begin(), y.elements.end());
         return list(std::move(elements), origin);
     }
-    if ((a.isKnown() && x.kind != Kind::List) || (b.isKnown() && y.kind != Kind::List))
+    if ((a.isKnown() && x.kind != ValueKind::List) || (b.isKnown() && y.kind != ValueKind::List))
         return error(std::string("++ of ") + kindName(x.kind) + " and " + kindName(y.kind));
     Concat out(*this, PartsKind::List, origin);
     out.add(a);

@@ -234,7 +234,7 @@ Value Evaluator::Impl::refer(const Slot& slot, const Env& env)
     Value value = force(slot.thunk);
     const ValueData& d = data(value);
     // `nixpkgs_pinned = import (…) {…};` is better known by its name than as import(...).
-    if (env.renames && d.kind == Kind::Unknown && d.hasPath && endsWith(d.text, ")")) {
+    if (env.renames && d.kind == ValueKind::Unknown && d.hasPath && endsWith(d.text, ")")) {
         auto [it, inserted] = renamed.try_emplace(Key{value.m_data, slot.name.data()}, nullptr);
         if (inserted) {
             ValueData& copy = copyOf(d);
@@ -259,7 +259,7 @@ std::optional<Value> Evaluator::Impl::baseValue(std::string_view name, const Nod
     if (name == "true" || name == "false")
         return boolean(name == "true", file, range);
     if (name == "null") {
-        ValueData& d = fresh(Kind::Null);
+        ValueData& d = fresh(ValueKind::Null);
         d.origin = originAt(file, range);
         return wrap(d);
     }
@@ -301,7 +301,7 @@ Value Evaluator::Impl::lookup(std::string_view name, const Env* env, const Node*
             const Value found = selectUnknown(scope, name);
             return data(scope).hasPath ? found : dependent(scope, "found through `with`");
         }
-        if (scope.kind() != Kind::AttrSet)
+        if (scope.kind() != ValueKind::AttrSet)
             continue; // Nix would fail; look further out
         const ValueData& d = data(scope);
         if (const Slot* slot = findSlot(d.attributes, name))

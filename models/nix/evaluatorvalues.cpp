@@ -4,28 +4,28 @@ namespace rg::nix {
 
 namespace detail {
 
-const char* kindName(Kind kind)
+const char* kindName(ValueKind kind)
 {
     switch (kind) {
-    case Kind::Unknown:
+    case ValueKind::Unknown:
         return "an unknown value";
-    case Kind::Null:
+    case ValueKind::Null:
         return "null";
-    case Kind::Bool:
+    case ValueKind::Bool:
         return "a Boolean";
-    case Kind::Int:
+    case ValueKind::Int:
         return "an integer";
-    case Kind::Float:
+    case ValueKind::Float:
         return "a float";
-    case Kind::String:
+    case ValueKind::String:
         return "a string";
-    case Kind::Path:
+    case ValueKind::Path:
         return "a path";
-    case Kind::List:
+    case ValueKind::List:
         return "a list";
-    case Kind::AttrSet:
+    case ValueKind::AttrSet:
         return "a set";
-    case Kind::Function:
+    case ValueKind::Function:
         return "a function";
     }
     return "a value";
@@ -47,7 +47,7 @@ constexpr size_t kMaxReason = 300;
 ValueData& Evaluator::Impl::newUnknown(Cause cause, std::string reason, std::string path,
                                        std::string root)
 {
-    ValueData& d = fresh(Kind::Unknown);
+    ValueData& d = fresh(ValueKind::Unknown);
     d.cause = cause;
     if (reason.size() > kMaxReason)
         reason = reason.substr(0, kMaxReason) + "…";
@@ -120,7 +120,7 @@ Value Evaluator::Impl::unknownCall(std::string_view path, const Value& on,
 
 Value Evaluator::Impl::boolean(bool value, uint32_t file, SourceRange range)
 {
-    ValueData& d = fresh(Kind::Bool);
+    ValueData& d = fresh(ValueKind::Bool);
     d.boolean = value;
     d.origin = originAt(file, range);
     return wrap(d);
@@ -128,7 +128,7 @@ Value Evaluator::Impl::boolean(bool value, uint32_t file, SourceRange range)
 
 Value Evaluator::Impl::integer(int64_t value, Origin origin)
 {
-    ValueData& d = fresh(Kind::Int);
+    ValueData& d = fresh(ValueKind::Int);
     d.integer = value;
     d.origin = origin;
     return wrap(d);
@@ -136,7 +136,7 @@ Value Evaluator::Impl::integer(int64_t value, Origin origin)
 
 Value Evaluator::Impl::floating(double value, Origin origin)
 {
-    ValueData& d = fresh(Kind::Float);
+    ValueData& d = fresh(ValueKind::Float);
     d.number = value;
     d.origin = origin;
     return wrap(d);
@@ -146,7 +146,7 @@ Value Evaluator::Impl::string(Text text, Origin origin)
 {
     if (text.text.size() > limits.stringBytes)
         return tooLarge("string");
-    ValueData& d = fresh(Kind::String);
+    ValueData& d = fresh(ValueKind::String);
     d.text = std::move(text.text);
     d.pieces = std::move(text.pieces);
     // Past the cap the text maps nowhere, as computed text does: splitting a string in
@@ -161,7 +161,7 @@ Value Evaluator::Impl::list(std::vector<Thunk*> elements, Origin origin)
 {
     if (elements.size() > limits.elements)
         return tooLarge("list");
-    ValueData& d = fresh(Kind::List);
+    ValueData& d = fresh(ValueKind::List);
     d.elements = std::move(elements);
     d.origin = origin;
     return wrap(d);
@@ -171,7 +171,7 @@ Value Evaluator::Impl::set(std::vector<Slot> attributes, std::optional<Value> re
 {
     if (attributes.size() > limits.elements)
         return tooLarge("attribute set");
-    ValueData& d = fresh(Kind::AttrSet);
+    ValueData& d = fresh(ValueKind::AttrSet);
     d.attributes = std::move(attributes);
     d.rest = std::move(rest);
     d.origin = origin;
@@ -180,7 +180,7 @@ Value Evaluator::Impl::set(std::vector<Slot> attributes, std::optional<Value> re
 
 Value Evaluator::Impl::nativeFunction(int native, std::string_view path)
 {
-    ValueData& d = fresh(Kind::Function);
+    ValueData& d = fresh(ValueKind::Function);
     d.native = native;
     d.text = std::string(path);
     return wrap(d);
@@ -195,7 +195,7 @@ Value Evaluator::Impl::withFallback(const Value& value, const Value& fallback)
 
 Value Evaluator::Impl::nullValue(Origin origin)
 {
-    ValueData& d = fresh(Kind::Null);
+    ValueData& d = fresh(ValueKind::Null);
     d.origin = origin;
     return wrap(d);
 }

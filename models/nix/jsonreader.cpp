@@ -8,7 +8,7 @@ namespace rg::nix {
 
 namespace {
 
-bool isDigit(char c)
+bool isDecimalDigit(char c)
 {
     return c >= '0' && c <= '9';
 }
@@ -298,7 +298,7 @@ bool JsonReader::number(Node& node)
     size_t i = m_at;
     const auto digits = [&] {
         const size_t from = i;
-        while (i < m_text.size() && isDigit(m_text[i]))
+        while (i < m_text.size() && isDecimalDigit(m_text[i]))
             ++i;
         return i > from;
     };

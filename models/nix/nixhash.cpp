@@ -58,7 +58,7 @@ std::optional<size_t> base64Bytes(std::string_view text)
     return digits.size() * 6 / 8;
 }
 
-std::string quoted(std::string_view text)
+std::string singleQuoted(std::string_view text)
 {
     return "'" + std::string(text) + "'";
 }
@@ -123,7 +123,7 @@ std::string NixHash::problem(std::string_view attribute, std::string_view text)
         const std::string_view prefix = text.substr(0, split);
         type = typeNamed(prefix);
         if (!type)
-            return "unknown hash algorithm " + quoted(prefix);
+            return "unknown hash algorithm " + singleQuoted(prefix);
         if (expected && expected != type)
             return "a " + std::string(type->name) + " hash where Nix takes a " +
                    std::string(expected->name);

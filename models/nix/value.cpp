@@ -13,7 +13,7 @@ namespace {
 // Longest list or set describe() spells out.
 constexpr size_t kDescribeItems = 32;
 
-std::string quoted(std::string_view text)
+std::string nixStringLiteral(std::string_view text)
 {
     std::string out = "\"";
     for (size_t i = 0; i < text.size(); ++i) {
@@ -224,7 +224,7 @@ std::string Value::describe(int depth) const
         return ec == std::errc() ? std::string(buffer, end) : "float";
     }
     case Kind::String:
-        return quoted(m_data->text);
+        return nixStringLiteral(m_data->text);
     case Kind::Path:
         return m_data->text;
     case Kind::List: {

@@ -6,16 +6,21 @@
 //   queue_per_variant_ms how long a job waited for the queue once it could run: from its
 //                        enqueue (first round) or the slot's previous job ending (second round)
 //                        to its process starting
+// BM_NixAlone runs the same twelve Nix commands (NixBackend's, with the same builders) six at a
+// time by itself, without the queue, its builder check or its log handling: what Nix and the
+// hosts cost on this machine. The queue's own cost is the difference between the two.
 // Runs under tests/tools/in_builder_namespace.sh (bench_remotebuilds_smoke does).
 
 #include "../benchsupport.h"
 #include "builderhosts.h"
 #include "builds/buildqueue.h"
 #include "builds/nixbackend.h"
+#include "builds/processspec.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QProcess>
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cmath>
@@ -41,8 +46,8 @@ test::BuilderHosts* hosts(benchmark::State& state, int count, int jobs)
     return started.get();
 }
 
-// Mean of (start − the moment it could start) over the jobs, in ms: the first `slotCount` jobs could
-// start at enqueue, each later one when the n-th earliest job before it ended.
+// Mean of (start − the moment it could start) over the jobs, in ms: the first `slotCount` jobs
+// could start at enqueue, each later one when the n-th earliest job before it ended.
 double queueWaitMs(const QList<const BuildRecord*>& jobs, int slotCount)
 {
     QList<QDateTime> freed;
@@ -57,12 +62,45 @@ double queueWaitMs(const QList<const BuildRecord*>& jobs, int slotCount)
     return total / double(jobs.size());
 }
 
+constexpr int builderCount = 3;
+constexpr int slotsEach = 2;
+
+BuildSettings farmSettings(const test::BuilderHosts& farm)
+{
+    BuildSettings settings;
+    settings.backend = BackendKind::Nix;
+    settings.builders = farm.machines();
+    settings.maxJobs = 0;
+    settings.verify = false;
+    settings.concurrency = builderCount * slotsEach;
+    return settings;
+}
+
+// `variants` fixture recipes in `dir`, each a 2-second build with a fresh nonce (never built).
+QList<BuildTarget> freshTargets(const test::BuilderHosts& farm, const QString& dir, int variants)
+{
+    QList<BuildTarget> targets;
+    for (int i = 0; i < variants; ++i) {
+        BuildTarget t;
+        t.variant = t.pname = QStringLiteral("bench-%1").arg(i);
+        t.repository = dir;
+        t.recipeFile = dir + QStringLiteral("/.flox/pkgs/%1.nix").arg(t.variant);
+        if (!farm.writeRecipe(t.recipeFile, t.variant, buildSeconds))
+            return {};
+        targets << t;
+    }
+    return targets;
+}
+
+double idealSeconds(int variants)
+{
+    return double(buildSeconds) * std::ceil(double(variants) / (builderCount * slotsEach));
+}
+
 void BM_TwelveOverThreeBuilders(benchmark::State& state)
 {
     const int variants = int(state.range(0));
-    constexpr int builders = 3;
-    constexpr int slotsEach = 2;
-    test::BuilderHosts* farm = hosts(state, builders, slotsEach);
+    test::BuilderHosts* farm = hosts(state, builderCount, slotsEach);
     if (!farm)
         return;
     QTemporaryDir dir;
@@ -73,23 +111,10 @@ void BM_TwelveOverThreeBuilders(benchmark::State& state)
     for (auto _ : state) {
         state.PauseTiming();
         BuildQueue queue;
-        BuildSettings settings;
-        settings.backend = BackendKind::Nix;
-        settings.builders = farm->machines();
-        settings.maxJobs = 0;
-        settings.verify = false;
-        settings.concurrency = builders * slotsEach;
-        queue.setSettings(settings);
-        QList<BuildTarget> targets;
-        for (int i = 0; i < variants; ++i) {
-            BuildTarget t;
-            t.variant = t.pname = QStringLiteral("bench-%1").arg(i);
-            t.repository = dir.path();
-            t.recipeFile = dir.filePath(QStringLiteral(".flox/pkgs/%1.nix").arg(t.variant));
-            if (!farm->writeRecipe(t.recipeFile, t.variant, buildSeconds))
-                return bench::fail(state, "cannot write the fixture recipes");
-            targets << t;
-        }
+        queue.setSettings(farmSettings(*farm));
+        const QList<BuildTarget> targets = freshTargets(*farm, dir.path(), variants);
+        if (targets.isEmpty())
+            return bench::fail(state, "cannot write the fixture recipes");
         state.ResumeTiming();
         QElapsedTimer wall;
         wall.start();
@@ -115,12 +140,11 @@ void BM_TwelveOverThreeBuilders(benchmark::State& state)
             nixMs += double(job->durationMs());
             jobs << job;
         }
-        queueMs += queueWaitMs(jobs, builders * slotsEach);
+        queueMs += queueWaitMs(jobs, builderCount * slotsEach);
         ++rounds;
         state.ResumeTiming();
     }
-    const double ideal =
-        double(buildSeconds) * std::ceil(double(variants) / (builders * slotsEach));
+    const double ideal = idealSeconds(variants);
     state.counters["ideal_s"] = ideal;
     state.counters["ratio_to_ideal"] = wallMs / double(rounds) / (ideal * 1000.0);
     state.counters["nix_per_variant_ms"] = nixMs / (double(rounds) * variants);
@@ -131,6 +155,67 @@ BENCHMARK(BM_TwelveOverThreeBuilders)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(3);
+
+// The same Nix commands, `slotsEach` × builders at a time, each started as one ends.
+void BM_NixAlone(benchmark::State& state)
+{
+    const int variants = int(state.range(0));
+    test::BuilderHosts* farm = hosts(state, builderCount, slotsEach);
+    if (!farm)
+        return;
+    QTemporaryDir dir;
+    const BuildSettings settings = farmSettings(*farm);
+    double wallMs = 0;
+    int rounds = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        QList<ProcessSpec> specs;
+        for (const BuildTarget& t : freshTargets(*farm, dir.path(), variants))
+            specs << NixBackend().buildProcessWith(t, settings, NixBackend::hasNewCli());
+        if (specs.size() != variants)
+            return bench::fail(state, "cannot write the fixture recipes");
+        state.ResumeTiming();
+        QElapsedTimer wall;
+        wall.start();
+        std::vector<std::unique_ptr<QProcess>> running;
+        int next = 0;
+        int failed = 0;
+        int done = 0;
+        const auto startOne = [&] {
+            const ProcessSpec& spec = specs[next++];
+            auto p = std::make_unique<QProcess>();
+            p->setWorkingDirectory(spec.workingDirectory);
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            for (auto it = spec.environment.begin(); it != spec.environment.end(); ++it)
+                env.insert(it.key(), it.value());
+            p->setProcessEnvironment(env);
+            QObject::connect(
+                p.get(), &QProcess::finished, [&, q = p.get()](int code, QProcess::ExitStatus how) {
+                    // Built on a builder, as the queue's jobs must be.
+                    const bool remote = q->readAllStandardError().contains(" on 'ssh://");
+                    failed += (code != 0 || how != QProcess::NormalExit || !remote);
+                    ++done;
+                });
+            p->start(spec.program, spec.arguments);
+            running.push_back(std::move(p));
+        };
+        while (next < std::min<int>(variants, settings.concurrency))
+            startOne();
+        const bool finished = QTest::qWaitFor(
+            [&] {
+                while (next < variants && next - done < settings.concurrency)
+                    startOne();
+                return done == variants;
+            },
+            300000);
+        wallMs += double(wall.elapsed());
+        if (!finished || failed > 0)
+            return bench::fail(state, std::to_string(failed) + " Nix builds failed or ran locally");
+        ++rounds;
+    }
+    state.counters["ratio_to_ideal"] = wallMs / double(rounds) / (idealSeconds(variants) * 1000.0);
+}
+BENCHMARK(BM_NixAlone)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 } // namespace
 
