@@ -92,7 +92,10 @@ bool GitRepositoryInfo::isDirty() const
     OpenedRepository repo(m_repositoryPath);
     if (!repo.get() || git_repository_is_bare(repo.get()))
         return false;
-    git_status_options options = GIT_STATUS_OPTIONS_INIT;
+    // The init function, not GIT_STATUS_OPTIONS_INIT: the macro's braces leave fields
+    // unnamed, which clang's -Wextra reports.
+    git_status_options options;
+    git_status_options_init(&options, GIT_STATUS_OPTIONS_VERSION);
     options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
     options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
     git_status_list* list = nullptr;
