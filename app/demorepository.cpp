@@ -126,7 +126,8 @@ QString DemoRepository::create(QString* error, const QString& parentDirectory)
     const QString root = directory.path();
 
     Git git;
-    git_repository_init_options options = GIT_REPOSITORY_INIT_OPTIONS_INIT;
+    git_repository_init_options options;
+    git_repository_init_options_init(&options, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
     options.flags = GIT_REPOSITORY_INIT_MKPATH;
     options.initial_head = "main";
     if (git_repository_init_ext(&git.repository, root.toUtf8().constData(), &options) != 0 ||

@@ -615,8 +615,9 @@ void collect(const PinBumpRequest& request, std::vector<Bumped> bumped, PinBumpP
         for (const auto& [url, unpack] : outcome.downloads) {
             if (!targets)
                 break;
-            auto found = std::find_if(targets->begin(), targets->end(),
-                                      [&](const PrefetchTarget& t) { return t.url == url; });
+            auto found =
+                std::find_if(targets->begin(), targets->end(),
+                             [&wanted = url](const PrefetchTarget& t) { return t.url == wanted; });
             if (found == targets->end())
                 found = targets->insert(targets->end(), PrefetchTarget{url, unpack, url, {}});
             found->recipes.push_back(one.path);

@@ -15,7 +15,8 @@ using Patch = std::unique_ptr<git_patch, decltype(&git_patch_free)>;
 Patch patchOf(const FileOperation& operation, int contextLines)
 {
     GitLibrary::ensureInitialised();
-    git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+    git_diff_options options;
+    git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
     options.context_lines = static_cast<uint32_t>(std::max(contextLines, 0));
     // Recipes and READMEs are text even when a byte looks binary to git's heuristic; a review
     // must show the lines, not "Binary files differ".

@@ -92,8 +92,8 @@ bool GitRepositoryInfo::isDirty() const
     OpenedRepository repo(m_repositoryPath);
     if (!repo.get() || git_repository_is_bare(repo.get()))
         return false;
-    // The init function, not GIT_STATUS_OPTIONS_INIT: the macro's braces leave fields
-    // unnamed, which clang's -Wextra reports.
+    // libgit2's init functions, not its *_INIT macros, whose braces leave fields unnamed (clang's
+    // -Wextra reports them).
     git_status_options options;
     git_status_options_init(&options, GIT_STATUS_OPTIONS_VERSION);
     options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
