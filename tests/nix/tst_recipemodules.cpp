@@ -76,7 +76,7 @@ private slots:
     {
         MemorySource source;
         source.files["pins/nixpkgs.json"] = kPin;
-        source.files["big.json"] = std::string(200, ' ') + "1";
+        source.files["big.json"] = std::string(200, ' ').append(1, '1');
         source.files["lib/x.nix"] = "{ a = 1; }";
         RecipeModules modules(source, 100);
         const auto text = modules.text("pins/nixpkgs.json");

@@ -421,29 +421,29 @@ struct ArchToken
     std::string suffix; // "+PTX", "-real"; an "a"/"f" feature suffix is dropped
 };
 
-std::optional<ArchToken> readArch(std::string text)
+std::optional<ArchToken> readArch(std::string_view text)
 {
     ArchToken token;
     for (std::string_view suffix : {"+PTX", "-real", "-virtual"})
         if (text.ends_with(suffix)) {
             token.suffix = std::string(suffix);
-            text.resize(text.size() - suffix.size());
+            text.remove_suffix(suffix.size());
         }
     if (!text.empty() && (text.back() == 'a' || text.back() == 'f'))
-        text.pop_back();
+        text.remove_suffix(1);
     const auto dot = text.find('.');
-    if (dot != std::string::npos) {
-        const std::string major = text.substr(0, dot);
-        const std::string minor = text.substr(dot + 1);
+    if (dot != std::string_view::npos) {
+        const std::string_view major = text.substr(0, dot);
+        const std::string_view minor = text.substr(dot + 1);
         if (!isDigits(major) || minor.size() != 1 || !isDigits(minor))
             return std::nullopt;
-        token.number = major + minor;
+        token.number.append(major).append(minor);
         token.dotted = true;
         return token;
     }
     if (!isDigits(text) || text.size() < 2 || text.size() > 3)
         return std::nullopt;
-    token.number = text;
+    token.number = std::string(text);
     return token;
 }
 
