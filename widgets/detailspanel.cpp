@@ -86,6 +86,10 @@ QString problemText(const RecipeFacts& facts)
                 .arg(facts.parseError->column)
                 .arg(qs(facts.parseError->message));
         return QObject::tr("Nix syntax error: %1").arg(qs(facts.problemDetail));
+    case FileProblem::TooDeep:
+        return QObject::tr("not checked: nested deeper than RecipeGrid's parser follows (line "
+                           "%1); Nix may accept it")
+            .arg(facts.parseError ? facts.parseError->line : 0);
     case FileProblem::Symlink:
         return QObject::tr("symbolic link, not followed: %1").arg(qs(facts.problemDetail));
     }

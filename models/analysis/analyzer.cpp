@@ -201,7 +201,8 @@ RecipeFacts Analyzer::extract(const std::string& path, std::string bytes,
     facts.lines = std::make_shared<const nix::LineIndex>(bytes);
     const nix::SyntaxTree tree = nix::SyntaxTree::parse(std::move(bytes));
     if (tree.error() || !tree.root()) {
-        facts.problem = FileProblem::SyntaxError;
+        facts.problem = tree.error() && tree.error()->beyondLimit ? FileProblem::TooDeep
+                                                                  : FileProblem::SyntaxError;
         facts.parseError = tree.error();
         facts.problemDetail = tree.error() ? tree.error()->message : "unparsable";
         return facts;

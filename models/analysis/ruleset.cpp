@@ -38,6 +38,10 @@ const std::vector<RuleInfo> allRules = {
     {rule::syntaxError, S::Error, F::None, "syntax error",
      "Nix would reject the file; the message gives line:column and what was expected.",
      &FileRules::problem},
+    {rule::nestedTooDeep, S::Warning, F::None, "too deeply nested to check",
+     "The file nests expressions deeper than RecipeGrid's parser follows: Nix may accept it, "
+     "but RecipeGrid did not read it, so nothing in it was checked.",
+     &FileRules::problem},
     {rule::notAVariantName, S::Info, F::Rename, "not a variant name",
      "The file name does not name a variant (package-pythonXYZ-cudaX_Y-smNN-isa).",
      &CellRules::notAVariantName},

@@ -27,6 +27,7 @@ inline constexpr std::string_view symlinkOutside = "symlink-outside";
 inline constexpr std::string_view notUtf8 = "not-utf8";
 inline constexpr std::string_view oversizedFile = "oversized-file";
 inline constexpr std::string_view syntaxError = "syntax-error";
+inline constexpr std::string_view nestedTooDeep = "nested-too-deep";
 inline constexpr std::string_view notAVariantName = "not-a-variant-name";
 inline constexpr std::string_view naming = "naming";
 inline constexpr std::string_view unknownToCatalog = "unknown-to-catalog";

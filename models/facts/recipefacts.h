@@ -144,8 +144,9 @@ struct CpuFlagsFact
     std::string writtenIn; // "lib/cpu-isa.nix:3" when the flags are written in a module
 };
 
-// Why a file could not be analysed at all; each becomes a finding.
-enum class FileProblem { None, Unreadable, NotUtf8, Oversized, SyntaxError, Symlink };
+// Why a file could not be analysed at all; each becomes a finding. TooDeep: nested beyond what
+// the parser follows, which Nix may accept, so the file is unread rather than wrong.
+enum class FileProblem { None, Unreadable, NotUtf8, Oversized, SyntaxError, TooDeep, Symlink };
 
 struct RecipeFacts
 {

@@ -130,7 +130,7 @@ Parser::DepthGuard::DepthGuard(Parser& p, uint32_t offset) : m_parser(p)
 {
     if (++m_parser.m_depth > kMaxRecursion) {
         --m_parser.m_depth;
-        throw ParseFailure{offset, "expression nested too deeply"};
+        throw ParseFailure{offset, "expression nested too deeply", true};
     }
 }
 
@@ -259,7 +259,7 @@ const Node* Parser::finish(Node* node, size_t mark)
             depth = std::max<int>(depth, array[i]->depth);
         }
         if (depth + 1 > kMaxDepth)
-            throw ParseFailure{node->range.begin, "expression nested too deeply"};
+            throw ParseFailure{node->range.begin, "expression nested too deeply", true};
         node->depth = static_cast<uint16_t>(depth + 1);
         node->children = std::span<const Node* const>(array, count);
         m_stack.resize(mark);
@@ -982,7 +982,7 @@ const Node* Parser::parseAttrPath()
     finish(path, mark);
     // `a.b.c = 1;` becomes nested sets when lowered, so long paths count as nesting too.
     if (path->depth + segments > kMaxDepth)
-        throw ParseFailure{begin, "expression nested too deeply"};
+        throw ParseFailure{begin, "expression nested too deeply", true};
     path->depth = static_cast<uint16_t>(path->depth + segments);
     return path;
 }

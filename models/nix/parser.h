@@ -22,6 +22,7 @@ struct ParseFailure
 {
     uint32_t offset = 0;
     std::string message;
+    bool beyondLimit = false; // our nesting limit was reached, not a rule of Nix's grammar
 };
 
 class Parser

@@ -103,6 +103,7 @@ SyntaxTree SyntaxTree::parse(std::string source)
     } catch (const ParseFailure& failure) {
         tree.d->root = nullptr;
         tree.d->error = makeError(src, failure.offset, withShortQuotes(failure.message));
+        tree.d->error->beyondLimit = failure.beyondLimit;
     } catch (const std::exception& e) {
         tree.d->root = nullptr;
         tree.d->error = makeError(src, 0, std::string("internal parser error: ") + e.what());

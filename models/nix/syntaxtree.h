@@ -5,7 +5,8 @@
 // error() says where (line:column) and what was expected, as Nix itself would reject it.
 //
 // Known differences from Nix 2.8 (tests/nix/tst_nix_differential checks the rest):
-// - nesting deeper than 1000 levels is rejected ("expression nested too deeply");
+// - nesting deeper than 1000 levels is not read ("expression nested too deeply", with
+//   ParseError::beyondLimit set, as Nix may accept it);
 // - when several variables are undefined, or when printing `let` bindings and formals, Nix
 //   follows the heap order of its interned names, which we can only approximate;
 // - bison's "expecting …" lists are reproduced for the common cases only.
@@ -25,6 +26,9 @@ struct ParseError
     uint32_t line = 1;   // 1-based
     uint32_t column = 1; // 1-based, in bytes
     std::string message; // e.g. "unexpected '}', expecting ';'"
+    // The file nests deeper than this parser follows (1000 levels of tree, 2000 parser
+    // frames): Nix itself may well accept it, so it is unread, not known to be wrong.
+    bool beyondLimit = false;
 };
 
 class SyntaxTree

@@ -293,6 +293,8 @@ private slots:
     void compare_data();
     void compare();
     void corpusIsLargeAndMixed();
+    void nestingLimitIsOursNotNixs_data();
+    void nestingLimitIsOursNotNixs();
 
 private:
     void runNix();
@@ -494,6 +496,37 @@ void TestNixDifferential::corpusIsLargeAndMixed()
     QCOMPARE(errorKind("attribute 'a.b' already defined at 1:3"),
              errorKind("attribute 'a' already defined at 1:4"));
     QVERIFY(errorKind("undefined variable 'x'") != errorKind("syntax error, unexpected ID"));
+}
+
+// Where SyntaxTree stops following the nesting, Nix still reads the file: the error must then
+// say that the limit is ours (beyondLimit), so that the recipe is reported unread, not broken.
+void TestNixDifferential::nestingLimitIsOursNotNixs_data()
+{
+    QTest::addColumn<QByteArray>("source");
+    QTest::newRow("1100 parentheses") << QByteArray(1100, '(') + "1" + QByteArray(1100, ')');
+    QByteArray sum = "1";
+    for (int i = 0; i < 1500; ++i)
+        sum += " + 1";
+    QTest::newRow("1500-term sum") << sum;
+    QByteArray lists = QByteArray(1200, '[') + QByteArray(1200, ']');
+    QTest::newRow("1200 lists") << lists;
+}
+
+void TestNixDifferential::nestingLimitIsOursNotNixs()
+{
+    QFETCH(QByteArray, source);
+    const SyntaxTree tree = SyntaxTree::parse(source.toStdString());
+    QVERIFY(tree.error());
+    QVERIFY2(tree.error()->beyondLimit, tree.error()->message.c_str());
+    QFile file(m_generated.filePath("deep.nix"));
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(source);
+    file.close();
+    QProcess nix;
+    nix.start(m_nix, {"--parse", file.fileName()});
+    QVERIFY(nix.waitForFinished(60000));
+    QVERIFY2(nix.exitStatus() == QProcess::NormalExit && nix.exitCode() == 0,
+             nix.readAllStandardError().constData());
 }
 
 QTEST_GUILESS_MAIN(TestNixDifferential)

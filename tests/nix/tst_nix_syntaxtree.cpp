@@ -445,6 +445,7 @@ void TestNixSyntaxTree::errors()
     QCOMPARE(QString::fromStdString(tree.error()->message), message);
     QCOMPARE(int(tree.error()->line), line);
     QCOMPARE(int(tree.error()->column), column);
+    QVERIFY(!tree.error()->beyondLimit); // Nix rejects these too
     QVERIFY(tree.toNixParseNotation().empty());
 }
 
@@ -497,6 +498,7 @@ void TestNixSyntaxTree::nestingIsCapped()
     QVERIFY(tree.error());
     QVERIFY2(tree.error()->message == "expression nested too deeply",
              tree.error()->message.c_str());
+    QVERIFY(tree.error()->beyondLimit);
 }
 
 void TestNixSyntaxTree::randomInputNeverCrashes()

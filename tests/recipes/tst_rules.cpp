@@ -1989,6 +1989,37 @@ in
         QCOMPARE(fine.cells.front().status, CellStatus::Ok);
     }
 
+    // Nested deeper than the parser follows, which Nix accepts (tst_nix_differential): the file
+    // is unread, so a warning says nothing in it was checked, never a syntax error that would
+    // mark the cell broken.
+    void nestedDeeperThanTheParserFollows()
+    {
+        TestRepository repo;
+        repo.write(".flox/recipegrid.json", specJson);
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix",
+                         "# wrapped\n" + QByteArray(1100, '(') + Recipe{}.text() +
+                             QByteArray(1100, ')'));
+        const Analysis analysis = analyze(repo);
+        const Cell* cell = nullptr;
+        for (const Cell& entry : analysis.cells)
+            if (entry.recipe)
+                cell = &entry;
+        QVERIFY(cell);
+        QCOMPARE(cell->findings.size(), size_t(1));
+        QCOMPARE(cell->findings[0].ruleId, std::string("nested-too-deep"));
+        QCOMPARE(cell->findings[0].severity, Severity::Warning);
+        QCOMPARE(cell->findings[0].line, 2u); // where the parser stopped
+        QVERIFY(cell->findings[0].message.find("not Nix's") != std::string::npos);
+        QVERIFY(cell->status != CellStatus::Broken);
+        // The same recipe one level of parentheses deep is read and judged sound.
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix",
+                         "# wrapped\n(" + Recipe{}.text() + ")");
+        const Analysis shallow = analyze(repo);
+        for (const Cell& entry : shallow.cells)
+            if (entry.recipe)
+                QCOMPARE(entry.status, CellStatus::Ok);
+    }
+
     // A pin written in a module (`pin = import ./lib/pin.nix;`) is the pin of every recipe
     // that imports it; findings say where it is written.
     void pinsWrittenInAModule()
