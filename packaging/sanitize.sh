@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # packaging/sanitize.sh: the sanitizer and fuzzing leg of CI, after packaging/setup.sh has
 # installed the packages (clang and its compiler-rt, which holds libFuzzer, are in the list).
-#   1. the asan preset (AddressSanitizer + UndefinedBehaviorSanitizer, Debug): the engine, change
-#      and CLI suites and the replay of the fuzz corpus (tst_fuzzcorpus), any sanitizer report
-#      failing its suite;
+#   1. the asan preset (clang, AddressSanitizer + UndefinedBehaviorSanitizer, Debug with line
+#      tables): the engine, change and CLI suites and the replay of the fuzz corpus
+#      (tst_fuzzcorpus), any sanitizer report failing its suite;
 #   2. the fuzz preset (clang, libFuzzer): fuzz_nix_parser for RG_FUZZ_SECONDS (default 60) from
 #      tests/fuzz/corpus, new inputs going to a scratch folder, never into the corpus.
-# `packaging/sanitize.sh fuzz` runs step 2 alone: a few minutes, where step 1 takes a quarter of
-# an hour on two cores. The fuzz target is itself built with AddressSanitizer and UBSan, and it
-# starts by running every corpus input through the parser, the fact extraction and every
-# per-recipe rule, so even this short leg is a sanitizer run of the engine.
+# `packaging/sanitize.sh fuzz` runs step 2 alone: a few minutes, where step 1 takes ten on two
+# cores. The fuzz target is itself built with AddressSanitizer and UBSan, and it starts by
+# running every corpus input through the parser, the fact extraction and every per-recipe
+# rule, so even this short leg is a sanitizer run of the engine.
 # Prints each step's time. Exit status: the first failing step's.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,13 +36,19 @@ suites=(tst_nix_syntaxtree tst_nix_differential tst_evaluator tst_recipemodules
     tst_checkcommand tst_changecommand tst_pincommand tst_commandline)
 regex="^($(IFS='|'; echo "${suites[*]}")|nix_store_init)\$"
 
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
-# QtTest's watchdog stops a test function after 5 minutes; instrumented code runs 3-5 times
-# slower (tst_mutations' one function takes 4 minutes alone on 2 cores), so CTest's limit rules.
+# Allocation and free stacks of 8 frames instead of 30: a report still names where the memory
+# came from, and the suites spend a tenth less time in the allocator's stack unwinding.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:malloc_context_size=8}
+# QtTest's watchdog stops a test function after 5 minutes; instrumented code runs many times
+# slower (tst_mutations' one function takes 2-3 minutes alone on 2 cores), so CTest's limit rules.
 export QTEST_FUNCTION_TIMEOUT=${QTEST_FUNCTION_TIMEOUT:-1800000}
 # UBSan only prints by default; here a report is a failure.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 if [ "$suites_too" = 1 ]; then
+    # The parser's 2,000 guarded frames fit 1 MB of stack when optimised; at -O0 with ASan's
+    # redzones clang's frames are many times larger, and the deepest inputs overflow the usual
+    # 8 MB. 64 MB for every thread of the suites (glibc sizes new threads from this limit too).
+    ulimit -s 65536 || echo "sanitize: cannot set a 64 MB stack (hard limit $(ulimit -H -s) KB)" >&2
     timed "asan configure" cmake --preset asan -DRG_SYNTAX_HIGHLIGHTING=OFF >/dev/null
     timed "asan build" cmake --build build/asan --parallel "$jobs" --target recipegrid "${suites[@]}"
     timed "asan tests" ctest --test-dir build/asan --output-on-failure --timeout 1800 -j "$jobs" \

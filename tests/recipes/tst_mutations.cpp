@@ -837,8 +837,10 @@ struct FixOutcome
 // Plans the fix of `path` in the repository as it is on disk now (mutated), and returns the
 // fixed file and its findings, judged together with the rest of the repository; `why` says
 // why there is no fix.
+// `cache` holds the facts of the repository's unchanged recipes, as a window's session does.
 std::optional<FixOutcome> fixOf(const std::shared_ptr<const RepositorySource>& source,
-                                const Analysis& mutated, const std::string& path, std::string* why)
+                                const Analysis& mutated, const std::string& path, std::string* why,
+                                RecipeCache& cache)
 {
     ChangeRequest request;
     request.action = ChangeAction::Fix;
@@ -854,7 +856,8 @@ std::optional<FixOutcome> fixOf(const std::shared_ptr<const RepositorySource>& s
     }
     auto fixed = std::make_shared<OverlaySource>(source);
     fixed->write(path, op->after);
-    return FixOutcome{findingsOn(Analyzer().analyze(*fixed), path), op->after, op->reason};
+    return FixOutcome{findingsOn(Analyzer().analyze(*fixed, {}, &cache), path), op->after,
+                      op->reason};
 }
 
 } // namespace
@@ -900,7 +903,10 @@ private slots:
             test::TestRepository copy;
             copy.copyFrom(repo.root);
             const std::shared_ptr<const RepositorySource> source = openWorkTree(copy.rootPath());
-            const Analysis before = Analyzer().analyze(*source);
+            // One mutated file a run: the others' facts come from the cache (the work tree's
+            // stamps name their content), so each run parses one file, as the window does.
+            RecipeCache cache;
+            const Analysis before = Analyzer().analyze(*source, {}, &cache);
             const std::string repoName = repo.name.toStdString();
             QVERIFY2(before.sourceError.empty(), repoName.c_str());
             if (repo.name == QLatin1String("seed001-target")) {
@@ -1358,7 +1364,7 @@ private slots:
                 // warnings of its own (a deprecated attribute), the author's file with those
                 // fixed, since a fix repairs every finding of its recipe.
                 std::string unused;
-                const auto ownFix = fixOf(source, before, path, &unused);
+                const auto ownFix = fixOf(source, before, path, &unused, cache);
                 const std::string expected = ownFix ? ownFix->text : original.toStdString();
                 for (const Mutant& mutant : mutants) {
                     const std::string label =
@@ -1372,7 +1378,7 @@ private slots:
                     ++byKind[mutant.kind].mutants;
                     ++byRepo[repoName][mutant.kind];
                     QVERIFY(writeFile(absolute, mutant.bytes));
-                    const Analysis after = Analyzer().analyze(*source);
+                    const Analysis after = Analyzer().analyze(*source, {}, &cache);
                     const std::map<std::string, int> now = findingsOn(after, path);
                     bool caught = false;
                     for (const std::string& rule : mutant.rules) {
@@ -1382,7 +1388,8 @@ private slots:
                                             is->second > (was == baseline.end() ? 0 : was->second));
                     }
                     std::string why;
-                    const auto fixed = caught ? fixOf(source, after, path, &why) : std::nullopt;
+                    const auto fixed =
+                        caught ? fixOf(source, after, path, &why, cache) : std::nullopt;
                     QVERIFY(writeFile(absolute, original));
                     if (fixed) {
                         std::string left;
@@ -1535,7 +1542,10 @@ private slots:
             test::TestRepository copy;
             copy.copyFrom(root);
             const std::shared_ptr<const RepositorySource> source = openWorkTree(copy.rootPath());
-            const Analysis before = Analyzer().analyze(*source);
+            // One mutated file a run: the others' facts come from the cache (the work tree's
+            // stamps name their content), so each run parses one file, as the window does.
+            RecipeCache cache;
+            const Analysis before = Analyzer().analyze(*source, {}, &cache);
             for (const Cell& entry : before.cells) {
                 if (!entry.recipe || entry.firstError())
                     continue;
@@ -1566,7 +1576,7 @@ private slots:
                     ++tally.mutants;
                     names.insert(mutant.kind);
                     QVERIFY(writeFile(absolute, mutant.bytes));
-                    const Analysis after = Analyzer().analyze(*source);
+                    const Analysis after = Analyzer().analyze(*source, {}, &cache);
                     const std::map<std::string, int> now = findingsOn(after, path);
                     const bool caught = std::ranges::any_of(mutant.rules, [&](const auto& rule) {
                         return now.count(rule) &&
@@ -1574,7 +1584,8 @@ private slots:
                     });
                     // The argument is the one token the defect wrote: its fix gives it back.
                     std::string why;
-                    const auto fixed = caught ? fixOf(source, after, path, &why) : std::nullopt;
+                    const auto fixed =
+                        caught ? fixOf(source, after, path, &why, cache) : std::nullopt;
                     QVERIFY(writeFile(absolute, original));
                     if (fixed && fixed->text == original.toStdString())
                         ++tally.restored;
