@@ -1,7 +1,10 @@
 // recipegrid: with a subcommand it runs headless; with nothing, options or a path it opens
-// the window; any other word is a mistyped command.
+// the window; any other word is a mistyped command. Built with -DRG_GUI=OFF it has the
+// commands alone (Qt Core only), for machines without Qt Widgets.
 
+#ifndef RG_WITHOUT_WINDOW
 #include "guilauncher.h"
+#endif
 #include "headlesscommands.h"
 #include "vcs/gitlibrary.h"
 
@@ -60,5 +63,11 @@ int main(int argc, char* argv[])
         if (isUnknownCommand(first))
             return unknownCommand(first);
     }
+#ifdef RG_WITHOUT_WINDOW
+    std::cerr << "recipegrid: this build has no window (configured with -DRG_GUI=OFF)\n\n";
+    rg::HeadlessCommands::printUsage(std::cerr);
+    return 2;
+#else
     return rg::GuiLauncher::run(argc, argv);
+#endif
 }
