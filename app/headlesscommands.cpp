@@ -92,9 +92,10 @@ std::string HeadlessCommands::names()
     return text;
 }
 
-void HeadlessCommands::printUsage(std::ostream& out)
+void HeadlessCommands::printUsage(std::ostream& out, bool withWindow)
 {
-    out << "Usage: recipegrid [--demo] [REPO]\n       recipegrid COMMAND --help\n\nCommands:\n";
+    out << (withWindow ? "Usage: recipegrid [--demo] [REPO]\n       " : "Usage: ")
+        << "recipegrid COMMAND --help\n\nCommands:\n";
     for (const HeadlessCommand& command : commands) {
         const std::string_view name = command.name;
         out << "  " << name << std::string(12 - name.size(), ' ') << command.summary << '\n';

@@ -28,8 +28,9 @@ public:
     static const HeadlessCommand* nearest(std::string_view word);
     // "check, build, export-ci, …": for one-line messages.
     static std::string names();
-    // The usage lines and one line per command, as `recipegrid help` prints them.
-    static void printUsage(std::ostream& out);
+    // The usage lines and one line per command, as `recipegrid help` prints them; the line
+    // that opens the window only where the build has one.
+    static void printUsage(std::ostream& out, bool withWindow);
 };
 
 } // namespace rg

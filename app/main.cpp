@@ -15,6 +15,12 @@
 
 namespace {
 
+#ifdef RG_WITHOUT_WINDOW
+constexpr bool withWindow = false;
+#else
+constexpr bool withWindow = true;
+#endif
+
 int runHeadless(const rg::HeadlessCommand& command, int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
@@ -40,9 +46,28 @@ int unknownCommand(std::string_view word)
     if (const rg::HeadlessCommand* nearest = rg::HeadlessCommands::nearest(word))
         std::cerr << "; did you mean " << nearest->name << '?';
     std::cerr << "\n\n";
-    rg::HeadlessCommands::printUsage(std::cerr);
+    rg::HeadlessCommands::printUsage(std::cerr, withWindow);
     return 2;
 }
+
+#ifdef RG_WITHOUT_WINDOW
+// What a build without the window (-DRG_GUI=OFF) does with the window's arguments: answers
+// --help and --version, and says what it lacks for anything else.
+int withoutWindow(std::string_view first)
+{
+    if (first == "--version" || first == "-v") {
+        std::cout << "RecipeGrid " RG_VERSION "\n";
+        return 0;
+    }
+    if (first == "--help" || first == "-h") {
+        rg::HeadlessCommands::printUsage(std::cout, withWindow);
+        return 0;
+    }
+    std::cerr << "recipegrid: this build has no window (configured with -DRG_GUI=OFF)\n\n";
+    rg::HeadlessCommands::printUsage(std::cerr, withWindow);
+    return 2;
+}
+#endif
 
 } // namespace
 
@@ -57,16 +82,14 @@ int main(int argc, char* argv[])
         if (const rg::HeadlessCommand* command = rg::HeadlessCommands::find(first))
             return runHeadless(*command, argc, argv);
         if (first == "help") {
-            rg::HeadlessCommands::printUsage(std::cout);
+            rg::HeadlessCommands::printUsage(std::cout, withWindow);
             return 0;
         }
         if (isUnknownCommand(first))
             return unknownCommand(first);
     }
 #ifdef RG_WITHOUT_WINDOW
-    std::cerr << "recipegrid: this build has no window (configured with -DRG_GUI=OFF)\n\n";
-    rg::HeadlessCommands::printUsage(std::cerr);
-    return 2;
+    return withoutWindow(argc > 1 ? argv[1] : "");
 #else
     return rg::GuiLauncher::run(argc, argv);
 #endif

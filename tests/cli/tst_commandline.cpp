@@ -94,6 +94,31 @@ private slots:
         QVERIFY2(result.err.contains("did you mean check?"), result.err.constData());
     }
 
+    // `recipegrid --help` / `--version` answer on a machine without a display: no DISPLAY,
+    // no WAYLAND_DISPLAY, no platform plugin override, so a QApplication would abort.
+    void helpAndVersionWithoutDisplay()
+    {
+        for (const QString& option : {QStringLiteral("--help"), QStringLiteral("-h"),
+                                      QStringLiteral("--version"), QStringLiteral("-v")}) {
+            QProcess process;
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+                environment.remove(QString::fromLatin1(name));
+            process.setProcessEnvironment(environment);
+            process.start(QStringLiteral(RG_BINARY_DIR "/app/recipegrid"), {option});
+            QVERIFY(process.waitForFinished(30000));
+            QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(process.exitCode(), 0);
+            const QByteArray out = process.readAllStandardOutput();
+            if (option.contains(QLatin1Char('h'))) {
+                QVERIFY2(out.contains("--demo") && out.contains("recipegrid help"),
+                         out.constData());
+            } else {
+                QVERIFY2(out.startsWith("RecipeGrid " RG_VERSION), out.constData());
+            }
+        }
+    }
+
     void windowWithoutDisplay_data()
     {
         QTest::addColumn<QStringList>("arguments");
