@@ -20,11 +20,13 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 using namespace rg;
@@ -107,6 +109,30 @@ private slots:
                     QStringLiteral("2000"), m_repo});
         QVERIFY(make.waitForFinished(300000));
         QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+    }
+
+    // The probe itself: a GUI thread that sleeps (waits on a process or a disk) and one that
+    // computes both show as lateness, although neither waits for a CPU.
+    void theProbeSeesAStall()
+    {
+        for (const bool sleeping : {true, false}) {
+            ResponsivenessProbe probe;
+            probe.start();
+            QTimer::singleShot(30, [sleeping] {
+                QElapsedTimer held;
+                held.start();
+                if (sleeping)
+                    QThread::msleep(150);
+                while (held.elapsed() < 150) {
+                }
+            });
+            QTest::qWait(300);
+            probe.stop();
+            QVERIFY2(probe.maxLatenessMs() >= 120,
+                     qPrintable(QStringLiteral("%1: %2 ms")
+                                    .arg(sleeping ? "sleeping" : "computing")
+                                    .arg(probe.maxLatenessMs())));
+        }
     }
 
     void openingALargeRepository()

@@ -836,8 +836,7 @@ struct FixOutcome
 
 // Plans the fix of `path` in the repository as it is on disk now (mutated), and returns the
 // fixed file and its findings, judged together with the rest of the repository; `why` says
-// why there is no fix.
-// `cache` holds the facts of the repository's unchanged recipes, as a window's session does.
+// why there is no fix. `cache` holds the facts of the unchanged recipes, as a window's does.
 std::optional<FixOutcome> fixOf(const std::shared_ptr<const RepositorySource>& source,
                                 const Analysis& mutated, const std::string& path, std::string* why,
                                 RecipeCache& cache)
