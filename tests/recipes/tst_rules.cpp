@@ -2011,13 +2011,31 @@ in
         QCOMPARE(cell->findings[0].line, 2u); // where the parser stopped
         QVERIFY(cell->findings[0].message.find("not Nix's") != std::string::npos);
         QVERIFY(cell->status != CellStatus::Broken);
-        // The same recipe one level of parentheses deep is read and judged sound.
-        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix",
-                         "# wrapped\n(" + Recipe{}.text() + ")");
-        const Analysis shallow = analyze(repo);
-        for (const Cell& entry : shallow.cells)
-            if (entry.recipe)
-                QCOMPARE(entry.status, CellStatus::Ok);
+        // Another notation an author could reach: a long sum in a binding. Deep enough, it is
+        // unread the same way; 400 terms are read, and the recipe is judged sound.
+        const auto withSum = [](int terms) {
+            QByteArray sum = "0";
+            for (int i = 0; i < terms; ++i)
+                sum += " + 1";
+            return "let jobs = " + sum + "; in\n" + Recipe{}.text();
+        };
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix", withSum(1500));
+        const Analysis longSum = analyze(repo);
+        for (const Cell& entry : longSum.cells)
+            if (entry.recipe) {
+                QCOMPARE(entry.findings.size(), size_t(1));
+                QCOMPARE(entry.findings[0].ruleId, std::string("nested-too-deep"));
+            }
+        // Within the limit, in both notations, the recipe is read and judged sound.
+        for (const QByteArray& sound : {"# wrapped\n(" + Recipe{}.text() + ")", withSum(400)}) {
+            repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix", sound);
+            const Analysis shallow = analyze(repo);
+            for (const Cell& entry : shallow.cells)
+                if (entry.recipe) {
+                    QCOMPARE(entry.status, CellStatus::Ok);
+                    QVERIFY(entry.findings.empty());
+                }
+        }
     }
 
     // A pin written in a module (`pin = import ./lib/pin.nix;`) is the pin of every recipe
