@@ -161,6 +161,24 @@ std::shared_ptr<const RecipeFacts> RecipeCache::find(const std::string& path,
     return it->second.second;
 }
 
+std::shared_ptr<const RecipeFacts> RecipeCache::findContent(const std::string& path,
+                                                            const std::string& digest) const
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_entries.find(path);
+    if (it == m_entries.end() || digest.empty() || it->second.second->digest != digest)
+        return nullptr;
+    return it->second.second;
+}
+
+void RecipeCache::seed(const Analysis& analysis)
+{
+    std::lock_guard lock(m_mutex);
+    for (const Cell& cell : analysis.cells)
+        if (cell.recipe && !cell.recipe->digest.empty())
+            m_entries.try_emplace(cell.recipe->path, std::string(), cell.recipe);
+}
+
 void RecipeCache::store(const std::string& path, const std::string& stamp,
                         std::shared_ptr<const RecipeFacts> facts)
 {
@@ -294,6 +312,21 @@ MatrixSpec inferSpec(const std::vector<std::shared_ptr<const RecipeFacts>>& reci
     return spec;
 }
 
+// A recipe that cannot be read still names its cell; only its facts are unknown.
+std::shared_ptr<const RecipeFacts> unreadFacts(const SourceEntry& entry, const SourceFile& file)
+{
+    auto facts = std::make_shared<RecipeFacts>();
+    facts->path = entry.path;
+    facts->fileName = fileNameOf(entry.path);
+    facts->variant = VariantName::parse(stemOf(facts->fileName));
+    facts->size = entry.size;
+    facts->problem = file.oversized           ? FileProblem::Oversized
+                     : file.outsideRepository ? FileProblem::Symlink
+                                              : FileProblem::Unreadable;
+    facts->problemDetail = file.error;
+    return facts;
+}
+
 bool canonicalsDiffer(const RecipeGrouping& a, const RecipeGrouping& b)
 {
     return !std::equal(a.groups().begin(), a.groups().end(), b.groups().begin(), b.groups().end(),
@@ -319,42 +352,39 @@ Analyzer::scan(const RepositorySource& source, const std::vector<SourceEntry>& l
         if (options.progress)
             options.progress(now, total);
     };
+    // A recipe's facts from an earlier scan hold while the modules it read do.
+    const auto current = [&](const std::shared_ptr<const RecipeFacts>& known) {
+        return known &&
+               std::all_of(known->modules.begin(), known->modules.end(), [&](const auto& module) {
+                   return modules.stamp(module.first) == module.second;
+               });
+    };
     parallelFor(listed.size(), threadsFor(options), [&](size_t i) {
         const SourceEntry& entry = listed[i];
         if (cache)
-            if (auto known = cache->find(entry.path, entry.stamp)) {
-                // A recipe's facts from an earlier scan hold while the modules it read do.
-                const bool current = std::all_of(
-                    known->modules.begin(), known->modules.end(), [&](const auto& module) {
-                        return modules.stamp(module.first) == module.second;
-                    });
-                if (current) {
-                    recipes[i] = std::move(known);
-                    reportProgress();
-                    return;
-                }
+            if (auto known = cache->find(entry.path, entry.stamp); current(known)) {
+                recipes[i] = std::move(known);
+                reportProgress();
+                return;
             }
         SourceFile file = source.read(entry.path, options.maxFileSize);
-        std::shared_ptr<RecipeFacts> facts;
+        std::shared_ptr<const RecipeFacts> facts;
         if (!file.error.empty()) {
-            facts = std::make_shared<RecipeFacts>();
-            facts->path = entry.path;
-            facts->fileName = fileNameOf(entry.path);
-            facts->variant = VariantName::parse(stemOf(facts->fileName));
-            facts->size = entry.size;
-            facts->problem = file.oversized           ? FileProblem::Oversized
-                             : file.outsideRepository ? FileProblem::Symlink
-                                                      : FileProblem::Unreadable;
-            facts->problemDetail = file.error;
+            facts = unreadFacts(entry, file);
         } else {
-            ModuleTrail trail(modules);
             std::string digest = RecipeContentKey::digestOf(file.bytes);
-            facts =
-                std::make_shared<RecipeFacts>(extract(entry.path, std::move(file.bytes), &trail));
-            facts->digest = std::move(digest);
-            for (const std::string& module : trail.reached())
-                facts->modules.emplace_back(module, modules.stamp(module));
-            ++parsed;
+            if (cache)
+                facts = cache->findContent(entry.path, digest);
+            if (!current(facts)) {
+                ModuleTrail trail(modules);
+                auto read = std::make_shared<RecipeFacts>(
+                    extract(entry.path, std::move(file.bytes), &trail));
+                read->digest = std::move(digest);
+                for (const std::string& module : trail.reached())
+                    read->modules.emplace_back(module, modules.stamp(module));
+                facts = std::move(read);
+                ++parsed;
+            }
         }
         recipes[i] = facts;
         if (cache)

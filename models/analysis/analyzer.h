@@ -18,14 +18,22 @@
 
 namespace rg {
 
-// Facts by path and stamp, reused between scans of the same source.
+// Facts by path and stamp, reused between scans of the same source. A file whose stamp changed
+// but whose bytes did not (touched, rewritten alike, or planned by a change set) is read and
+// hashed, not parsed again: facts are a function of the path, the bytes and the modules read.
 class RecipeCache
 {
 public:
     std::shared_ptr<const RecipeFacts> find(const std::string& path,
                                             const std::string& stamp) const;
+    // The facts at `path` when they were extracted from bytes of that digest, whatever the stamp.
+    std::shared_ptr<const RecipeFacts> findContent(const std::string& path,
+                                                   const std::string& digest) const;
     void store(const std::string& path, const std::string& stamp,
                std::shared_ptr<const RecipeFacts> facts);
+    // Facts an earlier analysis holds, from a source whose stamps are not known: found by
+    // content alone.
+    void seed(const Analysis& analysis);
     void retainOnly(const std::vector<std::string>& paths);
     int parsedCount() const { return m_parsed; } // files actually parsed since construction
 

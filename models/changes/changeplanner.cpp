@@ -40,7 +40,9 @@ class PlanBuilder
 public:
     PlanBuilder(std::shared_ptr<const RepositorySource> source, const Analysis& analysis)
         : m_source(std::move(source)), m_analysis(analysis), m_generator(*m_source, analysis)
-    {}
+    {
+        m_facts.seed(analysis);
+    }
 
     ChangeSet build(const ChangeRequest& request)
     {
@@ -300,7 +302,8 @@ private:
             planReadme(after, addReadmeSection);
     }
 
-    Analysis analyzePlanned() const
+    // Only the planned files are parsed: the others' facts come from the analysis given.
+    Analysis analyzePlanned()
     {
         auto planned = std::make_shared<OverlaySource>(m_source);
         for (const FileOperation& op : m_changes.operations) {
@@ -312,7 +315,7 @@ private:
         AnalyzerOptions options;
         options.specPath = m_analysis.specPath;
         options.recipeDir = m_analysis.recipeDir;
-        return Analyzer(m_analysis.catalog).analyze(*planned, options);
+        return Analyzer(m_analysis.catalog).analyze(*planned, options, &m_facts);
     }
 
     void planReadme(const Analysis& after, bool addSection)
@@ -351,6 +354,7 @@ private:
     VariantGenerator m_generator;
     ChangeSet m_changes;
     std::map<std::string, std::string> m_notRegenerated; // path → why, for verify()
+    RecipeCache m_facts;
 };
 
 ChangePlanner::ChangePlanner(std::shared_ptr<const RepositorySource> source,

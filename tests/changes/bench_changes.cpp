@@ -7,11 +7,13 @@
 //   BM_PlanFixCudaSet  ChangePlanner fixing the ~1,000 CUDA recipes of the synthetic
 //                      repository that each carry one wrong token (the CUDA set of their
 //                      overlay) in place, then re-analysing the planned repository
+//   BM_PlanFixOne      the same fix of one recipe of the ~1,100, as a cell's Fix plans it
 //   BM_MergeRegenerated  RecipeMerge of a regenerated ~4 KB recipe into the author's (the
 //                      regeneration of a recipe that lacks an overlay)
 // Targets: an apply of 250 files < 1 s (a "complete the matrix" change set is of that size);
 // generating and re-analysing 1,000 recipes < 1 s; fixing 1,000 in place < 1 s, as creating
-// them; one merge < 1 ms.
+// them; fixing one among them < 100 ms, so that Fix from a cell answers at once; one merge
+// < 1 ms.
 
 #include "../benchsupport.h"
 #include "analysis/analyzer.h"
@@ -163,9 +165,9 @@ void BM_PlanCreate1000(benchmark::State& state)
 }
 BENCHMARK(BM_PlanCreate1000)->Unit(benchmark::kMillisecond);
 
-// Every recipe of the synthetic repository with its overlay's CUDA set one version off: the
-// planner renames it in place in each, and re-analyses the result.
-void BM_PlanFixCudaSet(benchmark::State& state)
+// The synthetic repository with the overlay's CUDA set one version off in `count` of its
+// recipes (all of them when 0), and the request to fix those in place.
+void planCudaSetFix(benchmark::State& state, size_t count)
 {
     QTemporaryDir dir;
     const auto full = syntheticRepository(dir, state);
@@ -177,7 +179,7 @@ void BM_PlanFixCudaSet(benchmark::State& state)
     request.action = rg::ChangeAction::Fix;
     request.updateReadme = false;
     for (const rg::Cell& entry : whole.cells) {
-        if (!entry.recipe)
+        if (!entry.recipe || (count > 0 && request.cells.size() == count))
             continue;
         std::string text = full->read(entry.recipe->path, 1 << 20).bytes;
         // The overlay's set, one version off: final.cudaPackages_12_8 → final.cudaPackages_11_8.
@@ -193,7 +195,22 @@ void BM_PlanFixCudaSet(benchmark::State& state)
     }
     planEach(state, broken, request, "fixed");
 }
+
+// Every CUDA recipe of the synthetic repository: the planner renames the set in place in each,
+// and re-analyses the result.
+void BM_PlanFixCudaSet(benchmark::State& state)
+{
+    planCudaSetFix(state, 0);
+}
 BENCHMARK(BM_PlanFixCudaSet)->Unit(benchmark::kMillisecond);
+
+// One recipe among ~1,100, as Fix from a cell's menu: only the fixed file is parsed again, the
+// others' facts are the analysis' own.
+void BM_PlanFixOne(benchmark::State& state)
+{
+    planCudaSetFix(state, 1);
+}
+BENCHMARK(BM_PlanFixOne)->Unit(benchmark::kMillisecond);
 
 void BM_MergeRegenerated(benchmark::State& state)
 {

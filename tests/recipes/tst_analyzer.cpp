@@ -64,6 +64,22 @@ QByteArray readFixture(const QString& path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// Every cell's recipe, status and findings, in the analysis' order: what two analyses must
+// agree on.
+std::vector<std::string> findingsOf(const Analysis& analysis)
+{
+    std::vector<std::string> out;
+    for (const Cell& entry : analysis.cells) {
+        std::string text = entry.id.toKey() + " " + (entry.recipe ? entry.recipe->path : "-") +
+                           " " + std::string(cellStatusId(entry.status));
+        for (const Finding& finding : entry.findings)
+            text += "; " + finding.ruleId + " " + std::to_string(finding.line) + ":" +
+                    std::to_string(finding.column) + " " + finding.message;
+        out.push_back(std::move(text));
+    }
+    return out;
+}
+
 int count(const Analysis& analysis, CellStatus status)
 {
     return analysis.counts()[static_cast<size_t>(status)];
@@ -468,6 +484,60 @@ private slots:
         Analyzer().analyze(*source, {}, &cache);
         QVERIFY(!cache.find(removed, stamp));
         QCOMPARE(cache.parsedCount(), 7);
+    }
+
+    // Facts are a function of the bytes (and the modules read): a new stamp on the same bytes, or
+    // facts handed over from an earlier analysis, are not parsed again; other bytes are.
+    void cacheKnowsRecipesByContent()
+    {
+        TestRepository repo;
+        copyFixture("seed001-start", repo, true);
+        auto source = openWorkTree(repo.rootPath());
+        const Analysis first = Analyzer().analyze(*source);
+        const QString dir = repo.root() + "/.flox/pkgs/";
+        const QStringList names = QDir(dir).entryList({"*.nix"}, QDir::Files);
+        QCOMPARE(names.size(), 6);
+
+        RecipeCache seeded;
+        seeded.seed(first);
+        const Analysis handedOver = Analyzer().analyze(*source, {}, &seeded);
+        QCOMPARE(seeded.parsedCount(), 0);
+        QCOMPARE(findingsOf(handedOver), findingsOf(first));
+
+        // Every file rewritten with its own bytes, one minute later: new stamps, same content.
+        for (const QString& name : names) {
+            QFile file(dir + name);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            const QByteArray bytes = file.readAll();
+            QVERIFY(file.seek(0));
+            QCOMPARE(file.write(bytes), bytes.size());
+            QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(60),
+                                     QFileDevice::FileModificationTime));
+        }
+        const Analysis touched = Analyzer().analyze(*source, {}, &seeded);
+        QCOMPARE(seeded.parsedCount(), 0);
+        QCOMPARE(findingsOf(touched), findingsOf(first));
+
+        // The same size, one byte other: parsed, and judged anew.
+        const QString sound = "pytorch-python313-cuda13_0-sm120-avx512.nix";
+        QFile file(dir + sound);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray bytes = file.readAll();
+        file.close();
+        const qsizetype at = bytes.indexOf("gpuArchSM = \"12.0\"");
+        QVERIFY(at >= 0);
+        bytes[at + 14] = '9'; // "12.0" → "19.0": the file's name says sm120
+        repo.writeRecipe(sound, bytes);
+        const Analysis edited = Analyzer().analyze(*source, {}, &seeded);
+        QCOMPARE(seeded.parsedCount(), 1);
+        QVERIFY(findingsOf(edited) != findingsOf(first));
+        QCOMPARE(findingsOf(edited), findingsOf(Analyzer().analyze(*source)));
+
+        // Facts of an analysis whose file has changed since are not taken for the new bytes.
+        RecipeCache stale;
+        stale.seed(first);
+        Analyzer().analyze(*source, {}, &stale);
+        QCOMPARE(stale.parsedCount(), 1);
     }
 
     void soundRecipeOutsideTheSpecIsUnexpected()
