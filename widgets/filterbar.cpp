@@ -49,6 +49,9 @@ FilterBar::FilterBar(QWidget* parent)
     layout->addSpacing(6);
     layout->addWidget(m_warnings);
     connect(m_text, &QLineEdit::textChanged, this, &FilterBar::filterChanged);
+    // Nothing counted yet: every toggle steps aside until an analysis gives it something to
+    // count, so that an empty bar does not widen the window's minimum.
+    setCounts({});
 }
 
 QString FilterBar::text() const
@@ -83,7 +86,7 @@ void FilterBar::setWarningsOnly(bool only)
 
 void FilterBar::setCounts(const std::array<int, cellStatusCount>& counts, int withWarnings)
 {
-    // Seven statuses and the warnings toggle crowd out the text field, so a toggle with
+    // Eight statuses and the warnings toggle crowd out the text field, so a toggle with
     // nothing to count steps aside while it is in its neutral state (a status shown, warnings
     // off): hidden, it cannot hide anything. One the user switched stays, to be switched back.
     m_warnings->setText(tr("%1 with warnings").arg(withWarnings));

@@ -28,12 +28,17 @@ struct IconSquare
     }
 };
 
-// The ground of a mark drawn in white, which stays readable on every status colour.
-void fillDisc(QPainter* painter, const IconSquare& square, const QColor& color)
+// The ground of a mark drawn in white, which stays readable on every status colour; the pen is
+// left set for the mark, `side / widthDivisor` wide.
+void fillDisc(QPainter* painter, const IconSquare& square, const QColor& color,
+              qreal widthDivisor = 7)
 {
     painter->setBrush(color);
     painter->setPen(Qt::NoPen);
     painter->drawEllipse(square.inset(0.04));
+    painter->setPen(QPen(Qt::white, std::max<qreal>(1.5, square.side / widthDivisor), Qt::SolidLine,
+                         Qt::RoundCap, Qt::RoundJoin));
+    painter->setBrush(Qt::NoBrush);
 }
 
 void paintExclamationDiamond(QPainter* painter, const IconSquare& square, const QColor& color)
@@ -86,6 +91,10 @@ QString StatusStyle::description(CellStatus status)
     case CellStatus::Gap:
         return QCoreApplication::translate(
             "rg::StatusStyle", "no spec: the recipes around it suggest it, none builds it");
+    case CellStatus::Unchecked:
+        return QCoreApplication::translate(
+            "rg::StatusStyle",
+            "present, not checked: nested deeper than RecipeGrid reads; Nix may accept it");
     }
     return {};
 }
@@ -113,6 +122,8 @@ QColor StatusStyle::color(CellStatus status, const QPalette& palette)
         return dark ? QColor(0xbd, 0xbd, 0xbd) : QColor(0x61, 0x61, 0x61);
     case CellStatus::Gap: // a lighter missing: a suggestion, not a demand
         return dark ? QColor(0x6f, 0x8f, 0xab) : QColor(0x8a, 0xa9, 0xc8);
+    case CellStatus::Unchecked: // neither ok's green nor an error's red: not known
+        return dark ? QColor(0xe6, 0xd3, 0x6a) : QColor(0x7a, 0x6a, 0x00);
     }
     return palette.color(QPalette::Text);
 }
@@ -145,20 +156,14 @@ void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus st
     switch (status) {
     case CellStatus::Ok: { // check mark in a filled disc
         fillDisc(painter, square, color);
-        QPen mark(Qt::white, std::max<qreal>(1.5, side / 7), Qt::SolidLine, Qt::RoundCap,
-                  Qt::RoundJoin);
-        painter->setPen(mark);
         QPainterPath path(at(0.28, 0.52));
         path.lineTo(at(0.44, 0.68));
         path.lineTo(at(0.73, 0.34));
-        painter->setBrush(Qt::NoBrush);
         painter->drawPath(path);
         break;
     }
     case CellStatus::Broken: { // cross in a filled disc
         fillDisc(painter, square, color);
-        QPen mark(Qt::white, std::max<qreal>(1.5, side / 7), Qt::SolidLine, Qt::RoundCap);
-        painter->setPen(mark);
         painter->drawLine(at(0.33, 0.33), at(0.67, 0.67));
         painter->drawLine(at(0.67, 0.33), at(0.33, 0.67));
         break;
@@ -193,6 +198,15 @@ void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus st
     case CellStatus::Impossible: { // no-entry sign
         painter->drawEllipse(square.inset(0.1));
         painter->drawLine(at(0.24, 0.76), at(0.76, 0.24));
+        break;
+    }
+    case CellStatus::Unchecked: { // question mark in a filled disc
+        fillDisc(painter, square, color, 8);
+        QPainterPath hook(at(0.36, 0.38));
+        hook.cubicTo(at(0.36, 0.18), at(0.66, 0.18), at(0.64, 0.38));
+        hook.cubicTo(at(0.62, 0.5), at(0.5, 0.48), at(0.5, 0.6));
+        painter->drawPath(hook);
+        painter->drawPoint(at(0.5, 0.76));
         break;
     }
     }

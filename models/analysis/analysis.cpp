@@ -23,6 +23,8 @@ std::string_view cellStatusId(CellStatus status)
         return "impossible";
     case CellStatus::Gap:
         return "gap";
+    case CellStatus::Unchecked:
+        return "unchecked";
     }
     return "ok";
 }

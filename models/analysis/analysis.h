@@ -19,9 +19,11 @@
 namespace rg {
 
 // Gap: without a spec, a cell the recipes around it suggest but none builds (a lighter
-// "missing" that is never a warning).
-enum class CellStatus { Ok, Broken, Redundant, Missing, Unexpected, Impossible, Gap };
-inline constexpr int cellStatusCount = 7;
+// "missing" that is never a warning). Unchecked: a recipe with no error found whose meaning
+// could not be read (nested deeper than the parser follows), so whether it is sound is unknown;
+// "ok" would claim what was never checked.
+enum class CellStatus { Ok, Broken, Redundant, Missing, Unexpected, Impossible, Gap, Unchecked };
+inline constexpr int cellStatusCount = 8;
 
 std::string_view cellStatusId(CellStatus status); // "ok", "broken", …
 

@@ -71,6 +71,8 @@ std::string_view statusColor(CellStatus status)
         return "36";
     case CellStatus::Unexpected:
         return "35";
+    case CellStatus::Unchecked:
+        return "34";
     case CellStatus::Impossible:
     case CellStatus::Gap:
         return "2";
@@ -360,9 +362,10 @@ std::string AnalysisReport::text(const Analysis& analysis, const ReportContext& 
         out += "spec: " + analysis.specPath + "\n";
     out += analysis.summary() + "\n";
 
-    static constexpr CellStatus order[] = {
-        CellStatus::Broken,  CellStatus::Redundant, CellStatus::Unexpected, CellStatus::Impossible,
-        CellStatus::Missing, CellStatus::Gap,       CellStatus::Ok};
+    static constexpr CellStatus order[] = {CellStatus::Broken,     CellStatus::Unchecked,
+                                           CellStatus::Redundant,  CellStatus::Unexpected,
+                                           CellStatus::Impossible, CellStatus::Missing,
+                                           CellStatus::Gap,        CellStatus::Ok};
     for (CellStatus status : order) {
         std::vector<const Cell*> group;
         for (const Cell& entry : analysis.cells)

@@ -25,6 +25,16 @@ bool hasErrors(const std::vector<Finding>& findings)
                        [](const Finding& f) { return f.severity == Severity::Error; });
 }
 
+// A recipe in its own cell: broken with an error; without one, ok only when its meaning was
+// read (a file that could not be read without an error finding, one nested too deep, is
+// unchecked).
+CellStatus judged(const RecipeFacts& recipe, const std::vector<Finding>& findings)
+{
+    return hasErrors(findings)                   ? CellStatus::Broken
+           : recipe.problem != FileProblem::None ? CellStatus::Unchecked
+                                                 : CellStatus::Ok;
+}
+
 std::string withoutDotSlash(std::string path)
 {
     if (path.starts_with("./"))
@@ -160,8 +170,7 @@ public:
             expected.expectation = std::move(expectations[i]);
             expected.findings = std::move(findings[i]);
             expected.status = impossible(*expected.expectation) ? CellStatus::Impossible
-                              : hasErrors(expected.findings)    ? CellStatus::Broken
-                                                                : CellStatus::Ok;
+                                                                : judged(recipe, expected.findings);
             return;
         }
         entry.recipe = recipes[i];
@@ -178,7 +187,7 @@ public:
             placeDuplicate(entry, *recipes[*duplicateOf], own);
         else if (cell != cellIndex.end() && !recipe.variant->suffixes.empty())
             // A suffixed recipe standing in for an expected cell that has no proper recipe.
-            entry.status = hasErrors(own) ? CellStatus::Broken : CellStatus::Ok;
+            entry.status = judged(recipe, own);
         else
             placeExtra(entry, own);
         RuleSet::sort(own);
@@ -237,9 +246,7 @@ private:
         RuleSet::check(check);
         // Another unsuffixed recipe of the same package already builds this cell, unless it
         // is the build it publishes.
-        entry.status = !alias           ? CellStatus::Redundant
-                       : hasErrors(own) ? CellStatus::Broken
-                                        : CellStatus::Ok;
+        entry.status = alias ? judged(recipe, own) : CellStatus::Redundant;
     }
 
     // A recipe of a cell the spec does not ask for. A stray file that is also wrong is
@@ -251,7 +258,7 @@ private:
         const bool cannotExist = impossible(*entry.expectation);
         entry.status = cannotExist         ? CellStatus::Impossible
                        : hasErrors(own)    ? CellStatus::Broken
-                       : spec.isInferred() ? CellStatus::Ok
+                       : spec.isInferred() ? judged(*entry.recipe, own)
                                            : CellStatus::Unexpected;
         CellCheck check{.placement = CellCheck::Placement::Extra,
                         .spec = spec,
@@ -301,8 +308,9 @@ void CellAssignment::refresh(Cell& entry)
 {
     RuleSet::sort(entry.findings);
     entry.reason = reasonOf(entry.findings);
-    if (entry.status == CellStatus::Ok || entry.status == CellStatus::Broken)
-        entry.status = entry.firstError() ? CellStatus::Broken : CellStatus::Ok;
+    if (entry.recipe && (entry.status == CellStatus::Ok || entry.status == CellStatus::Broken ||
+                         entry.status == CellStatus::Unchecked))
+        entry.status = judged(*entry.recipe, entry.findings);
     else if (entry.status == CellStatus::Unexpected && entry.firstError())
         entry.status = CellStatus::Broken; // as assign() places an unexpected recipe with errors
 }

@@ -190,6 +190,7 @@ private:
                 fix(entry);
             return;
         case CellStatus::Ok:
+        case CellStatus::Unchecked: // no finding names anything to change
             return;
         }
     }

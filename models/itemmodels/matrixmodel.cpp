@@ -59,6 +59,8 @@ bool namesStatus(const Finding& finding, CellStatus status)
         return finding.ruleId == rule::impossiblePairing;
     case CellStatus::Missing:
         return finding.ruleId == rule::missingVariant;
+    case CellStatus::Unchecked:
+        return finding.ruleId == rule::nestedTooDeep;
     default:
         return false;
     }

@@ -85,7 +85,7 @@ std::vector<std::string> ChangeSession::targetsOf(ChangeAction action,
                 add(entry->recipe->path);
             break;
         case ChangeAction::Complete:
-            if (entry->status != CellStatus::Ok)
+            if (entry->status != CellStatus::Ok && entry->status != CellStatus::Unchecked)
                 add(entry->id.toKey());
             break;
         }

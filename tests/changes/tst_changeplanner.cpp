@@ -52,6 +52,12 @@ std::string nixParse(const std::string& text)
     return {};
 }
 
+QByteArray contentOf(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 QString fixture(const char* name)
 {
     return QStringLiteral(RG_FIXTURES_DIR "/") + name;
@@ -71,6 +77,7 @@ class TestChangePlanner : public QObject
 private slots:
     void completesSeed001();
     void keepsWorkingRecipesOutsideTheSpec();
+    void leavesAnUncheckedRecipeAlone();
     void everyGeneratedFileParses();
     void createsOneCell();
     void refusesWhenCanonicalIsBroken();
@@ -183,6 +190,35 @@ void TestChangePlanner::keepsWorkingRecipesOutsideTheSpec()
     }
     QVERIFY(working);
     QVERIFY(deletions > 1);
+}
+
+// A recipe nested deeper than RecipeGrid reads is unchecked: nothing is known to be wrong with
+// it, so completing the matrix neither fixes, regenerates nor deletes it, nor creates its cell.
+void TestChangePlanner::leavesAnUncheckedRecipeAlone()
+{
+    test::TestRepository dir;
+    dir.copyFrom(fixture("seed001-target"));
+    const QString name = "pytorch-python313-cuda13_0-sm90-avx2.nix";
+    const QByteArray sound = contentOf(dir.root() + "/.flox/pkgs/" + name);
+    const QByteArray body = sound.mid(sound.indexOf("\nlet\n") + 1);
+    QVERIFY(body.startsWith("let\n"));
+    dir.writeRecipe(name, sound.left(sound.size() - body.size()) + QByteArray(1100, '(') + body +
+                              QByteArray(1100, ')'));
+    auto source = std::shared_ptr<const RepositorySource>(openWorkTree(dir.root().toStdString()));
+    const auto analysis = analyse(source);
+    const Cell* unread = nullptr;
+    for (const Cell& entry : analysis->cells)
+        if (entry.recipe && entry.recipe->fileName == name.toStdString())
+            unread = &entry;
+    QVERIFY(unread);
+    QCOMPARE(unread->status, CellStatus::Unchecked);
+    const ChangeSet changes = ChangePlanner(source, analysis).plan({});
+    for (const FileOperation& op : changes.operations)
+        QVERIFY2(op.path.find("sm90-avx2") == std::string::npos, op.path.c_str());
+    QVERIFY(changes.skipped.empty());
+    // The same with the recipe as its author wrote it: the matrix was complete, and still is.
+    dir.writeRecipe(name, sound);
+    QVERIFY(ChangePlanner(source, analyse(source)).plan({}).operations.empty());
 }
 
 void TestChangePlanner::everyGeneratedFileParses()

@@ -125,6 +125,34 @@ private slots:
         QVERIFY(run.out.contains("0 errors, 0 warnings"));
     }
 
+    // A recipe nested deeper than RecipeGrid reads: its own status, in the text and the JSON,
+    // not counted as ok; the warning makes the exit status 1.
+    void uncheckedRecipe()
+    {
+        TestRepository repo;
+        repo.copyFrom(fixture("seed001-target"));
+        const QString name = "pytorch-python313-cuda13_0-sm90-avx2.nix";
+        repo.writeRecipe(name,
+                         "# unread\n" + QByteArray(1100, '(') + "{ }" + QByteArray(1100, ')'));
+        const Run text = check({repo.root()});
+        QCOMPARE(text.exitCode, 1);
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QString::fromUtf8("44 expected (43 ok \u00b7 1 unchecked)\n")),
+                 text.out.constData());
+        QVERIFY(out.contains("UNCHECKED (1)\n  .flox/pkgs/" + name + "\n"));
+        QVERIFY(out.contains("nested-too-deep"));
+        const json doc = json::parse(check({"--format", "json", repo.root()}).out.toStdString());
+        QCOMPARE(doc["summary"]["unchecked"].get<int>(), 1);
+        QCOMPARE(doc["summary"]["ok"].get<int>(), 43);
+        int unchecked = 0;
+        for (const json& entry : doc["entries"])
+            if (entry["status"] == "unchecked") {
+                ++unchecked;
+                QCOMPARE(entry["file"].get<std::string>(), ".flox/pkgs/" + name.toStdString());
+            }
+        QCOMPARE(unchecked, 1);
+    }
+
     void jsonSeed001Start()
     {
         const Run run = check({"--format", "json", fixture("seed001-start")});

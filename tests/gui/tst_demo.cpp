@@ -113,7 +113,11 @@ private slots:
         const auto analysis = window.session()->analysis();
         const auto counts = analysis->counts();
         // The demo has a spec, and gaps exist only without one (a spec says what is missing).
-        const auto specStatuses = [](int i) { return CellStatus(i) != CellStatus::Gap; };
+        // Unchecked takes a recipe nested deeper than RecipeGrid reads, which no demo should
+        // hold (tst_rules and tst_checkcommand show it).
+        const auto specStatuses = [](int i) {
+            return CellStatus(i) != CellStatus::Gap && CellStatus(i) != CellStatus::Unchecked;
+        };
         for (int i = 0; i < cellStatusCount; ++i)
             if (specStatuses(i))
                 QVERIFY2(counts[size_t(i)] > 0, cellStatusId(CellStatus(i)).data());

@@ -1991,7 +1991,7 @@ in
 
     // Nested deeper than the parser follows, which Nix accepts (tst_nix_differential): the file
     // is unread, so a warning says nothing in it was checked, never a syntax error that would
-    // mark the cell broken.
+    // mark the cell broken, and the cell is unchecked: neither broken nor ok.
     void nestedDeeperThanTheParserFollows()
     {
         TestRepository repo;
@@ -2010,7 +2010,9 @@ in
         QCOMPARE(cell->findings[0].severity, Severity::Warning);
         QCOMPARE(cell->findings[0].line, 2u); // where the parser stopped
         QVERIFY(cell->findings[0].message.find("not Nix's") != std::string::npos);
-        QVERIFY(cell->status != CellStatus::Broken);
+        QCOMPARE(cell->status, CellStatus::Unchecked);
+        QCOMPARE(analysis.counts()[size_t(CellStatus::Unchecked)], 1);
+        QCOMPARE(analysis.counts()[size_t(CellStatus::Ok)], 0);
         // Another notation an author could reach: a long sum in a binding. Deep enough, it is
         // unread the same way; 400 terms are read, and the recipe is judged sound.
         const auto withSum = [](int terms) {
@@ -2025,7 +2027,24 @@ in
             if (entry.recipe) {
                 QCOMPARE(entry.findings.size(), size_t(1));
                 QCOMPARE(entry.findings[0].ruleId, std::string("nested-too-deep"));
+                QCOMPARE(entry.status, CellStatus::Unchecked);
             }
+        // What a recipe's name says still holds of an unread one: a second copy of the variant
+        // is redundant, a variant outside the spec unexpected. Unchecked only replaces "ok".
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512-nightly.nix", withSum(1500));
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm86-avx512.nix", withSum(1500));
+        std::map<std::string, CellStatus> statuses;
+        for (const Cell& entry : analyze(repo).cells)
+            if (entry.recipe)
+                statuses[entry.recipe->fileName] = entry.status;
+        QCOMPARE(statuses.size(), size_t(3));
+        QCOMPARE(statuses["pytorch-python313-cuda13_0-sm90-avx512.nix"], CellStatus::Unchecked);
+        QCOMPARE(statuses["pytorch-python313-cuda13_0-sm90-avx512-nightly.nix"],
+                 CellStatus::Redundant);
+        QCOMPARE(statuses["pytorch-python313-cuda13_0-sm86-avx512.nix"], CellStatus::Unexpected);
+        QFile::remove(repo.root() +
+                      "/.flox/pkgs/pytorch-python313-cuda13_0-sm90-avx512-nightly.nix");
+        QFile::remove(repo.root() + "/.flox/pkgs/pytorch-python313-cuda13_0-sm86-avx512.nix");
         // Within the limit, in both notations, the recipe is read and judged sound.
         for (const QByteArray& sound : {"# wrapped\n(" + Recipe{}.text() + ")", withSum(400)}) {
             repo.writeRecipe("pytorch-python313-cuda13_0-sm90-avx512.nix", sound);

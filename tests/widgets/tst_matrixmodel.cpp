@@ -479,6 +479,35 @@ private slots:
         QVERIFY(cell(model, "sm90", "avx2").data(MatrixModel::MatchesFilterRole).toBool());
     }
 
+    // An unread recipe: its own status word and toggle; its nested-too-deep warning is what the
+    // status says, not a badge on top of it.
+    void uncheckedCellsAreTheirOwnStatus()
+    {
+        auto analysis = std::make_shared<Analysis>(*handMade());
+        Cell unread = entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Unchecked, true,
+                            true, "too deeply nested to check");
+        unread.findings = {finding("nested-too-deep", Severity::Warning),
+                           finding("unpinned-nixpkgs", Severity::Warning)};
+        analysis->cells.push_back(unread);
+        MatrixModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSlices({cuda13});
+        model.setAnalysis(analysis);
+        const QModelIndex index = cell(model, "sm120", "avx2");
+        QCOMPARE(statusAt(model, index), int(CellStatus::Unchecked));
+        QCOMPARE(index.data().toString(), QStringLiteral("unchecked"));
+        QCOMPARE(index.data(MatrixModel::WarningCountsRole).toList(), QVariantList{1});
+        QVERIFY2(model.accessibleName(index).endsWith(
+                     QStringLiteral("unchecked, 1 warning \u2014 too deeply nested to check")),
+                 qPrintable(model.accessibleName(index)));
+        model.setFilter({}, 1u << unsigned(CellStatus::Unchecked));
+        QVERIFY(index.data(MatrixModel::MatchesFilterRole).toBool());
+        QVERIFY(!cell(model, "sm120", "avx512").data(MatrixModel::MatchesFilterRole).toBool());
+        model.setFilter({}, 1u << unsigned(CellStatus::Ok));
+        QVERIFY(!index.data(MatrixModel::MatchesFilterRole).toBool());
+    }
+
     void sameShapeKeepsRowsWithoutReset()
     {
         MatrixModel model;
