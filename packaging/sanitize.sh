@@ -6,7 +6,7 @@
 #      corpus (tst_fuzzcorpus), any sanitizer report failing its suite;
 #   2. the fuzz preset (clang, libFuzzer): fuzz_nix_parser for RG_FUZZ_SECONDS (default 60) from
 #      tests/fuzz/corpus, new inputs going to a scratch folder, never into the corpus.
-# `packaging/sanitize.sh suites` runs step 1 alone (about ten minutes on two cores), `… fuzz`
+# `packaging/sanitize.sh suites` runs step 1 alone (about nine minutes on two cores), `… fuzz`
 # step 2 alone (about three). The fuzz target is itself built with AddressSanitizer and UBSan,
 # and it starts by running every corpus input through the parser, the fact extraction and every
 # per-recipe rule, so even that short leg is a sanitizer run of the engine.
