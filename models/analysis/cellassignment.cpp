@@ -25,9 +25,8 @@ bool hasErrors(const std::vector<Finding>& findings)
                        [](const Finding& f) { return f.severity == Severity::Error; });
 }
 
-// A recipe in its own cell: broken with an error; without one, ok only when its meaning was
-// read (a file that could not be read without an error finding, one nested too deep, is
-// unchecked).
+// A recipe in its own cell: broken with an error; otherwise ok only when its meaning was read.
+// A file left unread without an error (nested deeper than the parser follows) is unchecked.
 CellStatus judged(const RecipeFacts& recipe, const std::vector<Finding>& findings)
 {
     return hasErrors(findings)                   ? CellStatus::Broken
