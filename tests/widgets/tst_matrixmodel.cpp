@@ -79,6 +79,21 @@ std::shared_ptr<const Analysis> withWarnings()
     return analysis;
 }
 
+// handMade() and one more cell, for CUDA 13.0, under the item-model tester.
+struct ModelWith
+{
+    explicit ModelWith(Cell extra)
+    {
+        auto analysis = std::make_shared<Analysis>(*handMade());
+        analysis->cells.push_back(std::move(extra));
+        model->setSlices({MatrixSlice{"313", "13.0", {}}});
+        model->setAnalysis(analysis);
+    }
+    std::unique_ptr<MatrixModel> model = std::make_unique<MatrixModel>();
+    QAbstractItemModelTester tester{model.get(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest};
+};
+
 int statusAt(const MatrixModel&, const QModelIndex& index, int slice = 0)
 {
     return index.data(MatrixModel::StatusesRole).toList().value(slice, -99).toInt();
@@ -454,15 +469,9 @@ private slots:
 
     void gapCellsAreTheirOwnStatus()
     {
-        auto analysis = std::make_shared<Analysis>(*handMade());
-        Cell gap = entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Gap, true, false,
-                         "suggested by the recipes around it");
-        analysis->cells.push_back(gap);
-        MatrixModel model;
-        QAbstractItemModelTester tester(&model,
-                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setSlices({cuda13});
-        model.setAnalysis(analysis);
+        const ModelWith shown(entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Gap, true,
+                                    false, "suggested by the recipes around it"));
+        MatrixModel& model = *shown.model;
         const QModelIndex index = cell(model, "sm120", "avx2");
         QCOMPARE(statusAt(model, index), int(CellStatus::Gap));
         QCOMPARE(index.data(MatrixModel::HasRecipeRole).toList(), QVariantList{false});
@@ -483,17 +492,12 @@ private slots:
     // status says, not a badge on top of it.
     void uncheckedCellsAreTheirOwnStatus()
     {
-        auto analysis = std::make_shared<Analysis>(*handMade());
         Cell unread = entry("pytorch-python313-cuda13_0-sm120-avx2", CellStatus::Unchecked, true,
                             true, "too deeply nested to check");
         unread.findings = {finding("nested-too-deep", Severity::Warning),
                            finding("unpinned-nixpkgs", Severity::Warning)};
-        analysis->cells.push_back(unread);
-        MatrixModel model;
-        QAbstractItemModelTester tester(&model,
-                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setSlices({cuda13});
-        model.setAnalysis(analysis);
+        const ModelWith shown(unread);
+        MatrixModel& model = *shown.model;
         const QModelIndex index = cell(model, "sm120", "avx2");
         QCOMPARE(statusAt(model, index), int(CellStatus::Unchecked));
         QCOMPARE(index.data().toString(), QStringLiteral("unchecked"));
