@@ -79,21 +79,6 @@ std::shared_ptr<const Analysis> withWarnings()
     return analysis;
 }
 
-// handMade() and one more cell, for CUDA 13.0, under the item-model tester.
-struct ModelWith
-{
-    explicit ModelWith(Cell extra)
-    {
-        auto analysis = std::make_shared<Analysis>(*handMade());
-        analysis->cells.push_back(std::move(extra));
-        model->setSlices({MatrixSlice{"313", "13.0", {}}});
-        model->setAnalysis(analysis);
-    }
-    std::unique_ptr<MatrixModel> model = std::make_unique<MatrixModel>();
-    QAbstractItemModelTester tester{model.get(),
-                                    QAbstractItemModelTester::FailureReportingMode::QtTest};
-};
-
 int statusAt(const MatrixModel&, const QModelIndex& index, int slice = 0)
 {
     return index.data(MatrixModel::StatusesRole).toList().value(slice, -99).toInt();
@@ -116,6 +101,21 @@ std::shared_ptr<const Analysis> analyse(const QString& fixture)
 
 const MatrixSlice cuda13{"313", "13.0", {}};
 const MatrixSlice cuda129{"313", "12.9", {}};
+
+// handMade() and one more cell, for CUDA 13.0, under the item-model tester.
+struct ModelWith
+{
+    explicit ModelWith(Cell extra)
+    {
+        auto analysis = std::make_shared<Analysis>(*handMade());
+        analysis->cells.push_back(std::move(extra));
+        model->setSlices({cuda13});
+        model->setAnalysis(analysis);
+    }
+    std::unique_ptr<MatrixModel> model = std::make_unique<MatrixModel>();
+    QAbstractItemModelTester tester{model.get(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest};
+};
 
 } // namespace
 
