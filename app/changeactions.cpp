@@ -173,7 +173,8 @@ void ChangeActions::showReview(const ChangeSet& changes, const std::vector<std::
     dialog->setCommitAvailable(m_session->canCommit(), m_session->commitBlocker());
     offerNixCheck(dialog);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        m_session->apply(dialog->changeSet(), dialog->commitRequested(), dialog->commitMessage());
+        m_session->apply(dialog->sharedChangeSet(), dialog->commitRequested(),
+                         dialog->commitMessage());
     });
     m_review = dialog;
     dialog->open();

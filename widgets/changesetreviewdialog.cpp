@@ -142,11 +142,11 @@ VerdictText verdictText(const RecipeImpact& impact)
 
 ChangeSetReviewDialog::ChangeSetReviewDialog(ChangeSet changes, std::vector<std::string> diffs,
                                              std::vector<DiffStat> stats, QWidget* parent)
-    : QDialog(parent), m_changes(std::move(changes)), m_diffs(std::move(diffs)),
-      m_stats(std::move(stats))
+    : QDialog(parent), m_changes(std::make_shared<ChangeSet>(std::move(changes))),
+      m_diffs(std::move(diffs)), m_stats(std::move(stats))
 {
     setWindowTitle(tr("Review Changes"));
-    auto* title = new QLabel(qs(m_changes.title), this);
+    auto* title = new QLabel(qs(m_changes->title), this);
     QFont titleFont = title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
@@ -337,12 +337,12 @@ void ChangeSetReviewDialog::fillOperations()
     // File names, not paths: the list stays narrow enough to show kind, size and reason. A
     // name two operations share is shown with its path.
     QHash<QString, int> nameCount;
-    for (const FileOperation& op : m_changes.operations)
+    for (const FileOperation& op : m_changes->operations)
         ++nameCount[fileName(op.path)];
     QList<QTreeWidgetItem*> items;
-    items.reserve(static_cast<qsizetype>(m_changes.operations.size()));
-    for (size_t i = 0; i < m_changes.operations.size(); ++i) {
-        const FileOperation& op = m_changes.operations[i];
+    items.reserve(static_cast<qsizetype>(m_changes->operations.size()));
+    for (size_t i = 0; i < m_changes->operations.size(); ++i) {
+        const FileOperation& op = m_changes->operations[i];
         const DiffStat stat = i < m_stats.size() ? m_stats[i] : DiffStat{};
         auto* item = new QTreeWidgetItem;
         item->setData(PathColumn, indexRole, static_cast<int>(i));
@@ -390,12 +390,12 @@ void ChangeSetReviewDialog::fillOperations()
 
 void ChangeSetReviewDialog::fillSkipped()
 {
-    for (const SkippedCell& cell : m_changes.skipped) {
+    for (const SkippedCell& cell : m_changes->skipped) {
         auto* item = new QTreeWidgetItem(m_skipped, {qs(cell.subject), qs(cell.why)});
         item->setToolTip(1, qs(cell.why));
     }
     m_skipped->resizeColumnToContents(0);
-    const int count = static_cast<int>(m_changes.skipped.size());
+    const int count = static_cast<int>(m_changes->skipped.size());
     m_skippedTitle->setText(
         tr("%n cell(s) skipped \u2014 the plan could not serve them:", nullptr, count));
     m_skippedTitle->setVisible(count > 0);
@@ -407,7 +407,7 @@ void ChangeSetReviewDialog::itemChanged(QTreeWidgetItem* item, int column)
     if (column != PathColumn)
         return;
     const int index = item->data(PathColumn, indexRole).toInt();
-    m_changes.operations[static_cast<size_t>(index)].selected =
+    m_changes->operations[static_cast<size_t>(index)].selected =
         item->checkState(PathColumn) == Qt::Checked;
     updateCounts();
 }
@@ -422,7 +422,7 @@ void ChangeSetReviewDialog::currentChanged()
         showCurrentVerdict({});
         return;
     }
-    const FileOperation& op = m_changes.operations[static_cast<size_t>(index)];
+    const FileOperation& op = m_changes->operations[static_cast<size_t>(index)];
     showCurrentVerdict(op.path);
     const DiffStat stat = static_cast<size_t>(index) < m_stats.size() ? m_stats[index] : DiffStat{};
     m_fileTitle->setText(QStringLiteral("%1 \u2014 %2, +%3 \u2212%4")
@@ -482,7 +482,7 @@ void ChangeSetReviewDialog::selectAll(bool selected)
         for (int i = 0; i < m_operations->topLevelItemCount(); ++i) {
             QTreeWidgetItem* item = m_operations->topLevelItem(i);
             item->setCheckState(PathColumn, selected ? Qt::Checked : Qt::Unchecked);
-            m_changes.operations[static_cast<size_t>(item->data(PathColumn, indexRole).toInt())]
+            m_changes->operations[static_cast<size_t>(item->data(PathColumn, indexRole).toInt())]
                 .selected = selected;
         }
     }
@@ -500,12 +500,12 @@ void ChangeSetReviewDialog::updateCounts()
     QStringList parts;
     for (FileOperationKind kind :
          {FileOperationKind::Create, FileOperationKind::Modify, FileOperationKind::Delete}) {
-        if (const int n = m_changes.count(kind))
+        if (const int n = m_changes->count(kind))
             parts << QStringLiteral("%1 %2").arg(n).arg(kindLabel(kind));
     }
-    const int total = static_cast<int>(m_changes.operations.size());
+    const int total = static_cast<int>(m_changes->operations.size());
     int selected = 0;
-    for (const FileOperation& op : m_changes.operations)
+    for (const FileOperation& op : m_changes->operations)
         selected += op.selected ? 1 : 0;
     QString text =
         parts.isEmpty() ? tr("nothing selected") : parts.join(QStringLiteral(" \u00b7 "));
@@ -515,7 +515,7 @@ void ChangeSetReviewDialog::updateCounts()
     m_apply->setEnabled(selected > 0);
     if (!m_messageEdited) {
         m_settingMessage = true;
-        m_message->setPlainText(qs(m_changes.commitMessage()));
+        m_message->setPlainText(qs(m_changes->commitMessage()));
         m_settingMessage = false;
     }
 }
@@ -575,7 +575,7 @@ void ChangeSetReviewDialog::showImpacts(const std::vector<RecipeImpact>& impacts
     for (int i = 0; i < m_operations->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_operations->topLevelItem(i);
         const auto& op =
-            m_changes.operations[static_cast<size_t>(item->data(PathColumn, indexRole).toInt())];
+            m_changes->operations[static_cast<size_t>(item->data(PathColumn, indexRole).toInt())];
         const auto found = m_impacts.find(op.path);
         if (found == m_impacts.end()) {
             item->setText(NixColumn, QStringLiteral("\u2014"));
@@ -603,7 +603,7 @@ void ChangeSetReviewDialog::showImpacts(const std::vector<RecipeImpact>& impacts
     setTextColour(m_nixSummary, breaking > 0 ? red : palette().color(QPalette::WindowText));
     const int index = currentOperation();
     showCurrentVerdict(index < 0 ? std::string()
-                                 : m_changes.operations[static_cast<size_t>(index)].path);
+                                 : m_changes->operations[static_cast<size_t>(index)].path);
 }
 
 void ChangeSetReviewDialog::showCurrentVerdict(const std::string& path)

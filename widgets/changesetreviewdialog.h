@@ -15,6 +15,7 @@
 
 #include <QDialog>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,11 @@ public:
                           std::vector<DiffStat> stats, QWidget* parent = nullptr);
 
     // The change set with the selection the user left.
-    const ChangeSet& changeSet() const { return m_changes; }
+    const ChangeSet& changeSet() const { return *m_changes; }
+    // The same, shared: a large bump's change set is megabytes, and copying it on the GUI
+    // thread when Apply is clicked stalls the window. Once accepted, the dialog no longer
+    // changes it.
+    std::shared_ptr<const ChangeSet> sharedChangeSet() const { return m_changes; }
 
     // The "Commit after applying" option, shown only when a commit is possible (a git work
     // tree); the message starts as the change set's commitMessage() and follows the
@@ -94,7 +99,7 @@ private:
     void setNixAsking(bool asking);
     void showCurrentVerdict(const std::string& path);
 
-    ChangeSet m_changes;
+    std::shared_ptr<ChangeSet> m_changes;
     std::vector<std::string> m_diffs;
     std::vector<DiffStat> m_stats;
 

@@ -193,16 +193,17 @@ void ChangeSession::planFinished()
     emit planned(out.changes, out.diffs, out.stats);
 }
 
-bool ChangeSession::apply(const ChangeSet& changes, bool commit, const QString& message)
+bool ChangeSession::apply(std::shared_ptr<const ChangeSet> changes, bool commit,
+                          const QString& message)
 {
     if (refused(false))
         return false;
-    if (!changes.hasSelected()) {
+    if (!changes || !changes->hasSelected()) {
         emit applyFailed(tr("Nothing to apply: every operation was left out"));
         return false;
     }
-    // The one copy of the change set: the worker and the result share it.
-    startApply(std::make_shared<const ChangeSet>(changes), false, commit, message);
+    // Shared, not copied: the caller, the worker and the result read the one change set.
+    startApply(std::move(changes), false, commit, message);
     return true;
 }
 

@@ -56,7 +56,8 @@ public:
     bool plan(Planner planner);
     // Writes the selected operations; with `commit`, commits them with `message` afterwards.
     // applied() or applyFailed() follows, then committed() or commitFailed() when committing.
-    bool apply(const ChangeSet& changes, bool commit = false, const QString& message = {});
+    bool apply(std::shared_ptr<const ChangeSet> changes, bool commit = false,
+               const QString& message = {});
     // Applies the inverse of the last apply; refused (applyFailed) when one of its files was
     // changed since.
     bool undo();

@@ -200,7 +200,7 @@ private slots:
         QVERIFY(!review->commitRequested());
         QVERIFY2(review->commitBlockedLabel()->text().contains(QStringLiteral("user.email")),
                  qPrintable(review->commitBlockedLabel()->text()));
-        const ChangeSet changes = review->changeSet();
+        const std::shared_ptr<const ChangeSet> changes = review->sharedChangeSet();
         review->reject();
 
         // The session refuses a commit it cannot make, whoever asks.
@@ -219,7 +219,7 @@ private slots:
         QCOMPARE(box->text(), message);
         box->accept();
 
-        for (const FileOperation& op : changes.operations)
+        for (const FileOperation& op : changes->operations)
             if (op.selected && op.kind == FileOperationKind::Create)
                 QVERIFY2(!QFileInfo::exists(dir.filePath(QString::fromStdString(op.path))),
                          op.path.c_str());
