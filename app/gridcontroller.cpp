@@ -350,7 +350,14 @@ void GridController::showEntry(const Cell* entry)
 {
     if (!entry) {
         m_previewPath.clear();
-        m_preview->clearRecipe();
+        // A selected cell with nothing in it says so, as the details do: "Select a cell" would
+        // tell a user who just did to do it again.
+        if (m_view->selectedCells().isEmpty()) {
+            m_preview->clearRecipe();
+            return;
+        }
+        m_preview->showMessage({}, tr("No recipe file.\n\nThe spec does not expect one here."));
+        emit previewUpdated();
         return;
     }
     RepositorySession* session = m_context.session();

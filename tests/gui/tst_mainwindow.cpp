@@ -177,6 +177,21 @@ private slots:
         QVERIFY(
             window.preview()->toPlainText().contains("pytorch-python313-cuda13_0-sm90-avx512.nix"));
 
+        // A cell with no recipe that the spec does not expect: the preview says so, as the
+        // details do, instead of asking for a cell to be selected.
+        QModelIndex empty;
+        MatrixModel* model = window.matrixModel();
+        for (int r = 0; r < model->rowCount() && !empty.isValid(); ++r)
+            for (int c = 0; c < model->columnCount() && !empty.isValid(); ++c)
+                if (model->index(r, c).data(MatrixModel::EntryIndexesRole).toList().isEmpty())
+                    empty = model->index(r, c);
+        QVERIFY(empty.isValid());
+        click(window, empty);
+        QVERIFY(!window.detailsPanel()->currentEntry());
+        QVERIFY(!window.preview()->hasRecipe());
+        QVERIFY2(window.preview()->toPlainText().contains(QStringLiteral("does not expect")),
+                 qPrintable(window.preview()->toPlainText()));
+
         // The -magma recipe shares the canonical recipe's cell; the chooser shows both.
         click(window, cellOf(window, "sm120", "avx512"));
         QVERIFY(
