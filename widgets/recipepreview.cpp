@@ -8,6 +8,7 @@
 #include <QScrollBar>
 #include <QSyntaxHighlighter>
 #include <QTextBlock>
+#include <algorithm>
 #include <map>
 
 namespace rg {
@@ -144,6 +145,7 @@ void RecipePreview::showRecipe(const QString& path, const QByteArray& bytes)
     m_path = path;
     m_bytes = bytes;
     m_hasRecipe = true;
+    m_revealPending = !samePath;
     m_markers.clear();
     m_highlightBegin = m_highlightEnd = -1;
     setPlainText(QString::fromUtf8(bytes));
@@ -157,6 +159,7 @@ void RecipePreview::showMessage(const QString& path, const QString& message)
     m_path = path;
     m_bytes.clear();
     m_hasRecipe = false;
+    m_revealPending = false;
     m_markers.clear();
     m_highlightBegin = m_highlightEnd = -1;
     setPlainText(message);
@@ -179,6 +182,36 @@ void RecipePreview::setMarkers(std::vector<Marker> markers)
     m_markers = std::move(markers);
     updateExtraSelections();
     m_lineNumbers->update();
+    if (m_revealPending && !m_markers.empty())
+        revealFirstMarker();
+    m_revealPending = false;
+}
+
+void RecipePreview::revealFirstMarker()
+{
+    const auto before = [](const Marker& a, const Marker& b) {
+        const bool aError = a.severity == Severity::Error;
+        const bool bError = b.severity == Severity::Error;
+        return aError != bError ? aError : a.begin < b.begin;
+    };
+    const Marker& first = *std::min_element(m_markers.begin(), m_markers.end(), before);
+    const int line = document()->findBlock(characterPosition(first.begin)).blockNumber() + 1;
+    if (isLineVisible(line))
+        return;
+    // A third down the view, so that the lines leading to it are in sight too. Without line
+    // wrapping the scroll bar counts lines.
+    verticalScrollBar()->setValue(std::max(0, line - 1 - visibleLineCount() / 3));
+}
+
+bool RecipePreview::isLineVisible(int line) const
+{
+    const int first = firstVisibleBlock().blockNumber() + 1;
+    return line >= first && line < first + visibleLineCount();
+}
+
+int RecipePreview::visibleLineCount() const
+{
+    return viewport()->height() / std::max(1, fontMetrics().lineSpacing());
 }
 
 void RecipePreview::highlightRange(uint32_t begin, uint32_t end)

@@ -36,7 +36,11 @@ public:
     QString path() const { return m_path; }
     bool hasRecipe() const { return m_hasRecipe; }
 
+    // The first markers of a recipe just shown also scroll it, when needed, so that its first
+    // error (else its first marker) is in sight: whoever clicks a broken cell wants to see what
+    // is wrong, not the file's header. Markers for a re-read of the same file keep the place.
     void setMarkers(std::vector<Marker> markers);
+    bool isLineVisible(int line) const; // 1-based
     // Scrolls to and highlights [begin, end) (bytes); an empty range highlights its line.
     void highlightRange(uint32_t begin, uint32_t end);
     void highlightLine(int line); // 1-based
@@ -57,12 +61,15 @@ private:
     void updateExtraSelections();
     void showHighlight(const QTextBlock& block);
     void showHighlight(int begin, int end); // character positions
+    void revealFirstMarker();
+    int visibleLineCount() const;
 
     QWidget* m_lineNumbers;
     QSyntaxHighlighter* m_highlighter;
     QString m_path;
     QByteArray m_bytes;
     bool m_hasRecipe = false;
+    bool m_revealPending = false; // a recipe just shown: its first markers bring it into sight
     std::vector<Marker> m_markers;
     int m_highlightBegin = -1; // characters
     int m_highlightEnd = -1;

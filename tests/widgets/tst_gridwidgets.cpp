@@ -15,6 +15,7 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextBlock>
@@ -559,6 +560,54 @@ private slots:
         QVERIFY(!preview.hasRecipe());
         preview.highlightRange(0, 3); // ignored without a recipe, no crash
         QCOMPARE(preview.highlightedText(), QString());
+    }
+
+    // A recipe just shown scrolls to its first error, past an earlier warning, when the error is
+    // out of sight; a re-read of the same file keeps the reader's place; a recipe with nothing
+    // out of sight stays at its top.
+    void previewOpensAtTheFirstError()
+    {
+        RecipePreview preview;
+        preview.resize(600, 300);
+        preview.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&preview));
+        QByteArray bytes;
+        for (int line = 1; line <= 300; ++line)
+            bytes += "  line" + QByteArray::number(line) + " = " + QByteArray::number(line) + ";\n";
+        const auto offsetOf = [&](int line) {
+            return uint32_t(bytes.indexOf("line" + QByteArray::number(line) + " "));
+        };
+        const auto markersAt = [&](int warning, int error) {
+            std::vector<RecipePreview::Marker> markers{
+                {offsetOf(warning), offsetOf(warning) + 5, Severity::Warning, "a warning"}};
+            if (error > 0)
+                markers.push_back({offsetOf(error), offsetOf(error) + 5, Severity::Error, "error"});
+            return markers;
+        };
+        preview.showRecipe(QStringLiteral("a.nix"), bytes);
+        QVERIFY(preview.isLineVisible(1));
+        QVERIFY(!preview.isLineVisible(250));
+        preview.setMarkers(markersAt(120, 250));
+        QVERIFY(preview.isLineVisible(250));
+        QVERIFY(!preview.isLineVisible(1));
+        QVERIFY(preview.highlightedText().isEmpty()); // in sight, not chosen
+
+        // The same file read again after an edit: the place the user scrolled to stays.
+        preview.verticalScrollBar()->setValue(0);
+        preview.showRecipe(QStringLiteral("a.nix"), bytes);
+        preview.setMarkers(markersAt(120, 250));
+        QVERIFY(preview.isLineVisible(1));
+
+        // Another file with only a warning out of sight: the warning.
+        preview.showRecipe(QStringLiteral("b.nix"), bytes);
+        preview.setMarkers(markersAt(200, 0));
+        QVERIFY(preview.isLineVisible(200));
+
+        // Another file whose error is on its first screen: no scrolling.
+        preview.showRecipe(QStringLiteral("c.nix"), bytes);
+        QCOMPARE(preview.verticalScrollBar()->value(), 0);
+        preview.setMarkers(markersAt(250, 3));
+        QCOMPARE(preview.verticalScrollBar()->value(), 0);
     }
 
     // The preview's Nix highlighting in a light and a dark palette: KSyntaxHighlighting's Nix
