@@ -42,7 +42,8 @@ bool isDeleteTarget(const Cell& entry)
 ChangeSession::ChangeSession(RepositorySession* repository, QObject* parent)
     : QObject(parent), m_repository(repository)
 {
-    connect(&m_plan, &QFutureWatcher<Planned>::finished, this, &ChangeSession::planFinished);
+    connect(&m_plan, &QFutureWatcher<std::shared_ptr<const Planned>>::finished, this,
+            &ChangeSession::planFinished);
     connect(&m_apply, &QFutureWatcher<Applied>::finished, this, &ChangeSession::applyFinished);
     // The inverse was planned against the files of the repository that was open.
     connect(m_repository, &RepositorySession::opened, this, [this] {
@@ -159,38 +160,41 @@ bool ChangeSession::plan(Planner planner)
     const std::shared_ptr<const Analysis> analysis = m_repository->analysis();
     // Found with the plan, so the review can say before Apply that a commit would fail.
     const std::string gitRoot = canCommit() ? m_repository->rootPath().toStdString() : "";
-    m_plan.setFuture(QtConcurrent::run(
-        backgroundPool(), [source, analysis, gitRoot, planner = std::move(planner)] {
-            Planned out;
-            if (!gitRoot.empty())
-                out.commitBlocker = GitCommitter::precondition(gitRoot);
-            // An exception escaping the worker would be rethrown by result() on the GUI thread.
-            try {
-                out.changes = planner(source, analysis);
-                out.diffs.reserve(out.changes.operations.size());
-                out.stats.reserve(out.changes.operations.size());
-                for (const FileOperation& operation : out.changes.operations) {
-                    out.diffs.push_back(UnifiedDiff::of(operation));
-                    out.stats.push_back(UnifiedDiff::statOf(operation));
-                }
-            } catch (const std::exception& error) {
-                out.error = error.what();
-            }
-            return out;
-        }));
+    m_plan.setFuture(
+        QtConcurrent::run(backgroundPool(),
+                          [source, analysis, gitRoot,
+                           planner = std::move(planner)]() -> std::shared_ptr<const Planned> {
+                              auto out = std::make_shared<Planned>();
+                              if (!gitRoot.empty())
+                                  out->commitBlocker = GitCommitter::precondition(gitRoot);
+                              // An exception escaping the worker would be rethrown by result() on
+                              // the GUI thread.
+                              try {
+                                  out->changes = planner(source, analysis);
+                                  out->diffs.reserve(out->changes.operations.size());
+                                  out->stats.reserve(out->changes.operations.size());
+                                  for (const FileOperation& operation : out->changes.operations) {
+                                      out->diffs.push_back(UnifiedDiff::of(operation));
+                                      out->stats.push_back(UnifiedDiff::statOf(operation));
+                                  }
+                              } catch (const std::exception& error) {
+                                  out->error = error.what();
+                              }
+                              return out;
+                          }));
     return true;
 }
 
 void ChangeSession::planFinished()
 {
-    const Planned out = m_plan.result();
+    const std::shared_ptr<const Planned> out = m_plan.result();
     setBusy(false);
-    m_commitBlocker = qs(out.commitBlocker);
-    if (!out.error.empty()) {
-        emit planFailed(tr("Could not plan the change set: %1").arg(qs(out.error)));
+    m_commitBlocker = qs(out->commitBlocker);
+    if (!out->error.empty()) {
+        emit planFailed(tr("Could not plan the change set: %1").arg(qs(out->error)));
         return;
     }
-    emit planned(out.changes, out.diffs, out.stats);
+    emit planned(out->changes, out->diffs, out->stats);
 }
 
 bool ChangeSession::apply(std::shared_ptr<const ChangeSet> changes, bool commit,

@@ -88,6 +88,9 @@ signals:
     void undoAvailableChanged(bool available);
 
 private:
+    // A result is copied out of its future, and a change set of hundreds of recipes (their
+    // texts and diffs) takes tens of milliseconds to copy, which the GUI thread must not spend:
+    // a plan comes back by shared pointer, and an apply holds its change sets by one.
     struct Planned
     {
         ChangeSet changes;
@@ -96,8 +99,6 @@ private:
         std::string error;
         std::string commitBlocker;
     };
-    // Change sets by shared pointer: one of hundreds of recipes takes tens of milliseconds to
-    // copy, which the GUI thread must not spend (a result is copied out of its future).
     struct Applied
     {
         std::shared_ptr<const ChangeSet> changes;
@@ -125,7 +126,7 @@ private:
     std::shared_ptr<const ChangeSet> m_undo;
     QString m_undoTitle;
     QString m_commitBlocker;
-    QFutureWatcher<Planned> m_plan;
+    QFutureWatcher<std::shared_ptr<const Planned>> m_plan;
     QFutureWatcher<Applied> m_apply;
 };
 
