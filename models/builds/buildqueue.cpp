@@ -9,6 +9,7 @@
 #include "builds/progressparser.h"
 #include "builds/resultverifier.h"
 
+#include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -28,6 +29,9 @@ constexpr int flushIntervalMs = 16;
 constexpr qsizetype partialLineLimit = 1024; // progress markers sit at the start of a line
 // nix store ping per builder before a batch; NIX_SSHOPTS's connect timeout is 15 s.
 constexpr int builderCheckTimeoutMs = 20000;
+// How long a Nix job counts as evaluating at most (see Runtime::evaluating): a recipe still
+// evaluating after this, or downloading its inputs quietly, stops holding the next start back.
+constexpr int evaluationLimitMs = 10000;
 
 // Why Nix could build `target` nowhere: this machine builds nothing (local jobs 0) and no remote
 // builder offers its system and every feature it requires. Nix would only say "unable to start
@@ -103,6 +107,12 @@ struct BuildQueue::Runtime
     bool awaitingProbe = false;    // queued before the nix probe answered: not startable yet
     bool awaitingBuilders = false; // its builders are being checked: not startable yet
     bool nixCommand = false;       // NixBackend made its command: the queue may remake it
+    // A Nix job from its start until Nix has evaluated the recipe and handed a derivation to a
+    // machine (its first placement, or Nix saying it waits for one): the part that needs this
+    // machine's CPU. No more of these run at once than there are cores (evaluationSlots()):
+    // started together, every evaluation shares the cores and all of them reach their builder
+    // late; one after another, the first builders start at once and the rest soon after.
+    std::optional<QDeadlineTimer> evaluating;
 
     // Whether it goes to remote builders, so that it waits for their check, avoids those down
     // and takes their slots: only a Nix build whose command the queue made.
@@ -380,17 +390,42 @@ int BuildQueue::builderSlots() const
     return total;
 }
 
+int BuildQueue::evaluatingCount() const
+{
+    return int(std::count_if(m_runtime.cbegin(), m_runtime.cend(), [](const auto& entry) {
+        const Runtime& rt = *entry.second;
+        return rt.process && rt.evaluating && !rt.evaluating->hasExpired();
+    }));
+}
+
+int BuildQueue::evaluationSlots()
+{
+    return std::max(1, QThread::idealThreadCount());
+}
+
 void BuildQueue::startNext()
 {
     const int remoteLimit = std::max(m_settings.concurrency, builderSlots());
     for (qsizetype i = 0; i < m_pending.size() && runningCount() < remoteLimit;) {
         const Runtime& rt = *m_runtime.at(m_pending[i]);
         const int limit = rt.usesBuilders(m_settings) ? remoteLimit : m_settings.concurrency;
-        if (rt.awaitingProbe || rt.awaitingBuilders || runningCount() >= limit)
-            ++i; // its command is not known yet, or it waits for a slot of its kind
+        // Its command is not known yet, it waits for a slot of its kind, or for a core to
+        // evaluate on.
+        if (rt.awaitingProbe || rt.awaitingBuilders || runningCount() >= limit ||
+            (rt.nixCommand && evaluatingCount() >= evaluationSlots()))
+            ++i;
         else
             start(m_pending.takeAt(i));
     }
+}
+
+void BuildQueue::evaluated(Runtime& rt)
+{
+    if (!rt.evaluating)
+        return;
+    rt.evaluating.reset();
+    // Not from inside the output handler that called this: a start can finish a job at once.
+    QMetaObject::invokeMethod(this, &BuildQueue::startNext, Qt::QueuedConnection);
 }
 
 void BuildQueue::start(quint64 id)
@@ -401,6 +436,11 @@ void BuildQueue::start(quint64 id)
     Runtime& rt = *m_runtime.at(id);
     record->state = JobState::Running;
     record->startedAt = QDateTime::currentDateTimeUtc();
+    if (rt.nixCommand) {
+        rt.evaluating = QDeadlineTimer(evaluationLimitMs);
+        // A coarse timer may fire up to 5 % early, before the deadline has passed.
+        QTimer::singleShot(evaluationLimitMs + 10, Qt::PreciseTimer, this, &BuildQueue::startNext);
+    }
 
     // The log begins with what ran and where, so a saved log explains itself.
     const QByteArray header =
@@ -487,8 +527,12 @@ void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
     } else if (std::optional<BuildPlacement> placed = BuildPlacement::parseLine(line)) {
         if (placed->isFailure())
             markBuilderDown(*placed);
+        else
+            evaluated(rt);
         record->placements << *placed;
         rt.placementChanged = true;
+    } else if (line.startsWith(QLatin1String("waiting for "))) {
+        evaluated(rt); // for a lock, or a free builder: no longer this machine's CPU
     } else if (const BuildPlacement* on = record->builtOn();
                on && on->isRemote() && BuildPlacement::isConnectionLoss(line) &&
                !record->placements.constLast().isFailure()) {

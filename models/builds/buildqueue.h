@@ -1,10 +1,11 @@
 #pragma once
 
 // Runs build and publish jobs as child processes, `concurrency` at a time, in the order they
-// were queued. Each child starts in its own process group so cancelling ends everything it
-// spawned (SIGTERM to the group, SIGKILL after the grace period). Output goes to the LogStore
-// as it arrives and to jobLogAppended() in batches (one signal per job per ~16 ms), progress is
-// read from the log, and a successful build is verified before jobFinished().
+// were queued; Nix jobs start no faster than this machine's cores can evaluate them. Each child
+// starts in its own process group so cancelling ends everything it spawned (SIGTERM to the group,
+// SIGKILL after the grace period). Output goes to the LogStore as it arrives and to
+// jobLogAppended() in batches (one signal per job per ~16 ms), progress is read from the log, and a
+// successful build is verified before jobFinished().
 
 #include "builds/buildercheck.h"
 #include "builds/buildrecord.h"
@@ -101,7 +102,10 @@ private:
     void markBuilderDown(const BuildPlacement& failure);
     bool routeToBuildersUp(quint64 id);
     int builderSlots() const;
+    int evaluatingCount() const;
+    static int evaluationSlots();
     void startNext();
+    void evaluated(Runtime& rt);
     void start(quint64 id);
     void readOutput(quint64 id);
     void readLine(Runtime& rt, BuildRecord* record, QStringView line);

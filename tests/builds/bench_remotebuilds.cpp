@@ -3,9 +3,13 @@
 // queues them. The ideal is two rounds of 2 s; the target is 1.5 times that. Counters:
 //   ratio_to_ideal       the wall time over 4 s
 //   nix_per_variant_ms   one variant's Nix run, start to exit (ssh, copies, the 2 s build)
-//   queue_per_variant_ms how long a job waited for the queue once it could run: from its
+//   queue_per_variant_ms how long a job waited for the queue once a slot was free: from its
 //                        enqueue (first round) or the slot's previous job ending (second round)
-//                        to its process starting
+//                        to its process starting. It includes the builders' check at the batch's
+//                        start, and the wait for a core: the queue starts no more Nix jobs at
+//                        once than there are cores, each holding one until Nix has placed its
+//                        build, which gets every variant to its builder sooner than starting
+//                        all at once
 // BM_NixAlone runs the same twelve Nix commands (NixBackend's, with the same builders) six at a
 // time by itself, without the queue, its builder check or its log handling: what Nix and the
 // hosts cost on this machine. The queue's own cost is the difference between the two.

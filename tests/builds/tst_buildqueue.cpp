@@ -10,6 +10,7 @@
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QThread>
 #include <cerrno>
 #include <csignal>
 #include <signal.h>
@@ -26,6 +27,20 @@ bool processGone(qint64 pid)
 bool groupGone(qint64 pgid)
 {
     return ::kill(pid_t(-pgid), 0) == -1 && errno == ESRCH;
+}
+
+// A recipe named `name` that builds for `seconds`.
+bool writeSleeper(const QString& path, const QString& name, int seconds)
+{
+    QFile out(path);
+    return out.open(QIODevice::WriteOnly) &&
+           out.write(
+               QStringLiteral("builtins.derivation { name = \"%1\"; system = "
+                              "builtins.currentSystem; builder = \"/bin/sh\"; nonce = "
+                              "\"%2\"; args = [ \"-c\" \"/bin/sleep %3; /bin/mkdir $out\" ]; }\n")
+                   .arg(name, test::randomNonce())
+                   .arg(seconds)
+                   .toUtf8()) > 0;
 }
 
 } // namespace
@@ -387,6 +402,82 @@ private slots:
         QVERIFY(f.queue.job(b)->startedAt >= f.queue.job(a)->finishedAt);
         // Ids come from the history so they stay unique across sessions.
         QCOMPARE(f.history.nextJobId(), c + 1);
+    }
+
+    // A Nix job holds one of this machine's cores from its start until Nix has placed its
+    // build: no more Nix jobs start at once than there are cores, the next starts as soon as
+    // one is placed, and the builds themselves still all run together.
+    void nixJobsStartNoFasterThanTheCoresEvaluate()
+    {
+        Fixture f;
+        QVERIFY(f.copyOk);
+        const int cores = std::max(1, QThread::idealThreadCount());
+        const int count = cores + 2;
+        QList<BuildTarget> targets;
+        for (int i = 0; i < count; ++i) {
+            const QString variant = QStringLiteral("evaluated-%1").arg(i);
+            QVERIFY(writeSleeper(f.repo + QStringLiteral("/.flox/pkgs/") + variant + ".nix",
+                                 variant, 3));
+            targets << f.target(variant);
+        }
+        f.queue.setSettings(nixSettings(count));
+        // Read from the records, which the queue updates as each line arrives (its signals come
+        // in batches): started and not yet placed anywhere.
+        int most = 0;
+        connect(&f.queue, &BuildQueue::jobStarted, this, [&] {
+            const QList<quint64> all = f.queue.jobIds();
+            const auto evaluating = std::count_if(all.cbegin(), all.cend(), [&](quint64 id) {
+                const BuildRecord* job = f.queue.job(id);
+                return job->state == JobState::Running && job->placements.isEmpty();
+            });
+            most = std::max(most, int(evaluating));
+        });
+        const QList<quint64> ids = f.queue.enqueue(targets);
+        QCOMPARE(ids.size(), count);
+        QCOMPARE(f.queue.runningCount(), cores);
+        QCOMPARE(f.queue.queuedCount(), count - cores);
+        QVERIFY(f.waitFinished(ids));
+        for (quint64 id : ids) {
+            QCOMPARE(f.queue.job(id)->state, JobState::Succeeded);
+            QVERIFY(f.queue.job(id)->builtOn());
+        }
+        QCOMPARE(most, cores);
+        QVERIFY(f.queue.job(ids.last())->startedAt < f.queue.job(ids.first())->finishedAt);
+    }
+
+    // A Nix job that stays silent (a long evaluation, a quiet download) holds the next start
+    // back for ten seconds, not until it ends.
+    void aSilentNixJobHoldsTheNextStartOnlySoLong()
+    {
+        Fixture f;
+        QVERIFY(f.copyOk);
+        const QString bin = f.dir.filePath(QStringLiteral("bin"));
+        QVERIFY(QDir().mkpath(bin));
+        QFile silent(bin + QStringLiteral("/nix"));
+        QVERIFY(silent.open(QIODevice::WriteOnly));
+        silent.write("#!/bin/sh\nexec sleep 60\n");
+        silent.close();
+        QVERIFY(silent.setPermissions(silent.permissions() | QFileDevice::ExeOwner));
+        const QByteArray savedPath = qgetenv("PATH");
+        qputenv("PATH", bin.toUtf8() + ":" + savedPath);
+        auto restorePath = qScopeGuard([&] { qputenv("PATH", savedPath); });
+        NixBackend::setNewCliOverride(true);
+        const int cores = std::max(1, QThread::idealThreadCount());
+        f.queue.setSettings(nixSettings(cores + 1));
+        QList<BuildTarget> targets;
+        for (int i = 0; i <= cores; ++i)
+            targets << f.target(QStringLiteral("sleeper-a"));
+        const QList<quint64> ids = f.queue.enqueue(targets);
+        QCOMPARE(ids.size(), cores + 1);
+        auto cancel = qScopeGuard([&] { f.queue.cancelAll(); });
+        QCOMPARE(f.queue.runningCount(), cores);
+        QTest::qWait(5000);
+        QCOMPARE(f.queue.job(ids.last())->state, JobState::Queued);
+        QVERIFY(QTest::qWaitFor([&] { return f.queue.job(ids.last())->state == JobState::Running; },
+                                15000));
+        const qint64 heldMs =
+            f.queue.job(ids.first())->startedAt.msecsTo(f.queue.job(ids.last())->startedAt);
+        QVERIFY2(heldMs >= 9900 && heldMs < 15000, qPrintable(QString::number(heldMs)));
     }
 
     void reportsProgramsThatCannotStart()

@@ -12,6 +12,16 @@
 set -euo pipefail
 if [ -z "${RG_IN_BUILDER_NAMESPACE:-}" ]; then
     export RG_IN_BUILDER_NAMESPACE=1
+    # The fresh store is mounted over /nix, which must exist; Nix makes it on first use, so a
+    # machine that never ran Nix has none yet.
+    if [ ! -d /nix ]; then
+        if [ "$(id -u)" -eq 0 ]; then
+            mkdir /nix
+        else
+            echo "in_builder_namespace: /nix does not exist; make it as root (mkdir /nix)" >&2
+            exit 1
+        fi
+    fi
     flags=(--net --mount --pid --fork --kill-child --mount-proc)
     if [ "$(id -u)" -eq 0 ]; then
         exec unshare "${flags[@]}" -- bash "$0" "$@"
