@@ -1,6 +1,6 @@
 #include "builds/buildercheck.h"
 
-#include "builds/nixbackend.h"
+#include "builds/buildersshoptions.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -65,8 +65,11 @@ QString BuilderCheck::storeUri(const BuilderMachine& machine)
            settings.join(QLatin1Char('&'));
 }
 
-void BuilderCheck::start(const QList<BuilderMachine>& machines, int timeoutMs)
+void BuilderCheck::start(const QList<BuilderMachine>& machines, int timeoutMs,
+                         const QString& sharedFor)
 {
+    const QString sshOptions = sharedFor.isEmpty() ? BuilderSshOptions::timeLimits
+                                                   : BuilderSshOptions::forBuilders(sharedFor);
     m_results.clear();
     m_processes.clear();
     m_pending = int(machines.size());
@@ -76,7 +79,7 @@ void BuilderCheck::start(const QList<BuilderMachine>& machines, int timeoutMs)
         m_processes << process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         if (!env.contains(QStringLiteral("NIX_SSHOPTS")))
-            env.insert(QStringLiteral("NIX_SSHOPTS"), NixBackend::sshOptionsForBuilders);
+            env.insert(QStringLiteral("NIX_SSHOPTS"), sshOptions);
         process->setProcessEnvironment(env);
         auto clock = std::make_shared<QElapsedTimer>();
         clock->start();

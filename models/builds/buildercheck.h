@@ -32,7 +32,11 @@ public:
     explicit BuilderCheck(QObject* parent = nullptr);
     ~BuilderCheck() override; // kills what still runs
 
-    void start(const QList<BuilderMachine>& machines, int timeoutMs = 30000);
+    // `sharedFor`: the builders text of the builds that follow, whose shared connections the
+    // check opens for them (BuildQueue); empty: a connection of its own per builder, so that
+    // Test Connections asks each builder afresh.
+    void start(const QList<BuilderMachine>& machines, int timeoutMs = 30000,
+               const QString& sharedFor = {});
     bool isRunning() const { return m_pending > 0; }
     const QList<BuilderHealth>& results() const { return m_results; } // in the machines' order
 

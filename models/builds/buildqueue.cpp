@@ -297,7 +297,8 @@ void BuildQueue::checkBuilders()
     m_builderCheck = new BuilderCheck(this);
     m_checkingBuilders = m_settings.builders;
     connect(m_builderCheck, &BuilderCheck::finished, this, &BuildQueue::buildersAnswered);
-    m_builderCheck->start(m_machines, builderCheckTimeoutMs);
+    // Its connections stay open for the batch's builds (BuilderSshOptions).
+    m_builderCheck->start(m_machines, builderCheckTimeoutMs, m_settings.builders);
 }
 
 void BuildQueue::buildersAnswered()

@@ -1,14 +1,13 @@
 #include "builds/nixbackend.h"
 
+#include "builds/buildersshoptions.h"
+
 #include <QHash>
 #include <QMutex>
 #include <QProcess>
 #include <QProcessEnvironment>
 
 namespace rg {
-
-const QString NixBackend::sshOptionsForBuilders =
-    QStringLiteral("-o ConnectTimeout=15 -o ServerAliveInterval=15 -o ServerAliveCountMax=3");
 
 namespace {
 
@@ -123,11 +122,10 @@ ProcessSpec NixBackend::buildProcessWith(const BuildTarget& target, const BuildS
         spec.arguments = {target.recipeFile, QStringLiteral("-o"), outLink};
     }
     spec.arguments << settings.nixArguments();
-    // ssh waits minutes for a builder that stopped answering, and its default connect timeout
-    // is the system's: give up on a silent builder within a minute, so its job fails and goes
-    // to the builders left. A NIX_SSHOPTS of the user's own stands instead.
+    // Time limits and shared connections; a NIX_SSHOPTS of the user's own stands instead.
     if (!settings.builders.isEmpty() && !qEnvironmentVariableIsSet("NIX_SSHOPTS"))
-        spec.environment.insert(QStringLiteral("NIX_SSHOPTS"), sshOptionsForBuilders);
+        spec.environment.insert(QStringLiteral("NIX_SSHOPTS"),
+                                BuilderSshOptions::forBuilders(settings.builders));
     return spec;
 }
 

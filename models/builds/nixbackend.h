@@ -36,9 +36,6 @@ public:
     static QString probeMessage();
     // Forces the answer (tests, or a setting); nullopt returns to probing.
     static void setNewCliOverride(std::optional<bool> available);
-
-    // NIX_SSHOPTS a build with remote builders gets unless the environment has its own.
-    static const QString sshOptionsForBuilders;
 };
 
 } // namespace rg

@@ -83,6 +83,12 @@ public:
         return QString::fromUtf8(readFile(m_root.filePath(QStringLiteral("shared/log"))))
             .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     }
+    // How many times a client logged in to host i (its SSH server's log).
+    int logins(int i) const
+    {
+        return int(
+            readFile(host(i).dir + QStringLiteral("/server.log")).count("Pubkey auth succeeded"));
+    }
     // Whether `storePath` (a /nix/store path) is in host i's own store.
     bool hostHas(int i, const QString& storePath) const
     {

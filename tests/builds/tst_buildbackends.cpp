@@ -3,6 +3,7 @@
 
 #include "buildfixture.h"
 #include "builds/buildbackend.h"
+#include "builds/buildersshoptions.h"
 #include "builds/buildqueue.h"
 #include "builds/custombackend.h"
 #include "builds/floxbackend.h"
@@ -154,11 +155,26 @@ private slots:
                  QStringList({t.recipeFile, "-o", "result-pytorch-python313-cpu-avx2"}));
         QVERIFY(spec->arguments.contains(QStringLiteral("--store")));
 
-        // With builders, ssh gives up on a silent builder instead of waiting for TCP; the
-        // user's own NIX_SSHOPTS stands instead, and without builders nothing is set.
-        QCOMPARE(spec->environment.value(QStringLiteral("NIX_SSHOPTS")),
-                 NixBackend::sshOptionsForBuilders);
-        QVERIFY(NixBackend::sshOptionsForBuilders.contains(QLatin1String("ServerAliveInterval=")));
+        // With builders, ssh gives up on a silent builder instead of waiting for TCP, and the
+        // builds share a connection per builder, in a directory of this process's own, kept
+        // apart per builders text; the user's own NIX_SSHOPTS stands instead, and without
+        // builders nothing is set.
+        const QString options = spec->environment.value(QStringLiteral("NIX_SSHOPTS"));
+        QCOMPARE(options, BuilderSshOptions::forBuilders(settings.builders));
+        QVERIFY(options.startsWith(BuilderSshOptions::timeLimits));
+        QVERIFY(options.contains(QLatin1String("ServerAliveInterval=")));
+        const QString sockets = BuilderSshOptions::socketDirectory();
+        QVERIFY(!sockets.isEmpty());
+        const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                                                QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                QFileDevice::WriteOther | QFileDevice::ExeOther;
+        QVERIFY(QFileInfo(sockets).isDir());
+        QVERIFY(!(QFileInfo(sockets).permissions() & others));
+        QVERIFY2(options.contains(QStringLiteral("-o ControlMaster=auto")) &&
+                     options.contains(QStringLiteral("-o ControlPath=") + sockets + '/'),
+                 qPrintable(options));
+        QVERIFY(BuilderSshOptions::forBuilders(
+                    QStringLiteral("ssh://big x86_64-linux /other/key")) != options);
         qputenv("NIX_SSHOPTS", "-p 2222");
         QVERIFY(!NixBackend()
                      .buildProcess(t, settings, &error)

@@ -120,6 +120,28 @@ private slots:
         QCOMPARE(reread.record(id)->placements, job->placements);
     }
 
+    // The check before a batch opens one SSH connection per builder, and the batch's builds use
+    // it instead of each logging in again: the host's SSH server counts the logins.
+    void aBatchLogsInToEachBuilderOnce()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(1, 1, {}, &error), qPrintable(error));
+        Fixture f(hosts, 1);
+        QList<BuildTarget> targets;
+        for (const char* name : {"shared-one", "shared-two", "shared-three"})
+            targets << f.target(hosts, QString::fromLatin1(name), 0);
+        const QList<quint64> ids = f.queue.enqueue(targets);
+        QCOMPARE(ids.size(), 3);
+        QVERIFY(f.waitFinished(ids));
+        for (quint64 id : ids) {
+            const BuildRecord* job = f.queue.job(id);
+            QVERIFY2(job->state == JobState::Succeeded, qPrintable(job->error + f.logOf(id)));
+            QVERIFY(job->builtOn() && job->builtOn()->isRemote());
+        }
+        QCOMPARE(hosts.logins(0), 1);
+    }
+
     // Six variants over three builders with two slots each: the queue starts as many builds as
     // the builders have slots (the concurrency set for builds here is 1), Nix puts two on
     // each, and the builds see all six running at once.
