@@ -160,28 +160,26 @@ bool ChangeSession::plan(Planner planner)
     const std::shared_ptr<const Analysis> analysis = m_repository->analysis();
     // Found with the plan, so the review can say before Apply that a commit would fail.
     const std::string gitRoot = canCommit() ? m_repository->rootPath().toStdString() : "";
-    m_plan.setFuture(
-        QtConcurrent::run(backgroundPool(),
-                          [source, analysis, gitRoot,
-                           planner = std::move(planner)]() -> std::shared_ptr<const Planned> {
-                              auto out = std::make_shared<Planned>();
-                              if (!gitRoot.empty())
-                                  out->commitBlocker = GitCommitter::precondition(gitRoot);
-                              // An exception escaping the worker would be rethrown by result() on
-                              // the GUI thread.
-                              try {
-                                  out->changes = planner(source, analysis);
-                                  out->diffs.reserve(out->changes.operations.size());
-                                  out->stats.reserve(out->changes.operations.size());
-                                  for (const FileOperation& operation : out->changes.operations) {
-                                      out->diffs.push_back(UnifiedDiff::of(operation));
-                                      out->stats.push_back(UnifiedDiff::statOf(operation));
-                                  }
-                              } catch (const std::exception& error) {
-                                  out->error = error.what();
-                              }
-                              return out;
-                          }));
+    auto work = [source, analysis, gitRoot,
+                 planner = std::move(planner)]() -> std::shared_ptr<const Planned> {
+        auto out = std::make_shared<Planned>();
+        if (!gitRoot.empty())
+            out->commitBlocker = GitCommitter::precondition(gitRoot);
+        // An exception escaping the worker would be rethrown by result() on the GUI thread.
+        try {
+            out->changes = planner(source, analysis);
+            out->diffs.reserve(out->changes.operations.size());
+            out->stats.reserve(out->changes.operations.size());
+            for (const FileOperation& operation : out->changes.operations) {
+                out->diffs.push_back(UnifiedDiff::of(operation));
+                out->stats.push_back(UnifiedDiff::statOf(operation));
+            }
+        } catch (const std::exception& error) {
+            out->error = error.what();
+        }
+        return out;
+    };
+    m_plan.setFuture(QtConcurrent::run(backgroundPool(), std::move(work)));
     return true;
 }
 
