@@ -281,7 +281,16 @@ void GridController::selectionChanged()
                       .toString() +
                   QStringLiteral(" \u00d7 ") + qs(m_model->columnId(cells.front().column()))
             : tr("%n cells selected", nullptr, static_cast<int>(cells.size()));
-    m_details->setEntries(analysis, selectedEntries(), title);
+    m_details->setEntries(analysis, selectedEntries(), title, emptyCellReason());
+}
+
+// Why the one selected cell has nothing in it, as the grid's tooltip says it ("Python 3.13 ·
+// CUDA 13.0: impossible — …"); "" when several cells are selected or the spec simply does not
+// ask for it.
+QString GridController::emptyCellReason() const
+{
+    const QModelIndexList cells = m_view->selectedCells();
+    return cells.size() == 1 ? cells.front().data(MatrixModel::ReasonRole).toString() : QString();
 }
 
 std::vector<CellId> GridController::selectedCellIds() const
@@ -356,7 +365,10 @@ void GridController::showEntry(const Cell* entry)
             m_preview->clearRecipe();
             return;
         }
-        m_preview->showMessage({}, tr("No recipe file.\n\nThe spec does not expect one here."));
+        const QString reason = emptyCellReason();
+        m_preview->showMessage({}, reason.isEmpty()
+                                       ? tr("No recipe file.\n\nThe spec does not expect one here.")
+                                       : tr("No recipe file.\n\n%1").arg(reason));
         emit previewUpdated();
         return;
     }

@@ -94,6 +94,7 @@ private:
     void filterChanged();
     void selectionChanged();
     void showEntry(const Cell* entry);
+    QString emptyCellReason() const;
     void previewRead();
     void showFinding(const Finding& finding);
     void showCellMenu(const QModelIndex& index, const QPoint& globalPosition);

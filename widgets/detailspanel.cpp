@@ -334,7 +334,8 @@ void DetailsPanel::clear(const QString& message)
 }
 
 void DetailsPanel::setEntries(std::shared_ptr<const Analysis> analysis,
-                              std::vector<const Cell*> entries, const QString& cellTitle)
+                              std::vector<const Cell*> entries, const QString& cellTitle,
+                              const QString& emptyReason)
 {
     const QString previous = currentVariantName();
     m_analysis = std::move(analysis);
@@ -344,7 +345,11 @@ void DetailsPanel::setEntries(std::shared_ptr<const Analysis> analysis,
         const QString title = cellTitle;
         clear();
         m_title->setText(title);
-        m_status->setText(tr("No recipe here, and the spec does not expect one."));
+        m_status->setText(emptyReason.isEmpty()
+                              ? tr("No recipe here, and the spec does not expect one.")
+                              : tr("No recipe here.<br>%1")
+                                    .arg(emptyReason.toHtmlEscaped().replace(
+                                        QLatin1Char('\n'), QStringLiteral("<br>"))));
         return;
     }
     {

@@ -27,8 +27,10 @@ public:
     explicit DetailsPanel(QWidget* parent = nullptr);
 
     // `entries` point into `analysis`, which the panel keeps alive while it shows them.
+    // `emptyReason`: why a cell without entries is empty ("… impossible — …"); "" for a cell
+    // the spec simply does not ask for.
     void setEntries(std::shared_ptr<const Analysis> analysis, std::vector<const Cell*> entries,
-                    const QString& cellTitle);
+                    const QString& cellTitle, const QString& emptyReason = {});
     void clear(const QString& message = {});
     // Keeps the chosen recipe when the same variant is still among the entries.
     bool selectVariant(const QString& variantName);

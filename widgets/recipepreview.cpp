@@ -149,6 +149,7 @@ void RecipePreview::showRecipe(const QString& path, const QByteArray& bytes)
     m_markers.clear();
     m_highlightBegin = m_highlightEnd = -1;
     setPlainText(QString::fromUtf8(bytes));
+    showAsCode(true);
     if (samePath) // a re-read after an edit keeps the reader's place
         verticalScrollBar()->setValue(scroll);
     updateExtraSelections();
@@ -162,8 +163,22 @@ void RecipePreview::showMessage(const QString& path, const QString& message)
     m_revealPending = false;
     m_markers.clear();
     m_highlightBegin = m_highlightEnd = -1;
+    showAsCode(false);
     setPlainText(message);
     updateExtraSelections();
+}
+
+// A message is prose: wrapped to the pane, and not coloured as Nix (its numbers and words
+// would be). A recipe keeps its lines as written, coloured before it is first painted: a
+// highlighter attached anew colours only on its next event, so it is asked at once.
+void RecipePreview::showAsCode(bool code)
+{
+    setLineWrapMode(code ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
+    if (!m_highlighter || (m_highlighter->document() != nullptr) == code)
+        return;
+    m_highlighter->setDocument(code ? document() : nullptr);
+    if (code)
+        m_highlighter->rehighlight();
 }
 
 void RecipePreview::clearRecipe()

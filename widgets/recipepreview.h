@@ -59,6 +59,7 @@ private:
     friend class LineNumberArea;
     void paintLineNumbers(QPaintEvent* event);
     void updateExtraSelections();
+    void showAsCode(bool code);
     void showHighlight(const QTextBlock& block);
     void showHighlight(int begin, int end); // character positions
     void revealFirstMarker();

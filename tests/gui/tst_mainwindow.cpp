@@ -179,18 +179,35 @@ private slots:
 
         // A cell with no recipe that the spec does not expect: the preview says so, as the
         // details do, instead of asking for a cell to be selected.
-        QModelIndex empty;
-        MatrixModel* model = window.matrixModel();
-        for (int r = 0; r < model->rowCount() && !empty.isValid(); ++r)
-            for (int c = 0; c < model->columnCount() && !empty.isValid(); ++c)
-                if (model->index(r, c).data(MatrixModel::EntryIndexesRole).toList().isEmpty())
-                    empty = model->index(r, c);
+        const auto emptyCell = [model = window.matrixModel()](bool impossible) {
+            for (int r = 0; r < model->rowCount(); ++r)
+                for (int c = 0; c < model->columnCount(); ++c)
+                    if (const QModelIndex at = model->index(r, c);
+                        at.data(MatrixModel::EntryIndexesRole).toList().isEmpty() &&
+                        at.data(MatrixModel::ImpossibleRole).toBool() == impossible)
+                        return at;
+            return QModelIndex();
+        };
+        const QModelIndex empty = emptyCell(false);
         QVERIFY(empty.isValid());
         click(window, empty);
         QVERIFY(!window.detailsPanel()->currentEntry());
         QVERIFY(!window.preview()->hasRecipe());
         QVERIFY2(window.preview()->toPlainText().contains(QStringLiteral("does not expect")),
                  qPrintable(window.preview()->toPlainText()));
+        // An impossible one says why no recipe can be there (an ARM SoC has no x86 ISA), in
+        // the details and the preview alike.
+        const QModelIndex impossible = emptyCell(true);
+        QVERIFY(impossible.isValid());
+        click(window, impossible);
+        QVERIFY(!window.detailsPanel()->currentEntry());
+        for (const QString& said :
+             {window.detailsPanel()->factsText(), window.preview()->toPlainText()}) {
+            QVERIFY2(said.contains(QStringLiteral("impossible \u2014 ")) &&
+                         said.contains(QStringLiteral("is an ARM SoC")),
+                     qPrintable(said));
+            QVERIFY2(!said.contains(QStringLiteral("does not expect")), qPrintable(said));
+        }
 
         // The -magma recipe shares the canonical recipe's cell; the chooser shows both.
         click(window, cellOf(window, "sm120", "avx512"));

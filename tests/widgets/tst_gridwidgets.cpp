@@ -556,10 +556,24 @@ private slots:
 #else
         QCOMPARE(SyntaxHighlighting::backendName(), QStringLiteral("built-in Nix highlighter"));
 #endif
-        preview.showMessage(QStringLiteral("a.nix"), QStringLiteral("deleted"));
+        const auto coloured = [&preview](const QString& text) {
+            const int at = preview.toPlainText().indexOf(text);
+            return at >= 0 && formatAt(*preview.document(), at).foreground().style() != Qt::NoBrush;
+        };
+        QVERIFY(coloured(QStringLiteral("\"8.6\"")));
+        QCOMPARE(preview.lineWrapMode(), QPlainTextEdit::NoWrap);
+
+        // A message is prose: wrapped, and its quoted words and numbers not coloured as Nix.
+        preview.showMessage(QStringLiteral("a.nix"),
+                            QStringLiteral("deleted; it said let gpuArchSM = \"8.6\" in 2.10"));
         QVERIFY(!preview.hasRecipe());
+        QVERIFY(!coloured(QStringLiteral("\"8.6\"")));
+        QCOMPARE(preview.lineWrapMode(), QPlainTextEdit::WidgetWidth);
         preview.highlightRange(0, 3); // ignored without a recipe, no crash
         QCOMPARE(preview.highlightedText(), QString());
+        preview.showRecipe(QStringLiteral("a.nix"), bytes);
+        QVERIFY(coloured(QStringLiteral("\"8.6\"")));
+        QCOMPARE(preview.lineWrapMode(), QPlainTextEdit::NoWrap);
     }
 
     // A recipe just shown scrolls to its first error, past an earlier warning, when the error is
