@@ -1,5 +1,6 @@
 #include "dockfitter.h"
 
+#include "ansilogview.h"
 #include "viewrows.h"
 
 #include <QAbstractItemView>
@@ -10,30 +11,84 @@
 #include <QScreen>
 #include <QSplitter>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 namespace rg {
 
 namespace {
 
-// A list sharing a splitter (the Builds dock: jobs above their logs) takes its rows from its
-// neighbours first; returns what the dock itself still has to grow by.
-int heightTakenFromNeighbours(QSplitter* split, QWidget* list, int wanted)
+// The height `content` wants its viewport to have: a list several rows (all of them when
+// fewer), a build's log several lines (its text is what its user watches).
+int wantedHeight(const QAbstractScrollArea* content)
+{
+    if (const auto* log = qobject_cast<const AnsiLogView*>(content))
+        return DockFitter::severalLogLines * log->lineHeight();
+    const auto* list = static_cast<const QAbstractItemView*>(content);
+    return std::min(list->model()->rowCount(), DockFitter::severalRows) * ViewRows::rowHeight(list);
+}
+
+// What `content` lacks of its wanted height, measured on the viewport (whatever the header,
+// frame and scroll bar take now); negative when it has room to spare.
+int lackOf(const QAbstractScrollArea* content)
+{
+    return wantedHeight(content) - content->viewport()->height();
+}
+
+// The dock's own vertical splitter when `content` is in it (the Builds dock: jobs above their
+// logs); nullptr otherwise. Splitters inside a panel are the panel's to arrange.
+QSplitter* splitterOf(const QWidget* content, const QDockWidget* dock)
+{
+    auto* split = qobject_cast<QSplitter*>(dock->widget());
+    return split && split->orientation() == Qt::Vertical && split->isAncestorOf(content) ? split
+                                                                                         : nullptr;
+}
+
+// What the splitter's `child` lacks: the most any of the contents in it lacks. A child
+// without contents can spare what it has over its minimum.
+int lackIn(const QWidget* child, const QList<QAbstractScrollArea*>& contents)
+{
+    std::optional<int> lack;
+    for (const QAbstractScrollArea* content : contents)
+        if (content == child || child->isAncestorOf(content))
+            lack = std::max(lack.value_or(std::numeric_limits<int>::min()), lackOf(content));
+    return lack.value_or(child->minimumSizeHint().height() - child->height());
+}
+
+// Moves height between the children of `split` (the Builds dock: jobs above their logs)
+// from those that can spare it to those that lack it, none below its own need; returns what
+// the dock still has to grow by.
+int balance(QSplitter* split, const QList<QAbstractScrollArea*>& contents)
 {
     QList<int> sizes = split->sizes();
-    const auto at = split->indexOf(list);
-    int missing = wanted - sizes[at];
-    for (qsizetype i = 0; i < sizes.size() && missing > 0; ++i) {
-        if (i == at)
+    QList<int> lack;
+    for (int i = 0; i < split->count(); ++i)
+        lack << lackIn(split->widget(i), contents);
+    QList<int> wanted = sizes;
+    for (qsizetype i = 0; i < lack.size(); ++i) {
+        if (lack[i] <= 0)
             continue;
-        const int taken = std::min(missing, sizes[i]);
-        sizes[i] -= taken;
-        sizes[at] += taken;
-        missing -= taken;
+        wanted[i] += lack[i];
+        for (qsizetype j = 0; j < lack.size() && lack[i] > 0; ++j) {
+            const int moved = std::min(lack[i], -lack[j]);
+            if (moved <= 0)
+                continue;
+            sizes[i] += moved;
+            sizes[j] -= moved;
+            lack[i] -= moved;
+            lack[j] += moved;
+        }
     }
     split->setSizes(sizes);
-    return wanted - split->sizes()[at]; // neighbours keep their minimum sizes
+    // Measured after the move: a child does not go below its minimum size.
+    const QList<int> given = split->sizes();
+    int unmet = 0;
+    for (qsizetype i = 0; i < given.size(); ++i)
+        unmet += std::max(0, wanted[i] - given[i]);
+    return unmet;
 }
 
 } // namespace
@@ -52,29 +107,40 @@ DockFitter::DockFitter(QMainWindow* window) : QObject(window), m_window(window)
             connect(list->model(), &QAbstractItemModel::modelReset, this, grown);
             connect(list->model(), &QAbstractItemModel::layoutChanged, this, grown);
         }
+        // A log opens in a tab of its own: the Builds dock is raised before its first log.
+        for (QTabWidget* tabs : dock->findChildren<QTabWidget*>())
+            connect(tabs, &QTabWidget::currentChanged, this, [this, dock] { fitLater(dock); });
     }
 }
 
-void DockFitter::fit(QDockWidget* dock)
+void DockFitter::fit(QDockWidget* dock, int looksLeft)
 {
     if (dock->isFloating() || dock->visibleRegion().isEmpty())
         return;
+    // What shares a splitter is balanced inside it first; the dock grows by what is left.
+    const QList<QAbstractScrollArea*> contents = contentsOf(dock);
+    QList<QSplitter*> splitters;
     int missing = 0;
-    for (QAbstractItemView* list : listsOf(dock)) {
-        // Measured on the viewport: whatever the header, frame and scroll bar take now.
-        const int rows = std::min(list->model()->rowCount(), severalRows);
-        int lacking = rows * ViewRows::rowHeight(list) - list->viewport()->height();
-        if (lacking <= 0)
-            continue;
-        if (auto* split = qobject_cast<QSplitter*>(list->parentWidget()))
-            lacking = heightTakenFromNeighbours(split, list, list->height() + lacking);
-        missing = std::max(missing, lacking);
+    for (QAbstractScrollArea* content : contents) {
+        if (QSplitter* split = splitterOf(content, dock)) {
+            if (!splitters.contains(split))
+                splitters << split;
+        } else {
+            missing = std::max(missing, lackOf(content));
+        }
     }
+    for (QSplitter* split : splitters)
+        missing = std::max(missing, balance(split, contents));
     // Half the window at most: the grid is what the window is for.
-    if (missing > 0)
-        m_window->resizeDocks({dock},
-                              {std::min(tabGroupHeight(dock) + missing, m_window->height() / 2)},
-                              Qt::Vertical);
+    const int height = tabGroupHeight(dock);
+    const int wanted = std::min(height + missing, m_window->height() / 2);
+    if (wanted <= height)
+        return;
+    m_window->resizeDocks({dock}, {wanted}, Qt::Vertical);
+    // A squeezed pane's own bars take their share of the growth first: look again once it is
+    // laid out (twice at most, should the layout refuse the height).
+    if (looksLeft > 0)
+        fitLater(dock, looksLeft - 1);
 }
 
 // resizeDocks() sizes a tabbed dock's whole group, its tab bar included.
@@ -101,10 +167,21 @@ QList<QAbstractItemView*> DockFitter::listsOf(QDockWidget* dock)
     return lists;
 }
 
-void DockFitter::fitLater(QDockWidget* dock)
+QList<QAbstractScrollArea*> DockFitter::contentsOf(QDockWidget* dock)
+{
+    QList<QAbstractScrollArea*> contents;
+    for (QAbstractItemView* list : listsOf(dock))
+        contents << list;
+    for (AnsiLogView* log : dock->widget()->findChildren<AnsiLogView*>())
+        if (log->isVisibleTo(dock)) // the log of the tab in front
+            contents << log;
+    return contents;
+}
+
+void DockFitter::fitLater(QDockWidget* dock, int looksLeft)
 {
     // After the layout: a dock just raised or a list just filled has not its new size yet.
-    QTimer::singleShot(0, dock, [this, dock] { fit(dock); });
+    QTimer::singleShot(0, dock, [this, dock, looksLeft] { fit(dock, looksLeft); });
 }
 
 void DockFitter::fitToScreen(QMainWindow* window, const QList<QDockWidget*>& right, int rightWidth)

@@ -61,6 +61,7 @@ public:
     void scrollToLine(int line, bool center);
     int firstVisibleLine() const;
     int visibleLineCount() const;
+    int lineHeight() const { return m_lineHeight; } // in pixels
 
 signals:
     // The user (not append()) scrolled: `atEnd` says whether the end is in view.

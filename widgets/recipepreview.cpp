@@ -141,6 +141,10 @@ void RecipePreview::paintLineNumbers(QPaintEvent* event)
 void RecipePreview::showRecipe(const QString& path, const QByteArray& bytes)
 {
     const bool samePath = path == m_path && m_hasRecipe;
+    // The same text read again (a second read of one selection, a touch on disk): what the
+    // reader highlighted and where they are stay.
+    if (samePath && bytes == m_bytes)
+        return;
     const int scroll = verticalScrollBar()->value();
     m_path = path;
     m_bytes = bytes;

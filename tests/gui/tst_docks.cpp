@@ -2,12 +2,16 @@
 // resized by hand, and a size the user gave a dock is there again when the window reopens.
 
 #include "../recipes/testrepository.h"
+#include "ansilogview.h"
 #include "detailspanel.h"
+#include "dockfitter.h"
 #include "guitestsupport.h"
 #include "itemmodels/alignmentmodel.h"
+#include "logpane.h"
 #include "mainwindow.h"
 #include "matrixview.h"
 #include "pinactions.h"
+#include "sessions/buildsession.h"
 #include "sessions/repositorysession.h"
 
 #include <QAbstractItemView>
@@ -17,6 +21,7 @@
 #include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextEdit>
 #include <QTreeView>
@@ -192,6 +197,43 @@ private slots:
                 5000);
             screenshot(&window, dock->objectName() + QStringLiteral(".png"));
         }
+    }
+
+    // A build started from the window at 1600 × 1000: its log, in the Builds dock, shows
+    // several lines without a resize (it showed four), and the jobs table keeps its row.
+    void aBuildLogShowsSeveralLines()
+    {
+        TestRepository repo;
+        makeRepository(repo);
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, repo.root()));
+        BuildSettings settings = window.builds()->settings();
+        settings.backend = BackendKind::Custom;
+        settings.customCommand = QStringLiteral("seq 1 40");
+        settings.verify = false;
+        window.builds()->setSettings(settings);
+        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm110-armv9")));
+        window.buildAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.logTabs()->count(), 1, slowly);
+        auto* pane = qobject_cast<LogPane*>(window.logTabs()->currentWidget());
+        QVERIFY(pane);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            pane->textView()->visibleLineCount() >= DockFitter::severalLogLines,
+            qPrintable(
+                QStringLiteral("%1 lines in sight").arg(pane->textView()->visibleLineCount())),
+            5000);
+        auto* jobs = window.findChild<QDockWidget*>(QStringLiteral("buildsDock"))
+                         ->findChild<QAbstractItemView*>();
+        QVERIFY(jobs && jobs->model()->rowCount() == 1);
+        QVERIFY2(jobs->viewport()->height() >= rowHeight(jobs),
+                 qPrintable(QString::number(jobs->viewport()->height())));
+        screenshot(&window, QStringLiteral("build-log.png"));
+        // The grid keeps the larger part of the window.
+        QVERIFY2(window.matrixView()->height() >= window.height() / 3,
+                 qPrintable(QString::number(window.matrixView()->height())));
     }
 
     // A dock the user made taller, and one made wider, keep their sizes across a restart.

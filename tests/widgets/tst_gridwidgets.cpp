@@ -545,6 +545,12 @@ private slots:
         QCOMPARE(preview.extraSelections().size(), 3);
         preview.highlightLine(4);
         QCOMPARE(preview.highlightedText(), QStringLiteral("in gpuArchSM"));
+        // The same text read again keeps what the reader highlighted; another text does not.
+        preview.showRecipe(QStringLiteral("a.nix"), bytes);
+        QCOMPARE(preview.highlightedText(), QStringLiteral("in gpuArchSM"));
+        preview.showRecipe(QStringLiteral("a.nix"), bytes + "# edited\n");
+        QCOMPARE(preview.highlightedText(), QString());
+        preview.showRecipe(QStringLiteral("a.nix"), bytes);
         QVERIFY(preview.lineNumberAreaWidth() > 0);
         QVERIFY(preview.highlighter() != nullptr);
         // What About names is what the preview really attached.
