@@ -106,6 +106,14 @@ bool openAndWait(MainWindow& window, const QString& path)
     return changed.wait(slowly);
 }
 
+// The window at 1600 × 1000, shown, with `path` opened and analysed.
+bool openOnADesktop(MainWindow& window, const QString& path)
+{
+    window.resize(1600, 1000);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && openAndWait(window, path);
+}
+
 } // namespace
 
 class TestDocks : public QObject
@@ -159,10 +167,7 @@ private slots:
         TestRepository repo;
         makeRepository(repo);
         MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, repo.root()));
+        QVERIFY(openOnADesktop(window, repo.root()));
         QSignalSpy loaded(window.pinActions(), &PinActions::alignmentLoaded);
         // Its tab clicked, as a user finds it: behind Branches until then.
         window.findChild<QDockWidget*>(QStringLiteral("alignmentDock"))->raise();
@@ -206,10 +211,7 @@ private slots:
         TestRepository repo;
         makeRepository(repo);
         MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, repo.root()));
+        QVERIFY(openOnADesktop(window, repo.root()));
         BuildSettings settings = window.builds()->settings();
         settings.backend = BackendKind::Custom;
         settings.customCommand = QStringLiteral("seq 1 40");
