@@ -35,6 +35,16 @@ std::shared_ptr<const EvaluationSummary> summaryOf(const EvaluatedRecipe& result
     return summary;
 }
 
+// Whether Nix can read the recipe: all that parsed, and what the static reading left unread
+// by its own limits (nested deeper than the parser follows, larger than it reads), where Nix's
+// answer is the only one there is. Not what no reader gets (an unreadable file, a symlink)
+// nor a syntax error, which Nix rejects as the parser did (it is already a finding).
+bool nixReads(const RecipeFacts& recipe)
+{
+    return recipe.problem == FileProblem::None || recipe.problem == FileProblem::TooDeep ||
+           recipe.problem == FileProblem::Oversized;
+}
+
 } // namespace
 
 std::vector<EvalItem> EvaluationMerge::itemsOf(const Analysis& analysis,
@@ -42,7 +52,7 @@ std::vector<EvalItem> EvaluationMerge::itemsOf(const Analysis& analysis,
 {
     std::vector<EvalItem> items;
     for (const Cell& entry : analysis.cells) {
-        if (!entry.recipe || entry.recipe->problem != FileProblem::None)
+        if (!entry.recipe || !nixReads(*entry.recipe))
             continue;
         bool selected = selectors.empty();
         for (const CellSelector& selector : selectors)

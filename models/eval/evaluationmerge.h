@@ -17,8 +17,9 @@ class EvaluationMerge
 {
 public:
     // The recipes of `analysis` a user's words select (all when `selectors` is empty), keyed by
-    // content (Cell::contentKey; RecipeContentKey::keyAll fills it). A recipe Nix would
-    // reject on parsing is left out: its syntax error is already a finding.
+    // content (Cell::contentKey; RecipeContentKey::keyAll fills it). A recipe the static
+    // reading left unread by its own limits is in (Nix's is the only answer for it); one Nix
+    // would reject on parsing is left out: its syntax error is already a finding.
     static std::vector<EvalItem> itemsOf(const Analysis& analysis,
                                          const std::vector<CellSelector>& selectors = {});
 

@@ -278,6 +278,57 @@ private slots:
         QCOMPARE(evalFindings["sm90"], std::vector<std::string>{"eval-arch-mismatch"});
     }
 
+    // A recipe nested deeper than the static reading follows is unchecked: Nix, which reads it,
+    // is asked. A wrong arch in it is found and breaks the cell; a sound one stays unchecked
+    // (the static rules never ran on it) with Nix's answer beside it.
+    void anUncheckedRecipeIsAskedOfNix()
+    {
+        test::TestRepository repo;
+        QFile canonical(
+            fixtures +
+            QStringLiteral("/seed000/.flox/pkgs/pytorch-python313-cuda12_9-sm86-avx2.nix"));
+        QVERIFY(canonical.open(QIODevice::ReadOnly));
+        const QByteArray text = canonical.readAll();
+        const QByteArray deep = QByteArray(1100, '(') + "\"8.6\"" + QByteArray(1100, ')');
+        QVERIFY(text.contains("gpuArchSM = \"8.6\";"));
+        for (const char* arch : {"sm86", "sm89"}) {
+            QByteArray recipe = text;
+            recipe.replace("gpuArchSM = \"8.6\";", "gpuArchSM = " + deep + ";");
+            recipe.replace("sm86-avx2", QByteArray(arch) + "-avx2");
+            repo.writeRecipe(QStringLiteral("pytorch-python313-cuda12_9-%1-avx2.nix").arg(arch),
+                             recipe);
+        }
+        const auto source = openWorkTree(repo.root().toStdString());
+        const Analysis unread = Analyzer().analyze(*source, {});
+        for (const Cell& entry : unread.cells)
+            if (entry.recipe)
+                QCOMPARE(entry.status, CellStatus::Unchecked);
+        QCOMPARE(EvaluationMerge::itemsOf(unread).size(), size_t(2));
+
+        const Evaluated evaluated = evaluate(repo.root(), "older", m_store.path());
+        std::map<std::string, const Cell*> byArch;
+        for (const Cell& entry : evaluated.analysis.cells)
+            if (entry.recipe)
+                byArch[entry.variant.gpuArch] = &entry;
+        QCOMPARE(byArch.size(), size_t(2));
+        for (const auto& [arch, entry] : byArch) {
+            QVERIFY2(entry->evaluation && entry->evaluation->evaluated,
+                     (arch + ": " + (entry->evaluation ? entry->evaluation->error : "")).c_str());
+            QCOMPARE(entry->evaluation->archList, std::vector<std::string>{"8.6"});
+        }
+        const auto rules = [](const Cell& entry) {
+            std::set<std::string> ids;
+            for (const Finding& finding : entry.findings)
+                ids.insert(finding.ruleId);
+            return ids;
+        };
+        QCOMPARE(byArch["sm86"]->status, CellStatus::Unchecked);
+        QCOMPARE(rules(*byArch["sm86"]), std::set<std::string>{"nested-too-deep"});
+        QCOMPARE(byArch["sm89"]->status, CellStatus::Broken);
+        QCOMPARE(rules(*byArch["sm89"]),
+                 (std::set<std::string>{"nested-too-deep", "eval-arch-mismatch"}));
+    }
+
     // A derivation changes with what it is built from, and only then: a comment keeps it.
     void derivationsChangeWithTheirInputs()
     {
