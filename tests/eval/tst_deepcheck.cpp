@@ -114,6 +114,14 @@ QString repositoryPath(const QString& name)
                : fixtures + QLatin1Char('/') + name;
 }
 
+// seed000's sound sm86 recipe, the one the tests vary; "" when it cannot be read.
+QByteArray seed000Sm86()
+{
+    QFile canonical(fixtures +
+                    QStringLiteral("/seed000/.flox/pkgs/pytorch-python313-cuda12_9-sm86-avx2.nix"));
+    return canonical.open(QIODevice::ReadOnly) ? canonical.readAll() : QByteArray();
+}
+
 } // namespace
 
 class TestDeepCheck : public QObject
@@ -248,11 +256,8 @@ private slots:
     void valuesTheStaticReadingCannotFollow()
     {
         test::TestRepository repo;
-        QFile canonical(
-            fixtures +
-            QStringLiteral("/seed000/.flox/pkgs/pytorch-python313-cuda12_9-sm86-avx2.nix"));
-        QVERIFY(canonical.open(QIODevice::ReadOnly));
-        const QByteArray text = canonical.readAll();
+        const QByteArray text = seed000Sm86();
+        QVERIFY(!text.isEmpty());
         const std::pair<const char*, const char*> variants[] = {
             {"sm86", "builtins.head (builtins.sort (a: b: a > b) [ \"8.0\" \"8.6\" ])"},
             {"sm89", "builtins.head (builtins.sort (a: b: a > b) [ \"8.0\" \"8.6\" ])"},
@@ -284,11 +289,8 @@ private slots:
     void anUncheckedRecipeIsAskedOfNix()
     {
         test::TestRepository repo;
-        QFile canonical(
-            fixtures +
-            QStringLiteral("/seed000/.flox/pkgs/pytorch-python313-cuda12_9-sm86-avx2.nix"));
-        QVERIFY(canonical.open(QIODevice::ReadOnly));
-        const QByteArray text = canonical.readAll();
+        const QByteArray text = seed000Sm86();
+        QVERIFY(!text.isEmpty());
         const QByteArray deep = QByteArray(1100, '(') + "\"8.6\"" + QByteArray(1100, ')');
         QVERIFY(text.contains("gpuArchSM = \"8.6\";"));
         for (const char* arch : {"sm86", "sm89"}) {
