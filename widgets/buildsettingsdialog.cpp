@@ -17,8 +17,11 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -227,6 +230,11 @@ void BuildSettingsDialog::connectBuildersBox(QPushButton* add, QPushButton* remo
     connect(m_builderTable, &QAbstractItemModel::dataChanged, this, fromTable);
     connect(m_builderTable, &QAbstractItemModel::rowsInserted, this, fromTable);
     connect(m_builderTable, &QAbstractItemModel::rowsRemoved, this, fromTable);
+    // Once the table has sized its columns to what they now hold.
+    const auto widen = [this] { QTimer::singleShot(0, this, &BuildSettingsDialog::widenToTable); };
+    connect(m_builderTable, &QAbstractItemModel::dataChanged, this, widen);
+    connect(m_builderTable, &QAbstractItemModel::rowsInserted, this, widen);
+    connect(m_builderTable, &QAbstractItemModel::modelReset, this, widen);
     connect(m_builderTable, &BuilderTableModel::editRejected, this, [this](const QString& why) {
         m_buildersProblem->setText(why);
         m_buildersProblem->show();
@@ -337,6 +345,33 @@ void BuildSettingsDialog::growToFit()
         m_builderHealth->heightForWidth(m_builderHealth->width()) - m_builderHealth->height();
     if (extra > 0)
         resize(width(), height() + extra);
+}
+
+// The builders table shows every field without scrolling sideways where the screen has the
+// room: a URI squeezed to "s…" names no builder. Only ever wider, so a width the user chose
+// stays.
+void BuildSettingsDialog::widenToTable()
+{
+    const QHeaderView* header = m_builderView->horizontalHeader();
+    const QAbstractItemView* view = m_builderView; // sizeHintForColumn() is public here
+    // The URI stretches into what is left, so its section says nothing of what it holds.
+    int wanted =
+        2 * m_builderView->frameWidth() + m_builderView->verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < header->count(); ++column)
+        wanted += column == BuilderTableModel::UriColumn
+                      ? std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column))
+                      : header->sectionSize(column);
+    const int extra = wanted - m_builderView->width();
+    const QScreen* on = screen();
+    const int room = on ? on->availableGeometry().width() * 9 / 10 : width() + extra;
+    if (extra > 0 && width() < room)
+        resize(std::min(width() + extra, room), height());
+}
+
+void BuildSettingsDialog::showEvent(QShowEvent* event)
+{
+    QDialog::showEvent(event);
+    QTimer::singleShot(0, this, &BuildSettingsDialog::widenToTable);
 }
 
 QWidget* BuildSettingsDialog::createSourcesBox()

@@ -50,6 +50,9 @@ signals:
     // Test Connections: the builders as typed, to be checked by whoever owns the processes.
     void builderCheckRequested(const QString& builders);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void updateEnabled();
     QWidget* createBuildersBox();
@@ -57,6 +60,7 @@ private:
     void syncBuilders(bool fromText);
     void updateFeatureWarning();
     void growToFit();
+    void widenToTable();
     QWidget* createSourcesBox();
 
     BuildSettings m_initial; // keeps the fields this dialog does not show

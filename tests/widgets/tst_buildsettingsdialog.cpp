@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -197,6 +198,28 @@ private slots:
         auto* model = dialog.findChild<QTableView*>(QStringLiteral("builderTable"))->model();
         QVERIFY(model->setData(model->index(0, 5), QStringLiteral("kvm, big-parallel")));
         QVERIFY(!warning->isVisible());
+    }
+
+    // Opened as the window opens it, at its own size: each builder's URI is whole in the
+    // table, not squeezed to "s…" by the fields beside it; a builder added later too. (Short
+    // URIs: the offscreen platform's screen is 800 pixels wide, and the dialog stays on it.)
+    void theBuildersTableShowsEachUri()
+    {
+        BuildSettings initial;
+        initial.builders = QStringLiteral("ssh://gpu1 x86_64-linux");
+        BuildSettingsDialog dialog(initial);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto* table = dialog.findChild<QTableView*>(QStringLiteral("builderTable"));
+        QVERIFY(table);
+        const auto uriIsWhole = [table] {
+            const QAbstractItemView* view = table; // sizeHintForColumn() is public here
+            return table->horizontalHeader()->sectionSize(0) >= view->sizeHintForColumn(0);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(uriIsWhole(), 2000);
+        auto* text = dialog.findChild<QPlainTextEdit*>(QStringLiteral("builders"));
+        text->setPlainText(text->toPlainText() + QStringLiteral("\nssh://root@gpu7 x86_64-linux"));
+        QTRY_VERIFY_WITH_TIMEOUT(uriIsWhole(), 2000);
     }
 
     void cancelIsNotAccepted()
