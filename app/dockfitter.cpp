@@ -38,13 +38,12 @@ int lackOf(const QAbstractScrollArea* content)
     return wantedHeight(content) - content->viewport()->height();
 }
 
-// The dock's own vertical splitter when `content` is in it (the Builds dock: jobs above their
-// logs); nullptr otherwise. Splitters inside a panel are the panel's to arrange.
-QSplitter* splitterOf(const QWidget* content, const QDockWidget* dock)
+// The dock's own vertical splitter (the Builds dock: jobs above their logs); nullptr for none.
+// Splitters inside a panel are the panel's to arrange.
+QSplitter* splitterOf(const QDockWidget* dock)
 {
     auto* split = qobject_cast<QSplitter*>(dock->widget());
-    return split && split->orientation() == Qt::Vertical && split->isAncestorOf(content) ? split
-                                                                                         : nullptr;
+    return split && split->orientation() == Qt::Vertical ? split : nullptr;
 }
 
 // What the splitter's `child` lacks: the most any of the contents in it lacks. A child
@@ -117,20 +116,14 @@ void DockFitter::fit(QDockWidget* dock, int looksLeft)
 {
     if (dock->isFloating() || dock->visibleRegion().isEmpty())
         return;
-    // What shares a splitter is balanced inside it first; the dock grows by what is left.
+    // What shares the dock's splitter is balanced inside it first; the dock grows by what is
+    // left.
     const QList<QAbstractScrollArea*> contents = contentsOf(dock);
-    QList<QSplitter*> splitters;
-    int missing = 0;
-    for (QAbstractScrollArea* content : contents) {
-        if (QSplitter* split = splitterOf(content, dock)) {
-            if (!splitters.contains(split))
-                splitters << split;
-        } else {
+    QSplitter* split = splitterOf(dock);
+    int missing = split ? balance(split, contents) : 0;
+    for (const QAbstractScrollArea* content : contents)
+        if (!split || !split->isAncestorOf(content))
             missing = std::max(missing, lackOf(content));
-        }
-    }
-    for (QSplitter* split : splitters)
-        missing = std::max(missing, balance(split, contents));
     // Half the window at most: the grid is what the window is for.
     const int height = tabGroupHeight(dock);
     const int wanted = std::min(height + missing, m_window->height() / 2);

@@ -281,7 +281,9 @@ void GridController::selectionChanged()
                       .toString() +
                   QStringLiteral(" \u00d7 ") + qs(m_model->columnId(cells.front().column()))
             : tr("%n cells selected", nullptr, static_cast<int>(cells.size()));
-    m_details->setEntries(analysis, selectedEntries(), title, emptyCellReason());
+    std::vector<const Cell*> entries = selectedEntries();
+    const QString emptyReason = entries.empty() ? emptyCellReason() : QString();
+    m_details->setEntries(analysis, std::move(entries), title, emptyReason);
 }
 
 // Why the one selected cell has nothing in it, as the grid's tooltip says it ("Python 3.13 ·

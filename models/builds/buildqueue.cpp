@@ -2,7 +2,6 @@
 
 #include "builds/buildbackend.h"
 #include "builds/buildermachine.h"
-#include "builds/buildersshoptions.h"
 #include "builds/buildhistory.h"
 #include "builds/floxbackend.h"
 #include "builds/logstore.h"
@@ -369,13 +368,10 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
         return false;
     }
     rt.routingNotes = notes;
-    rt.spec = NixBackend().buildProcessWith(rt.target, settings,
-                                            NixBackend::knownNewCli().value_or(false));
     // The connections the check opened for the whole list serve the machines left of it (the
     // same lines, the same keys), instead of each build logging in afresh.
-    if (rt.spec.environment.contains(QStringLiteral("NIX_SSHOPTS")))
-        rt.spec.environment.insert(QStringLiteral("NIX_SSHOPTS"),
-                                   BuilderSshOptions::forBuilders(m_settings.builders));
+    rt.spec = NixBackend().buildProcessWith(
+        rt.target, settings, NixBackend::knownNewCli().value_or(false), m_settings.builders);
     record->program = rt.spec.program;
     record->arguments = rt.spec.arguments;
     record->command = rt.spec.displayString();

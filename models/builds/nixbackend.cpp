@@ -107,7 +107,7 @@ std::optional<ProcessSpec> NixBackend::provisionalProcess(const BuildTarget& tar
 }
 
 ProcessSpec NixBackend::buildProcessWith(const BuildTarget& target, const BuildSettings& settings,
-                                         bool newCli) const
+                                         bool newCli, const QString& sharedFor) const
 {
     const QString outLink = QStringLiteral("result-") + target.pname;
     ProcessSpec spec;
@@ -124,8 +124,9 @@ ProcessSpec NixBackend::buildProcessWith(const BuildTarget& target, const BuildS
     spec.arguments << settings.nixArguments();
     // Time limits and shared connections; a NIX_SSHOPTS of the user's own stands instead.
     if (!settings.builders.isEmpty() && !qEnvironmentVariableIsSet("NIX_SSHOPTS"))
-        spec.environment.insert(QStringLiteral("NIX_SSHOPTS"),
-                                BuilderSshOptions::forBuilders(settings.builders));
+        spec.environment.insert(
+            QStringLiteral("NIX_SSHOPTS"),
+            BuilderSshOptions::forBuilders(sharedFor.isEmpty() ? settings.builders : sharedFor));
     return spec;
 }
 

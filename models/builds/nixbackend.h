@@ -21,9 +21,11 @@ public:
     std::optional<ProcessSpec> provisionalProcess(const BuildTarget& target,
                                                   const BuildSettings& settings,
                                                   QString* error) const;
-    // The command for a target already checked, with the new CLI or without.
+    // The command for a target already checked, with the new CLI or without. Its builds share
+    // the SSH connections opened for `sharedFor` (BuilderSshOptions; "": settings.builders),
+    // the whole list a batch's check asked when the settings name only the builders left up.
     ProcessSpec buildProcessWith(const BuildTarget& target, const BuildSettings& settings,
-                                 bool newCli) const;
+                                 bool newCli, const QString& sharedFor = {}) const;
 
     // Whether `nix build` works here: probed once per (PATH, NIX_CONFIG) by evaluating a
     // constant with the new CLI, then cached.

@@ -175,6 +175,12 @@ private slots:
                  qPrintable(options));
         QVERIFY(BuilderSshOptions::forBuilders(
                     QStringLiteral("ssh://big x86_64-linux /other/key")) != options);
+        // A build on the builders left of a checked list rides on the list's connections.
+        const QString whole = settings.builders + QStringLiteral("\nssh://down x86_64-linux");
+        QCOMPARE(NixBackend()
+                     .buildProcessWith(t, settings, false, whole)
+                     .environment.value(QStringLiteral("NIX_SSHOPTS")),
+                 BuilderSshOptions::forBuilders(whole));
         qputenv("NIX_SSHOPTS", "-p 2222");
         QVERIFY(!NixBackend()
                      .buildProcess(t, settings, &error)
