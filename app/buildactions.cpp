@@ -74,6 +74,9 @@ void BuildActions::createActions()
         connect(
             &dialog, &BuildSettingsDialog::builderCheckRequested, &check,
             [&check](const QString& builders) { check.start(BuilderMachine::parse(builders)); });
+        // Each answer as it comes: a builder that hangs keeps only its own line waiting.
+        connect(&check, &BuilderCheck::builderAnswered, &dialog,
+                [&] { dialog.showBuilderHealth(check.results()); });
         connect(&check, &BuilderCheck::finished, &dialog,
                 [&] { dialog.showBuilderHealth(check.results()); });
         if (dialog.exec() == QDialog::Accepted)

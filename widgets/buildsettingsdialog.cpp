@@ -317,17 +317,23 @@ void BuildSettingsDialog::updateFeatureWarning()
 void BuildSettingsDialog::showBuilderHealth(const QList<BuilderHealth>& health)
 {
     QStringList lines;
+    bool allAnswered = true;
     for (const BuilderHealth& h : health) {
-        lines << (h.up ? tr("<span style=\"color:#2e7d32\">\u2713</span> %1: up, %2 ms")
-                             .arg(h.label.toHtmlEscaped())
-                             .arg(h.elapsedMs)
-                       : tr("<span style=\"color:#c0392b\">\u2717</span> %1: %2")
-                             .arg(h.label.toHtmlEscaped(), h.message.toHtmlEscaped()));
+        allAnswered = allAnswered && h.answered;
+        if (!h.answered)
+            lines << tr("\u2026 %1: asking").arg(h.label.toHtmlEscaped());
+        else if (h.up)
+            lines << tr("<span style=\"color:#2e7d32\">\u2713</span> %1: up, %2 ms")
+                         .arg(h.label.toHtmlEscaped())
+                         .arg(h.elapsedMs);
+        else
+            lines << tr("<span style=\"color:#c0392b\">\u2717</span> %1: %2")
+                         .arg(h.label.toHtmlEscaped(), h.message.toHtmlEscaped());
     }
     m_builderHealth->setText(lines.isEmpty() ? tr("No builder to ask.")
                                              : lines.join(QStringLiteral("<br>")));
     m_builderHealth->show();
-    m_testBuilders->setEnabled(true);
+    m_testBuilders->setEnabled(allAnswered);
     m_builderTable->setHealth(health);
     growToFit();
 }

@@ -37,8 +37,8 @@ public:
     // Not while a builder is malformed or a source line is not REV=PATH.
     void accept() override;
 
-    // What Test Connections found, one line per builder and in the table's Health column; the
-    // button is enabled again.
+    // What Test Connections found so far, one line per builder ("asking" for one yet to answer)
+    // and in the table's Health column; the button is enabled again once all have answered.
     void showBuilderHealth(const QList<BuilderHealth>& health);
     // What the builds' own check found last, in the Health column only.
     void setBuilderHealth(const QList<BuilderHealth>& health);

@@ -86,15 +86,15 @@ void BuilderCheck::start(const QList<BuilderMachine>& machines, int timeoutMs,
         auto* limit = new QTimer(process);
         limit->setSingleShot(true);
         connect(limit, &QTimer::timeout, process,
-                [this, i, process] { answered(i, process, true); });
+                [this, i, process] { conclude(i, process, true); });
         connect(process, &QProcess::finished, this, [this, i, process, clock] {
             m_results[i].elapsedMs = clock->elapsed();
-            answered(i, process, false);
+            conclude(i, process, false);
         });
         connect(process, &QProcess::errorOccurred, this,
                 [this, i, process](QProcess::ProcessError e) {
                     if (e == QProcess::FailedToStart)
-                        answered(i, process, false);
+                        conclude(i, process, false);
                 });
         process->start(QStringLiteral("nix"),
                        {QStringLiteral("--extra-experimental-features"),
@@ -106,13 +106,14 @@ void BuilderCheck::start(const QList<BuilderMachine>& machines, int timeoutMs,
         QTimer::singleShot(0, this, &BuilderCheck::finished);
 }
 
-void BuilderCheck::answered(int index, QProcess* process, bool timedOut)
+void BuilderCheck::conclude(int index, QProcess* process, bool timedOut)
 {
     if (!m_processes.value(index))
         return; // answered already (a time limit and the exit can both arrive)
     m_processes[index] = nullptr;
     process->disconnect(this);
     BuilderHealth& health = m_results[index];
+    health.answered = true;
     if (timedOut) {
         process->kill();
         health.message = tr("no answer within the time limit");
@@ -126,7 +127,9 @@ void BuilderCheck::answered(int index, QProcess* process, bool timedOut)
             health.message = tr("nix exited with code %1").arg(process->exitCode());
     }
     process->deleteLater();
-    if (--m_pending == 0)
+    --m_pending;
+    emit builderAnswered(index);
+    if (m_pending == 0)
         emit finished();
 }
 

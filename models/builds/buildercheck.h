@@ -23,6 +23,7 @@ struct BuilderHealth
     bool up = false;
     QString message; // down: the reason; up: ""
     qint64 elapsedMs = -1;
+    bool answered = false; // false while its check still runs
 };
 
 class BuilderCheck : public QObject
@@ -38,17 +39,19 @@ public:
     void start(const QList<BuilderMachine>& machines, int timeoutMs = 30000,
                const QString& sharedFor = {});
     bool isRunning() const { return m_pending > 0; }
-    const QList<BuilderHealth>& results() const { return m_results; } // in the machines' order
+    // In the machines' order; those still being asked are not answered().
+    const QList<BuilderHealth>& results() const { return m_results; }
 
     // The store URI `nix store ping` gets: the machine's URI with its key and host key as the
     // store's ssh-key and base64-ssh-public-host-key settings.
     static QString storeUri(const BuilderMachine& machine);
 
 signals:
+    void builderAnswered(int index); // results()[index] holds its answer
     void finished();
 
 private:
-    void answered(int index, QProcess* process, bool timedOut);
+    void conclude(int index, QProcess* process, bool timedOut);
 
     QList<BuilderHealth> m_results;
     QList<QProcess*> m_processes;

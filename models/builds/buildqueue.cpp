@@ -64,13 +64,19 @@ bool names(const QString& logged, const QString& uri)
     return logged == uri || logged == QStringLiteral("ssh://") + uri;
 }
 
-// What the last check (or a failed build) said of the builder `uri` when it is down; null
-// when it is up or was not asked.
-const BuilderHealth* downOf(const QList<BuilderHealth>& health, const QString& uri)
+// What the last check (or a failed build) said of the builder `uri`; null when it was not asked.
+const BuilderHealth* healthOf(const QList<BuilderHealth>& health, const QString& uri)
 {
     const auto it = std::find_if(health.cbegin(), health.cend(),
-                                 [&](const BuilderHealth& h) { return h.uri == uri && !h.up; });
+                                 [&](const BuilderHealth& h) { return h.uri == uri; });
     return it == health.cend() ? nullptr : &*it;
+}
+
+// Whether builds may go to the builder `uri`: it answered up, or was never asked.
+bool takesBuilds(const QList<BuilderHealth>& health, const QString& uri)
+{
+    const BuilderHealth* h = healthOf(health, uri);
+    return !h || (h->answered && h->up);
 }
 
 // Why a job whose process exited non-zero failed: the exit code, the builder it was on, and
@@ -105,7 +111,6 @@ struct BuildQueue::Runtime
     bool placementChanged = false; // a builder took (or refused) a derivation since the flush
     bool atLineStart = true;       // the output so far ends with a newline
     bool awaitingProbe = false;    // queued before the nix probe answered: not startable yet
-    bool awaitingBuilders = false; // its builders are being checked: not startable yet
     bool nixCommand = false;       // NixBackend made its command: the queue may remake it
     // A Nix job from its start until Nix has evaluated the recipe and handed a derivation to a
     // machine (its first placement, or Nix saying it waits for one): the part that needs this
@@ -114,8 +119,8 @@ struct BuildQueue::Runtime
     // late; one after another, the first builders start at once and the rest soon after.
     std::optional<QDeadlineTimer> evaluating;
 
-    // Whether it goes to remote builders, so that it waits for their check, avoids those down
-    // and takes their slots: only a Nix build whose command the queue made.
+    // Whether it goes to remote builders, so that it waits for their check, goes only to those
+    // up and takes their slots: only a Nix build whose command the queue made.
     bool usesBuilders(const BuildSettings& settings) const
     {
         return nixCommand && !settings.builders.trimmed().isEmpty();
@@ -276,9 +281,8 @@ quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spe
     runtime->verify = verify;
     runtime->awaitingProbe = awaitingProbe;
     runtime->nixCommand = nixCommand;
-    runtime->awaitingBuilders =
+    const bool check =
         runtime->usesBuilders(m_settings) && m_checkedBuilders != m_settings.builders;
-    const bool check = runtime->awaitingBuilders;
     m_runtime.emplace(record.id, std::move(runtime));
     m_pending.append(record.id);
     emit jobQueued(record.id);
@@ -289,16 +293,35 @@ quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spe
 }
 
 // Asks every builder the settings name whether it is reachable (BuilderCheck); the jobs that
-// would use them wait for the answer.
+// would use them wait for the answers (buildersReadyFor).
 void BuildQueue::checkBuilders()
 {
     if (m_builderCheck)
         return; // buildersAnswered() asks again if the builders changed meanwhile
     m_builderCheck = new BuilderCheck(this);
     m_checkingBuilders = m_settings.builders;
+    connect(m_builderCheck, &BuilderCheck::builderAnswered, this, &BuildQueue::builderAnswered);
     connect(m_builderCheck, &BuilderCheck::finished, this, &BuildQueue::buildersAnswered);
     // Its connections stay open for the batch's builds (BuilderSshOptions).
     m_builderCheck->start(m_machines, builderCheckTimeoutMs, m_settings.builders);
+}
+
+// A builder takes builds as soon as it answers up, while the others are still being asked: a
+// host that accepts the connection but never answers would otherwise hold the whole batch for
+// ssh's connect limit.
+void BuildQueue::builderAnswered(int index)
+{
+    if (m_checkingBuilders != m_settings.builders)
+        return; // asked again when this check ends
+    if (m_checkedBuilders != m_checkingBuilders) {
+        m_builderHealth = m_builderCheck->results();
+        m_checkedBuilders = m_checkingBuilders;
+    } else {
+        // Only this builder's entry: a build may have marked another down meanwhile.
+        m_builderHealth[index] = m_builderCheck->results().at(index);
+    }
+    if (m_builderHealth[index].up)
+        startNext();
 }
 
 void BuildQueue::buildersAnswered()
@@ -309,12 +332,30 @@ void BuildQueue::buildersAnswered()
         checkBuilders();
         return;
     }
-    m_builderHealth = check->results();
-    m_checkedBuilders = m_checkingBuilders;
-    for (auto& [id, rt] : m_runtime)
-        rt->awaitingBuilders = false;
+    if (m_checkedBuilders != m_checkingBuilders) { // no builder to ask: no answer came before
+        m_builderHealth = check->results();
+        m_checkedBuilders = m_checkingBuilders;
+    }
     emit buildersChecked();
     startNext();
+}
+
+// Whether a job for `target` with remote builders may start: its builders have been asked, and
+// either all have answered or one that can take it answered up. Until every builder has
+// answered the job goes to none of this machine's own slots either, nor fails for want of a
+// builder that has yet to answer.
+bool BuildQueue::buildersReadyFor(const BuildTarget& target) const
+{
+    if (m_checkedBuilders != m_settings.builders)
+        return false;
+    if (!m_builderCheck)
+        return true;
+    return std::any_of(m_machines.cbegin(), m_machines.cend(), [&](const BuilderMachine& m) {
+        const BuilderHealth* h = healthOf(m_builderHealth, m.uri);
+        return h && h->answered && h->up &&
+               (target.system.isEmpty() ||
+                m.whyNot(target.system, target.requiredFeatures).isEmpty());
+    });
 }
 
 // A builder that failed a build (it could not be reached, or its connection broke) gets
@@ -323,14 +364,16 @@ void BuildQueue::markBuilderDown(const BuildPlacement& failure)
 {
     for (BuilderHealth& health : m_builderHealth) {
         if (names(failure.machine, health.uri)) {
+            health.answered = true;
             health.up = false;
             health.message = failure.failure;
         }
     }
 }
 
-// A job that uses remote builders goes only to those up: the others are left out of its
-// command and named in its log. A job no machine is left for fails here, before Nix runs.
+// A job that uses remote builders goes only to those up: the others (down, or still being
+// asked) are left out of its command and named in its log. A job no machine is left for fails
+// here, before Nix runs.
 bool BuildQueue::routeToBuildersUp(quint64 id)
 {
     BuildRecord* record = mutableJob(id);
@@ -340,15 +383,19 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     QList<BuilderMachine> up;
     QStringList left;
     QStringList down;
+    QStringList unanswered;
     for (const BuilderMachine& m : m_machines) {
-        if (const BuilderHealth* health = downOf(m_builderHealth, m.uri)) {
-            down << QStringLiteral("%1 is down (%2)").arg(m.label(), health->message);
-        } else {
+        const BuilderHealth* health = healthOf(m_builderHealth, m.uri);
+        if (takesBuilds(m_builderHealth, m.uri)) {
             up << m;
             left << m.toLine();
+        } else if (!health->answered) {
+            unanswered << m.label();
+        } else {
+            down << QStringLiteral("%1 is down (%2)").arg(m.label(), health->message);
         }
     }
-    if (down.isEmpty())
+    if (down.isEmpty() && unanswered.isEmpty())
         return true;
     BuildSettings settings = m_settings;
     settings.builders = left.join(QLatin1Char('\n'));
@@ -358,6 +405,8 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     QString notes;
     for (const QString& d : down)
         notes += QStringLiteral("# %1: nothing goes to it\n").arg(d);
+    for (const QString& u : unanswered)
+        notes += QStringLiteral("# %1 has not answered yet: this build does not go to it\n").arg(u);
     if (!nowhere.isEmpty()) {
         record->error = nowhere + QStringLiteral(": ") + down.join(QStringLiteral("; "));
         notes += QStringLiteral("# ") + record->error + QLatin1Char('\n');
@@ -380,14 +429,15 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
 
 // A Nix build sent to remote builders mostly waits on them: as many run at once as the builders
 // up have slots, plus this machine's own (Nix's default max-jobs is 1), whatever the concurrency
-// set for builds here.
+// set for builds here. While the builders are being asked, only the slots of those that answered
+// up: more builds would wait in Nix, which looks for a free slot again only every few seconds.
 int BuildQueue::builderSlots() const
 {
     if (m_settings.builders.trimmed().isEmpty())
         return 0;
-    int total = m_settings.maxJobs < 0 ? 1 : m_settings.maxJobs;
+    int total = m_builderCheck ? 0 : m_settings.maxJobs < 0 ? 1 : m_settings.maxJobs;
     for (const BuilderMachine& m : m_machines) {
-        if (!downOf(m_builderHealth, m.uri))
+        if (takesBuilds(m_builderHealth, m.uri))
             total += m.maxJobs;
     }
     return total;
@@ -408,14 +458,17 @@ int BuildQueue::evaluationSlots()
 
 void BuildQueue::startNext()
 {
-    const int remoteLimit = std::max(m_settings.concurrency, builderSlots());
-    for (qsizetype i = 0; i < m_pending.size() && runningCount() < remoteLimit;) {
+    const int remoteLimit =
+        m_builderCheck ? builderSlots() : std::max(m_settings.concurrency, builderSlots());
+    const int overallLimit = std::max(m_settings.concurrency, remoteLimit);
+    for (qsizetype i = 0; i < m_pending.size() && runningCount() < overallLimit;) {
         const Runtime& rt = *m_runtime.at(m_pending[i]);
-        const int limit = rt.usesBuilders(m_settings) ? remoteLimit : m_settings.concurrency;
-        // Its command is not known yet, it waits for a slot of its kind, or for a core to
-        // evaluate on.
-        if (rt.awaitingProbe || rt.awaitingBuilders || runningCount() >= limit ||
-            (rt.nixCommand && evaluatingCount() >= evaluationSlots()))
+        const bool remote = rt.usesBuilders(m_settings);
+        const int limit = remote ? remoteLimit : m_settings.concurrency;
+        // Its command is not known yet, it waits for its builders' answers, for a slot of its
+        // kind, or for a core to evaluate on.
+        if (rt.awaitingProbe || (remote && !buildersReadyFor(rt.target)) ||
+            runningCount() >= limit || (rt.nixCommand && evaluatingCount() >= evaluationSlots()))
             ++i;
         else
             start(m_pending.takeAt(i));
@@ -559,7 +612,7 @@ void BuildQueue::retryElsewhere(quint64 id, const std::function<void(const QStri
     // The builders that failed it are down now (markBuilderDown): the retry's start leaves them
     // out.
     const bool anyLeft = std::any_of(m_builderHealth.cbegin(), m_builderHealth.cend(),
-                                     [](const BuilderHealth& h) { return h.up; });
+                                     [](const BuilderHealth& h) { return h.up || !h.answered; });
     if (!anyLeft && m_settings.maxJobs == 0)
         return;
     const quint64 retry = enqueueJob(rt.target, rt.spec, JobKind::Build, BackendKind::Nix,

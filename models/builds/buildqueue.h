@@ -70,8 +70,9 @@ public:
 
     // Each remote builder as the last check found it, in the settings' order; empty before any.
     // A Nix build with remote builders waits for a check when the queue was idle or the
-    // builders changed, and is then sent only to the builders that answered; a builder that
-    // fails a build (unreachable, its connection lost) is down for the rest of the batch.
+    // builders changed, and is then sent only to the builders that answered up: it starts as
+    // soon as one that can take it has, without waiting for the others. A builder that fails a
+    // build (unreachable, its connection lost) is down for the rest of the batch.
     const QList<BuilderHealth>& builderHealth() const { return m_builderHealth; }
 
     // Emits the job's pending log text now instead of at the next tick; call before reading
@@ -98,7 +99,9 @@ private:
     void probeNixCli();
     void nixCliProbed();
     void checkBuilders();
+    void builderAnswered(int index);
     void buildersAnswered();
+    bool buildersReadyFor(const BuildTarget& target) const;
     void markBuilderDown(const BuildPlacement& failure);
     bool routeToBuildersUp(quint64 id);
     int builderSlots() const;

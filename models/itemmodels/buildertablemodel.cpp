@@ -176,6 +176,17 @@ QVariant BuilderTableModel::healthData(const BuilderMachine& m, int role) const
     if (it == m_health.cend())
         return role == Qt::ToolTipRole ? tr("Not checked yet: Test Connections asks it")
                                        : QVariant();
+    if (!it->answered) {
+        switch (role) {
+        case Qt::DisplayRole:
+            return tr("asking\u2026");
+        case Qt::ToolTipRole:
+            return tr("The build queue is asking it whether it is reachable");
+        case KindRole:
+            return QStringLiteral("asking");
+        }
+        return {};
+    }
     switch (role) {
     case Qt::DisplayRole:
         return it->up ? tr("\u2713 up, %1 ms").arg(it->elapsedMs) : tr("\u2717 down");

@@ -5,8 +5,9 @@
 //   nix_per_variant_ms   one variant's Nix run, start to exit (ssh, copies, the 2 s build)
 //   queue_per_variant_ms how long a job waited for the queue once a slot was free: from its
 //                        enqueue (first round) or the slot's previous job ending (second round)
-//                        to its process starting. It includes the builders' check at the batch's
-//                        start, and the wait for a core: the queue starts no more Nix jobs at
+//                        to its process starting. It includes the wait for the builders' check at
+//                        the batch's start (until a builder has answered up), and the wait for a
+//                        core: the queue starts no more Nix jobs at
 //                        once than there are cores, each holding one until Nix has placed its
 //                        build, which gets every variant to its builder sooner than starting
 //                        all at once

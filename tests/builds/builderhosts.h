@@ -108,6 +108,11 @@ public:
                                           host(i).link, QStringLiteral("up")});
     }
 
+    // Stops host i's SSH server (SIGSTOP): the kernel still accepts connections to it, but no
+    // answer comes, as from a host that hangs; thaw() lets it go on.
+    bool freeze(int i) { return signalServer(i, QStringLiteral("-STOP")); }
+    bool thaw(int i) { return signalServer(i, QStringLiteral("-CONT")); }
+
     // Writes a fixture recipe (tests/fixtures/remote/recipe.nix) named `name` into `path`.
     bool writeRecipe(const QString& path, const QString& name, int seconds, int barrier = 1) const
     {
@@ -147,6 +152,12 @@ public:
     }
 
 private:
+    bool signalServer(int i, const QString& signal) const
+    {
+        const QString pid =
+            QString::fromUtf8(readFile(host(i).dir + QStringLiteral("/dropbear.pid"))).trimmed();
+        return !pid.isEmpty() && run(QStringLiteral("kill"), {signal, pid});
+    }
     static bool fail(QString* error, const QString& why)
     {
         if (error)

@@ -40,11 +40,57 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <arpa/inet.h>
+#include <functional>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace rg;
 using namespace rg::test;
 
 namespace {
+
+// Opens Build Settings, types `builders`, clicks Test Connections, hands the dialog and the
+// button to `whileOpen`, then cancels the dialog. False when the action, the dialog or the
+// button is missing.
+bool testConnections(MainWindow& window, const QString& builders,
+                     const std::function<void(BuildSettingsDialog*, QPushButton*)>& whileOpen)
+{
+    QAction* settingsAction = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == QStringLiteral("Build &Settings\u2026"))
+            settingsAction = action;
+    if (!settingsAction)
+        return false;
+    bool tested = false;
+    QTimer::singleShot(0, &window, [&] {
+        auto* dialog = qobject_cast<BuildSettingsDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        dialog->findChild<QPlainTextEdit*>(QStringLiteral("builders"))->setPlainText(builders);
+        for (QPushButton* button : dialog->findChildren<QPushButton*>()) {
+            if (button->text() == QStringLiteral("&Test Connections")) {
+                QTest::mouseClick(button, Qt::LeftButton);
+                whileOpen(dialog, button);
+                tested = true;
+            }
+        }
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel),
+                          Qt::LeftButton);
+    });
+    settingsAction->trigger();
+    return tested;
+}
+
+// The Test Connections answers once one says a builder is down ("\u2717"); "" before.
+QString healthWithADownBuilder(BuildSettingsDialog* dialog)
+{
+    for (QLabel* label : dialog->findChildren<QLabel*>())
+        if (label->isVisible() && label->text().contains(QStringLiteral("\u2717")))
+            return label->text();
+    return {};
+}
 
 QModelIndex select(MainWindow& window, const QString& variant)
 {
@@ -559,43 +605,26 @@ private slots:
     {
         MainWindow window;
         window.show();
-        QAction* settingsAction = nullptr;
-        for (QAction* action : window.findChildren<QAction*>())
-            if (action->text() == QStringLiteral("Build &Settings\u2026"))
-                settingsAction = action;
-        QVERIFY(settingsAction);
         QString health;
         QString tableHealth;
         bool answered = false;
-        QTimer::singleShot(0, this, [&] {
-            auto* dialog = qobject_cast<BuildSettingsDialog*>(QApplication::activeModalWidget());
-            if (!dialog)
-                return;
-            dialog->findChild<QPlainTextEdit*>(QStringLiteral("builders"))
-                ->setPlainText(QStringLiteral("ssh://root@127.0.0.1:1 - - 1"));
-            QPushButton* test = nullptr;
-            for (QPushButton* button : dialog->findChildren<QPushButton*>())
-                if (button->text() == QStringLiteral("&Test Connections"))
-                    test = button;
-            if (!test)
-                return;
-            QTest::mouseClick(test, Qt::LeftButton);
-            const auto shown = [&] {
-                for (QLabel* label : dialog->findChildren<QLabel*>())
-                    if (label->isVisible() && label->text().contains(QStringLiteral("\u2717")))
-                        health = label->text();
-                return !health.isEmpty() && test->isEnabled();
-            };
-            answered = QTest::qWaitFor(shown, 60000);
-            if (auto* table = dialog->findChild<QTableView*>(QStringLiteral("builderTable")))
-                tableHealth = table->model()->index(0, 8).data().toString(); // Health
-            dialog->grab().save(
-                QStringLiteral(RG_BINARY_DIR "/screenshots/build-settings-test-connections.png"));
-            QTest::mouseClick(
-                dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel),
-                Qt::LeftButton);
-        });
-        settingsAction->trigger();
+        QVERIFY(testConnections(
+            window, QStringLiteral("ssh://root@127.0.0.1:1 - - 1"),
+            [&](BuildSettingsDialog* dialog, QPushButton* test) {
+                answered = QTest::qWaitFor(
+                    [&] {
+                        health = healthWithADownBuilder(dialog);
+                        return !health.isEmpty() && test->isEnabled();
+                    },
+                    60000);
+                if (auto* table = dialog->findChild<QTableView*>(QStringLiteral("builderTable")))
+                    tableHealth = table->model()
+                                      ->index(0, 8) // Health
+                                      .data()
+                                      .toString();
+                dialog->grab().save(QStringLiteral(
+                    RG_BINARY_DIR "/screenshots/build-settings-test-connections.png"));
+            }));
         QVERIFY(answered);
         // The builder, then Nix's words (which differ by version), then ssh's reason.
         QVERIFY2(health.contains(QStringLiteral("root@127.0.0.1:1: ")) &&
@@ -603,6 +632,53 @@ private slots:
                  qPrintable(health));
         QCOMPARE(tableHealth, QStringLiteral("\u2717 down"));
         QVERIFY(window.builds()->settings().builders.isEmpty()); // cancelled: nothing kept
+    }
+
+    // Test Connections shows each builder's answer as it comes: one that accepts the connection
+    // and never answers (a hung host: a listening socket nobody serves) keeps only its own line
+    // waiting, and the button stays off until it has answered.
+    void testConnectionsShowsEachAnswerAsItComes()
+    {
+        // The kernel completes the connection into the listening socket's backlog.
+        const int silent = ::socket(AF_INET, SOCK_STREAM, 0);
+        QVERIFY(silent >= 0);
+        auto close = qScopeGuard([silent] { ::close(silent); });
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(0x7f000002); // 127.0.0.2
+        socklen_t length = sizeof address;
+        QVERIFY(::bind(silent, reinterpret_cast<sockaddr*>(&address), length) == 0);
+        QVERIFY(::listen(silent, 4) == 0);
+        QVERIFY(::getsockname(silent, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+        // Both builders on the silent socket's port: nothing listens there on 127.0.0.3.
+        qputenv("NIX_SSHOPTS", QStringLiteral("-p %1 -o ConnectTimeout=60 -o BatchMode=yes")
+                                   .arg(ntohs(address.sin_port))
+                                   .toUtf8());
+        auto restore = qScopeGuard([] { qunsetenv("NIX_SSHOPTS"); });
+        MainWindow window;
+        window.show();
+        QString health;
+        bool answered = false;
+        bool buttonOn = true;
+        // Cancelled while the silent one is still asked: its check ends with the dialog.
+        QVERIFY(testConnections(
+            window, QStringLiteral("ssh://root@127.0.0.3 - - 1\nssh://root@127.0.0.2 - - 1"),
+            [&](BuildSettingsDialog* dialog, QPushButton* test) {
+                answered = QTest::qWaitFor(
+                    [&] {
+                        health = healthWithADownBuilder(dialog);
+                        return !health.isEmpty();
+                    },
+                    30000);
+                buttonOn = test->isEnabled();
+            }));
+        QVERIFY(answered);
+        QVERIFY2(health.contains(QStringLiteral("root@127.0.0.3: ")) &&
+                     health.contains(QStringLiteral("Connection refused")),
+                 qPrintable(health));
+        QVERIFY2(health.contains(QStringLiteral("\u2026 root@127.0.0.2: asking")),
+                 qPrintable(health));
+        QVERIFY(!buttonOn);
     }
 
     // Cancelled from the Builds dock (Delete on the job's row) while the child waits and its

@@ -143,16 +143,18 @@ private slots:
         QVERIFY(!model.removeRows(1, 1));
     }
 
-    // The Health column says what the last check found, matched by URI.
+    // The Health column says what the last check found, matched by URI, and that a builder is
+    // still being asked.
     void showsEachBuildersHealth()
     {
         BuilderTableModel model;
-        model.setText(QStringLiteral("ssh://a\nssh://b\nssh://c"));
+        model.setText(QStringLiteral("ssh://a\nssh://b\nssh://c\nssh://d"));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.setHealth(
             {BuilderHealth{QStringLiteral("ssh://b"), QStringLiteral("b"), false,
-                           QStringLiteral("cannot connect to 'b'"), -1},
-             BuilderHealth{QStringLiteral("ssh://a"), QStringLiteral("a"), true, {}, 12}});
+                           QStringLiteral("cannot connect to 'b'"), -1, true},
+             BuilderHealth{QStringLiteral("ssh://a"), QStringLiteral("a"), true, {}, 12, true},
+             BuilderHealth{QStringLiteral("ssh://d"), QStringLiteral("d"), false, {}, -1, false}});
         QCOMPARE(changed.size(), 1);
         QCOMPARE(field(model, 0, BuilderTableModel::HealthColumn),
                  QStringLiteral("\u2713 up, 12 ms"));
@@ -164,6 +166,9 @@ private slots:
         QCOMPARE(field(model, 0, BuilderTableModel::HealthColumn, BuilderTableModel::KindRole),
                  QStringLiteral("up"));
         QCOMPARE(field(model, 2, BuilderTableModel::HealthColumn), QString());
+        QCOMPARE(field(model, 3, BuilderTableModel::HealthColumn), QStringLiteral("asking\u2026"));
+        QCOMPARE(field(model, 3, BuilderTableModel::HealthColumn, BuilderTableModel::KindRole),
+                 QStringLiteral("asking"));
         QVERIFY(
             !(model.flags(model.index(0, BuilderTableModel::HealthColumn)) & Qt::ItemIsEditable));
     }
