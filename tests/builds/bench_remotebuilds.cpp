@@ -7,10 +7,9 @@
 //                        enqueue (first round) or the slot's previous job ending (second round)
 //                        to its process starting. It includes the wait for the builders' check at
 //                        the batch's start (until a builder has answered up), and the wait for a
-//                        core: the queue starts no more Nix jobs at
-//                        once than there are cores, each holding one until Nix has placed its
-//                        build, which gets every variant to its builder sooner than starting
-//                        all at once
+//                        core: the queue starts no more Nix jobs at once than there are cores,
+//                        each holding one until Nix has placed its build, which gets every
+//                        variant to its builder sooner than starting all at once
 // BM_NixAlone runs the same twelve Nix commands (NixBackend's, with the same builders) six at a
 // time by itself, without the queue, its builder check or its log handling: what Nix and the
 // hosts cost on this machine. The queue's own cost is the difference between the two.
