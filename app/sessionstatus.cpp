@@ -1,5 +1,6 @@
 #include "sessionstatus.h"
 
+#include "analysis/ruleset.h"
 #include "itemmodels/matrixmodel.h"
 #include "messagebanner.h"
 #include "sessions/qtext.h"
@@ -65,6 +66,28 @@ void SessionStatus::analysisChanged()
     updateGitLabel();
 }
 
+// What the spec asks for that cannot work (rule spec-asks-impossible), in a sentence; "" when
+// nothing. The grid hatches those cells and keeps them expected, as the spec decides.
+QString SessionStatus::impossibleAsks(const Analysis* analysis)
+{
+    if (!analysis)
+        return {};
+    QStringList asks;
+    for (const Finding& finding : analysis->repositoryFindings)
+        if (finding.ruleId == rule::specAsksImpossible)
+            asks << qs(finding.message);
+    if (asks.isEmpty())
+        return {};
+    QString first = asks.first();
+    first[0] = first[0].toUpper();
+    return tr("%1%2. Complete creates what the spec asks for; remove what was not meant from "
+              "the matrix of %3.")
+        .arg(first,
+             asks.size() == 1 ? QString()
+                              : tr(", and %n more like it", nullptr, int(asks.size() - 1)),
+             qs(analysis->specPath));
+}
+
 void SessionStatus::updateBanner()
 {
     const std::shared_ptr<const Analysis> analysis = m_session->analysis();
@@ -83,6 +106,8 @@ void SessionStatus::updateBanner()
                               tr("Viewing %1 read-only, straight from git (no checkout). Use File "
                                  "\u203a Open Recent or Reload the work tree to edit.")
                                   .arg(m_session->revision()));
+    } else if (const QString asks = impossibleAsks(analysis.get()); !asks.isEmpty()) {
+        m_banner->showMessage(MessageBanner::Kind::Warning, asks);
     } else if (analysis && analysis->spec.isInferred()) {
         m_banner->showMessage(MessageBanner::Kind::Info,
                               tr("No matrix spec (%1): the expected variants are inferred from "

@@ -13,6 +13,7 @@ class QStatusBar;
 
 namespace rg {
 
+struct Analysis;
 class MessageBanner;
 class RepositorySession;
 
@@ -34,6 +35,7 @@ public:
     void updateGitLabel();
 
 private:
+    static QString impossibleAsks(const Analysis* analysis);
     void updateBanner();
 
     RepositorySession* m_session;

@@ -279,7 +279,8 @@ std::optional<MatrixSpec> loadSpec(const RepositorySource& source, const Analyze
 
 // Without a spec file: what the recipes themselves say the branch builds.
 MatrixSpec inferSpec(const std::vector<std::shared_ptr<const RecipeFacts>>& recipes,
-                     const std::vector<int>& bases, const Catalog& catalog, Analysis& analysis)
+                     const std::vector<int>& bases, const Catalog& catalog, Analysis& analysis,
+                     size_t& inferredFrom)
 {
     std::vector<InferenceSample> samples;
     for (size_t i = 0; i < recipes.size(); ++i) {
@@ -307,8 +308,7 @@ MatrixSpec inferSpec(const std::vector<std::shared_ptr<const RecipeFacts>>& reci
     }
     MatrixSpec spec = MatrixSpec::infer(samples, catalog);
     spec.recipeDir = analysis.recipeDir;
-    SpecCheck check{analysis, samples.size()};
-    RuleSet::check(check);
+    inferredFrom = samples.size();
     return spec;
 }
 
@@ -425,8 +425,9 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
             modules.insert(module);
     analysis.modules.assign(modules.begin(), modules.end());
     const std::vector<int> bases = wrappedBases(recipes);
+    size_t inferredFrom = 0;
     if (!spec)
-        spec = inferSpec(recipes, bases, m_catalog, analysis);
+        spec = inferSpec(recipes, bases, m_catalog, analysis, inferredFrom);
     analysis.spec = std::move(*spec);
     const MatrixSpec& theSpec = analysis.spec;
     // A spec may declare archs, CUDA versions or ISAs newer than this build of RecipeGrid.
@@ -465,6 +466,8 @@ Analysis Analyzer::analyze(const RepositorySource& source, const AnalyzerOptions
     analysis.groups = grouping.groups();
 
     cells.assign(recipes, std::move(findings), std::move(expectations), analysis);
+    SpecCheck specCheck{analysis, inferredFrom};
+    RuleSet::check(specCheck);
     RuleSet::sort(analysis.repositoryFindings);
     return analysis;
 }

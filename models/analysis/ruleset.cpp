@@ -192,6 +192,11 @@ const std::vector<RuleInfo> allRules = {
     {rule::specInferred, S::Info, F::None, "spec inferred",
      "No matrix spec file; the expected matrix was inferred from the recipes.",
      &SpecRules::inferred},
+    {rule::specAsksImpossible, S::Warning, F::None, "spec asks for what cannot work",
+     "The spec asks for variants no machine can run (an ARM SoC GPU with an x86 ISA), that "
+     "cannot be built (a CUDA version that cannot target the arch) or below their package's "
+     "minimum arch; they stay expected, as the spec decides what is.",
+     &SpecRules::asksForImpossible},
     {rule::evalError, S::Error, F::None, "does not evaluate",
      "Nix cannot evaluate the recipe against its pin; Nix's message and position are given.",
      NixAnswer{}},
@@ -251,7 +256,7 @@ const std::vector<RepositoryRule> acrossRecipes = {&ImportRules::inherited,
 const std::vector<CellRule> ofCells = {&CellRules::notAVariantName, &CellRules::publishedAlias,
                                        &CellRules::duplicate,       &CellRules::unexpected,
                                        &CellRules::missing,         &CellRules::gap};
-const std::vector<SpecRule> ofTheSpec = {&SpecRules::inferred};
+const std::vector<SpecRule> ofTheSpec = {&SpecRules::inferred, &SpecRules::asksForImpossible};
 
 } // namespace
 

@@ -72,6 +72,7 @@ inline constexpr std::string_view gap = "gap";
 inline constexpr std::string_view unexpectedVariant = "unexpected-variant";
 inline constexpr std::string_view specInvalid = "spec-invalid";
 inline constexpr std::string_view specInferred = "spec-inferred";
+inline constexpr std::string_view specAsksImpossible = "spec-asks-impossible";
 // From evaluating the recipe with Nix against its pin (eval/deepcheck): the final judge where
 // the static reading and Nix disagree.
 inline constexpr std::string_view evalError = "eval-error";

@@ -489,6 +489,11 @@ QString MatrixModel::sliceText(const MatrixCellSlice& cell, const MatrixSlice& s
     }
     const Cell& entry = m_analysis->cells[static_cast<size_t>(cell.primary)];
     text += statusText(entry);
+    // A hatched cell the spec asks for: its recipe (or its absence) is judged as any other,
+    // and the hatch says why it cannot work.
+    if (cell.impossible && entry.status != CellStatus::Impossible &&
+        entry.status != CellStatus::Missing)
+        text += QStringLiteral("; it cannot work: ") + qs(cell.impossibleWhy);
     for (int extra : cell.extras) {
         const Cell& other = m_analysis->cells[static_cast<size_t>(extra)];
         text +=

@@ -117,12 +117,19 @@ private slots:
         QVERIFY2(!run.out.contains('\x1b'), "no colours when stdout is not a terminal");
     }
 
+    // Every recipe is ok; what is left is the spec asking for sm110 and sm121 with x86 ISAs,
+    // which no machine runs: said on the spec, once per pair, and a warning exits 1.
     void textSeed001TargetIsClean()
     {
         const Run run = check({"--format", "text", fixture("seed001-target")});
-        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.exitCode, 1);
         QVERIFY(QString::fromUtf8(run.out).contains(QString::fromUtf8("44 expected (44 ok)\n")));
-        QVERIFY(run.out.contains("0 errors, 0 warnings"));
+        QVERIFY(run.out.contains("0 errors, 8 warnings, 0 notes"));
+        QCOMPARE(run.out.count("spec-asks-impossible"), 8);
+        QVERIFY2(run.out.contains("\nREPOSITORY\n    warning .flox/recipegrid.json  "
+                                  "spec-asks-impossible  the spec asks for "
+                                  "pytorch-python313-cuda13_0-sm110-avx2, which cannot work: "),
+                 run.out.constData());
     }
 
     // A recipe nested deeper than RecipeGrid reads: its own status, in the text and the JSON,
@@ -193,6 +200,8 @@ private slots:
                 QVERIFY(entry["file"].is_null());
         }
         QVERIFY(sawPin);
+        QCOMPARE(doc["repositoryFindings"].size(), size_t(8)); // the spec's impossible asks
+        findings += int(doc["repositoryFindings"].size());
         QCOMPARE(summary["findings"].get<int>(), findings);
     }
 
@@ -272,8 +281,10 @@ private slots:
             QVERIFY(level == "error" || level == "warning" || level == "note");
             QVERIFY(!result["message"]["text"].get<std::string>().empty());
             const json& location = result["locations"][0]["physicalLocation"];
-            QVERIFY(location["artifactLocation"]["uri"].get<std::string>().rfind(".flox/pkgs/",
-                                                                                 0) == 0);
+            const std::string uri = location["artifactLocation"]["uri"].get<std::string>();
+            QVERIFY2(uri.starts_with(".flox/pkgs/") ||
+                         (ruleId == "spec-asks-impossible" && uri == ".flox/recipegrid.json"),
+                     uri.c_str());
             if (ruleId == "pin-mismatch") {
                 ++pinResults;
                 QCOMPARE(level, std::string("error"));
@@ -297,11 +308,15 @@ private slots:
         repo.git({"checkout", "-q", "main"});
 
         const Run target = check({"--rev", "cuda-13_0-target", "--format", "json", repo.root()});
-        QCOMPARE(target.exitCode, 0);
+        QCOMPARE(target.exitCode, 1); // the spec's asks for sm110/sm121 with x86 ISAs
         const json doc = json::parse(target.out.toStdString());
         QCOMPARE(doc["revision"].get<std::string>(), std::string("cuda-13_0-target"));
         QCOMPARE(doc["summary"]["ok"].get<int>(), 44);
-        QCOMPARE(check({repo.root()}).exitCode, 1); // the checked-out work tree is still the start
+        QCOMPARE(doc["summary"]["findings"].get<int>(), 8);
+        // The checked-out work tree is still the start.
+        const Run workTree = check({"--format", "json", repo.root()});
+        QCOMPARE(workTree.exitCode, 1);
+        QCOMPARE(json::parse(workTree.out.toStdString())["summary"]["missing"].get<int>(), 41);
 
         const Run bad = check({"--rev", "no-such-branch", repo.root()});
         QCOMPARE(bad.exitCode, 2);

@@ -449,6 +449,35 @@ private slots:
                  qPrintable(window.banner()->text()));
     }
 
+    // Seed 001's spec asks for sm110 and sm121 with x86 ISAs: the window says so above the grid,
+    // where a spec's other troubles show, and the cells stay missing.
+    void aSpecAskingForWhatCannotWorkIsSaid()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(window.banner()->isVisibleTo(&window));
+        QCOMPARE(window.banner()->kind(), MessageBanner::Kind::Warning);
+        QVERIFY2(window.banner()->text().startsWith(
+                     QStringLiteral("The spec asks for pytorch-python313-cuda13_0-sm110-avx2, "
+                                    "which cannot work: sm110 (NVIDIA DRIVE Thor) is an ARM SoC; "
+                                    "avx2 is an x86 ISA (it stays expected), and 7 more like it.")),
+                 qPrintable(window.banner()->text()));
+        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm121-avx2")));
+        QCOMPARE(window.matrixView()->currentIndex().data(MatrixModel::StatusesRole).toList(),
+                 QVariantList{int(CellStatus::Missing)});
+
+        // Without those asks, the banner goes.
+        QByteArray spec = readAll(dir.filePath(".flox/recipegrid.json"));
+        QVERIFY(spec.contains("\"sm110\", \"sm120\", \"sm121\""));
+        spec.replace("\"sm110\", \"sm120\", \"sm121\"", "\"sm120\"");
+        QVERIFY(writeAll(dir.filePath(".flox/recipegrid.json"), spec));
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY2(!window.banner()->isVisibleTo(&window), qPrintable(window.banner()->text()));
+    }
+
     void dropFolderAndSettings()
     {
         QTemporaryDir dir;

@@ -2351,6 +2351,73 @@ in
         QVERIFY(valid.repositoryFindings.empty());
     }
 
+    // A spec file decides what is expected: what it asks for stays expected even when it cannot
+    // work, and the spec hears of it, once per reason with the variants it covers. The cells
+    // say why too; an inferred spec asks for nothing, so its recipes are impossible instead.
+    void specAsksForWhatCannotWork()
+    {
+        TestRepository repo;
+        QByteArray spec = specJson;
+        // sm110 (an ARM SoC) with x86 ISAs for two Pythons, and sm61 with CUDA 13.0 (which
+        // dropped every arch below 7.5).
+        spec.replace(R"("gpuArchs": ["sm110"], "isas": ["armv9"] },)",
+                     R"("gpuArchs": ["sm110"], "isas": ["armv9", "avx512"] },
+    { "python": ["3.12", "3.13"], "accelerator": "cuda", "cuda": ["13.0"],
+      "gpuArchs": ["sm110"], "isas": ["avx2"] },
+    { "python": ["3.13"], "accelerator": "cuda", "cuda": ["13.0"],
+      "gpuArchs": ["sm61"], "isas": ["avx512"] },)");
+        repo.write(".flox/recipegrid.json", spec);
+        Recipe thor;
+        thor.sm = "11.0";
+        thor.num = "110";
+        thor.pname = "pytorch210-python313-cuda13_0-sm110-avx512";
+        repo.writeRecipe("pytorch-python313-cuda13_0-sm110-avx512.nix", thor.text());
+        const Analysis asked = analyze(repo);
+        std::vector<std::string> asks;
+        for (const Finding& f : asked.repositoryFindings) {
+            QCOMPARE(f.ruleId, std::string("spec-asks-impossible"));
+            QCOMPARE(f.file, std::string(".flox/recipegrid.json"));
+            asks.push_back(f.message);
+        }
+        std::sort(asks.begin(), asks.end());
+        QCOMPARE(asks.size(), size_t(3));
+        QVERIFY2(asks[0].starts_with("the spec asks for 2 variants "
+                                     "(pytorch-python312-cuda13_0-sm110-avx2, "
+                                     "pytorch-python313-cuda13_0-sm110-avx2), which cannot work: "
+                                     "sm110 (NVIDIA DRIVE Thor) is an ARM SoC; avx2 is an x86 ISA"),
+                 asks[0].c_str());
+        QVERIFY2(asks[1].starts_with("the spec asks for pytorch-python313-cuda13_0-sm110-avx512, "),
+                 asks[1].c_str());
+        QVERIFY2(asks[2].starts_with("the spec asks for pytorch-python313-cuda13_0-sm61-avx512, "
+                                     "which cannot work: ") &&
+                     asks[2].find("13.0") != std::string::npos,
+                 asks[2].c_str());
+        // Expected all the same: the recipe is judged as any other, the others are missing and
+        // say why they cannot work.
+        for (const Cell& entry : asked.cells) {
+            const std::string name = entry.variant.toString();
+            if (name == "pytorch-python313-cuda13_0-sm110-avx512") {
+                QCOMPARE(entry.status, CellStatus::Ok);
+                QVERIFY(!find(entry.findings, "impossible-pairing"));
+            } else if (name.find("-sm110-avx2") != std::string::npos ||
+                       name.find("-sm61-") != std::string::npos) {
+                QCOMPARE(entry.status, CellStatus::Missing);
+                QVERIFY2(entry.findings.front().message.find("; it cannot work: ") !=
+                             std::string::npos,
+                         entry.findings.front().message.c_str());
+            } else if (entry.status == CellStatus::Missing) {
+                QVERIFY2(entry.findings.front().message.find("cannot work") == std::string::npos,
+                         entry.findings.front().message.c_str());
+            }
+        }
+
+        // Without a spec file nothing is asked for: the recipe itself is impossible.
+        QVERIFY(QFile::remove(repo.root() + "/.flox/recipegrid.json"));
+        const Analysis inferred = analyze(repo);
+        QCOMPARE(allIds(inferred),
+                 (std::multiset<std::string>{"impossible-pairing", "spec-inferred"}));
+    }
+
     void cleanupTestCase()
     {
         std::vector<std::string> untested;

@@ -591,6 +591,21 @@ private slots:
                 ok += statusAt(model, model.index(r, c)) == int(CellStatus::Ok) ? 1 : 0;
         QCOMPARE(ok, target->counts()[size_t(CellStatus::Ok)]);
         QCOMPARE(ok, 44);
+        // The spec asks for sm121 with avx2, which no machine runs: the recipe is ok, and the
+        // hatched cell says why it cannot work; a possible cell says nothing of the kind.
+        const QModelIndex asked = cell(model, "sm121", "avx2");
+        QVERIFY(asked.data(MatrixModel::ImpossibleRole).toBool());
+        QCOMPARE(statusAt(model, asked), int(CellStatus::Ok));
+        QVERIFY2(asked.data(MatrixModel::ReasonRole)
+                     .toString()
+                     .endsWith(QStringLiteral(
+                         ": ok \u2014 no findings; it cannot work: sm121 (NVIDIA DGX Spark "
+                         "(GB10)) is an ARM SoC; avx2 is an x86 ISA")),
+                 qPrintable(asked.data(MatrixModel::ReasonRole).toString()));
+        QVERIFY(!cell(model, "sm121", "armv9")
+                     .data(MatrixModel::ReasonRole)
+                     .toString()
+                     .contains(QStringLiteral("cannot work")));
 
         const auto seed000 = analyse(QStringLiteral("seed000"));
         const auto slices = MatrixSlice::slicesOf(*seed000);

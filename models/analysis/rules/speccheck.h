@@ -1,7 +1,7 @@
 #pragma once
 
-// The spec an analysis judges by, once it is known whether it was read or inferred: what the
-// rules about the spec read, and where they report.
+// The spec an analysis judged by, once the cells are placed: what the rules about the spec
+// read, and where they report.
 
 #include "analysis/analysis.h"
 
@@ -11,7 +11,7 @@ namespace rg {
 
 struct SpecCheck
 {
-    Analysis& analysis;  // its spec, specPath, specError; repositoryFindings is added to
+    Analysis& analysis;  // its spec, specPath, specError, cells; repositoryFindings is added to
     size_t inferredFrom; // the recipes an inferred spec was inferred from
 };
 

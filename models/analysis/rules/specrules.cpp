@@ -4,12 +4,17 @@
 #include "analysis/ruleset.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace rg {
 
 void SpecRules::inferred(SpecCheck& c)
 {
     Analysis& analysis = c.analysis;
+    if (!analysis.spec.isInferred())
+        return;
     Finding note;
     note.file = analysis.specPath;
     if (analysis.specError) {
@@ -26,6 +31,37 @@ void SpecRules::inferred(SpecCheck& c)
                        " recipes build, and cells they only suggest are gaps";
     }
     analysis.repositoryFindings.push_back(std::move(note));
+}
+
+// A spec file decides what is expected, so a variant it asks for stays expected (missing until
+// created) even when it cannot work; the user hears of it once per reason, with the variants
+// it covers, so that the spec can be mended where that was not meant. An inferred spec asks for
+// nothing: the recipes in such cells are impossible by their own rules.
+void SpecRules::asksForImpossible(SpecCheck& c)
+{
+    Analysis& analysis = c.analysis;
+    std::map<std::string, std::vector<std::string>> variantsBy; // reason → variants
+    for (const Cell& cell : analysis.cells) {
+        const VariantExpectation* e = cell.expectation.get();
+        if (e && e->askedFor && !e->feasibility.possible())
+            variantsBy[e->feasibility.why()].push_back(cell.variant.toString());
+    }
+    for (auto& [why, variants] : variantsBy) {
+        std::sort(variants.begin(), variants.end());
+        Finding finding;
+        finding.ruleId = std::string(rule::specAsksImpossible);
+        finding.severity = Severity::Warning;
+        finding.file = analysis.specPath;
+        std::string list;
+        for (const std::string& v : variants)
+            list += (list.empty() ? "" : ", ") + v;
+        const bool one = variants.size() == 1;
+        finding.message =
+            "the spec asks for " +
+            (one ? list : std::to_string(variants.size()) + " variants (" + list + ")") +
+            ", which cannot work: " + why + " (" + (one ? "it stays" : "they stay") + " expected)";
+        analysis.repositoryFindings.push_back(std::move(finding));
+    }
 }
 
 } // namespace rg

@@ -1,6 +1,7 @@
 #pragma once
 
-// Rules about the matrix spec itself: invalid, or absent so that it was inferred.
+// Rules about the matrix spec itself: invalid, absent so that it was inferred, or asking for
+// variants that cannot work.
 
 namespace rg {
 
@@ -10,6 +11,7 @@ class SpecRules
 {
 public:
     static void inferred(SpecCheck& c);
+    static void asksForImpossible(SpecCheck& c);
 };
 
 } // namespace rg
