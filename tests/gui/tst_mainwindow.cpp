@@ -468,6 +468,13 @@ private slots:
         QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm121-avx2")));
         QCOMPARE(window.matrixView()->currentIndex().data(MatrixModel::StatusesRole).toList(),
                  QVariantList{int(CellStatus::Missing)});
+        const QString cannotWork = QStringLiteral(
+            "Cannot work: sm121 (NVIDIA DGX Spark (GB10)) is an ARM SoC; avx2 is an x86 ISA. The "
+            "spec asks for it.");
+        QVERIFY2(window.detailsPanel()->factsText().contains(cannotWork),
+                 qPrintable(window.detailsPanel()->factsText()));
+        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm121-armv9")));
+        QVERIFY(!window.detailsPanel()->factsText().contains(QStringLiteral("Cannot work")));
 
         // Without those asks, the banner goes.
         QByteArray spec = readAll(dir.filePath(".flox/recipegrid.json"));
