@@ -181,7 +181,8 @@ QVariant BuilderTableModel::healthData(const BuilderMachine& m, int role) const
         case Qt::DisplayRole:
             return tr("asking\u2026");
         case Qt::ToolTipRole:
-            return tr("The build queue is asking it whether it is reachable");
+            return tr("Being asked whether it is reachable (Test Connections, or the build queue "
+                      "before a batch)");
         case KindRole:
             return QStringLiteral("asking");
         }
