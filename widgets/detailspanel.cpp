@@ -533,8 +533,7 @@ QString DetailsPanel::statusText(const Cell& entry) const
         status += QStringLiteral("<br><i>%1</i>").arg(tr("Not in the matrix spec."));
     // The spec asks for it though it cannot work: it stays expected, and only the hatch under
     // its chip would say so.
-    if (const VariantExpectation* e = entry.expectation.get();
-        e && e->askedFor && !e->feasibility.possible())
+    if (const VariantExpectation* e = entry.expectation.get(); e && e->askedForImpossible())
         status += QStringLiteral("<br><i>%1</i>")
                       .arg(tr("Cannot work: %1. The spec asks for it.")
                                .arg(qs(e->feasibility.why()))

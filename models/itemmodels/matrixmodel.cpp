@@ -491,9 +491,8 @@ QString MatrixModel::sliceText(const MatrixCellSlice& cell, const MatrixSlice& s
     text += statusText(entry);
     // A hatched cell the spec asks for: its recipe (or its absence) is judged as any other,
     // and the hatch says why it cannot work.
-    if (cell.impossible && entry.status != CellStatus::Impossible &&
-        entry.status != CellStatus::Missing)
-        text += QStringLiteral("; it cannot work: ") + qs(cell.impossibleWhy);
+    if (entry.expectation && entry.expectation->askedForImpossible())
+        text += QStringLiteral("; it cannot work: ") + qs(entry.expectation->feasibility.why());
     for (int extra : cell.extras) {
         const Cell& other = m_analysis->cells[static_cast<size_t>(extra)];
         text +=

@@ -66,6 +66,10 @@ struct VariantExpectation
 
     Feasibility feasibility; // whether the cell can exist at all (Catalog::feasibility)
 
+    // The spec file asks for it though it cannot work: it stays expected, as the spec decides,
+    // and says why (feasibility.why()) instead of being impossible.
+    bool askedForImpossible() const { return askedFor && !feasibility.possible(); }
+
     // `catalog` should be the spec's effective catalog (built-in plus what the spec declares).
     static VariantExpectation of(const VariantName& name, const MatrixSpec& spec,
                                  const Catalog& catalog, const GroupProfile* group = nullptr);

@@ -606,6 +606,17 @@ private slots:
                      .data(MatrixModel::ReasonRole)
                      .toString()
                      .contains(QStringLiteral("cannot work")));
+        // Before its recipe exists, the cell is missing and says the same.
+        const auto start = analyse(QStringLiteral("seed001-start"));
+        model.setSlices(MatrixSlice::slicesOf(*start));
+        model.setAnalysis(start);
+        const QModelIndex missing = cell(model, "sm121", "avx2");
+        QCOMPARE(statusAt(model, missing), int(CellStatus::Missing));
+        QVERIFY2(missing.data(MatrixModel::ReasonRole)
+                     .toString()
+                     .endsWith(QStringLiteral("; it cannot work: sm121 (NVIDIA DGX Spark (GB10)) "
+                                              "is an ARM SoC; avx2 is an x86 ISA")),
+                 qPrintable(missing.data(MatrixModel::ReasonRole).toString()));
 
         const auto seed000 = analyse(QStringLiteral("seed000"));
         const auto slices = MatrixSlice::slicesOf(*seed000);

@@ -62,7 +62,7 @@ void CellRules::missing(CellCheck& c)
     finding.file = c.recipeDir + "/" + entry.variant.toString() + ".nix";
     finding.message = entry.variant.toString() + " is expected by the spec but has no recipe";
     // The spec asks for it, so it is missing, though it cannot work (spec-asks-impossible).
-    if (entry.expectation && !entry.expectation->feasibility.possible())
+    if (entry.expectation && entry.expectation->askedForImpossible())
         finding.message += "; it cannot work: " + entry.expectation->feasibility.why();
     c.findings->push_back(std::move(finding));
 }

@@ -43,7 +43,7 @@ void SpecRules::asksForImpossible(SpecCheck& c)
     std::map<std::string, std::vector<std::string>> variantsBy; // reason → variants
     for (const Cell& cell : analysis.cells) {
         const VariantExpectation* e = cell.expectation.get();
-        if (e && e->askedFor && !e->feasibility.possible())
+        if (e && e->askedForImpossible())
             variantsBy[e->feasibility.why()].push_back(cell.variant.toString());
     }
     for (auto& [why, variants] : variantsBy) {
