@@ -304,6 +304,9 @@ void BuildQueue::checkBuilders()
     connect(m_builderCheck, &BuilderCheck::finished, this, &BuildQueue::buildersAnswered);
     // Its connections stay open for the batch's builds (BuilderSshOptions).
     m_builderCheck->start(m_machines, builderCheckTimeoutMs, m_settings.builders);
+    // Each builder is being asked until it answers (builderAnswered).
+    m_builderHealth = m_builderCheck->results();
+    m_checkedBuilders = m_checkingBuilders;
 }
 
 // A builder takes builds as soon as it answers up, while the others are still being asked: a
@@ -313,13 +316,8 @@ void BuildQueue::builderAnswered(int index)
 {
     if (m_checkingBuilders != m_settings.builders)
         return; // asked again when this check ends
-    if (m_checkedBuilders != m_checkingBuilders) {
-        m_builderHealth = m_builderCheck->results();
-        m_checkedBuilders = m_checkingBuilders;
-    } else {
-        // Only this builder's entry: a build may have marked another down meanwhile.
-        m_builderHealth[index] = m_builderCheck->results().at(index);
-    }
+    // Only this builder's entry: a build may have marked another down meanwhile.
+    m_builderHealth[index] = m_builderCheck->results().at(index);
     if (m_builderHealth[index].up)
         startNext();
 }
@@ -332,10 +330,7 @@ void BuildQueue::buildersAnswered()
         checkBuilders();
         return;
     }
-    if (m_checkedBuilders != m_checkingBuilders) { // no builder to ask: no answer came before
-        m_builderHealth = check->results();
-        m_checkedBuilders = m_checkingBuilders;
-    }
+    m_checkedBuilders = m_checkingBuilders; // cleared if the queue went idle meanwhile
     emit buildersChecked();
     startNext();
 }
@@ -350,9 +345,9 @@ bool BuildQueue::buildersReadyFor(const BuildTarget& target) const
         return false;
     if (!m_builderCheck)
         return true;
+    // Every builder has its entry since the check started: takesBuilds means answered up.
     return std::any_of(m_machines.cbegin(), m_machines.cend(), [&](const BuilderMachine& m) {
-        const BuilderHealth* h = healthOf(m_builderHealth, m.uri);
-        return h && h->answered && h->up &&
+        return takesBuilds(m_builderHealth, m.uri) &&
                (target.system.isEmpty() ||
                 m.whyNot(target.system, target.requiredFeatures).isEmpty());
     });
@@ -428,19 +423,20 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
 }
 
 // A Nix build sent to remote builders mostly waits on them: as many run at once as the builders
-// up have slots, plus this machine's own (Nix's default max-jobs is 1), whatever the concurrency
-// set for builds here. While the builders are being asked, only the slots of those that answered
-// up: more builds would wait in Nix, which looks for a free slot again only every few seconds.
-int BuildQueue::builderSlots() const
+// up have slots, plus this machine's own (Nix's default max-jobs is 1), and no fewer than the
+// concurrency set for builds here. While the builders are being asked, only the slots of those
+// that answered up: more builds would wait in Nix, which looks for a free slot again only every
+// few seconds.
+int BuildQueue::remoteJobLimit() const
 {
     if (m_settings.builders.trimmed().isEmpty())
-        return 0;
-    int total = m_builderCheck ? 0 : m_settings.maxJobs < 0 ? 1 : m_settings.maxJobs;
+        return m_settings.concurrency;
+    int jobs = m_builderCheck ? 0 : m_settings.maxJobs < 0 ? 1 : m_settings.maxJobs;
     for (const BuilderMachine& m : m_machines) {
         if (takesBuilds(m_builderHealth, m.uri))
-            total += m.maxJobs;
+            jobs += m.maxJobs;
     }
-    return total;
+    return m_builderCheck ? jobs : std::max(m_settings.concurrency, jobs);
 }
 
 int BuildQueue::evaluatingCount() const
@@ -458,8 +454,7 @@ int BuildQueue::evaluationSlots()
 
 void BuildQueue::startNext()
 {
-    const int remoteLimit =
-        m_builderCheck ? builderSlots() : std::max(m_settings.concurrency, builderSlots());
+    const int remoteLimit = remoteJobLimit();
     const int overallLimit = std::max(m_settings.concurrency, remoteLimit);
     for (qsizetype i = 0; i < m_pending.size() && runningCount() < overallLimit;) {
         const Runtime& rt = *m_runtime.at(m_pending[i]);

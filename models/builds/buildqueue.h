@@ -68,7 +68,8 @@ public:
     // The process group of a running job, 0 otherwise (tests assert it is gone after cancel).
     qint64 processGroup(quint64 id) const;
 
-    // Each remote builder as the last check found it, in the settings' order; empty before any.
+    // Each remote builder as the last check found it, in the settings' order (not answered() while
+    // that check still asks it); empty before any.
     // A Nix build with remote builders waits for a check when the queue was idle or the
     // builders changed, and is then sent only to the builders that answered up: it starts as
     // soon as one that can take it has, without waiting for the others. A builder that fails a
@@ -104,7 +105,7 @@ private:
     bool buildersReadyFor(const BuildTarget& target) const;
     void markBuilderDown(const BuildPlacement& failure);
     bool routeToBuildersUp(quint64 id);
-    int builderSlots() const;
+    int remoteJobLimit() const;
     int evaluatingCount() const;
     static int evaluationSlots();
     void startNext();
