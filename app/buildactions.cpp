@@ -74,9 +74,12 @@ void BuildActions::createActions()
         connect(
             &dialog, &BuildSettingsDialog::builderCheckRequested, &check,
             [&check](const QString& builders) { check.start(BuilderMachine::parse(builders)); });
-        // Each answer as it comes: a builder that hangs keeps only its own line waiting.
-        connect(&check, &BuilderCheck::builderAnswered, &dialog,
-                [&] { dialog.showBuilderHealth(check.results()); });
+        // Each answer as it comes: a builder that hangs keeps only its own line waiting. The
+        // last answer (and a list with no builder to ask) is shown once, at finished().
+        connect(&check, &BuilderCheck::builderAnswered, &dialog, [&] {
+            if (check.isRunning())
+                dialog.showBuilderHealth(check.results());
+        });
         connect(&check, &BuilderCheck::finished, &dialog,
                 [&] { dialog.showBuilderHealth(check.results()); });
         if (dialog.exec() == QDialog::Accepted)
