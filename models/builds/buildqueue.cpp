@@ -126,6 +126,7 @@ struct BuildQueue::Runtime
         return nixCommand && !settings.builders.trimmed().isEmpty();
     }
     QString routingNotes; // the builders left out of its command, for its log
+    QString routedTo;     // the builders its command names, one line each
 };
 
 BuildQueue::BuildQueue(QObject* parent) : QObject(parent), m_flushTimer(new QTimer(this))
@@ -376,25 +377,23 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     if (!rt.usesBuilders(m_settings))
         return true;
     QList<BuilderMachine> up;
-    QStringList left;
     QStringList down;
     QStringList unanswered;
     for (const BuilderMachine& m : m_machines) {
         const BuilderHealth* health = healthOf(m_builderHealth, m.uri);
-        if (takesBuilds(m_builderHealth, m.uri)) {
+        if (takesBuilds(m_builderHealth, m.uri))
             up << m;
-            left << m.toLine();
-        } else if (!health->answered) {
+        else if (!health->answered)
             unanswered << m.label();
-        } else {
+        else
             down << QStringLiteral("%1 is down (%2)").arg(m.label(), health->message);
-        }
     }
+    rt.routedTo = buildersUp();
     if (down.isEmpty() && unanswered.isEmpty())
         return true;
     BuildSettings settings = m_settings;
-    settings.builders = left.join(QLatin1Char('\n'));
-    const QString nowhere = left.isEmpty() && settings.maxJobs == 0
+    settings.builders = rt.routedTo;
+    const QString nowhere = up.isEmpty() && settings.maxJobs == 0
                                 ? QStringLiteral("no remote builder is up and local jobs are 0")
                                 : noMachineFor(rt.target, settings.maxJobs, up);
     QString notes;
@@ -420,6 +419,31 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     record->arguments = rt.spec.arguments;
     record->command = rt.spec.displayString();
     return true;
+}
+
+// The builders a job starting now is sent to, as Nix's machine lines: those that take builds.
+QString BuildQueue::buildersUp() const
+{
+    QStringList lines;
+    for (const BuilderMachine& m : m_machines) {
+        if (takesBuilds(m_builderHealth, m.uri))
+            lines << m.toLine();
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+// Nix's build hook gives a derivation the least loaded of its job's builders that has a free
+// slot (the first listed on a tie), and when none has, asks again only every few seconds. So
+// a job sent to fewer builders, before the others answered, could find their slots taken by
+// a job started after it with more builders to choose from: no job starts with other builders
+// while one sent elsewhere has yet to be placed.
+bool BuildQueue::placingWithOtherBuilders(const QString& builders) const
+{
+    return std::any_of(m_runtime.cbegin(), m_runtime.cend(), [&](const auto& entry) {
+        const Runtime& rt = *entry.second;
+        return rt.process && rt.evaluating && !rt.evaluating->hasExpired() &&
+               rt.usesBuilders(m_settings) && rt.routedTo != builders;
+    });
 }
 
 // A Nix build sent to remote builders mostly waits on them: as many run at once as the builders
@@ -456,13 +480,15 @@ void BuildQueue::startNext()
 {
     const int remoteLimit = remoteJobLimit();
     const int overallLimit = std::max(m_settings.concurrency, remoteLimit);
+    const QString builders = buildersUp();
     for (qsizetype i = 0; i < m_pending.size() && runningCount() < overallLimit;) {
         const Runtime& rt = *m_runtime.at(m_pending[i]);
         const bool remote = rt.usesBuilders(m_settings);
         const int limit = remote ? remoteLimit : m_settings.concurrency;
         // Its command is not known yet, it waits for its builders' answers, for a slot of its
-        // kind, or for a core to evaluate on.
-        if (rt.awaitingProbe || (remote && !buildersReadyFor(rt.target)) ||
+        // kind, for a core to evaluate on, or for the jobs sent to other builders to be placed.
+        if (rt.awaitingProbe ||
+            (remote && (!buildersReadyFor(rt.target) || placingWithOtherBuilders(builders))) ||
             runningCount() >= limit || (rt.nixCommand && evaluatingCount() >= evaluationSlots()))
             ++i;
         else
