@@ -8,6 +8,8 @@
 #                                           install the built DEB there with apt and run it
 #   packaging/debian-root.sh RELEASE prepare  only make the root and install the packages, so
 #                                           CI can do it while another leg builds
+#   packaging/debian-root.sh RELEASE unmount  only take down the mounts a killed run left (every
+#                                           other mode does this first)
 #
 # The root lives in $RG_DEBIAN_ROOT (default build/debian-RELEASE) and is reused when it is
 # complete; the checkout is copied into it on every run, and it builds in its own build directory
@@ -21,8 +23,8 @@ set -euo pipefail
 
 release=${1:-}
 mode=${2:-}
-if [ -z "$release" ] || { [ "$mode" != run ] && [ "$mode" != test ] && [ "$mode" != prepare ]; }; then
-    echo "usage: $0 RELEASE run|test|prepare" >&2
+if [ -z "$release" ] || ! [[ $mode =~ ^(run|test|prepare|unmount)$ ]]; then
+    echo "usage: $0 RELEASE run|test|prepare|unmount" >&2
     exit 2
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -37,6 +39,7 @@ build=/recipegrid/build
 [ "$(id -u)" -eq 0 ] || { echo "debian-root: must run as root (debootstrap, mount, chroot)" >&2; exit 1; }
 
 started=$(date +%s)
+mounted=0
 current_step=""
 step_started=0
 # Not in a conditional context, so `set -e` still stops at a failing command inside a step; the
@@ -51,11 +54,44 @@ step() {
     current_step=""
 }
 
-# Every mount point below the root, deepest first, as the kernel sees them now.
+# Every mount point below the root (or below DIR), deepest first, as the kernel sees them now.
 mounts_below() {
     local r
-    r=$(readlink -f "$root")
+    r=$(readlink -f "${1:-$root}") || return 0
+    # A directory not made yet has nothing below it; "" or "/" would take in every mount.
+    [ -d "$r" ] && [ "$r" != / ] || return 0
     awk -v r="$r" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts | sort -r
+}
+
+# The processes whose root directory is the root (or DIR).
+processes_in() {
+    local pid r
+    r=$(readlink -f "${1:-$root}") || return 0
+    [ -d "$r" ] && [ "$r" != / ] || return 0
+    for pid in /proc/[0-9]*; do
+        pid=${pid#/proc/}
+        [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$r" ] && echo "$pid"
+    done
+    return 0
+}
+
+# A run killed outright (SIGKILL, a closed session) runs no trap and leaves its mounts: /dev
+# among them is the host's own, which a later `rm -rf build` would empty. With nothing running
+# inside, they are that run's and are taken down before anything else; with something running,
+# another run holds the root.
+stale_mounts() {
+    local dir m
+    for dir in "$root" "$root.partial"; do
+        [ -n "$(mounts_below "$dir")" ] || continue
+        if [ -n "$(processes_in "$dir")" ]; then
+            echo "debian-root: another run is using $dir (processes $(processes_in "$dir" | tr '\n' ' '))" >&2
+            return 1
+        fi
+        echo "debian-root: unmounting what a killed run left below $dir"
+        for m in $(mounts_below "$dir"); do
+            umount "$m" 2>/dev/null || umount -l "$m"
+        done
+    done
 }
 
 cleanup() {
@@ -63,15 +99,17 @@ cleanup() {
     trap - EXIT INT TERM HUP
     set +e # cleaning up goes on past any failure
     [ -z "$current_step" ] || echo "debian-root: <== $current_step: FAILED (exit $rc) after $(($(date +%s) - step_started)) s" >&2
-    # Whatever the run left behind inside the root (an X server, a build) would keep a mount busy.
-    for pid in /proc/[0-9]*; do
-        pid=${pid#/proc/}
-        [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$(readlink -f "$root")" ] && kill -KILL "$pid" 2>/dev/null
-    done
-    for m in $(mounts_below); do
-        umount "$m" 2>/dev/null || umount -l "$m" || echo "debian-root: cannot unmount $m" >&2
-    done
-    if [ -n "$(mounts_below)" ]; then
+    # Only what this run mounted and started: before that, the mounts may be another run's.
+    if [ "$mounted" = 1 ]; then
+        # Whatever the run left inside the root (an X server, a build) would keep a mount busy.
+        for pid in $(processes_in); do
+            kill -KILL "$pid" 2>/dev/null
+        done
+        for m in $(mounts_below); do
+            umount "$m" 2>/dev/null || umount -l "$m" || echo "debian-root: cannot unmount $m" >&2
+        done
+    fi
+    if [ "$mounted" = 1 ] && [ -n "$(mounts_below)" ]; then
         echo "debian-root: ERROR: mounts left below $root:" >&2
         mounts_below >&2
         rc=1
@@ -104,6 +142,7 @@ make_root() {
 }
 
 mount_all() {
+    mounted=1
     # The root bound onto itself, private: inside the chroot "/" is then a mount point of its
     # own, so a suite can take a mount namespace there (unshare --mount makes "/" private, which
     # fails on a directory that is not a mount point) and nothing it mounts reaches the host.
@@ -138,6 +177,8 @@ in_root() {
     wait $!
 }
 
+step "no mount left by a killed run" stale_mounts
+[ "$mode" != unmount ] || exit 0
 step "host: debootstrap available" host_debootstrap
 step "debootstrap $release (minbase) into $root" make_root
 step "mount the root, /proc /sys /dev /dev/pts /tmp" mount_all
