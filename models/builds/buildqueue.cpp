@@ -480,15 +480,15 @@ void BuildQueue::startNext()
 {
     const int remoteLimit = remoteJobLimit();
     const int overallLimit = std::max(m_settings.concurrency, remoteLimit);
-    const QString builders = buildersUp();
+    // The same for every remote job, and a job started here is sent to these builders.
+    const bool placingElsewhere = placingWithOtherBuilders(buildersUp());
     for (qsizetype i = 0; i < m_pending.size() && runningCount() < overallLimit;) {
         const Runtime& rt = *m_runtime.at(m_pending[i]);
         const bool remote = rt.usesBuilders(m_settings);
         const int limit = remote ? remoteLimit : m_settings.concurrency;
         // Its command is not known yet, it waits for its builders' answers, for a slot of its
         // kind, for a core to evaluate on, or for the jobs sent to other builders to be placed.
-        if (rt.awaitingProbe ||
-            (remote && (!buildersReadyFor(rt.target) || placingWithOtherBuilders(builders))) ||
+        if (rt.awaitingProbe || (remote && (!buildersReadyFor(rt.target) || placingElsewhere)) ||
             runningCount() >= limit || (rt.nixCommand && evaluatingCount() >= evaluationSlots()))
             ++i;
         else
