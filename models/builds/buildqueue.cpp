@@ -30,7 +30,8 @@ constexpr qsizetype partialLineLimit = 1024; // progress markers sit at the star
 // nix store ping per builder before a batch; NIX_SSHOPTS's connect timeout is 15 s.
 constexpr int builderCheckTimeoutMs = 20000;
 // How long a Nix job counts as evaluating at most (see Runtime::evaluating): a recipe still
-// evaluating after this, or downloading its inputs quietly, stops holding the next start back.
+// evaluating after this, or a job that says nothing of what it does, stops holding the next
+// start back.
 constexpr int evaluationLimitMs = 10000;
 
 // Why Nix could build `target` nowhere: this machine builds nothing (local jobs 0) and no remote
@@ -608,8 +609,11 @@ void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
             evaluated(rt);
         record->placements << *placed;
         rt.placementChanged = true;
-    } else if (line.startsWith(QLatin1String("waiting for "))) {
-        evaluated(rt); // for a lock, or a free builder: no longer this machine's CPU
+    } else if (line.startsWith(QLatin1String("waiting for ")) ||
+               line.startsWith(QLatin1String("copying path '"))) {
+        // Waiting for a lock or a free builder, or downloading from a binary cache (a variant
+        // built before is all downloads, with no placement): no longer this machine's CPU.
+        evaluated(rt);
     } else if (const BuildPlacement* on = record->builtOn();
                on && on->isRemote() && BuildPlacement::isConnectionLoss(line) &&
                !record->placements.constLast().isFailure()) {

@@ -102,6 +102,36 @@ private:
         return s;
     }
 
+    // `nix` for as long as it lives: a shell script running `body`, first on PATH, taken for
+    // the new command line.
+    struct StandInNix
+    {
+        QByteArray savedPath = qgetenv("PATH");
+        bool ok = false;
+        StandInNix(const Fixture& f, const QByteArray& body)
+        {
+            const QString bin = f.dir.filePath(QStringLiteral("bin"));
+            QFile script(bin + QStringLiteral("/nix"));
+            ok = QDir().mkpath(bin) && script.open(QIODevice::WriteOnly) &&
+                 script.write("#!/bin/sh\n" + body) > 0 && script.flush() &&
+                 script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+            qputenv("PATH", bin.toUtf8() + ":" + savedPath);
+            NixBackend::setNewCliOverride(true);
+        }
+        ~StandInNix() { qputenv("PATH", savedPath); }
+    };
+
+    // One more Nix job than there are cores, all let run at once.
+    static QList<quint64> enqueueMoreThanTheCores(Fixture& f)
+    {
+        const int count = std::max(1, QThread::idealThreadCount()) + 1;
+        f.queue.setSettings(nixSettings(count));
+        QList<BuildTarget> targets;
+        for (int i = 0; i < count; ++i)
+            targets << f.target(QStringLiteral("sleeper-a"));
+        return f.queue.enqueue(targets);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -451,23 +481,10 @@ private slots:
     {
         Fixture f;
         QVERIFY(f.copyOk);
-        const QString bin = f.dir.filePath(QStringLiteral("bin"));
-        QVERIFY(QDir().mkpath(bin));
-        QFile silent(bin + QStringLiteral("/nix"));
-        QVERIFY(silent.open(QIODevice::WriteOnly));
-        silent.write("#!/bin/sh\nexec sleep 60\n");
-        silent.close();
-        QVERIFY(silent.setPermissions(silent.permissions() | QFileDevice::ExeOwner));
-        const QByteArray savedPath = qgetenv("PATH");
-        qputenv("PATH", bin.toUtf8() + ":" + savedPath);
-        auto restorePath = qScopeGuard([&] { qputenv("PATH", savedPath); });
-        NixBackend::setNewCliOverride(true);
+        const StandInNix nix(f, "exec sleep 60\n");
+        QVERIFY(nix.ok);
         const int cores = std::max(1, QThread::idealThreadCount());
-        f.queue.setSettings(nixSettings(cores + 1));
-        QList<BuildTarget> targets;
-        for (int i = 0; i <= cores; ++i)
-            targets << f.target(QStringLiteral("sleeper-a"));
-        const QList<quint64> ids = f.queue.enqueue(targets);
+        const QList<quint64> ids = enqueueMoreThanTheCores(f);
         QCOMPARE(ids.size(), cores + 1);
         auto cancel = qScopeGuard([&] { f.queue.cancelAll(); });
         QCOMPARE(f.queue.runningCount(), cores);
@@ -478,6 +495,25 @@ private slots:
         const qint64 heldMs =
             f.queue.job(ids.first())->startedAt.msecsTo(f.queue.job(ids.last())->startedAt);
         QVERIFY2(heldMs >= 9900 && heldMs < 15000, qPrintable(QString::number(heldMs)));
+    }
+
+    // A variant built before is all downloads from a binary cache, with no placement: once Nix
+    // says it copies from the cache, the job holds no core and the next one starts.
+    void aNixJobDownloadingHoldsNoCore()
+    {
+        Fixture f;
+        QVERIFY(f.copyOk);
+        const StandInNix nix(
+            f, "echo \"copying path '/nix/store/0123456789abcdfghijklmnpqrsvwxyz-torch-2.9.1' from "
+               "'https://cache.nixos.org'...\" >&2\nexec sleep 60\n");
+        QVERIFY(nix.ok);
+        const QList<quint64> ids = enqueueMoreThanTheCores(f);
+        QCOMPARE(ids.size(), std::max(1, QThread::idealThreadCount()) + 1);
+        auto cancel = qScopeGuard([&] { f.queue.cancelAll(); });
+        QVERIFY(QTest::qWaitFor([&] { return f.queue.job(ids.last())->state == JobState::Running; },
+                                5000));
+        QCOMPARE(f.queue.job(ids.first())->state, JobState::Running);
+        QVERIFY(f.queue.job(ids.first())->placements.isEmpty());
     }
 
     void reportsProgramsThatCannotStart()
