@@ -756,11 +756,25 @@ std::optional<MatrixSpec> MatrixSpec::fromJson(std::string_view text, const std:
     const JsonLocator locator(text);
     if (!locator.duplicateKey().empty())
         return fail(locator.duplicateOffset(), locator.duplicateKey(), "key is given twice");
+    std::optional<MatrixSpec> spec;
     try {
-        return parseSpec(root, catalog);
+        spec = parseSpec(root, catalog);
     } catch (const SchemaError& e) {
         return fail(locator.offset(e.pointer, e.atKey), e.pointer, e.message);
     }
+    const auto positionsOf = [&](const std::string& pointer, std::size_t count) {
+        std::vector<std::pair<int, int>> positions;
+        for (std::size_t i = 0; i < count; ++i)
+            positions.push_back(lineColumn(text, locator.offset(child(pointer, i), false)));
+        return positions;
+    };
+    for (std::size_t i = 0; i < spec->groups.size(); ++i) {
+        const std::string group = child("/matrix", i);
+        spec->m_groupPositions.push_back(
+            {positionsOf(child(group, "gpuArchs"), spec->groups[i].gpuArchs.size()),
+             positionsOf(child(group, "isas"), spec->groups[i].isas.size())});
+    }
+    return spec;
 }
 
 std::optional<MatrixSpec> MatrixSpec::load(const std::filesystem::path& file,
@@ -891,14 +905,14 @@ std::vector<VariantName> MatrixSpec::expectedVariants() const
     return out;
 }
 
-bool MatrixSpec::expects(const VariantName& name) const
+std::size_t MatrixSpec::groupCovering(const VariantName& name) const
 {
     if (!name.suffixes.empty() ||
         (name.package != package && !contains(extraPackages, name.package)))
-        return false;
+        return groups.size();
     if (name.accelerator == Accelerator::Cuda && name.cuda.empty())
-        return false; // a legacy name cannot say which CUDA it is meant for
-    const bool inAGroup = std::any_of(groups.begin(), groups.end(), [&](const MatrixGroup& g) {
+        return groups.size(); // a legacy name cannot say which CUDA it is meant for
+    const auto covering = std::find_if(groups.begin(), groups.end(), [&](const MatrixGroup& g) {
         if (g.accelerator != name.accelerator || !contains(g.isas, name.isa))
             return false;
         const bool python = std::any_of(g.pythons.begin(), g.pythons.end(),
@@ -908,8 +922,31 @@ bool MatrixSpec::expects(const VariantName& name) const
         return g.accelerator != Accelerator::Cuda ||
                (contains(g.cudas, name.cuda) && contains(g.gpuArchs, name.gpuArch));
     });
-    return inAGroup && std::none_of(excludes.begin(), excludes.end(),
-                                    [&](const VariantFilter& f) { return f.matches(name); });
+    return std::size_t(covering - groups.begin());
+}
+
+bool MatrixSpec::expects(const VariantName& name) const
+{
+    return groupCovering(name) < groups.size() &&
+           std::none_of(excludes.begin(), excludes.end(),
+                        [&](const VariantFilter& f) { return f.matches(name); });
+}
+
+std::pair<int, int> MatrixSpec::positionAskingFor(const VariantName& name) const
+{
+    const std::size_t g = groupCovering(name);
+    if (g >= groups.size() || g >= m_groupPositions.size())
+        return {0, 0};
+    const auto positionOf = [](const std::vector<std::string>& values,
+                               const std::vector<std::pair<int, int>>& positions,
+                               const std::string& value) {
+        const auto i = std::size_t(std::find(values.begin(), values.end(), value) - values.begin());
+        return i < positions.size() ? positions[i] : std::pair(0, 0);
+    };
+    const MatrixGroup& group = groups[g];
+    const GroupPositions& at = m_groupPositions[g];
+    return group.gpuArchs.empty() ? positionOf(group.isas, at.isas, name.isa)
+                                  : positionOf(group.gpuArchs, at.gpuArchs, name.gpuArch);
 }
 
 std::optional<std::string> MatrixSpec::expectedPin(const VariantName& name) const

@@ -42,6 +42,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rg {
@@ -139,6 +140,10 @@ public:
     // deduplicated, in a stable order.
     std::vector<VariantName> expectedVariants() const;
     bool expects(const VariantName& name) const; // suffixed names are never expected
+    // Where the spec file asks for `name`: the 1-based line and column of its GPU arch (of its
+    // ISA in a group without archs) in the first matrix group that covers it. {0, 0} when not
+    // known: an inferred spec, one not read from text, or a name no group covers.
+    std::pair<int, int> positionAskingFor(const VariantName& name) const;
     std::optional<std::string> expectedPin(const VariantName& name) const;
     const RecipePattern* patternFor(const VariantName& name) const;
     // The pname the recipe must declare: pnamePrefix + name without its package word, or the
@@ -156,7 +161,18 @@ public:
     }
 
 private:
+    // The first group covering `name` on every axis (excludes aside); groups.size() when none.
+    std::size_t groupCovering(const VariantName& name) const;
+
     bool m_inferred = false;
+    // Where each group's archs and ISAs are in the text fromJson read (line, column), element
+    // by element; empty for a spec not read from text.
+    struct GroupPositions
+    {
+        std::vector<std::pair<int, int>> gpuArchs;
+        std::vector<std::pair<int, int>> isas;
+    };
+    std::vector<GroupPositions> m_groupPositions;
 };
 
 } // namespace rg

@@ -118,7 +118,8 @@ private slots:
     }
 
     // Every recipe is ok; what is left is the spec asking for sm110 and sm121 with x86 ISAs,
-    // which no machine runs: said on the spec, once per pair, and a warning exits 1.
+    // which no machine runs: said on the spec, once per pair, at the arch in its matrix (line
+    // 16, column 70: "sm110"), and a warning exits 1.
     void textSeed001TargetIsClean()
     {
         const Run run = check({"--format", "text", fixture("seed001-target")});
@@ -126,7 +127,7 @@ private slots:
         QVERIFY(QString::fromUtf8(run.out).contains(QString::fromUtf8("44 expected (44 ok)\n")));
         QVERIFY(run.out.contains("0 errors, 8 warnings, 0 notes"));
         QCOMPARE(run.out.count("spec-asks-impossible"), 8);
-        QVERIFY2(run.out.contains("\nREPOSITORY\n    warning .flox/recipegrid.json  "
+        QVERIFY2(run.out.contains("\nREPOSITORY\n    warning .flox/recipegrid.json:16:70  "
                                   "spec-asks-impossible  the spec asks for "
                                   "pytorch-python313-cuda13_0-sm110-avx2, which cannot work: "),
                  run.out.constData());

@@ -59,6 +59,7 @@ private slots:
     void patternFor();
     void expectedPname();
     void excludes();
+    void positionAskingFor();
     void extraPackages();
     void errors_data();
     void errors();
@@ -228,6 +229,52 @@ void TestMatrixSpec::excludes()
     f.isa = "armv9";
     QVERIFY(f.matches(name("pytorch-python313-cpu-armv9")));
     QVERIFY(!f.matches(name("pytorch-python313-cpu-avx2")));
+}
+
+// Where the spec file asks for a variant, as a message about it should name: its GPU arch in
+// the first group covering it, an element per line or several on one.
+void TestMatrixSpec::positionAskingFor()
+{
+    const std::string text = R"({
+  "schema": 1,
+  "matrix": [
+    { "python": ["3.13"], "accelerator": "cuda", "cuda": ["13.0"],
+      "gpuArchs": [
+        "sm90",
+        "sm110"
+      ],
+      "isas": ["avx2", "armv9"] },
+    { "python": ["3.12", "3.13"], "accelerator": "cuda", "cuda": ["13.0"],
+      "gpuArchs": ["sm120", "sm110"], "isas": ["avx512"] },
+    { "python": ["3.13"], "accelerator": "cpu",
+      "isas": ["avx2",
+               "avx512"] }
+  ],
+  "exclude": [ { "gpuArch": "sm90", "isa": "armv9" } ]
+})";
+    SpecError error;
+    const auto spec = MatrixSpec::fromJson(text, "spec.json", Catalog::builtin(), &error);
+    QVERIFY2(spec, error.toString().c_str());
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python313-cuda13_0-sm90-avx2")),
+             std::pair(6, 9));
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python313-cuda13_0-sm110-avx2")).first, 7);
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python312-cuda13_0-sm120-avx512")),
+             std::pair(11, 20));
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python313-cuda13_0-sm110-avx512")),
+             std::pair(11, 29));
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python313-cpu-avx2")).first, 13);
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python313-cpu-avx512")).first, 14);
+    // Not covered by any group, or not read from text: no line.
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python312-cuda13_0-sm90-avx2")).first, 0);
+    QCOMPARE(spec->positionAskingFor(name("pytorch-python313-cuda12_9-sm90-avx2")).first, 0);
+    SpecError again;
+    const auto reread =
+        MatrixSpec::fromJson(spec->toJson(), "spec.json", Catalog::builtin(), &again);
+    QVERIFY2(reread, again.toString().c_str());
+    QVERIFY(reread->positionAskingFor(name("pytorch-python313-cuda13_0-sm110-avx2")).first > 0);
+    MatrixSpec built;
+    built.groups = spec->groups;
+    QCOMPARE(built.positionAskingFor(name("pytorch-python313-cuda13_0-sm110-avx2")).first, 0);
 }
 
 void TestMatrixSpec::extraPackages()

@@ -8,6 +8,7 @@
 #include "testrepository.h"
 
 #include <QTest>
+#include <map>
 #include <set>
 
 using namespace rg;
@@ -2374,13 +2375,24 @@ in
         repo.writeRecipe("pytorch-python313-cuda13_0-sm110-avx512.nix", thor.text());
         const Analysis asked = analyze(repo);
         std::vector<std::string> asks;
+        std::map<std::string, uint32_t> lines; // message → line
         for (const Finding& f : asked.repositoryFindings) {
             QCOMPARE(f.ruleId, std::string("spec-asks-impossible"));
             QCOMPARE(f.file, std::string(".flox/recipegrid.json"));
             asks.push_back(f.message);
+            lines[f.message] = f.line;
         }
         std::sort(asks.begin(), asks.end());
         QCOMPARE(asks.size(), size_t(3));
+        // Each names the line of the spec that asks: the group's GPU arch (its column is
+        // tst_matrixspec's).
+        const auto lineOf = [&](const char* text) {
+            return uint32_t(spec.left(spec.indexOf(text)).count('\n') + 1);
+        };
+        QCOMPARE(lines[asks[0]], lineOf(R"("gpuArchs": ["sm110"], "isas": ["avx2"])"));
+        QCOMPARE(lines[asks[1]], lineOf(R"("gpuArchs": ["sm110"], "isas": ["armv9", "avx512"])"));
+        QCOMPARE(lines[asks[2]], lineOf(R"("gpuArchs": ["sm61"])"));
+        QVERIFY(lines[asks[0]] != lines[asks[1]]);
         QVERIFY2(asks[0].starts_with("the spec asks for 2 variants "
                                      "(pytorch-python312-cuda13_0-sm110-avx2, "
                                      "pytorch-python313-cuda13_0-sm110-avx2), which cannot work: "

@@ -41,10 +41,17 @@ void SpecRules::asksForImpossible(SpecCheck& c)
 {
     Analysis& analysis = c.analysis;
     std::map<std::string, std::vector<std::string>> variantsBy; // reason → variants
+    // reason → the first place in the spec that asks for one of them
+    std::map<std::string, std::pair<int, int>> positionBy;
     for (const Cell& cell : analysis.cells) {
         const VariantExpectation* e = cell.expectation.get();
-        if (e && e->askedForImpossible())
-            variantsBy[e->feasibility.why()].push_back(cell.variant.toString());
+        if (!e || !e->askedForImpossible())
+            continue;
+        const std::string& why = e->feasibility.why();
+        variantsBy[why].push_back(cell.variant.toString());
+        const std::pair<int, int> at = analysis.spec.positionAskingFor(cell.variant);
+        if (std::pair<int, int>& first = positionBy[why]; at.first > 0)
+            first = first.first > 0 ? std::min(first, at) : at;
     }
     for (auto& [why, variants] : variantsBy) {
         std::sort(variants.begin(), variants.end());
@@ -52,6 +59,8 @@ void SpecRules::asksForImpossible(SpecCheck& c)
         finding.ruleId = std::string(rule::specAsksImpossible);
         finding.severity = Severity::Warning;
         finding.file = analysis.specPath;
+        finding.line = static_cast<uint32_t>(positionBy[why].first);
+        finding.column = static_cast<uint32_t>(positionBy[why].second);
         std::string list;
         for (const std::string& v : variants)
             list += (list.empty() ? "" : ", ") + v;
