@@ -416,7 +416,8 @@ private slots:
             return !hosts.sharedLog().filter(QStringLiteral(" start ") + name).isEmpty();
         };
         // A job that ends before its build starts says why.
-        QTest::qWaitFor([&] { return startedThere() || f.queue.job(id)->isFinished(); }, 60000);
+        (void)QTest::qWaitFor([&] { return startedThere() || f.queue.job(id)->isFinished(); },
+                              60000);
         QVERIFY2(startedThere(),
                  qPrintable(QStringLiteral("%1 (%2) %3")
                                 .arg(f.queue.job(id)->error,
