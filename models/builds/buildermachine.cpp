@@ -150,6 +150,14 @@ QString BuilderMachine::toLine() const
         .join(QLatin1Char(' '));
 }
 
+QString BuilderMachine::toLines(const QList<BuilderMachine>& machines)
+{
+    QStringList lines;
+    for (const BuilderMachine& m : machines)
+        lines << m.toLine();
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString BuilderMachine::whyNot(const QString& system, const QStringList& features) const
 {
     if (!systems.isEmpty() && !systems.contains(system))

@@ -28,6 +28,8 @@ struct BuilderMachine
     QString label() const; // how the window names it: "user@host"
     // The entry as a line of Nix's machine format, "-" for every default.
     QString toLine() const;
+    // Machines as a `builders` value: toLine() of each, one per line.
+    static QString toLines(const QList<BuilderMachine>& machines);
     // Whether Nix would send this machine a derivation for `system` that requires `features`:
     // it offers the system and every feature, and every mandatory feature is required.
     bool canBuild(const QString& system, const QStringList& features) const

@@ -377,19 +377,19 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     Runtime& rt = *m_runtime.at(id);
     if (!rt.usesBuilders(m_settings))
         return true;
-    QList<BuilderMachine> up;
+    const QList<BuilderMachine> up = buildersUp();
     QStringList down;
     QStringList unanswered;
     for (const BuilderMachine& m : m_machines) {
         const BuilderHealth* health = healthOf(m_builderHealth, m.uri);
         if (takesBuilds(m_builderHealth, m.uri))
-            up << m;
-        else if (!health->answered)
+            continue;
+        if (!health->answered)
             unanswered << m.label();
         else
             down << QStringLiteral("%1 is down (%2)").arg(m.label(), health->message);
     }
-    rt.routedTo = buildersUp();
+    rt.routedTo = BuilderMachine::toLines(up);
     if (down.isEmpty() && unanswered.isEmpty())
         return true;
     BuildSettings settings = m_settings;
@@ -422,15 +422,15 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     return true;
 }
 
-// The builders a job starting now is sent to, as Nix's machine lines: those that take builds.
-QString BuildQueue::buildersUp() const
+// The builders a job starting now is sent to: those that take builds.
+QList<BuilderMachine> BuildQueue::buildersUp() const
 {
-    QStringList lines;
+    QList<BuilderMachine> up;
     for (const BuilderMachine& m : m_machines) {
         if (takesBuilds(m_builderHealth, m.uri))
-            lines << m.toLine();
+            up << m;
     }
-    return lines.join(QLatin1Char('\n'));
+    return up;
 }
 
 // Nix's build hook gives a derivation the least loaded of its job's builders that has a free
@@ -482,7 +482,7 @@ void BuildQueue::startNext()
     const int remoteLimit = remoteJobLimit();
     const int overallLimit = std::max(m_settings.concurrency, remoteLimit);
     // The same for every remote job, and a job started here is sent to these builders.
-    const bool placingElsewhere = placingWithOtherBuilders(buildersUp());
+    const bool placingElsewhere = placingWithOtherBuilders(BuilderMachine::toLines(buildersUp()));
     for (qsizetype i = 0; i < m_pending.size() && runningCount() < overallLimit;) {
         const Runtime& rt = *m_runtime.at(m_pending[i]);
         const bool remote = rt.usesBuilders(m_settings);

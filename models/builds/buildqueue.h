@@ -105,7 +105,7 @@ private:
     bool buildersReadyFor(const BuildTarget& target) const;
     void markBuilderDown(const BuildPlacement& failure);
     bool routeToBuildersUp(quint64 id);
-    QString buildersUp() const;
+    QList<BuilderMachine> buildersUp() const;
     bool placingWithOtherBuilders(const QString& builders) const;
     int remoteJobLimit() const;
     int evaluatingCount() const;

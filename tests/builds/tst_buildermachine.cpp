@@ -188,6 +188,10 @@ private slots:
         QCOMPARE(BuilderMachine::parse(m[0].toLine()), m);
         QCOMPARE(BuilderMachine::parse(QStringLiteral("h")).first().toLine(),
                  QStringLiteral("h - - 1 1 - - -"));
+        const QList<BuilderMachine> two = BuilderMachine::parse(line + QStringLiteral(";h"));
+        QCOMPARE(BuilderMachine::toLines(two), line + QStringLiteral("\nh - - 1 1 - - -"));
+        QCOMPARE(BuilderMachine::parse(BuilderMachine::toLines(two)), two);
+        QCOMPARE(BuilderMachine::toLines({}), QString());
     }
 
     void recognisesALostConnection_data()
