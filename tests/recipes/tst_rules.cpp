@@ -2423,6 +2423,17 @@ in
             }
         }
 
+        // The same matrix with the impossible pairs excluded, in the spec's other notation:
+        // asked for no more, so the spec says nothing and the recipe is unexpected.
+        QByteArray excluded = spec;
+        excluded.replace(R"("patterns": {)",
+                         R"("exclude": [ { "gpuArch": "sm110", "isa": "avx2" },
+                { "gpuArch": "sm110", "isa": "avx512" }, { "gpuArch": "sm61" } ],
+  "patterns": {)");
+        repo.write(".flox/recipegrid.json", excluded);
+        for (const Finding& f : analyze(repo).repositoryFindings)
+            QVERIFY2(f.ruleId != "spec-asks-impossible", f.message.c_str());
+
         // Without a spec file nothing is asked for: the recipe itself is impossible.
         QVERIFY(QFile::remove(repo.root() + "/.flox/recipegrid.json"));
         const Analysis inferred = analyze(repo);
