@@ -1,7 +1,10 @@
 #include "builds/buildersshoptions.h"
 
+#include "builds/buildermachine.h"
+
 #include <QCryptographicHash>
 #include <QDir>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
@@ -48,6 +51,28 @@ QString BuilderSshOptions::forBuilders(const QString& builders)
     return timeLimits +
            QStringLiteral(" -o ControlMaster=auto -o ControlPersist=60 -o ControlPath=%1/%2-%C")
                .arg(directory, key);
+}
+
+void BuilderSshOptions::closeKilledSessions(const QString& sshOptions,
+                                            const QList<BuilderMachine>& machines)
+{
+    if (!sshOptions.contains(QLatin1String("ControlPath")))
+        return;
+    // Nix splits NIX_SSHOPTS at whitespace; so does this, to name the same sockets.
+    const QStringList options =
+        sshOptions.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+    for (const BuilderMachine& machine : machines) {
+        // The destination Nix gives ssh: the machine's user@host, which with the options names
+        // the socket (%C). A machine without a connection makes ssh say so and exit.
+        QProcess check;
+        check.setProgram(QStringLiteral("ssh"));
+        check.setArguments(
+            options + QStringList{QStringLiteral("-O"), QStringLiteral("check"), machine.label()});
+        check.setStandardInputFile(QProcess::nullDevice());
+        check.setStandardOutputFile(QProcess::nullDevice());
+        check.setStandardErrorFile(QProcess::nullDevice());
+        check.startDetached();
+    }
 }
 
 } // namespace rg

@@ -10,9 +10,12 @@
 // builder list with another key or host key for the same host, or a host replaced at the same
 // address, never rides on a connection made for the other.
 
+#include <QList>
 #include <QString>
 
 namespace rg {
+
+struct BuilderMachine;
 
 class BuilderSshOptions
 {
@@ -27,6 +30,15 @@ public:
     // none can be made, or its path is too long for a socket or holds characters Nix's
     // splitting of NIX_SSHOPTS would break.
     static QString socketDirectory();
+
+    // Makes the shared connection of each machine that `sshOptions` share (their ControlPath)
+    // close the sessions of builds killed here. OpenSSH's connection sends a session's close
+    // only when it next wakes, which may be its next keepalive, 15 s later: until then the build
+    // runs on in the builder. Asking the connection whether it runs (`ssh -O check`) wakes it.
+    // Starts one short-lived ssh per machine and returns at once; nothing to do without a
+    // ControlPath.
+    static void closeKilledSessions(const QString& sshOptions,
+                                    const QList<BuilderMachine>& machines);
 };
 
 } // namespace rg

@@ -2,6 +2,7 @@
 
 #include "builds/buildbackend.h"
 #include "builds/buildermachine.h"
+#include "builds/buildersshoptions.h"
 #include "builds/buildhistory.h"
 #include "builds/floxbackend.h"
 #include "builds/logstore.h"
@@ -709,9 +710,7 @@ void BuildQueue::processFinished(quint64 id)
     };
 
     if (rt.cancelRequested) {
-        // The leader is gone; make sure nothing it left behind in its group survives.
-        if (rt.processGroup > 0)
-            ::kill(pid_t(-rt.processGroup), SIGKILL);
+        endWhatCancelLeft(rt);
         record->error = QStringLiteral("cancelled");
         note(QStringLiteral("cancelled"));
         finish(id, JobState::Cancelled);
@@ -760,6 +759,20 @@ void BuildQueue::processFinished(quint64 id)
         storeArguments << QStringLiteral("--store") << m_settings.store;
     rt.verifier->start(rt.spec.resultPath, rt.target.expected, true, storeArguments);
     emit jobVerificationStarted(id);
+}
+
+void BuildQueue::endWhatCancelLeft(const Runtime& rt) const
+{
+    // The leader is gone; make sure nothing it left behind in its group survives.
+    if (rt.processGroup > 0)
+        ::kill(pid_t(-rt.processGroup), SIGKILL);
+    // Its builds on remote builders end now, not when a shared connection wakes; the group's ssh
+    // is gone by then.
+    if (rt.usesBuilders(m_settings))
+        BuilderSshOptions::closeKilledSessions(
+            rt.spec.environment.value(QStringLiteral("NIX_SSHOPTS"),
+                                      qEnvironmentVariable("NIX_SSHOPTS")),
+            m_machines);
 }
 
 void BuildQueue::verificationFinished(quint64 id)

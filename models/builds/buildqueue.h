@@ -117,6 +117,7 @@ private:
     void readLine(Runtime& rt, BuildRecord* record, QStringView line);
     void retryElsewhere(quint64 id, const std::function<void(const QString&)>& note);
     void processFinished(quint64 id);
+    void endWhatCancelLeft(const Runtime& rt) const; // once its process has exited
     void verificationFinished(quint64 id);
     void finish(quint64 id, JobState state);
     void flushAll();
