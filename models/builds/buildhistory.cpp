@@ -71,6 +71,7 @@ json recordToJson(const BuildRecord& r)
         {"exitCode", r.exitCode},
         {"error", str(r.error)},
         {"logPath", str(r.logPath)},
+        {"logError", str(r.logError)},
         {"resultPath", str(r.resultPath)},
         {"verification",
          {{"status", str(VerificationResult::statusName(r.verification.status))},
@@ -112,6 +113,7 @@ BuildRecord recordFromJson(const json& j)
     r.exitCode = j.value("exitCode", -1);
     r.error = qstr(j, "error");
     r.logPath = qstr(j, "logPath");
+    r.logError = qstr(j, "logError");
     r.resultPath = qstr(j, "resultPath");
     if (const auto v = j.find("verification"); v != j.end() && v->is_object()) {
         r.verification.status = VerificationResult::statusFromName(qstr(*v, "status"));

@@ -112,6 +112,7 @@ struct BuildQueue::Runtime
     bool progressChanged = false;
     bool placementChanged = false; // a builder took (or refused) a derivation since the flush
     bool atLineStart = true;       // the output so far ends with a newline
+    bool logLost = false;          // the log file could not take more: keepLog() stopped
     bool awaitingProbe = false;    // queued before the nix probe answered: not startable yet
     bool nixCommand = false;       // NixBackend made its command: the queue may remake it
     // A Nix job from its start until Nix has evaluated the recipe and handed a derivation to a
@@ -406,8 +407,7 @@ bool BuildQueue::routeToBuildersUp(quint64 id)
     if (!nowhere.isEmpty()) {
         record->error = nowhere + QStringLiteral(": ") + down.join(QStringLiteral("; "));
         notes += QStringLiteral("# ") + record->error + QLatin1Char('\n');
-        if (m_logStore)
-            m_logStore->append(id, notes.toUtf8());
+        keepLog(id, rt, notes.toUtf8());
         rt.pending += notes;
         finish(id, JobState::Failed);
         return false;
@@ -526,8 +526,7 @@ void BuildQueue::start(quint64 id)
         (QStringLiteral("$ %1\n# in %2\n").arg(record->command, rt.spec.workingDirectory) +
          std::exchange(rt.routingNotes, QString()))
             .toUtf8();
-    if (m_logStore)
-        m_logStore->append(id, header);
+    keepLog(id, rt, header);
     rt.pending += QString::fromUtf8(header);
 
     rt.process = new QProcess(this);
@@ -569,8 +568,7 @@ void BuildQueue::readOutput(quint64 id)
     const QByteArray bytes = rt.process->readAllStandardOutput();
     if (bytes.isEmpty())
         return;
-    if (m_logStore)
-        m_logStore->append(id, bytes);
+    keepLog(id, rt, bytes);
     const QString text = rt.decoder.decode(bytes);
     rt.pending += text;
     if (!text.isEmpty())
@@ -648,6 +646,19 @@ void BuildQueue::retryElsewhere(quint64 id, const std::function<void(const QStri
                  : QStringLiteral("building it again here as job %1").arg(retry));
 }
 
+void BuildQueue::keepLog(quint64 id, Runtime& rt, const QByteArray& bytes)
+{
+    if (!m_logStore || rt.logLost || m_logStore->append(id, bytes))
+        return;
+    // The file ends where the disk (or the directory) gave out. Nothing more goes to it, so it
+    // never holds a later part without the middle; the job goes on, and its live log says so.
+    rt.logLost = true;
+    BuildRecord* record = mutableJob(id);
+    record->logError = m_logStore->error();
+    rt.pending += (rt.atLineStart ? QString() : QStringLiteral("\n")) + record->logStopNote();
+    rt.atLineStart = true;
+}
+
 void BuildQueue::flushLog(quint64 id)
 {
     auto it = m_runtime.find(id);
@@ -703,9 +714,8 @@ void BuildQueue::processFinished(quint64 id)
     auto note = [&](const QString& line) {
         const QString prefix = rt.atLineStart ? QStringLiteral("# ") : QStringLiteral("\n# ");
         const QByteArray bytes = (prefix + line + QLatin1Char('\n')).toUtf8();
+        keepLog(id, rt, bytes);
         rt.atLineStart = true;
-        if (m_logStore)
-            m_logStore->append(id, bytes);
         rt.pending += QString::fromUtf8(bytes);
     };
 
@@ -791,8 +801,7 @@ void BuildQueue::verificationFinished(quint64 id)
                        record->verification.python)
             : QStringLiteral("verification failed: %1").arg(record->verification.reason);
     const QByteArray bytes = (QStringLiteral("# ") + line + QLatin1Char('\n')).toUtf8();
-    if (m_logStore)
-        m_logStore->append(id, bytes);
+    keepLog(id, rt, bytes);
     rt.pending += QString::fromUtf8(bytes);
     finish(id, JobState::Succeeded);
 }

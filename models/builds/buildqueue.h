@@ -113,6 +113,8 @@ private:
     void startNext();
     void evaluated(Runtime& rt);
     void start(quint64 id);
+    // Appends to the job's log file; the first write that fails is the file's end (logError).
+    void keepLog(quint64 id, Runtime& rt, const QByteArray& bytes);
     void readOutput(quint64 id);
     void readLine(Runtime& rt, BuildRecord* record, QStringView line);
     void retryElsewhere(quint64 id, const std::function<void(const QString&)>& note);

@@ -1,5 +1,7 @@
 #include "builds/buildrecord.h"
 
+#include <QObject>
+
 namespace rg {
 
 QString jobStateName(JobState state)
@@ -55,6 +57,13 @@ QString BuildRecord::builderLabel() const
 {
     const BuildPlacement* p = builtOn();
     return p ? p->machineLabel() : QString();
+}
+
+QString BuildRecord::logStopNote() const
+{
+    if (logError.isEmpty())
+        return {};
+    return QObject::tr("# the log file stops here: %1; what follows is not kept\n").arg(logError);
 }
 
 QStringList BuildRecord::builderFailures() const

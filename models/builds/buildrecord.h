@@ -49,6 +49,9 @@ struct BuildRecord
     int exitCode = -1; // -1 until the process exits normally
     QString error;     // why it failed to start / crashed / was cancelled; empty otherwise
     QString logPath;
+    // Why the log file stops short of what the job printed ("…/job-7.log: No space left on
+    // device"); "" while it holds everything.
+    QString logError;
     QString resultPath; // the out-link; only meaningful when succeeded
     VerificationResult verification;
     qint64 closureSize = -1; // bytes, `nix path-info -S`; -1 unknown
@@ -74,6 +77,9 @@ struct BuildRecord
     const BuildPlacement* builtOn() const;
     // "user@host" or "this machine" for builtOn(); "" when it is nullptr.
     QString builderLabel() const;
+    // The log line that says where the log file stops (logError), ending in a newline; "" while
+    // it holds everything. The live log shows it there, and a view that reads the file after it.
+    QString logStopNote() const;
     // The builders that could not take a build, with Nix's reason: "host: reason" each.
     QStringList builderFailures() const;
 

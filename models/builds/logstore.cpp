@@ -31,7 +31,9 @@ bool LogStore::append(quint64 jobId, const QByteArray& bytes)
             return false;
         }
         auto file = std::make_unique<QFile>(logPath(jobId));
-        if (!file->open(QIODevice::WriteOnly | QIODevice::Append)) {
+        // Unbuffered: a write that fails (a full disk) says so here, not in a later flush or a
+        // close nobody checks.
+        if (!file->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
             m_error = QStringLiteral("%1: %2").arg(file->fileName(), file->errorString());
             return false;
         }

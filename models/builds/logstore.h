@@ -24,7 +24,8 @@ public:
     QString directory() const { return m_directory; }
     QString logPath(quint64 jobId) const;
 
-    // Appends raw bytes (the child's output as it came); false with `error()` on I/O errors.
+    // Appends raw bytes (the child's output as it came) straight to the file; false with
+    // `error()` ("<file>: No space left on device") when they are not all written.
     bool append(quint64 jobId, const QByteArray& bytes);
     // Flushes and closes the job's file; later appends reopen it.
     void close(quint64 jobId);

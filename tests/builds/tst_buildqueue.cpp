@@ -80,6 +80,18 @@ private:
                 qWarning() << error;
             return t.value_or(BuildTarget{});
         }
+        // Queues `/bin/sh -c script` as a custom job; its live log goes to `streamed`.
+        quint64 runShell(const QString& script, QString* streamed)
+        {
+            ProcessSpec spec;
+            spec.program = QStringLiteral("/bin/sh");
+            spec.arguments = {QStringLiteral("-c"), script};
+            spec.workingDirectory = repo;
+            QObject::connect(&queue, &BuildQueue::jobLogAppended,
+                             [streamed](quint64, const QString& text) { *streamed += text; });
+            return queue.enqueueProcess(target(QStringLiteral("sleeper-a")), spec, JobKind::Build,
+                                        BackendKind::Custom, false);
+        }
         // Waits for every given job to finish.
         bool waitFinished(const QList<quint64>& ids, int timeoutMs = 60000)
         {
@@ -234,25 +246,45 @@ private slots:
         // decode intact.
         Fixture f;
         QVERIFY(f.copyOk);
-        ProcessSpec spec;
-        spec.program = QStringLiteral("/bin/sh");
-        spec.arguments = {
-            QStringLiteral("-c"),
-            QStringLiteral("i=0; while [ $i -lt 20000 ]; do "
-                           "printf '\\033[1;31merror:\\033[0m caf\\303\\251 %d\\n' $i; "
-                           "i=$((i+1)); done")};
-        spec.workingDirectory = f.repo;
         QString streamed;
-        connect(&f.queue, &BuildQueue::jobLogAppended, this,
-                [&](quint64, const QString& text) { streamed += text; });
-        const quint64 id = f.queue.enqueueProcess(f.target(QStringLiteral("sleeper-a")), spec,
-                                                  JobKind::Build, BackendKind::Custom, false);
+        const quint64 id =
+            f.runShell(QStringLiteral("i=0; while [ $i -lt 20000 ]; do "
+                                      "printf '\\033[1;31merror:\\033[0m caf\\303\\251 %d\\n' $i; "
+                                      "i=$((i+1)); done"),
+                       &streamed);
         QVERIFY(f.waitFinished({id}));
         QCOMPARE(f.queue.job(id)->state, JobState::Succeeded);
         const QByteArray log = test::readFile(f.queue.job(id)->logPath);
         QCOMPARE(log.count("\x1b[1;31merror:\x1b[0m caf\xc3\xa9 "), 20000);
         QCOMPARE(streamed.count(QStringLiteral("\x1b[1;31merror:\x1b[0m caf\u00e9 ")), 20000);
         QVERIFY(!streamed.contains(QChar::ReplacementCharacter));
+    }
+
+    // A disk that is full: the job's log file ends where the disk gave out and takes nothing
+    // more, the build itself goes on to its end, and the job's live log and its record (kept in
+    // the history) say where the file stops and why. /dev/full is a disk that is always full.
+    void aFullDiskEndsTheLogFileAndSaysSo()
+    {
+        Fixture f;
+        QVERIFY(f.copyOk);
+        QVERIFY(QDir().mkpath(f.logs.directory()));
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), f.logs.logPath(1)));
+        QString streamed;
+        const quint64 id = f.runShell(
+            QStringLiteral("i=0; while [ $i -lt 2000 ]; do echo \"line $i\"; i=$((i+1)); done"),
+            &streamed);
+        QCOMPARE(id, quint64(1));
+        QVERIFY(f.waitFinished({id}));
+        const BuildRecord* job = f.queue.job(id);
+        QCOMPARE(job->state, JobState::Succeeded);
+        QCOMPARE(job->logError, f.logs.logPath(1) + QStringLiteral(": No space left on device"));
+        QCOMPARE(streamed.count(QStringLiteral("the log file stops here")), 1);
+        QVERIFY(streamed.startsWith(job->logStopNote()));
+        QVERIFY2(streamed.contains(QStringLiteral("\nline 1999\n")),
+                 qPrintable(streamed.right(200)));
+        const BuildHistory reread(f.dir.filePath("history.json"));
+        QVERIFY(reread.record(id));
+        QCOMPARE(reread.record(id)->logError, job->logError);
     }
 
     void verificationFailsWithReason()

@@ -383,6 +383,33 @@ private slots:
         QCOMPARE(test::readFile(logs.logPath(second)).count("\nout "), 3000);
         delete pane;
     }
+
+    // A job whose log file stopped short (a full disk: /dev/full): a pane that reads the file
+    // after that says where it stops, under what the file holds.
+    void saysWhereTheLogFileStops()
+    {
+        QTemporaryDir dir;
+        LogStore logs(dir.filePath("logs"));
+        BuildQueue queue;
+        queue.setLogStore(&logs);
+        QVERIFY(QDir().mkpath(logs.directory()));
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), logs.logPath(1)));
+        ProcessSpec spec;
+        spec.program = QStringLiteral("/bin/sh");
+        spec.arguments = {QStringLiteral("-c"), QStringLiteral("echo lost")};
+        spec.workingDirectory = dir.path();
+        BuildTarget target;
+        target.variant = QStringLiteral("pytorch-python313-cpu-avx2");
+        const quint64 id =
+            queue.enqueueProcess(target, spec, JobKind::Build, BackendKind::Custom, false);
+        QCOMPARE(id, quint64(1));
+        QVERIFY(QTest::qWaitFor([&] { return queue.job(id)->isFinished(); }, 20000));
+        QVERIFY(!queue.job(id)->logError.isEmpty());
+        LogPane pane;
+        pane.attachJob(&queue, id);
+        pane.flush();
+        QCOMPARE(pane.textView()->toPlainText(), queue.job(id)->logStopNote().trimmed());
+    }
 };
 
 QTEST_MAIN(TestLogPane)
