@@ -5,6 +5,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTimer>
+#include <csignal>
+#include <cstring>
 
 namespace rg {
 
@@ -86,7 +88,11 @@ void ResultVerifier::runStep()
         if (e == QProcess::FailedToStart)
             stepFinished();
     });
-    QTimer::singleShot(m_timeoutMs, m_process, [process = m_process] { process->kill(); });
+    m_timedOut = false;
+    QTimer::singleShot(m_timeoutMs, m_process, [this, process = m_process] {
+        m_timedOut = true;
+        process->kill();
+    });
     m_process->start();
 }
 
@@ -105,12 +111,8 @@ void ResultVerifier::stepFinished()
     case Step::Torch:
         if (!ok) {
             m_result.status = VerificationResult::Status::Failed;
-            m_result.reason =
-                QStringLiteral("`bin/python -c \"import torch …\"` failed (%1): %2")
-                    .arg(process->error() == QProcess::FailedToStart
-                             ? process->errorString()
-                             : QStringLiteral("exit code %1").arg(process->exitCode()),
-                         output.trimmed().right(500));
+            m_result.reason = QStringLiteral("`bin/python -c \"import torch …\"` failed (%1): %2")
+                                  .arg(howItFailed(*process), output.trimmed().right(500));
             m_step = Step::Closure;
         } else {
             m_torchOutput = output;
@@ -120,8 +122,8 @@ void ResultVerifier::stepFinished()
     case Step::Version:
         if (!ok) {
             m_result.status = VerificationResult::Status::Failed;
-            m_result.reason = QStringLiteral("`bin/python --version` failed: %1")
-                                  .arg(output.trimmed().right(500));
+            m_result.reason = QStringLiteral("`bin/python --version` failed (%1): %2")
+                                  .arg(howItFailed(*process), output.trimmed().right(500));
         } else {
             m_result = compare(m_expected, m_torchOutput, output);
         }
@@ -139,6 +141,28 @@ void ResultVerifier::stepFinished()
         finish();
     else
         runStep();
+}
+
+QString ResultVerifier::howItFailed(const QProcess& process) const
+{
+    if (process.error() == QProcess::FailedToStart)
+        return process.errorString();
+    if (m_timedOut)
+        return QStringLiteral("no answer within %1 s").arg(m_timeoutMs / 1000.0);
+    if (process.exitStatus() == QProcess::NormalExit)
+        return QStringLiteral("exit code %1").arg(process.exitCode());
+    // A crashed process's exit code is the signal that ended it.
+    const int signal = process.exitCode();
+    const char* abbreviation = sigabbrev_np(signal);
+    QString text =
+        QStringLiteral("killed by SIG%1 (%2)")
+            .arg(abbreviation ? QString::fromLatin1(abbreviation) : QString::number(signal),
+                 QString::fromLocal8Bit(strsignal(signal)));
+    // What an import of torch dies of when it was built for a CPU ISA this machine lacks.
+    if (signal == SIGILL)
+        text += QStringLiteral(": most likely an instruction this machine's CPU lacks, from a "
+                               "build for a newer ISA");
+    return text;
 }
 
 void ResultVerifier::finish()

@@ -45,12 +45,16 @@ private:
     void runStep();
     void stepFinished();
     void finish();
+    // Why a step's process failed, in words: what kept it from starting, the time limit, the
+    // signal that killed it by name (SIGILL with what it most likely means), or its exit code.
+    QString howItFailed(const QProcess& process) const;
 
     QString m_resultPath;
     VerificationExpectation m_expected;
     bool m_checkPython = true;
     QStringList m_nixArguments;
     int m_timeoutMs = 120000;
+    bool m_timedOut = false; // the running step was killed for taking longer than that
     Step m_step = Step::Done;
     QProcess* m_process = nullptr;
     QString m_torchOutput;

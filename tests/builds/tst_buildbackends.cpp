@@ -14,6 +14,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <csignal>
+#include <cstring>
 
 using namespace rg;
 
@@ -406,6 +408,52 @@ private slots:
             ResultVerifier::parseClosureSize(QStringLiteral("/nix/store/abc-torch\t  123456789\n")),
             123456789);
         QCOMPARE(ResultVerifier::parseClosureSize(QStringLiteral("error: nope")), -1);
+    }
+
+    // A result whose Python cannot import torch says how it died: the signal by name (SIGILL,
+    // what a build for an ISA this CPU lacks dies of), the time limit, or the exit code, each
+    // with what the program printed.
+    void verificationSaysHowPythonDied_data()
+    {
+        QTest::addColumn<QByteArray>("python");
+        QTest::addColumn<QString>("reason");
+        // The signal's description is the C library's, in the locale's language.
+        const auto described = [](int signal) { return QString::fromLocal8Bit(strsignal(signal)); };
+        QTest::newRow("SIGILL") << QByteArray("ulimit -c 0; echo importing; kill -ILL $$")
+                                << QStringLiteral("failed (killed by SIGILL (%1): most likely an "
+                                                  "instruction this machine's CPU lacks, from a "
+                                                  "build for a newer ISA): importing")
+                                       .arg(described(SIGILL));
+        QTest::newRow("SIGSEGV")
+            << QByteArray("ulimit -c 0; kill -SEGV $$")
+            << QStringLiteral("failed (killed by SIGSEGV (%1)): ").arg(described(SIGSEGV));
+        QTest::newRow("time limit")
+            << QByteArray("exec sleep 30") << QStringLiteral("failed (no answer within 0.5 s): ");
+        QTest::newRow("exit code")
+            << QByteArray("echo 'ImportError: libcuda.so.1: cannot open shared object file'; "
+                          "exit 1")
+            << QStringLiteral("failed (exit code 1): ImportError: libcuda.so.1: cannot open "
+                              "shared object file");
+    }
+    void verificationSaysHowPythonDied()
+    {
+        QFETCH(QByteArray, python);
+        QFETCH(QString, reason);
+        QTemporaryDir result;
+        QVERIFY(QDir().mkpath(result.filePath(QStringLiteral("bin"))));
+        QFile script(result.filePath(QStringLiteral("bin/python")));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\n" + python + "\n");
+        script.close();
+        QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+        ResultVerifier verifier;
+        verifier.setTimeoutMs(500);
+        QSignalSpy finished(&verifier, &ResultVerifier::finished);
+        verifier.start(result.path(), {}, true);
+        QVERIFY(finished.wait(20000));
+        const auto r = finished.first().first().value<VerificationResult>();
+        QCOMPARE(r.status, VerificationResult::Status::Failed);
+        QCOMPARE(r.reason, QStringLiteral("`bin/python -c \"import torch …\"` ") + reason);
     }
 
     void displaysCommands()
