@@ -67,25 +67,30 @@ quint64 BuildJobsView::currentJobId() const
 
 void BuildJobsView::contextMenuEvent(QContextMenuEvent* event)
 {
-    const QModelIndex index = indexAt(event->pos());
+    if (const std::unique_ptr<QMenu> menu = menuFor(indexAt(event->pos())))
+        menu->exec(event->globalPos());
+}
+
+std::unique_ptr<QMenu> BuildJobsView::menuFor(const QModelIndex& index)
+{
     if (!index.isValid())
-        return;
+        return nullptr;
     const quint64 id = index.data(BuildJobsModel::JobIdRole).toULongLong();
     const QString variant = index.data(BuildJobsModel::VariantRole).toString();
     const auto state = JobState(index.data(BuildJobsModel::StateRole).toInt());
     const bool live = index.data(BuildJobsModel::IsLiveRole).toBool();
     const bool active = live && (state == JobState::Queued || state == JobState::Running);
 
-    QMenu menu(this);
-    menu.addAction(tr("Show log"), this, [this, id] { emit logRequested(id); });
-    QAction* cancel = menu.addAction(tr("Cancel"), this, [this, id] { emit cancelRequested(id); });
+    auto menu = std::make_unique<QMenu>(this);
+    menu->addAction(tr("Show log"), this, [this, id] { emit logRequested(id); });
+    QAction* cancel = menu->addAction(tr("Cancel"), this, [this, id] { emit cancelRequested(id); });
     cancel->setEnabled(active);
-    menu.addSeparator();
-    menu.addAction(tr("Build again"), this, [this, variant] { emit rebuildRequested(variant); });
+    menu->addSeparator();
+    menu->addAction(tr("Build again"), this, [this, variant] { emit rebuildRequested(variant); });
     QAction* publish =
-        menu.addAction(tr("Publish…"), this, [this, variant] { emit publishRequested(variant); });
+        menu->addAction(tr("Publish…"), this, [this, variant] { emit publishRequested(variant); });
     publish->setEnabled(state == JobState::Succeeded);
-    menu.exec(event->globalPos());
+    return menu;
 }
 
 void BuildJobsView::keyPressEvent(QKeyEvent* event)

@@ -5,6 +5,9 @@
 // connects to BuildSession.
 
 #include <QTableView>
+#include <memory>
+
+class QMenu;
 
 namespace rg {
 
@@ -15,6 +18,9 @@ public:
     explicit BuildJobsView(QWidget* parent = nullptr);
 
     quint64 currentJobId() const; // 0 when none
+    // The context menu for a row: Show log, Cancel (while queued or running), Build again,
+    // Publish… (once succeeded); nullptr for no row.
+    std::unique_ptr<QMenu> menuFor(const QModelIndex& index);
 
 signals:
     void logRequested(quint64 jobId); // double click, Enter, "Show log"

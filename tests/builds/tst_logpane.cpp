@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -318,12 +319,33 @@ private slots:
         QTest::keyClick(&view, Qt::Key_Return);
         QCOMPARE(logRequested.size(), 1);
         QCOMPARE(logRequested.first().first().toULongLong(), id);
+        QSignalSpy rebuildRequested(&view, &BuildJobsView::rebuildRequested);
+        {
+            const std::unique_ptr<QMenu> menu = view.menuFor(model.index(0, 0));
+            QVERIFY(menu);
+            // The menu's actions by their text, "(off)" when disabled.
+            QStringList enabled;
+            for (QAction* a : menu->actions())
+                if (!a->isSeparator())
+                    enabled << a->text() + (a->isEnabled() ? QString() : QStringLiteral(" (off)"));
+            QCOMPARE(enabled, (QStringList{QStringLiteral("Show log"), QStringLiteral("Cancel"),
+                                           QStringLiteral("Build again"),
+                                           QStringLiteral("Publish\u2026 (off)")}));
+            menu->actions().at(3)->trigger(); // Build again
+            QCOMPARE(rebuildRequested.size(), 1);
+            QCOMPARE(rebuildRequested.first().first().toString(), target.variant);
+        }
+        QVERIFY(!view.menuFor(QModelIndex()));
         QTest::keyClick(&view, Qt::Key_Delete);
         QCOMPARE(cancelRequested.size(), 1);
         QVERIFY(QTest::qWaitFor([&] { return queue.job(id)->isFinished(); }, 10000));
         QCOMPARE(queue.job(id)->state, JobState::Cancelled);
         QCOMPARE(model.index(0, BuildJobsModel::StateColumn).data().toString(),
                  QStringLiteral("cancelled"));
+        // A finished job cannot be cancelled; it was not built, so it cannot be published.
+        const std::unique_ptr<QMenu> after = view.menuFor(model.index(0, 0));
+        QVERIFY(!after->actions().at(1)->isEnabled());
+        QVERIFY(!after->actions().at(4)->isEnabled());
     }
 
     void followsALiveJobAndOutlivesNothing()
