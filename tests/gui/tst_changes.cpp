@@ -158,6 +158,21 @@ ChangeSetReviewDialog* reviewComplete(MainWindow& window)
     return waitForReview();
 }
 
+// Creates sm90 × avx512's recipe as a user does: the cell, Ctrl+N, the review's Apply. "" when
+// it was applied, else what went wrong.
+QString createSm90Avx512(MainWindow& window)
+{
+    click(window, cellOf(window, "sm90", "avx512"));
+    QTest::keyClick(window.matrixView(), Qt::Key_N, Qt::ControlModifier);
+    ChangeSetReviewDialog* review = waitForReview();
+    if (!review)
+        return QStringLiteral("no review: ") + window.banner()->text();
+    QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+    QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+    return applied.wait(slowly) ? QString()
+                                : QStringLiteral("not applied: ") + window.banner()->text();
+}
+
 // Whether `files` (a snapshot taken after `changes` was applied, or not) holds every selected
 // operation either as before or as after, all of them the same way, and nothing else changed:
 // no file half-written, no temporary file left beside one. Empty when so, else what is wrong.
@@ -520,13 +535,8 @@ private slots:
         window.show();
         QVERIFY(activate(window));
         QVERIFY(openAndWait(window, dir.path()));
-        click(window, cellOf(window, "sm90", "avx512"));
-        QTest::keyClick(window.matrixView(), Qt::Key_N, Qt::ControlModifier);
-        ChangeSetReviewDialog* review = waitForReview();
-        QVERIFY2(review, qPrintable(window.banner()->text()));
-        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
-        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
-        QVERIFY2(applied.wait(slowly), qPrintable(window.banner()->text()));
+        const QString notCreated = createSm90Avx512(window);
+        QVERIFY2(notCreated.isEmpty(), qPrintable(notCreated));
         QVERIFY(QFileInfo::exists(file));
 
         const QByteArray edited = readAll(file) + "\n# edited by hand\n";
@@ -543,6 +553,36 @@ private slots:
         box->accept();
         QCOMPARE(readAll(file), edited); // the user's edit is kept
         QVERIFY(QFileInfo::exists(file));
+    }
+
+    // Undo belongs to the repository it was made in: opening another one forgets it, so it can
+    // never put back or remove files there. The other repository is a copy of the first after
+    // the change, holding the created file an Undo would delete.
+    void undoIsForgottenWhenAnotherRepositoryOpens()
+    {
+        QTemporaryDir first;
+        QTemporaryDir second;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), first.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(activate(window));
+        QVERIFY(openAndWait(window, first.path()));
+        const QString notCreated = createSm90Avx512(window);
+        QVERIFY2(notCreated.isEmpty(), qPrintable(notCreated));
+        QVERIFY(window.changeActions()->undoAction()->isEnabled());
+
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), second.path()));
+        const QByteArray created = readAll(first.filePath(recipe(sm90avx512)));
+        QVERIFY(!created.isEmpty());
+        QVERIFY(writeAll(second.filePath(recipe(sm90avx512)), created));
+        QVERIFY(openAndWait(window, second.path()));
+        QVERIFY(!window.changeActions()->undoAction()->isEnabled());
+        QSignalSpy failed(window.changeActions()->session(), &ChangeSession::applyFailed);
+        QVERIFY(!window.changeActions()->session()->undo());
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(failed.front().front().toString(), QStringLiteral("Nothing to undo"));
+        QCOMPARE(readAll(second.filePath(recipe(sm90avx512))), created);
+        QCOMPARE(readAll(first.filePath(recipe(sm90avx512))), created);
     }
 
     // A broken cell's context menu offers Fix; the review shows the rewrite, Apply writes
