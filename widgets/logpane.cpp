@@ -137,10 +137,10 @@ void LogPane::attachJob(BuildQueue* queue, quint64 jobId)
         // and the signals continue exactly where the file ends.
         queue->flushLog(jobId);
         setLogFilePath(job->logPath);
-        QString backlog = LogStore::readTail(job->logPath, maximumLines());
-        if (!job->logError.isEmpty() && !backlog.isEmpty() && !backlog.endsWith(QLatin1Char('\n')))
-            backlog += QLatin1Char('\n'); // the disk gave out mid-line
-        appendText(backlog + job->logStopNote());
+        const QString backlog = LogStore::readTail(job->logPath, maximumLines());
+        // The disk may have given out mid-line.
+        appendText(backlog +
+                   job->logStopNote(backlog.isEmpty() || backlog.endsWith(QLatin1Char('\n'))));
     }
     connect(queue, &BuildQueue::jobLogAppended, this, [this](quint64 id, const QString& text) {
         if (id == m_jobId)

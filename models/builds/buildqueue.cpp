@@ -112,7 +112,6 @@ struct BuildQueue::Runtime
     bool progressChanged = false;
     bool placementChanged = false; // a builder took (or refused) a derivation since the flush
     bool atLineStart = true;       // the output so far ends with a newline
-    bool logLost = false;          // the log file could not take more: keepLog() stopped
     bool awaitingProbe = false;    // queued before the nix probe answered: not startable yet
     bool nixCommand = false;       // NixBackend made its command: the queue may remake it
     // A Nix job from its start until Nix has evaluated the recipe and handed a derivation to a
@@ -648,14 +647,13 @@ void BuildQueue::retryElsewhere(quint64 id, const std::function<void(const QStri
 
 void BuildQueue::keepLog(quint64 id, Runtime& rt, const QByteArray& bytes)
 {
-    if (!m_logStore || rt.logLost || m_logStore->append(id, bytes))
+    BuildRecord* record = mutableJob(id);
+    if (!m_logStore || !record->logError.isEmpty() || m_logStore->append(id, bytes))
         return;
     // The file ends where the disk (or the directory) gave out. Nothing more goes to it, so it
     // never holds a later part without the middle; the job goes on, and its live log says so.
-    rt.logLost = true;
-    BuildRecord* record = mutableJob(id);
     record->logError = m_logStore->error();
-    rt.pending += (rt.atLineStart ? QString() : QStringLiteral("\n")) + record->logStopNote();
+    rt.pending += record->logStopNote(rt.atLineStart);
     rt.atLineStart = true;
 }
 

@@ -59,11 +59,12 @@ QString BuildRecord::builderLabel() const
     return p ? p->machineLabel() : QString();
 }
 
-QString BuildRecord::logStopNote() const
+QString BuildRecord::logStopNote(bool atLineStart) const
 {
     if (logError.isEmpty())
         return {};
-    return QObject::tr("# the log file stops here: %1; what follows is not kept\n").arg(logError);
+    return (atLineStart ? QString() : QStringLiteral("\n")) +
+           QObject::tr("# the log file stops here: %1; what follows is not kept\n").arg(logError);
 }
 
 QStringList BuildRecord::builderFailures() const

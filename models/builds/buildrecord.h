@@ -77,9 +77,10 @@ struct BuildRecord
     const BuildPlacement* builtOn() const;
     // "user@host" or "this machine" for builtOn(); "" when it is nullptr.
     QString builderLabel() const;
-    // The log line that says where the log file stops (logError), ending in a newline; "" while
-    // it holds everything. The live log shows it there, and a view that reads the file after it.
-    QString logStopNote() const;
+    // The log line that says where the log file stops (logError), ending in a newline and
+    // starting with one when the text before it does not end a line; "" while the file holds
+    // everything. The live log shows it there, and a view that reads the file after it.
+    QString logStopNote(bool atLineStart = true) const;
     // The builders that could not take a build, with Nix's reason: "host: reason" each.
     QStringList builderFailures() const;
 
