@@ -33,6 +33,7 @@ BuildActions::BuildActions(ActionContext& context, QObject* parent)
     createActions();
     createViews();
     connectBuilds();
+    updateActions();
     if (const QString error = m_builds->historyError(); !error.isEmpty())
         m_context.showStatus(error, 10000);
     updateBuildStatus();
@@ -175,11 +176,20 @@ void BuildActions::addToCellMenu(QMenu* menu, const QModelIndex& cell)
     menu->addAction(m_buildAction);
     m_publishAction->setEnabled(!publishableVariants().isEmpty());
     menu->addAction(m_publishAction);
-    // The menu and toolbar share the actions: enabled again once the menu is gone.
-    connect(menu, &QObject::destroyed, this, [this] {
-        m_buildAction->setEnabled(true);
-        m_publishAction->setEnabled(true);
-    });
+}
+
+// Build acts on the selection's recipe files; Build What Needs It and Publish on a writable
+// repository (Publish then says when no selected build succeeded, which the history knows).
+void BuildActions::updateActions()
+{
+    RepositorySession* session = m_context.session();
+    const bool writable = session->isOpen() && !session->isReadOnly() && session->analysis();
+    const std::vector<const Cell*> entries = m_context.selectedEntries();
+    const bool hasFile =
+        std::any_of(entries.begin(), entries.end(), [](const Cell* e) { return e->recipe; });
+    m_buildAction->setEnabled(writable && hasFile);
+    m_buildNeededAction->setEnabled(writable);
+    m_publishAction->setEnabled(writable);
 }
 
 bool BuildActions::confirmQuit(const std::function<bool(int)>& confirm)

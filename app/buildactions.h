@@ -48,6 +48,9 @@ public:
     bool confirmQuit(const std::function<bool(int running)>& confirm);
     // Build, Build What Needs It and Publish.
     void addToMenu(QMenu* menu);
+    // Enables them for the grid's selection; called whenever what it holds changes, and after
+    // a cell menu (which enables them for its cell) is gone.
+    void updateActions();
     // Builds the selected cells' recipes; returns how many were queued.
     int buildSelection();
     // Builds the branch's recipes whose output Nix found neither built nor in a binary cache

@@ -45,6 +45,7 @@ GridController::GridController(ActionContext& context, QObject* parent)
     m_preview = new RecipePreview(m_context.mainWidget());
     createActions();
     connectWidgets();
+    updateActions();
 }
 
 GridController::~GridController()
@@ -98,6 +99,9 @@ void GridController::connectWidgets()
     connect(m_slices, &SliceChooser::selectionChanged, this, &GridController::slicesChanged);
     connect(m_filter, &FilterBar::filterChanged, this, &GridController::filterChanged);
     connect(m_view, &MatrixView::selectedCellsChanged, this, &GridController::selectionChanged);
+    // With nothing selected, the current cell is what the actions act on.
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &GridController::updateActions);
     connect(m_view, &MatrixView::cellMenuRequested, this, &GridController::showCellMenu);
     // Enter on a cell moves on to its findings; Enter there highlights one in the recipe.
     connect(m_view, &MatrixView::activated, this,
@@ -151,6 +155,7 @@ void GridController::clear()
     m_model->setAnalysis(nullptr);
     m_details->clear();
     m_preview->clearRecipe();
+    updateActions();
 }
 
 void GridController::showAnalysis(const std::shared_ptr<const Analysis>& analysis, bool opened)
@@ -269,6 +274,7 @@ void GridController::selectionChanged()
 {
     const QModelIndexList cells = m_view->selectedCells();
     const std::shared_ptr<const Analysis> analysis = m_context.session()->analysis();
+    updateActions();
     if (!analysis || cells.isEmpty()) {
         m_details->clear();
         m_preview->clearRecipe();
@@ -443,8 +449,20 @@ void GridController::showCellMenu(const QModelIndex& index, const QPoint& global
     menu.addSeparator();
     emit cellMenuAboutToShow(&menu, index);
     menu.exec(globalPosition);
-    m_editAction->setEnabled(true);
-    m_copyPathAction->setEnabled(true);
+    updateActions(); // the menu and the window share the actions
+}
+
+// Open in Editor and Copy Path act on the selection's recipe files, Copy Variant Name on its
+// cells: off while there are none, as with nothing open, so a click never does nothing.
+void GridController::updateActions()
+{
+    const std::vector<const Cell*> entries = selectedEntries();
+    const bool hasFile =
+        std::any_of(entries.begin(), entries.end(), [](const Cell* e) { return e->recipe; });
+    m_editAction->setEnabled(hasFile && !m_context.session()->isReadOnly());
+    m_copyPathAction->setEnabled(hasFile);
+    m_copyNameAction->setEnabled(!entries.empty());
+    emit actionTargetsChanged();
 }
 
 void GridController::openInEditor()

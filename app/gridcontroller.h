@@ -79,6 +79,9 @@ signals:
     // Built fresh for each context menu of the grid; `cell` is the one it was opened on.
     void cellMenuAboutToShow(QMenu* menu, const QModelIndex& cell);
     void previewUpdated();
+    // The entries the window's actions act on (the selection's, or the current cell's) may be
+    // others: the selection or the current cell moved, an analysis came, a cell menu closed.
+    void actionTargetsChanged();
 
 private:
     void createPage();
@@ -93,6 +96,7 @@ private:
     void updateChipOrder();
     void filterChanged();
     void selectionChanged();
+    void updateActions();
     void showEntry(const Cell* entry);
     QString emptyCellReason() const;
     void previewRead();

@@ -125,6 +125,7 @@ void MainWindow::createActions()
     m_reloadAction = new QAction(tr("&Reload"), this);
     m_reloadAction->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
     connect(m_reloadAction, &QAction::triggered, m_session, &RepositorySession::reload);
+    m_reloadAction->setEnabled(false); // until a repository opens
 
     m_aboutAction = new QAction(tr("&About RecipeGrid"), this);
     connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
@@ -132,30 +133,26 @@ void MainWindow::createActions()
 
 void MainWindow::createDocks()
 {
-    auto* details = new QDockWidget(tr("Details"), this);
-    details->setObjectName(QStringLiteral("detailsDock"));
-    details->setWidget(m_grid->detailsPanel());
-    addDockWidget(Qt::RightDockWidgetArea, details);
-
-    auto* preview = new QDockWidget(tr("Recipe"), this);
-    preview->setObjectName(QStringLiteral("previewDock"));
-    preview->setWidget(m_grid->preview());
-    addDockWidget(Qt::RightDockWidgetArea, preview);
-
-    auto* branches = new QDockWidget(tr("Branches"), this);
-    branches->setObjectName(QStringLiteral("branchesDock"));
-    branches->setWidget(m_branches);
-    addDockWidget(Qt::BottomDockWidgetArea, branches);
-
-    auto* builds = new QDockWidget(tr("Builds"), this);
-    builds->setObjectName(QStringLiteral("buildsDock"));
-    auto* split = new QSplitter(Qt::Vertical, builds);
+    // The object names key the saved window state.
+    const auto dock = [this](const QString& title, const char* name, QWidget* widget,
+                             Qt::DockWidgetArea area) {
+        auto* added = new QDockWidget(title, this);
+        added->setObjectName(QLatin1String(name));
+        added->setWidget(widget);
+        addDockWidget(area, added);
+        return added;
+    };
+    QDockWidget* details =
+        dock(tr("Details"), "detailsDock", m_grid->detailsPanel(), Qt::RightDockWidgetArea);
+    QDockWidget* preview =
+        dock(tr("Recipe"), "previewDock", m_grid->preview(), Qt::RightDockWidgetArea);
+    QDockWidget* branches =
+        dock(tr("Branches"), "branchesDock", m_branches, Qt::BottomDockWidgetArea);
+    auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_buildActions->jobsView());
     split->addWidget(m_buildActions->logTabs());
     split->setStretchFactor(1, 2);
-    builds->setWidget(split);
-    addDockWidget(Qt::BottomDockWidgetArea, builds);
-    tabifyDockWidget(branches, builds);
+    tabifyDockWidget(branches, dock(tr("Builds"), "buildsDock", split, Qt::BottomDockWidgetArea));
     branches->raise();
     // The right-hand panels run the full height: the recipe text wants every line it can get.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -246,8 +243,10 @@ void MainWindow::connectControllers()
     connect(m_grid, &GridController::cellMenuAboutToShow, this,
             [this](QMenu* menu) { emit cellMenuAboutToShow(menu, selectedCells()); });
     connect(this, &MainWindow::cellMenuAboutToShow, m_changes, &ChangeActions::addToCellMenu);
-    connect(matrixView(), &MatrixView::selectedCellsChanged, m_changes,
+    connect(m_grid, &GridController::actionTargetsChanged, m_changes,
             &ChangeActions::updateActions);
+    connect(m_grid, &GridController::actionTargetsChanged, m_buildActions,
+            &BuildActions::updateActions);
     connect(m_grid, &GridController::previewUpdated, this, &MainWindow::previewUpdated);
     connect(m_branches, &BranchOverviewView::branchActivated, this, &MainWindow::branchActivated);
     connect(m_empty, &EmptyStatePage::openRequested, this, &MainWindow::chooseRepository);
@@ -264,6 +263,7 @@ void MainWindow::connectSession()
     });
     connect(m_session, &RepositorySession::opened, this, [this] {
         m_firstAnalysis = true;
+        m_reloadAction->setEnabled(true);
         updateTitle();
     });
 }

@@ -108,7 +108,9 @@ void SessionStatus::updateBanner()
                                   .arg(m_session->revision()));
     } else if (const QString asks = impossibleAsks(analysis.get()); !asks.isEmpty()) {
         m_banner->showMessage(MessageBanner::Kind::Warning, asks);
-    } else if (analysis && analysis->spec.isInferred()) {
+    } else if (analysis && analysis->spec.isInferred() && !analysis->cells.empty()) {
+        // Said only where there are recipes: with none, nothing was inferred, and the page
+        // itself says what is looked for.
         m_banner->showMessage(MessageBanner::Kind::Info,
                               tr("No matrix spec (%1): the expected variants are inferred from "
                                  "the recipes present, so nothing shows as missing; cells the "

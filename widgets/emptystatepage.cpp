@@ -29,7 +29,14 @@ EmptyStatePage::EmptyStatePage(QWidget* parent)
     m_message->setMaximumWidth(640);
     column->addWidget(m_title);
     column->addSpacing(8);
-    column->addWidget(m_message, 0, Qt::AlignHCenter);
+    // Not added with an alignment: an aligned widget gets its size hint, whose height is for
+    // the label's own guess of a width, and a longer text then loses its last lines. Between
+    // stretches the layout asks the label's height for the width it really gets.
+    auto* message = new QHBoxLayout;
+    message->addStretch(1);
+    message->addWidget(m_message, 100);
+    message->addStretch(1);
+    column->addLayout(message);
     column->addSpacing(16);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);

@@ -118,8 +118,13 @@ std::vector<SourceEntry> WorkTreeSource::list(const std::string& directory,
     }
     fs::directory_iterator it(resolved, ec);
     if (ec) {
+        // A folder opened by mistake is the common case: say where the directory was looked
+        // for and what belongs in it, not only the system's "No such file or directory".
         if (error)
-            *error = directory + ": " + ec.message();
+            *error = ec == std::errc::no_such_file_or_directory
+                         ? directory + ": no such recipe directory in " + m_root.string() +
+                               " (a recipe repository keeps one .nix file per variant there)"
+                         : directory + ": " + ec.message();
         return entries;
     }
     const std::string prefix = directory.empty() || directory == "." ? std::string()

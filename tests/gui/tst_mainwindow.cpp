@@ -89,6 +89,15 @@ QAction* fileAction(MainWindow& window, QKeySequence::StandardKey key)
 }
 
 // Answers the next folder dialog the window opens with `path`, typed as a user types it.
+// The page's message: the label holding its text.
+QLabel* messageLabel(const EmptyStatePage& page)
+{
+    for (QLabel* label : page.findChildren<QLabel*>())
+        if (label->text() == page.message())
+            return label;
+    return nullptr;
+}
+
 void answerFolderDialog(QObject* context, const QString& path, bool* answered)
 {
     auto* poll = new QTimer(context);
@@ -354,6 +363,58 @@ private slots:
 
     // Cells are named by path, cell key or variant name alike, and the selection stays on its
     // cells when a re-scan moves them to other rows.
+    // The toolbar's actions are on only when they have something to act on, so a click on
+    // one never does nothing; they follow the selection, a re-scan and a cell menu.
+    void actionsFollowWhatTheyActOn()
+    {
+        MainWindow window;
+        window.session()->setDebounceInterval(30);
+        window.show();
+        const auto enabled = [&window](const char* text) {
+            for (QAction* action : window.findChildren<QAction*>())
+                if (action->text().remove(QLatin1Char('&')) == QLatin1String(text))
+                    return action->isEnabled();
+            qWarning("no action %s", text);
+            return false;
+        };
+        const QStringList all = {"Reload",         "Build",     "Build What Needs It", "Publish",
+                                 "Open in Editor", "Copy Path", "Copy Variant Name"};
+        for (const QString& text : all)
+            QVERIFY2(!enabled(qPrintable(text)), qPrintable(text + " is on with nothing open"));
+
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(enabled("Reload"));
+        QVERIFY(enabled("Build What Needs It"));
+        click(window, cellOf(window, "sm110", "armv9"));
+        for (const char* text : {"Build", "Open in Editor", "Copy Path", "Copy Variant Name"})
+            QVERIFY2(enabled(text), text);
+
+        const QModelIndex missing = cellOf(window, "sm90", "avx512bf16");
+        QVERIFY(missing.data(MatrixModel::PathsRole).toStringList().isEmpty());
+        click(window, missing);
+        for (const char* text : {"Build", "Open in Editor", "Copy Path"})
+            QVERIFY2(!enabled(text), text);
+        QVERIFY(enabled("Copy Variant Name"));
+
+        // Only the current cell, nothing selected: it is what the actions act on.
+        window.matrixView()->selectionModel()->clearSelection();
+        window.matrixView()->selectionModel()->setCurrentIndex(cellOf(window, "sm110", "armv9"),
+                                                               QItemSelectionModel::NoUpdate);
+        QVERIFY(window.selectedCells().isEmpty());
+        QVERIFY(enabled("Build"));
+
+        // The selected recipe deleted behind the app: the re-scan takes Build away.
+        click(window, cellOf(window, "sm110", "armv9"));
+        QVERIFY(enabled("Build"));
+        QSignalSpy rescanned(window.session(), &RepositorySession::analysisChanged);
+        QVERIFY(QFile::remove(dir.filePath(recipe(armv9.toLatin1()))));
+        QVERIFY(rescanned.wait(10000));
+        QVERIFY(!enabled("Build"));
+        QVERIFY(!enabled("Open in Editor"));
+    }
+
     void selectionFollowsItsCells()
     {
         QTemporaryDir dir;
@@ -422,6 +483,15 @@ private slots:
         QVERIFY(!window.isShowingGrid());
         QCOMPARE(window.emptyState()->title(), QStringLiteral("No recipes here"));
         QVERIFY(window.emptyState()->message().contains(QStringLiteral(".flox/pkgs/*.nix")));
+        // Every line of it is on screen: the example name and what to do came last, and a
+        // label sized for a guessed width cut them off.
+        QLabel* message = messageLabel(*window.emptyState());
+        QVERIFY(message);
+        QTRY_VERIFY(message->height() >= message->heightForWidth(message->width()));
+        QVERIFY2(message->heightForWidth(message->width()) > 4 * message->fontMetrics().height(),
+                 "the text is expected to wrap onto more than four lines");
+        // Nothing was found to infer a spec from: no banner about an inferred spec.
+        QVERIFY(!window.banner()->isVisibleTo(&window));
         // A path that is no folder at all: an error, no crash, nothing opened.
         window.openRepository(dir.filePath(QStringLiteral("missing")));
         QVERIFY(window.banner()->isVisibleTo(&window));

@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QTest>
+#include <filesystem>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -77,7 +78,16 @@ private slots:
         auto source = openWorkTree(repo.rootPath());
         std::string error;
         QVERIFY(source->list(".flox/pkgs", &error).empty());
-        QVERIFY2(error.find(".flox/pkgs") != std::string::npos, error.c_str());
+        // Where it was looked for, in words a user opening the wrong folder understands.
+        const std::string root = std::filesystem::canonical(repo.rootPath()).string();
+        QCOMPARE(error, ".flox/pkgs: no such recipe directory in " + root +
+                            " (a recipe repository keeps one .nix file per variant there)");
+        // Another failure keeps the system's words.
+        TestRepository file;
+        file.write(QStringLiteral(".flox/pkgs"), "not a directory");
+        error.clear();
+        QVERIFY(openWorkTree(file.rootPath())->list(".flox/pkgs", &error).empty());
+        QCOMPARE(error, std::string(".flox/pkgs: Not a directory"));
     }
 
     void workTreeOversizedFileIsNotRead()
