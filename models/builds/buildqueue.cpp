@@ -7,6 +7,7 @@
 #include "builds/floxbackend.h"
 #include "builds/logstore.h"
 #include "builds/nixbackend.h"
+#include "builds/processsignal.h"
 #include "builds/progressparser.h"
 #include "builds/resultverifier.h"
 
@@ -91,6 +92,17 @@ QString exitError(const BuildRecord& record)
         error += QStringLiteral(" (building on %1)").arg(on->machineLabel());
     if (const QStringList failed = record.builderFailures(); !failed.isEmpty())
         error += QStringLiteral("; ") + failed.join(QStringLiteral("; "));
+    return error;
+}
+
+// Why a job whose process a signal ended failed: the signal, and for SIGKILL its likeliest
+// sender, a build that took all the memory, which nothing else in the log says.
+QString killedError(const QString& program, int signal)
+{
+    QString error = QStringLiteral("%1 was killed by %2").arg(program, ProcessSignal::name(signal));
+    if (signal == SIGKILL)
+        error +=
+            QStringLiteral("; the kernel's out-of-memory killer ends processes so (see dmesg)");
     return error;
 }
 
@@ -732,7 +744,8 @@ void BuildQueue::processFinished(quint64 id)
         return;
     }
     if (process->exitStatus() == QProcess::CrashExit) {
-        record->error = QStringLiteral("%1 was killed by a signal").arg(rt.spec.program);
+        // A crashed process's exit code is the signal that ended it.
+        record->error = killedError(rt.spec.program, process->exitCode());
         note(record->error);
         finish(id, JobState::Failed);
         return;

@@ -1,12 +1,13 @@
 #include "builds/resultverifier.h"
 
+#include "builds/processsignal.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTimer>
 #include <csignal>
-#include <cstring>
 
 namespace rg {
 
@@ -153,11 +154,7 @@ QString ResultVerifier::howItFailed(const QProcess& process) const
         return QStringLiteral("exit code %1").arg(process.exitCode());
     // A crashed process's exit code is the signal that ended it.
     const int signal = process.exitCode();
-    const char* abbreviation = sigabbrev_np(signal);
-    QString text =
-        QStringLiteral("killed by SIG%1 (%2)")
-            .arg(abbreviation ? QString::fromLatin1(abbreviation) : QString::number(signal),
-                 QString::fromLocal8Bit(strsignal(signal)));
+    QString text = QStringLiteral("killed by ") + ProcessSignal::name(signal);
     // What an import of torch dies of when it was built for a CPU ISA this machine lacks.
     if (signal == SIGILL)
         text += QStringLiteral(": most likely an instruction this machine's CPU lacks, from a "

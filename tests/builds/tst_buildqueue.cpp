@@ -13,6 +13,7 @@
 #include <QThread>
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <signal.h>
 
 using namespace rg;
@@ -258,6 +259,39 @@ private slots:
         QCOMPARE(log.count("\x1b[1;31merror:\x1b[0m caf\xc3\xa9 "), 20000);
         QCOMPARE(streamed.count(QStringLiteral("\x1b[1;31merror:\x1b[0m caf\u00e9 ")), 20000);
         QVERIFY(!streamed.contains(QChar::ReplacementCharacter));
+    }
+
+    // A job that a signal ends says which, and for SIGKILL what most often sends it; "was
+    // killed by a signal" left the user to guess.
+    void aJobKilledByASignalSaysWhich_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("error");
+        const auto described = [](int signal) { return QString::fromLocal8Bit(strsignal(signal)); };
+        QTest::newRow("SIGKILL")
+            << QStringLiteral("echo compiling; kill -KILL $$")
+            << QStringLiteral("/bin/sh was killed by SIGKILL (%1); the kernel's out-of-memory "
+                              "killer ends processes so (see dmesg)")
+                   .arg(described(SIGKILL));
+        QTest::newRow("SIGSEGV")
+            << QStringLiteral("ulimit -c 0; echo compiling; kill -SEGV $$")
+            << QStringLiteral("/bin/sh was killed by SIGSEGV (%1)").arg(described(SIGSEGV));
+    }
+
+    void aJobKilledByASignalSaysWhich()
+    {
+        QFETCH(QString, script);
+        QFETCH(QString, error);
+        Fixture f;
+        QVERIFY(f.copyOk);
+        QString streamed;
+        const quint64 id = f.runShell(script, &streamed);
+        QVERIFY(f.waitFinished({id}));
+        const BuildRecord* job = f.queue.job(id);
+        QCOMPARE(job->state, JobState::Failed);
+        QCOMPARE(job->error, error);
+        QVERIFY2(streamed.contains(QStringLiteral("compiling\n# ") + error + QLatin1Char('\n')),
+                 qPrintable(streamed));
     }
 
     // A disk that is full: the job's log file ends where the disk gave out and takes nothing
