@@ -188,9 +188,8 @@ void paintChip(QPainter* painter, const QRectF& rect, CellStatus status, bool ha
         if (status == CellStatus::Impossible)
             border.setWidthF(1.8);
         painter->setPen(border);
-        painter->setBrush(status == CellStatus::Impossible ? palette.color(QPalette::Base)
-                          : pinColor.isValid()             ? PinLegend::fill(pinColor, palette)
-                                                           : StatusStyle::fill(status, palette));
+        painter->setBrush(pinColor.isValid() ? PinLegend::fill(pinColor, palette)
+                                             : StatusStyle::fill(status, palette));
         painter->drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
     }
 

@@ -130,9 +130,10 @@ QColor StatusStyle::color(CellStatus status, const QPalette& palette)
 
 QColor StatusStyle::fill(CellStatus status, const QPalette& palette)
 {
-    if (status == CellStatus::Missing || status == CellStatus::Impossible ||
-        status == CellStatus::Gap)
-        return Qt::transparent; // absence reads as an outline, not a block
+    // Absence reads as an outline, not a block. An impossible pairing has a fill only where
+    // a recipe file is, which is a block like every other file: something to delete.
+    if (status == CellStatus::Missing || status == CellStatus::Gap)
+        return Qt::transparent;
     QColor base = palette.color(QPalette::Base);
     const QColor own = color(status, palette);
     const double mix = isDark(palette) ? 0.28 : 0.14;
