@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QTabWidget>
 
@@ -218,16 +219,15 @@ void BuildActions::addToMenu(QMenu* menu)
 
 int BuildActions::buildSelection()
 {
-    QStringList variants;
-    for (const Cell* entry : m_context.selectedEntries()) {
+    std::vector<const Cell*> cells;
+    for (const Cell* entry : m_context.selectedEntries())
         if (entry->recipe)
-            variants << qs(entry->variant.toString());
-    }
-    if (variants.isEmpty()) {
+            cells.push_back(entry);
+    if (cells.empty()) {
         m_context.showStatus(tr("Nothing to build: the selection has no recipe files"), 5000);
         return 0;
     }
-    return buildVariants(variants);
+    return buildAsking(cells, {});
 }
 
 int BuildActions::buildWhatNeedsIt()
@@ -235,7 +235,7 @@ int BuildActions::buildWhatNeedsIt()
     const auto analysis = m_context.session()->analysis();
     if (!analysis)
         return 0;
-    QStringList variants;
+    std::vector<const Cell*> cells;
     int unknown = 0;
     for (const Cell& cell : analysis->cells) {
         if (!cell.recipe)
@@ -244,9 +244,9 @@ int BuildActions::buildWhatNeedsIt()
             cell.evaluation->output == "unknown")
             ++unknown;
         else if (cell.evaluation->output == "missing")
-            variants << qs(cell.variant.toString());
+            cells.push_back(&cell);
     }
-    if (variants.isEmpty()) {
+    if (cells.empty()) {
         m_context.showStatus(
             unknown > 0 ? tr("Nothing known to need a build: evaluate first (%n recipe(s) not "
                              "asked about)",
@@ -255,18 +255,80 @@ int BuildActions::buildWhatNeedsIt()
             8000);
         return 0;
     }
-    qint64 estimate = 0;
-    for (const QString& variant : variants)
-        estimate += m_builds->history()->estimatedDurationMs(variant).value_or(0);
-    const int queued = buildVariants(variants);
-    if (queued > 0)
-        m_context.showStatus(
-            estimate > 0
-                ? tr("%n build(s) queued, about %1 by earlier builds", nullptr, queued)
-                      .arg(formatDuration(estimate))
-                : tr("%n build(s) queued; no earlier build to estimate from", nullptr, queued),
-            10000);
-    return queued;
+    return buildAsking(cells, [this](const QStringList& variants, int queued) {
+        qint64 estimate = 0;
+        for (const QString& variant : variants)
+            estimate += m_builds->history()->estimatedDurationMs(variant).value_or(0);
+        if (queued > 0)
+            m_context.showStatus(
+                estimate > 0
+                    ? tr("%n build(s) queued, about %1 by earlier builds", nullptr, queued)
+                          .arg(formatDuration(estimate))
+                    : tr("%n build(s) queued; no earlier build to estimate from", nullptr, queued),
+                10000);
+    });
+}
+
+// A recipe with an error fails its build or builds another variant than its name says, after
+// the hours a torch build takes: such a build starts only once the user has said so, in a
+// question that names each error. Nothing is asked when every recipe is sound.
+int BuildActions::buildAsking(const std::vector<const Cell*>& cells, const AfterQueueing& after)
+{
+    QStringList variants, sound, errors;
+    for (const Cell* cell : cells) {
+        const QString variant = qs(cell->variant.toString());
+        variants << variant;
+        if (const Finding* error = cell->firstError())
+            errors << (error->line > 0 ? tr("%1 \u2014 %2 (line %3): %4")
+                                             .arg(variant, qs(error->ruleId))
+                                             .arg(error->line)
+                                             .arg(qs(error->message))
+                                       : tr("%1 \u2014 %2: %3")
+                                             .arg(variant, qs(error->ruleId), qs(error->message)));
+        else
+            sound << variant;
+    }
+    const auto queue = [this, after](const QStringList& chosen) {
+        const int queued = buildVariants(chosen);
+        if (after)
+            after(chosen, queued);
+        return queued;
+    };
+    if (errors.isEmpty())
+        return queue(variants);
+
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Build recipes with errors?"),
+                                tr("Errors in %n of the %1 recipe(s) to build: each will fail, or "
+                                   "build another variant than its name says, after the hours "
+                                   "a build takes.",
+                                   nullptr, static_cast<int>(errors.size()))
+                                    .arg(variants.size()),
+                                QMessageBox::Cancel, m_context.mainWidget());
+    box->setObjectName(QStringLiteral("buildErrorsQuestion"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    box->setInformativeText(errors.mid(0, 5).join(QLatin1Char('\n')) +
+                            (errors.size() > 5 ? tr("\n\u2026 and %n more", nullptr,
+                                                    static_cast<int>(errors.size() - 5))
+                                               : QString()));
+    QPushButton* all = box->addButton(tr("Build All"), QMessageBox::AcceptRole);
+    QPushButton* onlySound = sound.isEmpty()
+                                 ? nullptr
+                                 : box->addButton(tr("Build Only the %n Without Errors", nullptr,
+                                                     static_cast<int>(sound.size())),
+                                                  QMessageBox::AcceptRole);
+    if (onlySound)
+        box->setDefaultButton(onlySound);
+    else
+        box->setDefaultButton(QMessageBox::Cancel);
+    connect(box, &QMessageBox::finished, this, [box, all, onlySound, queue, variants, sound] {
+        if (box->clickedButton() == all)
+            queue(variants);
+        else if (onlySound && box->clickedButton() == onlySound)
+            queue(sound);
+    });
+    box->open();
+    return 0;
 }
 
 int BuildActions::buildVariants(const QStringList& variants)

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QStringList>
 #include <functional>
+#include <vector>
 
 class QAction;
 class QLabel;
@@ -18,6 +19,7 @@ class QTabWidget;
 namespace rg {
 
 struct BuildSettings;
+struct Cell;
 
 class ActionContext;
 class BuildJobsModel;
@@ -51,11 +53,12 @@ public:
     // Enables them for the grid's selection; called whenever what it holds changes, and after
     // a cell menu (which enables them for its cell) is gone.
     void updateActions();
-    // Builds the selected cells' recipes; returns how many were queued.
+    // Builds the selected cells' recipes; returns how many were queued (0 while it asks
+    // whether to build recipes with errors: then as answered).
     int buildSelection();
     // Builds the branch's recipes whose output Nix found neither built nor in a binary cache
     // when they were last evaluated. The status bar says how many and how long earlier builds
-    // suggest; returns how many.
+    // suggest; returns how many (asking first as buildSelection does).
     int buildWhatNeedsIt();
     // Publishes the selected variants whose last build succeeded; returns how many were queued.
     int publishSelection();
@@ -71,6 +74,8 @@ private:
     void createViews();
     void connectBuilds();
     void describeRequirements(BuildSettingsDialog& dialog) const;
+    using AfterQueueing = std::function<void(const QStringList& variants, int queued)>;
+    int buildAsking(const std::vector<const Cell*>& cells, const AfterQueueing& after);
     int buildVariants(const QStringList& variants);
     void rebuild(const QString& variant);
     void publish(const QString& variant);

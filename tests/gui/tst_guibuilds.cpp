@@ -28,6 +28,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -538,6 +539,72 @@ private slots:
 
     // Its log lines show while the build runs: the child prints, then waits on a gate file
     // that is removed only once the line is seen in the window.
+    // A recipe with an error builds only once the user has said so: the question names each
+    // error, and its answers build all, only the sound ones, or nothing. Sound recipes alone
+    // build without a question.
+    void recipesWithErrorsBuildOnlyWhenConfirmed()
+    {
+        MainWindow window;
+        window.show();
+        BuildSettings settings = window.builds()->settings();
+        settings.backend = BackendKind::Custom;
+        settings.customCommand = QStringLiteral("true");
+        settings.verify = false;
+        window.builds()->setSettings(settings);
+        QVERIFY(openAndWait(window, {}));
+        const QString broken = QStringLiteral("pytorch-python313-cuda13_0-sm89-avx2");
+        const QString sound = QStringLiteral("pytorch-python313-cuda13_0-sm90-avx2");
+        const QModelIndex brokenCell = select(window, broken);
+        const QModelIndex soundCell = select(window, sound);
+        QVERIFY(brokenCell.isValid() && soundCell.isValid());
+        QSignalSpy queued(window.builds()->queue(), &BuildQueue::jobQueued);
+        const auto queuedVariants = [&] {
+            QStringList variants;
+            for (const QList<QVariant>& signal : queued)
+                variants << window.builds()->queue()->job(signal.at(0).toULongLong())->variant;
+            variants.sort();
+            return variants;
+        };
+        // Builds both cells and answers the question with the button whose text is `answer`.
+        const auto buildBothAnswering = [&](const QString& answer) {
+            QItemSelection both(brokenCell, brokenCell);
+            both.select(soundCell, soundCell);
+            window.matrixView()->selectionModel()->select(both,
+                                                          QItemSelectionModel::ClearAndSelect);
+            QCOMPARE(window.buildSelection(), 0); // asks first
+            QMessageBox* box = nullptr;
+            QTRY_VERIFY((box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())));
+            QCOMPARE(box->objectName(), QStringLiteral("buildErrorsQuestion"));
+            QVERIFY2(
+                box->text().startsWith(QStringLiteral("Errors in 1 of the 2 recipe(s) to build")),
+                qPrintable(box->text()));
+            QVERIFY2(box->informativeText().startsWith(
+                         broken + QStringLiteral(" \u2014 gpu-arch-mismatch (line 55): ")),
+                     qPrintable(box->informativeText()));
+            QVERIFY(!box->informativeText().contains(sound));
+            QAbstractButton* button = nullptr;
+            for (QAbstractButton* b : box->buttons())
+                if (b->text() == answer)
+                    button = b;
+            QVERIFY2(button, qPrintable(answer));
+            QTest::mouseClick(button, Qt::LeftButton);
+            QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
+        };
+
+        buildBothAnswering(QStringLiteral("Cancel"));
+        QCOMPARE(queuedVariants(), QStringList());
+        buildBothAnswering(QStringLiteral("Build Only the 1 Without Errors"));
+        QCOMPARE(queuedVariants(), QStringList{sound});
+        buildBothAnswering(QStringLiteral("Build All"));
+        QCOMPARE(queuedVariants(), (QStringList{broken, sound, sound}));
+
+        queued.clear();
+        QVERIFY(select(window, sound).isValid());
+        QCOMPARE(window.buildSelection(), 1);
+        QCOMPARE(QApplication::activeModalWidget(), nullptr);
+        QCOMPARE(queuedVariants(), QStringList{sound});
+    }
+
     void logLinesArriveWhileTheBuildRuns()
     {
         QTemporaryDir dir;
