@@ -1,13 +1,16 @@
 #include "buildcommand.h"
 
+#include "analysis/analyzer.h"
 #include "builds/buildermachine.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
 #include "itemmodels/buildjobsmodel.h"
 #include "sessions/buildsession.h"
+#include "vcs/repositorysource.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QHash>
 #include <QLocale>
 #include <QSocketNotifier>
@@ -279,6 +282,32 @@ bool printSummary(const BuildQueue& queue, const QList<quint64>& ids)
     return allGood;
 }
 
+// A recipe with an error fails, or builds another variant than its name says, hours later.
+// The window asks before it builds one; a script is told on stderr, and builds as asked.
+void warnAboutErrors(const QString& repo, const QString& recipeDir, const QStringList& variants)
+{
+    AnalyzerOptions options;
+    options.recipeDir = recipeDir.toStdString();
+    const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.toStdString()), options);
+    QStringList asked = variants; // as BuildTarget::resolve reads them: with or without .nix
+    for (QString& name : asked)
+        if (name.endsWith(QLatin1String(".nix")))
+            name.chop(4);
+    for (const Cell& cell : analysis.cells) {
+        const Finding* error = cell.recipe ? cell.firstError() : nullptr;
+        const QString stem =
+            cell.recipe ? QFileInfo(QString::fromStdString(cell.recipe->path)).completeBaseName()
+                        : QString();
+        if (!error || !asked.contains(stem))
+            continue;
+        std::cerr << "recipegrid build: warning: " << cell.recipe->path << ':';
+        if (error->line > 0)
+            std::cerr << error->line << ':';
+        std::cerr << ' ' << error->ruleId << ": " << error->message
+                  << " (built as asked; it will fail or build another variant)\n";
+    }
+}
+
 } // namespace
 
 int BuildCommand::run(const QStringList& arguments)
@@ -327,6 +356,7 @@ int BuildCommand::run(const QStringList& arguments)
                           << h.message.toStdString() << "): nothing goes to it\n";
     });
 
+    warnAboutErrors(repo, parser.value(options.recipeDir), variants);
     QStringList errors;
     const QList<quint64> ids = session.build(repo, variants, &errors);
     for (const QString& error : errors)

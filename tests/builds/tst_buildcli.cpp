@@ -119,6 +119,33 @@ private slots:
                  qPrintable(describe(r)));
     }
 
+    // A recipe with an error is built as asked, but stderr says so first, naming the file,
+    // line and rule; a sound recipe gets no such line.
+    void warnsBeforeBuildingARecipeWithErrors()
+    {
+        const QString repo = m_dir.filePath("with-error");
+        QVERIFY(test::copyFixtureRepo(repo));
+        const QString sound = repo + "/.flox/pkgs/pytorch-python313-cuda12_9-sm90-avx512.nix";
+        QByteArray text = test::readFile(sound);
+        QVERIFY(text.contains("system = builtins.currentSystem;\n"));
+        text.replace("system = builtins.currentSystem;\n", "system = builtins.currentSystem\n");
+        QFile broken(repo + "/.flox/pkgs/pytorch-python313-cuda12_9-sm89-avx512.nix");
+        QVERIFY(broken.open(QIODevice::WriteOnly) && broken.write(text) == text.size());
+        broken.close();
+        const Result r =
+            run({"build", repo, "pytorch-python313-cuda12_9-sm89-avx512.nix",
+                 "pytorch-python313-cuda12_9-sm90-avx512", "--backend", "custom", "--command",
+                 "true", "--no-verify", "--data-dir", m_dir.filePath("with-error-data")});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.err.startsWith("recipegrid build: warning: "
+                                  ".flox/pkgs/pytorch-python313-cuda12_9-sm89-avx512.nix:6: "
+                                  "syntax-error: "),
+                 qPrintable(describe(r)));
+        QCOMPARE(r.err.count(QLatin1String("warning")), 1);
+        QVERIFY(!r.err.contains(QLatin1String("sm90")));
+        QCOMPARE(r.out.count(QLatin1String(": succeeded in ")), 2);
+    }
+
     void prefixesLinesWhenSeveralBuild()
     {
         // A fresh copy (new nonce): Nix must really build both, so both stream logs.
