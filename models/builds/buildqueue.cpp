@@ -637,10 +637,9 @@ void BuildQueue::readLine(Runtime& rt, BuildRecord* record, QStringView line)
     }
 }
 
-void BuildQueue::retryElsewhere(quint64 id, const std::function<void(const QString&)>& note)
+void BuildQueue::retryElsewhere(quint64 id, Runtime& rt)
 {
     const BuildRecord* record = job(id);
-    const Runtime& rt = *m_runtime.at(id);
     if (record->retryOf != 0 || !rt.nixCommand || record->kind != JobKind::Build ||
         record->builderFailures().isEmpty())
         return;
@@ -653,8 +652,19 @@ void BuildQueue::retryElsewhere(quint64 id, const std::function<void(const QStri
     const quint64 retry = enqueueJob(rt.target, rt.spec, JobKind::Build, BackendKind::Nix,
                                      rt.verify, !NixBackend::knownNewCli().has_value(), true);
     mutableJob(retry)->retryOf = id;
-    note(anyLeft ? QStringLiteral("building it again on the builders left as job %1").arg(retry)
-                 : QStringLiteral("building it again here as job %1").arg(retry));
+    writeNote(id, rt,
+              anyLeft
+                  ? QStringLiteral("building it again on the builders left as job %1").arg(retry)
+                  : QStringLiteral("building it again here as job %1").arg(retry));
+}
+
+void BuildQueue::writeNote(quint64 id, Runtime& rt, const QString& line)
+{
+    const QString prefix = rt.atLineStart ? QStringLiteral("# ") : QStringLiteral("\n# ");
+    const QByteArray bytes = (prefix + line + QLatin1Char('\n')).toUtf8();
+    keepLog(id, rt, bytes);
+    rt.atLineStart = true;
+    rt.pending += QString::fromUtf8(bytes);
 }
 
 void BuildQueue::keepLog(quint64 id, Runtime& rt, const QByteArray& bytes)
@@ -720,14 +730,7 @@ void BuildQueue::processFinished(quint64 id)
         timer->deleteLater();
     }
     BuildRecord* record = mutableJob(id);
-
-    auto note = [&](const QString& line) {
-        const QString prefix = rt.atLineStart ? QStringLiteral("# ") : QStringLiteral("\n# ");
-        const QByteArray bytes = (prefix + line + QLatin1Char('\n')).toUtf8();
-        keepLog(id, rt, bytes);
-        rt.atLineStart = true;
-        rt.pending += QString::fromUtf8(bytes);
-    };
+    const auto note = [&](const QString& line) { writeNote(id, rt, line); };
 
     if (rt.cancelRequested) {
         endWhatCancelLeft(rt);
@@ -753,7 +756,7 @@ void BuildQueue::processFinished(quint64 id)
     record->exitCode = process->exitCode();
     if (record->exitCode != 0) {
         record->error = exitError(*record);
-        retryElsewhere(id, note);
+        retryElsewhere(id, rt);
         note(QStringLiteral("%1 failed with exit code %2")
                  .arg(rt.spec.program)
                  .arg(record->exitCode));
@@ -805,15 +808,12 @@ void BuildQueue::verificationFinished(quint64 id)
     rt.verifier->deleteLater();
     rt.verifier = nullptr;
     const BuildRecord* record = job(id);
-    const QString line =
-        record->verification.passed()
-            ? QStringLiteral("verification passed: torch %1, CUDA %2, Python %3")
-                  .arg(record->verification.torch, record->verification.cuda,
-                       record->verification.python)
-            : QStringLiteral("verification failed: %1").arg(record->verification.reason);
-    const QByteArray bytes = (QStringLiteral("# ") + line + QLatin1Char('\n')).toUtf8();
-    keepLog(id, rt, bytes);
-    rt.pending += QString::fromUtf8(bytes);
+    writeNote(id, rt,
+              record->verification.passed()
+                  ? QStringLiteral("verification passed: torch %1, CUDA %2, Python %3")
+                        .arg(record->verification.torch, record->verification.cuda,
+                             record->verification.python)
+                  : QStringLiteral("verification failed: %1").arg(record->verification.reason));
     finish(id, JobState::Succeeded);
 }
 

@@ -16,7 +16,6 @@
 #include <QList>
 #include <QObject>
 #include <deque>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -117,7 +116,9 @@ private:
     void keepLog(quint64 id, Runtime& rt, const QByteArray& bytes);
     void readOutput(quint64 id);
     void readLine(Runtime& rt, BuildRecord* record, QStringView line);
-    void retryElsewhere(quint64 id, const std::function<void(const QString&)>& note);
+    void retryElsewhere(quint64 id, Runtime& rt);
+    // A line of the queue's own in the job's log ("# cancelled"), on a line of its own.
+    void writeNote(quint64 id, Runtime& rt, const QString& line);
     void processFinished(quint64 id);
     void endWhatCancelLeft(const Runtime& rt) const; // once its process has exited
     void verificationFinished(quint64 id);
