@@ -4,6 +4,7 @@
 #include "builds/buildermachine.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
+#include "builds/buildtarget.h"
 #include "itemmodels/buildjobsmodel.h"
 #include "sessions/buildsession.h"
 #include "vcs/repositorysource.h"
@@ -284,15 +285,11 @@ bool printSummary(const BuildQueue& queue, const QList<quint64>& ids)
 
 // A recipe with an error fails, or builds another variant than its name says, hours later.
 // The window asks before it builds one; a script is told on stderr, and builds as asked.
-void warnAboutErrors(const QString& repo, const QString& recipeDir, const QStringList& variants)
+void warnAboutErrors(const Analysis& analysis, const QStringList& variants)
 {
-    AnalyzerOptions options;
-    options.recipeDir = recipeDir.toStdString();
-    const Analysis analysis = Analyzer().analyze(*openWorkTree(repo.toStdString()), options);
-    QStringList asked = variants; // as BuildTarget::resolve reads them: with or without .nix
-    for (QString& name : asked)
-        if (name.endsWith(QLatin1String(".nix")))
-            name.chop(4);
+    QStringList asked;
+    for (const QString& argument : variants)
+        asked << BuildTarget::variantOf(argument);
     for (const Cell& cell : analysis.cells) {
         const Finding* error = cell.recipe ? cell.firstError() : nullptr;
         const QString stem =
@@ -356,7 +353,14 @@ int BuildCommand::run(const QStringList& arguments)
                           << h.message.toStdString() << "): nothing goes to it\n";
     });
 
-    warnAboutErrors(repo, parser.value(options.recipeDir), variants);
+    // One scan: it says which recipes have errors, and the session keys each build by the
+    // files its recipe imports from the scan's facts instead of reading them again.
+    AnalyzerOptions analyzer;
+    analyzer.recipeDir = parser.value(options.recipeDir).toStdString();
+    const auto analysis = std::make_shared<const Analysis>(
+        Analyzer().analyze(*openWorkTree(repo.toStdString()), analyzer));
+    session.setAnalysis(repo, analysis);
+    warnAboutErrors(*analysis, variants);
     QStringList errors;
     const QList<quint64> ids = session.build(repo, variants, &errors);
     for (const QString& error : errors)

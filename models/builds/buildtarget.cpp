@@ -12,6 +12,11 @@ bool BuildTarget::isValidName(const QString& name)
     return valid.match(name).hasMatch();
 }
 
+QString BuildTarget::variantOf(const QString& argument)
+{
+    return argument.endsWith(QLatin1String(".nix")) ? argument.chopped(4) : argument;
+}
+
 std::optional<BuildTarget> BuildTarget::resolve(const QString& repository, const QString& variant,
                                                 const QString& recipeDir, QString* error)
 {
@@ -20,9 +25,7 @@ std::optional<BuildTarget> BuildTarget::resolve(const QString& repository, const
             *error = message;
         return std::nullopt;
     };
-    QString name = variant;
-    if (name.endsWith(QLatin1String(".nix")))
-        name.chop(4);
+    const QString name = variantOf(variant);
     if (!isValidName(name))
         return fail(QStringLiteral("invalid variant name '%1': only letters, digits and ._+- "
                                    "are allowed, starting with a letter or digit")

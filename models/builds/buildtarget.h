@@ -33,8 +33,10 @@ struct BuildTarget
     // `^[A-Za-z0-9][A-Za-z0-9._+-]*$`: names reach command lines, so nothing else passes.
     static bool isValidName(const QString& name);
 
-    // Finds `<repository>/<recipeDir>/<variant>.nix`. A trailing ".nix" on `variant` is
-    // accepted. On failure returns nullopt with a sentence in `error`.
+    // The variant a build argument names: "x" and "x.nix" both name x.
+    static QString variantOf(const QString& argument);
+    // Finds `<repository>/<recipeDir>/<variantOf(variant)>.nix`. On failure returns nullopt
+    // with a sentence in `error`.
     static std::optional<BuildTarget> resolve(const QString& repository, const QString& variant,
                                               const QString& recipeDir, QString* error);
 
