@@ -16,6 +16,7 @@
 #include <QStandardPaths>
 #include <QToolBar>
 #include <QToolButton>
+#include <algorithm>
 #include <set>
 
 namespace rg {
@@ -191,12 +192,24 @@ void EvalActions::evaluationFinished(const std::vector<EvaluatedRecipe>& results
     m_context.showStatus(message, 10000);
 }
 
+// Evaluate acts on the selected cells' recipes (the branch's when no cell is selected), Evaluate
+// Branch on the branch's: each is on only when Nix has a recipe there to read.
 void EvalActions::updateActions()
 {
     RepositorySession* session = m_context.session();
-    const bool can = session->isOpen() && !session->isReadOnly() && !m_evaluation->isRunning();
-    m_evaluate->setEnabled(can);
-    m_evaluateBranch->setEnabled(can);
+    const std::shared_ptr<const Analysis> analysis = session->analysis();
+    const bool can =
+        session->isOpen() && !session->isReadOnly() && analysis && !m_evaluation->isRunning();
+    const bool branch = can && std::ranges::any_of(analysis->cells, &EvaluationMerge::evaluable);
+    const QModelIndexList selected = m_context.selectedCells();
+    const bool selection =
+        selected.isEmpty()
+            ? branch
+            : can && std::ranges::any_of(m_context.entriesOf(selected), [](const Cell* entry) {
+                  return EvaluationMerge::evaluable(*entry);
+              });
+    m_evaluate->setEnabled(selection);
+    m_evaluateBranch->setEnabled(branch);
     m_cancel->setEnabled(m_evaluation->isRunning());
 }
 

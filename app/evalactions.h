@@ -46,6 +46,9 @@ public:
     int evaluate(bool wholeBranch);
     // How the window's build settings evaluate the repository at `root`.
     EvalSettings settingsFor(const QString& root) const;
+    // Enables the actions for what they would act on: the selection, the branch, a running
+    // evaluation (the window calls it when the selection changes).
+    void updateActions();
 
 private:
     void createActions();
@@ -53,7 +56,6 @@ private:
     void connectEvaluation();
     void showProgress(int done, int total, const QString& current);
     void evaluationFinished(const std::vector<EvaluatedRecipe>& results, bool cancelled);
-    void updateActions();
 
     ActionContext& m_context;
     BuildSession* m_builds;

@@ -247,6 +247,7 @@ void MainWindow::connectControllers()
             &ChangeActions::updateActions);
     connect(m_grid, &GridController::actionTargetsChanged, m_buildActions,
             &BuildActions::updateActions);
+    connect(m_grid, &GridController::actionTargetsChanged, m_eval, &EvalActions::updateActions);
     connect(m_grid, &GridController::previewUpdated, this, &MainWindow::previewUpdated);
     connect(m_branches, &BranchOverviewView::branchActivated, this, &MainWindow::branchActivated);
     connect(m_empty, &EmptyStatePage::openRequested, this, &MainWindow::chooseRepository);

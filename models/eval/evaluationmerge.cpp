@@ -47,12 +47,17 @@ bool nixReads(const RecipeFacts& recipe)
 
 } // namespace
 
+bool EvaluationMerge::evaluable(const Cell& entry)
+{
+    return entry.recipe && nixReads(*entry.recipe);
+}
+
 std::vector<EvalItem> EvaluationMerge::itemsOf(const Analysis& analysis,
                                                const std::vector<CellSelector>& selectors)
 {
     std::vector<EvalItem> items;
     for (const Cell& entry : analysis.cells) {
-        if (!entry.recipe || !nixReads(*entry.recipe))
+        if (!evaluable(entry))
             continue;
         bool selected = selectors.empty();
         for (const CellSelector& selector : selectors)

@@ -22,6 +22,8 @@ public:
     // would reject on parsing is left out: its syntax error is already a finding.
     static std::vector<EvalItem> itemsOf(const Analysis& analysis,
                                          const std::vector<CellSelector>& selectors = {});
+    // Whether `entry` has a recipe itemsOf would hand to Nix.
+    static bool evaluable(const Cell& entry);
 
     // Each result's findings in its recipe's cell, and its summary as Cell::evaluation.
     static void apply(Analysis& analysis, const std::vector<EvaluatedRecipe>& results);

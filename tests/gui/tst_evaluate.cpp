@@ -341,7 +341,7 @@ void TestEvaluate::cancelLeavesNoProcessAndNoAnswer()
                  .data(Qt::ToolTipRole)
                  .toString()
                  .contains(QStringLiteral("evaluated")));
-    QVERIFY(window.evalActions()->evaluateAction()->isEnabled());
+    QVERIFY(window.evalActions()->evaluateBranchAction()->isEnabled());
     QVERIFY(!window.evalActions()->statusWidget()->isVisible());
 }
 

@@ -361,8 +361,6 @@ private slots:
         QVERIFY(window.preview()->toPlainText().contains(QStringLiteral("No recipe file")));
     }
 
-    // Cells are named by path, cell key or variant name alike, and the selection stays on its
-    // cells when a re-scan moves them to other rows.
     // The toolbar's actions are on only when they have something to act on, so a click on
     // one never does nothing; they follow the selection, a re-scan and a cell menu.
     void actionsFollowWhatTheyActOn()
@@ -378,7 +376,8 @@ private slots:
             return false;
         };
         const QStringList all = {"Reload",         "Build",     "Build What Needs It", "Publish",
-                                 "Open in Editor", "Copy Path", "Copy Variant Name"};
+                                 "Open in Editor", "Copy Path", "Copy Variant Name",   "Evaluate",
+                                 "Evaluate Branch"};
         for (const QString& text : all)
             QVERIFY2(!enabled(qPrintable(text)), qPrintable(text + " is on with nothing open"));
 
@@ -388,21 +387,27 @@ private slots:
         QVERIFY(enabled("Reload"));
         QVERIFY(enabled("Build What Needs It"));
         click(window, cellOf(window, "sm110", "armv9"));
-        for (const char* text : {"Build", "Open in Editor", "Copy Path", "Copy Variant Name"})
+        for (const char* text : {"Build", "Open in Editor", "Copy Path", "Copy Variant Name",
+                                 "Evaluate", "Evaluate Branch"})
             QVERIFY2(enabled(text), text);
 
         const QModelIndex missing = cellOf(window, "sm90", "avx512bf16");
         QVERIFY(missing.data(MatrixModel::PathsRole).toStringList().isEmpty());
         click(window, missing);
-        for (const char* text : {"Build", "Open in Editor", "Copy Path"})
+        for (const char* text : {"Build", "Open in Editor", "Copy Path", "Evaluate"})
             QVERIFY2(!enabled(text), text);
         QVERIFY(enabled("Copy Variant Name"));
+        QVERIFY(enabled("Evaluate Branch"));
 
-        // Only the current cell, nothing selected: it is what the actions act on.
+        // Only the current cell, nothing selected: Build acts on it, Evaluate on the branch.
         window.matrixView()->selectionModel()->clearSelection();
-        window.matrixView()->selectionModel()->setCurrentIndex(cellOf(window, "sm110", "armv9"),
+        window.matrixView()->selectionModel()->setCurrentIndex(missing,
                                                                QItemSelectionModel::NoUpdate);
         QVERIFY(window.selectedCells().isEmpty());
+        QVERIFY(!enabled("Build"));
+        QVERIFY(enabled("Evaluate"));
+        window.matrixView()->selectionModel()->setCurrentIndex(cellOf(window, "sm110", "armv9"),
+                                                               QItemSelectionModel::NoUpdate);
         QVERIFY(enabled("Build"));
 
         // The selected recipe deleted behind the app: the re-scan takes Build away.
@@ -415,6 +420,8 @@ private slots:
         QVERIFY(!enabled("Open in Editor"));
     }
 
+    // Cells are named by path, cell key or variant name alike, and the selection stays on its
+    // cells when a re-scan moves them to other rows.
     void selectionFollowsItsCells()
     {
         QTemporaryDir dir;
