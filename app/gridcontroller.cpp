@@ -80,7 +80,7 @@ void GridController::createActions()
     connect(m_showAllAction, &QAction::toggled, m_model, &MatrixModel::setShowAll);
 
     m_editAction = new QAction(tr("Open in &Editor"), this);
-    m_editAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_editAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(m_editAction, &QAction::triggered, this, &GridController::openInEditor);
 
     m_copyNameAction = new QAction(tr("&Copy Variant Name"), this);

@@ -25,6 +25,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMap>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
@@ -842,6 +843,24 @@ private slots:
         QCOMPARE(statusTotal, expected + outside + gaps);
         QVERIFY2(branches->index(0, 0).data(Qt::ToolTipRole).toString().contains(summary),
                  qPrintable(branches->index(0, 0).data(Qt::ToolTipRole).toString()));
+    }
+
+    // A key that two of the window's actions share does neither: Qt calls it ambiguous and
+    // drops it (Ctrl+E was Open in Editor's and Evaluate's).
+    void noTwoActionsShareAKey()
+    {
+        MainWindow window;
+        window.show();
+        QMap<QString, QStringList> owners;
+        for (const QAction* action : window.findChildren<QAction*>())
+            if (action->shortcutContext() == Qt::WindowShortcut ||
+                action->shortcutContext() == Qt::ApplicationShortcut)
+                for (const QKeySequence& key : action->shortcuts())
+                    owners[key.toString()] << action->text().remove(QLatin1Char('&'));
+        QVERIFY(owners.size() > 10);
+        for (auto it = owners.cbegin(); it != owners.cend(); ++it)
+            QVERIFY2(it.value().size() == 1,
+                     qPrintable(it.key() + QStringLiteral(": ") + it.value().join(u", ")));
     }
 
     // About names the highlighter the preview really has: the one found on the preview's
