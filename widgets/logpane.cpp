@@ -11,11 +11,11 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QRegularExpression>
-#include <QShortcut>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -38,6 +38,12 @@ const QRegularExpression& errorPattern()
         QStringLiteral("(?:^|[\\s>:(])(?:error|ERROR)(?::| :| [A-Z]+\\d+)|CMake Error|"
                        "^(?:\\S+> )?FAILED:"));
     return pattern;
+}
+
+bool isFindKey(const QKeyEvent* key)
+{
+    return key->matches(QKeySequence::Find) || key->matches(QKeySequence::FindNext) ||
+           key->matches(QKeySequence::FindPrevious);
 }
 
 } // namespace
@@ -99,16 +105,6 @@ LogPane::LogPane(QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    auto* findShortcut = new QShortcut(QKeySequence::Find, this);
-    connect(findShortcut, &QShortcut::activated, this, [this] {
-        m_search->setFocus();
-        m_search->selectAll();
-    });
-    auto* nextShortcut = new QShortcut(QKeySequence::FindNext, this);
-    connect(nextShortcut, &QShortcut::activated, this, [this] { findNext(); });
-    auto* previousShortcut = new QShortcut(QKeySequence::FindPrevious, this);
-    connect(previousShortcut, &QShortcut::activated, this, [this] { findPrevious(); });
 
     // Scrolling up by hand stops following; back at the bottom resumes it.
     connect(m_view, &AnsiLogView::userScrolled, this, [this](bool atEnd) {
@@ -217,6 +213,29 @@ void LogPane::flush()
     m_pendingOffset = 0;
     m_timer->stop();
     updateStatus();
+}
+
+bool LogPane::event(QEvent* event)
+{
+    if (event->type() == QEvent::ShortcutOverride && isFindKey(static_cast<QKeyEvent*>(event))) {
+        event->accept(); // the key press comes to the pane, not to a shortcut
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void LogPane::keyPressEvent(QKeyEvent* event)
+{
+    if (event->matches(QKeySequence::Find)) {
+        m_search->setFocus();
+        m_search->selectAll();
+    } else if (event->matches(QKeySequence::FindNext)) {
+        findNext();
+    } else if (event->matches(QKeySequence::FindPrevious)) {
+        findPrevious();
+    } else {
+        QWidget::keyPressEvent(event);
+    }
 }
 
 void LogPane::tick()

@@ -63,6 +63,13 @@ public slots:
     void copy();   // the selection, or everything shown
     void saveAs(); // asks where, then copies the full log file there
 
+protected:
+    // Ctrl+F, F3 and Shift+F3 search the log while the focus is in the pane: the pane claims
+    // them before the window's shortcuts (Ctrl+F there focuses the grid's filter), since Qt
+    // drops a key that two shortcuts claim at once.
+    bool event(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
 private:
     void tick();
     void ingest(QStringView text);

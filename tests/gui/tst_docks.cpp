@@ -5,6 +5,7 @@
 #include "ansilogview.h"
 #include "detailspanel.h"
 #include "dockfitter.h"
+#include "filterbar.h"
 #include "guitestsupport.h"
 #include "itemmodels/alignmentmodel.h"
 #include "logpane.h"
@@ -17,6 +18,7 @@
 #include <QAbstractItemView>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScreen>
 #include <QScrollBar>
@@ -240,6 +242,45 @@ private slots:
         // The grid keeps the larger part of the window.
         QVERIFY2(window.matrixView()->height() >= window.height() / 3,
                  qPrintable(QString::number(window.matrixView()->height())));
+    }
+
+    // Ctrl+F searches the log while a log pane has the focus, and focuses the grid's filter
+    // elsewhere; F3 finds the next match in the log. Qt drops a key that two shortcuts claim
+    // at once, so neither may take the other's place.
+    void findKeysGoWhereTheFocusIs()
+    {
+        TestRepository repo;
+        makeRepository(repo);
+        QVERIFY(QFile::remove(repo.root() + "/" +
+                              recipe("pytorch-python313-cuda13_0-sm120-avx512-magma")));
+        MainWindow window;
+        QVERIFY(openOnADesktop(window, repo.root()));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        BuildSettings settings = window.builds()->settings();
+        settings.backend = BackendKind::Custom;
+        settings.customCommand = QStringLiteral("seq 1 40");
+        settings.verify = false;
+        window.builds()->setSettings(settings);
+        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm120-avx512")));
+        window.buildAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.logTabs()->count(), 1, slowly);
+        auto* pane = qobject_cast<LogPane*>(window.logTabs()->currentWidget());
+        QVERIFY(pane);
+        QTRY_VERIFY_WITH_TIMEOUT(pane->lineCount() >= 40, slowly);
+        auto* search = pane->findChild<QLineEdit*>();
+        QVERIFY(search);
+
+        pane->textView()->setFocus();
+        QTest::keyClick(pane->textView(), Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), search);
+        QTest::keyClicks(search, QStringLiteral("17"));
+        QTest::keyClick(search, Qt::Key_F3);
+        QCOMPARE(pane->textView()->selectedText(), QStringLiteral("17"));
+
+        window.matrixView()->setFocus();
+        QTest::keyClick(window.matrixView(), Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), window.filterBar()->lineEdit());
     }
 
     // A dock the user made taller, and one made wider, keep their sizes across a restart.
