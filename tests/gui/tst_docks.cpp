@@ -116,6 +116,29 @@ bool openOnADesktop(MainWindow& window, const QString& path)
     return QTest::qWaitForWindowExposed(&window) && openAndWait(window, path);
 }
 
+// Opens the fixture in `window` and builds its one sound recipe (without the redundant -magma
+// copy beside it, so no question comes first) with a command that prints 40 lines; the
+// build's log pane, or null.
+LogPane* buildFortyLines(MainWindow& window, const TestRepository& repo)
+{
+    makeRepository(repo);
+    if (!QFile::remove(repo.root() + "/" +
+                       recipe("pytorch-python313-cuda13_0-sm120-avx512-magma")) ||
+        !openOnADesktop(window, repo.root()))
+        return nullptr;
+    BuildSettings settings = window.builds()->settings();
+    settings.backend = BackendKind::Custom;
+    settings.customCommand = QStringLiteral("seq 1 40");
+    settings.verify = false;
+    window.builds()->setSettings(settings);
+    if (!window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm120-avx512")))
+        return nullptr;
+    window.buildAction()->trigger();
+    if (!QTest::qWaitFor([&] { return window.logTabs()->count() == 1; }, slowly))
+        return nullptr;
+    return qobject_cast<LogPane*>(window.logTabs()->currentWidget());
+}
+
 } // namespace
 
 class TestDocks : public QObject
@@ -211,22 +234,8 @@ private slots:
     void aBuildLogShowsSeveralLines()
     {
         TestRepository repo;
-        makeRepository(repo);
-        // One sound recipe in its cell, which builds without a question: the fixture's only ok
-        // recipe, without the redundant -magma copy beside it.
-        QVERIFY(QFile::remove(repo.root() + "/" +
-                              recipe("pytorch-python313-cuda13_0-sm120-avx512-magma")));
         MainWindow window;
-        QVERIFY(openOnADesktop(window, repo.root()));
-        BuildSettings settings = window.builds()->settings();
-        settings.backend = BackendKind::Custom;
-        settings.customCommand = QStringLiteral("seq 1 40");
-        settings.verify = false;
-        window.builds()->setSettings(settings);
-        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm120-avx512")));
-        window.buildAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(window.logTabs()->count(), 1, slowly);
-        auto* pane = qobject_cast<LogPane*>(window.logTabs()->currentWidget());
+        LogPane* pane = buildFortyLines(window, repo);
         QVERIFY(pane);
         QTRY_VERIFY2_WITH_TIMEOUT(
             pane->textView()->visibleLineCount() >= DockFitter::severalLogLines,
@@ -250,23 +259,11 @@ private slots:
     void findKeysGoWhereTheFocusIs()
     {
         TestRepository repo;
-        makeRepository(repo);
-        QVERIFY(QFile::remove(repo.root() + "/" +
-                              recipe("pytorch-python313-cuda13_0-sm120-avx512-magma")));
         MainWindow window;
-        QVERIFY(openOnADesktop(window, repo.root()));
+        LogPane* pane = buildFortyLines(window, repo);
+        QVERIFY(pane);
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        BuildSettings settings = window.builds()->settings();
-        settings.backend = BackendKind::Custom;
-        settings.customCommand = QStringLiteral("seq 1 40");
-        settings.verify = false;
-        window.builds()->setSettings(settings);
-        QVERIFY(window.selectCell(CellSelector("pytorch-python313-cuda13_0-sm120-avx512")));
-        window.buildAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(window.logTabs()->count(), 1, slowly);
-        auto* pane = qobject_cast<LogPane*>(window.logTabs()->currentWidget());
-        QVERIFY(pane);
         QTRY_VERIFY_WITH_TIMEOUT(pane->lineCount() >= 40, slowly);
         auto* search = pane->findChild<QLineEdit*>();
         QVERIFY(search);
