@@ -39,7 +39,7 @@ void EvalActions::createActions()
                               "(the whole branch when no cell is selected)"));
     connect(m_evaluate, &QAction::triggered, this, [this] { evaluate(false); });
 
-    m_evaluateBranch = new QAction(tr("Evaluate &Branch"), this);
+    m_evaluateBranch = new QAction(tr("Evaluate B&ranch"), this);
     m_evaluateBranch->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_evaluateBranch->setToolTip(tr("Evaluate every recipe of the branch with Nix"));
     connect(m_evaluateBranch, &QAction::triggered, this, [this] { evaluate(true); });

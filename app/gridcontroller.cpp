@@ -79,17 +79,17 @@ void GridController::createActions()
     m_showAllAction->setCheckable(true);
     connect(m_showAllAction, &QAction::toggled, m_model, &MatrixModel::setShowAll);
 
-    m_editAction = new QAction(tr("Open in &Editor"), this);
+    m_editAction = new QAction(tr("&Open in Editor"), this);
     m_editAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(m_editAction, &QAction::triggered, this, &GridController::openInEditor);
 
-    m_copyNameAction = new QAction(tr("&Copy Variant Name"), this);
+    m_copyNameAction = new QAction(tr("Copy &Variant Name"), this);
     m_copyNameAction->setShortcut(QKeySequence::Copy);
     m_copyNameAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_copyNameAction, &QAction::triggered, this, &GridController::copyVariantNames);
     m_view->addAction(m_copyNameAction);
 
-    m_copyPathAction = new QAction(tr("Copy &Path"), this);
+    m_copyPathAction = new QAction(tr("Copy Pa&th"), this);
     m_copyPathAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(m_copyPathAction, &QAction::triggered, this, &GridController::copyPaths);
 }

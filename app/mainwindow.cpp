@@ -122,7 +122,7 @@ void MainWindow::createActions()
     m_demoAction = new QAction(tr("Open &Demo Repository"), this);
     connect(m_demoAction, &QAction::triggered, this, &MainWindow::openDemo);
 
-    m_reloadAction = new QAction(tr("&Reload"), this);
+    m_reloadAction = new QAction(tr("R&eload"), this);
     m_reloadAction->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
     connect(m_reloadAction, &QAction::triggered, m_session, &RepositorySession::reload);
     m_reloadAction->setEnabled(false); // until a repository opens
@@ -211,7 +211,7 @@ void MainWindow::createViewMenu()
     QAction* focusPreview =
         view->addAction(tr("Focus &Recipe"), this, [this] { preview()->setFocus(); });
     focusPreview->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
-    QAction* focusFilter = view->addAction(tr("&Filter"), this, [this] {
+    QAction* focusFilter = view->addAction(tr("Fil&ter"), this, [this] {
         filterBar()->lineEdit()->setFocus();
         filterBar()->lineEdit()->selectAll();
     });

@@ -863,6 +863,57 @@ private slots:
                      qPrintable(it.key() + QStringLiteral(": ") + it.value().join(u", ")));
     }
 
+    // Within a menu, a mnemonic (the underlined letter) that two items share only moves
+    // between them: Alt+letter no longer triggers either.
+    void noTwoItemsOfAMenuShareAMnemonic()
+    {
+        MainWindow window;
+        window.show();
+        QStringList shared;
+        const auto check = [&shared](const QList<QAction*>& actions, const QString& where) {
+            QMap<QChar, QStringList> owners;
+            for (const QAction* action : actions) {
+                const QString text = action->text();
+                const qsizetype at = text.indexOf(QRegularExpression(QStringLiteral("&[^&]")));
+                if (at >= 0)
+                    owners[text.at(at + 1).toLower()] << text;
+            }
+            for (auto it = owners.cbegin(); it != owners.cend(); ++it)
+                if (it.value().size() > 1)
+                    shared << where + QStringLiteral(": ") + it.value().join(u", ");
+        };
+        check(window.menuBar()->actions(), QStringLiteral("menu bar"));
+        int menus = 0;
+        for (const QAction* entry : window.menuBar()->actions())
+            if (entry->menu()) {
+                ++menus;
+                check(entry->menu()->actions(), entry->text());
+            }
+        QVERIFY(menus >= 5);
+
+        // A cell's menu holds the grid's, the builds' and the change sets' items together.
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        QVERIFY(openAndWait(window, dir.path()));
+        int cellMenus = 0;
+        connect(&window, &MainWindow::cellMenuAboutToShow, this, [&](QMenu* menu) {
+            ++cellMenus;
+            QTimer::singleShot(0, menu, [&check, menu] {
+                QVERIFY(menu->actions().size() >= 6);
+                check(menu->actions(), QStringLiteral("cell menu"));
+                menu->close();
+            });
+        });
+        for (const QModelIndex& cell :
+             {cellOf(window, "sm90", "avx512bf16"), cellOf(window, "sm110", "armv9")}) {
+            window.matrixView()->setCurrentIndex(cell);
+            QContextMenuEvent event(QContextMenuEvent::Keyboard, QPoint(), QPoint());
+            QApplication::sendEvent(window.matrixView()->viewport(), &event);
+        }
+        QCOMPARE(cellMenus, 2);
+        QVERIFY2(shared.isEmpty(), qPrintable(shared.join(u"; ")));
+    }
+
     // About names the highlighter the preview really has: the one found on the preview's
     // document, told by its class, not what the product says it would pick.
     void aboutNamesTheHighlighter()
