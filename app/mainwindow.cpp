@@ -389,7 +389,7 @@ void MainWindow::analysisChanged()
         if (m_session->revision().isEmpty() && m_session->git().isRepository)
             m_branchModel->setRepository(m_session->rootPath(), qs(m_session->git().branch));
         else if (m_session->revision().isEmpty())
-            m_branchModel->clear();
+            m_branchModel->setNotGit(m_session->rootPath());
     }
     // The checked-out branch is what the grid shows, applied changes and edits included.
     if (m_session->revision().isEmpty() && m_session->git().isRepository)

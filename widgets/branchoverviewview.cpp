@@ -3,6 +3,7 @@
 #include "itemmodels/branchoverviewmodel.h"
 
 #include <QHeaderView>
+#include <QPainter>
 
 namespace rg {
 
@@ -26,6 +27,19 @@ BranchOverviewView::BranchOverviewView(QWidget* parent) : QTableView(parent)
         if (!branch.isEmpty())
             emit branchActivated(branch);
     });
+}
+
+void BranchOverviewView::paintEvent(QPaintEvent* event)
+{
+    QTableView::paintEvent(event);
+    const auto* overview = qobject_cast<const BranchOverviewModel*>(model());
+    const QString text = overview ? overview->emptyText() : QString();
+    if (text.isEmpty())
+        return;
+    QPainter painter(viewport());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(viewport()->rect().adjusted(12, 8, -12, -8),
+                     Qt::AlignCenter | Qt::TextWordWrap, text);
 }
 
 } // namespace rg

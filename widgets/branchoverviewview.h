@@ -1,7 +1,7 @@
 #pragma once
 
 // Every local branch × its status counts (a BranchOverviewModel); activating a row opens
-// that branch read-only.
+// that branch read-only. Without rows it says why there are none.
 
 #include <QTableView>
 
@@ -15,6 +15,9 @@ public:
 
 signals:
     void branchActivated(const QString& branch);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
 };
 
 } // namespace rg

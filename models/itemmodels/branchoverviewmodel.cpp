@@ -38,8 +38,31 @@ void BranchOverviewModel::clear()
     m_workTree.reset();
     m_path.clear();
     m_error.clear();
+    m_notGit = false;
     m_pendingRows = 0;
     endResetModel();
+}
+
+void BranchOverviewModel::setNotGit(const QString& path)
+{
+    clear();
+    beginResetModel();
+    m_path = path;
+    m_notGit = true;
+    endResetModel();
+}
+
+QString BranchOverviewModel::emptyText() const
+{
+    if (!m_rows.empty() || m_path.isEmpty())
+        return {};
+    if (m_notGit)
+        return tr("%1 is not in a git repository. In one, every local branch shows here with "
+                  "its counts, each analysed from git without a checkout.")
+            .arg(m_path);
+    if (!m_error.isEmpty())
+        return tr("The branches of %1 cannot be listed: %2").arg(m_path, m_error);
+    return tr("No branch of %1 has a commit yet: a branch shows here once it has one.").arg(m_path);
 }
 
 void BranchOverviewModel::setRepository(const QString& repositoryPath, const QString& current)
@@ -50,6 +73,7 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
     m_current = current;
     m_workTree.reset();
     m_error.clear();
+    m_notGit = false;
     m_rows.clear();
     std::string error;
     for (const std::string& branch :

@@ -33,6 +33,11 @@ public:
     // Lists the branches and starts analysing them; `current` is marked as checked out.
     void setRepository(const QString& repositoryPath, const QString& current = {});
     void clear();
+    // No rows, because the work tree at `path` is not in a git repository.
+    void setNotGit(const QString& path);
+    // What the overview says while it has no rows: why there are none (not a git repository,
+    // no branch yet, git's error); empty before a repository is opened.
+    QString emptyText() const;
     // The checked-out branch's row shows the work tree as analysed (uncommitted changes
     // included), not its last commit: what the grid shows beside it.
     void setWorkTreeCounts(const MatrixCounts& counts);
@@ -65,6 +70,7 @@ private:
     QString m_path;
     QString m_current;
     QString m_error;
+    bool m_notGit = false;
     std::vector<Row> m_rows;
     std::optional<MatrixCounts> m_workTree;
     quint64 m_generation = 0;

@@ -39,6 +39,12 @@ std::unique_ptr<RepositorySource> open(const AlignmentSource& source, AlignmentC
 {
     std::string error;
     const auto info = GitRepositoryInfo::open(source.repository, &error);
+    std::error_code noDirectory;
+    // A folder outside git still holds recipes: its work tree is read as the window reads it,
+    // without a commit.
+    if (!info && source.revision.empty() &&
+        std::filesystem::is_directory(source.repository, noDirectory))
+        return openWorkTree(source.repository);
     if (!info) {
         column->error = error;
         return nullptr;

@@ -31,7 +31,7 @@ struct AlignmentColumn
 {
     AlignmentSource source;
     std::string label;
-    std::string commitId; // 40 hex; "" when unreadable
+    std::string commitId; // 40 hex; "" when unreadable or outside git
     std::string error;    // "…: not a git repository", "unknown revision 'x'"; "" when read
     int recipes = 0;
     bool checkedOut = false; // the branch the repository's work tree has checked out

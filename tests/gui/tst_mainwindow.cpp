@@ -4,6 +4,7 @@
 
 #include "../recipes/testrepository.h"
 #include "aboutdialog.h"
+#include "branchoverviewview.h"
 #include "detailspanel.h"
 #include "emptystatepage.h"
 #include "filterbar.h"
@@ -843,6 +844,43 @@ private slots:
         QCOMPARE(statusTotal, expected + outside + gaps);
         QVERIFY2(branches->index(0, 0).data(Qt::ToolTipRole).toString().contains(summary),
                  qPrintable(branches->index(0, 0).data(Qt::ToolTipRole).toString()));
+    }
+
+    // The Branches dock says why it has no rows: a folder outside git, a repository whose
+    // branch has no commit yet; it lists the branch once there is one.
+    void branchesDockSaysWhyItIsEmpty()
+    {
+        TestRepository repo;
+        repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"));
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, repo.root()));
+        BranchOverviewModel* branches = window.branchModel();
+        QCOMPARE(branches->rowCount(), 0);
+        QVERIFY2(branches->emptyText().contains(QStringLiteral("not in a git repository")),
+                 qPrintable(branches->emptyText()));
+        auto* view = window.findChild<BranchOverviewView*>();
+        QVERIFY(view);
+        view->parentWidget()->raise();
+        const QImage shown = view->viewport()->grab().toImage();
+        const QRgb base = view->palette().color(QPalette::Base).rgb();
+        int written = 0;
+        for (int y = 0; y < shown.height(); ++y)
+            for (int x = 0; x < shown.width(); ++x)
+                written += shown.pixel(x, y) != base ? 1 : 0;
+        QVERIFY2(written > 100, qPrintable(QString::number(written))); // the text is drawn
+
+        repo.git({QStringLiteral("init"), QStringLiteral("-q")});
+        QVERIFY(openAndWait(window, repo.root()));
+        QVERIFY2(branches->emptyText().contains(QStringLiteral("has a commit yet")),
+                 qPrintable(branches->emptyText()));
+
+        repo.commitAll(QStringLiteral("start"));
+        QVERIFY(openAndWait(window, repo.root()));
+        QTRY_COMPARE_WITH_TIMEOUT(branches->rowCount(), 1, 10000);
+        QVERIFY(branches->emptyText().isEmpty());
     }
 
     // A key that two of the window's actions share does neither: Qt calls it ambiguous and

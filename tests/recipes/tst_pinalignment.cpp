@@ -109,6 +109,7 @@ private slots:
     void unreadableColumnsCarryTheirErrorAlone();
     void bareCloneAtATag();
     void workTreeColumnSeesUncommittedEdits();
+    void folderOutsideGitIsReadAsAWorkTree();
     void alignProducesTheExplicitBump();
     void alignErrors();
     void parseArgument_data();
@@ -203,7 +204,8 @@ void TestPinAlignment::unreadableColumnsCarryTheirErrorAlone()
                                AlignmentSource::parse(m_other.rootPath() + "/missing@main")});
     QCOMPARE(alignment.columns().size(), size_t(4));
     QVERIFY(alignment.columns()[0].error.empty());
-    QVERIFY2(alignment.columns()[1].error.find("not a git repository") != std::string::npos,
+    // A folder outside git is read as a work tree: this one has no recipe directory.
+    QVERIFY2(alignment.columns()[1].error.find("no such recipe directory") != std::string::npos,
              alignment.columns()[1].error.c_str());
     QVERIFY2(alignment.columns()[2].error.find("unknown revision 'no-such-branch'") !=
                  std::string::npos,
@@ -253,6 +255,30 @@ void TestPinAlignment::workTreeColumnSeesUncommittedEdits()
     QVERIFY(alignment.rows()[size_t(row)].mismatch);
     QCOMPARE(alignment.rows()[size_t(row)].cells[0].pins.size(), size_t(2));
     QCOMPARE(alignment.rows()[size_t(row)].cells[1].pins.size(), size_t(1));
+}
+
+// A recipe folder outside git (no repository, or an unpacked copy) is read as a work tree,
+// as the window reads it: its pins, no commit.
+void TestPinAlignment::folderOutsideGitIsReadAsAWorkTree()
+{
+    TestRepository folder;
+    folder.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed000-vllm"));
+    const PinAlignment alignment =
+        PinAlignment::compute({{folder.rootPath(), "", {}}, {m_vllm.rootPath(), "main", {}}});
+    const AlignmentColumn& column = alignment.columns()[0];
+    QVERIFY2(column.error.empty(), column.error.c_str());
+    QVERIFY(column.label.ends_with(" (work tree)"));
+    QVERIFY(column.commitId.empty() && !column.checkedOut);
+    QCOMPARE(column.recipes, alignment.columns()[1].recipes);
+    QVERIFY(column.recipes > 0);
+    for (const AlignmentRow& row : alignment.rows()) {
+        QVERIFY(!row.mismatch);
+        QCOMPARE(row.cells[0].pins, row.cells[1].pins);
+    }
+    // At a revision it needs git, and says so.
+    const PinAlignment atRevision = PinAlignment::compute({{folder.rootPath(), "main", {}}});
+    QVERIFY2(atRevision.columns()[0].error.find("not a git repository") != std::string::npos,
+             atRevision.columns()[0].error.c_str());
 }
 
 void TestPinAlignment::alignProducesTheExplicitBump()
