@@ -1,9 +1,9 @@
 #include "branchoverviewview.h"
 
 #include "itemmodels/branchoverviewmodel.h"
+#include "viewplaceholder.h"
 
 #include <QHeaderView>
-#include <QPainter>
 
 namespace rg {
 
@@ -33,13 +33,7 @@ void BranchOverviewView::paintEvent(QPaintEvent* event)
 {
     QTableView::paintEvent(event);
     const auto* overview = qobject_cast<const BranchOverviewModel*>(model());
-    const QString text = overview ? overview->emptyText() : QString();
-    if (text.isEmpty())
-        return;
-    QPainter painter(viewport());
-    painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(viewport()->rect().adjusted(12, 8, -12, -8),
-                     Qt::AlignCenter | Qt::TextWordWrap, text);
+    ViewPlaceholder::paint(this, overview ? overview->emptyText() : QString());
 }
 
 } // namespace rg

@@ -1,6 +1,7 @@
 #include "buildjobsview.h"
 
 #include "itemmodels/buildjobsmodel.h"
+#include "viewplaceholder.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>
@@ -102,6 +103,14 @@ void BuildJobsView::keyPressEvent(QKeyEvent* event)
         }
     }
     QTableView::keyPressEvent(event);
+}
+
+void BuildJobsView::paintEvent(QPaintEvent* event)
+{
+    QTableView::paintEvent(event);
+    ViewPlaceholder::paint(this, tr("No builds yet: select cells with recipes and press Build "
+                                    "(Ctrl+B), or use Recipe \u25b8 Build What Needs It. Jobs "
+                                    "of earlier sessions show here too."));
 }
 
 } // namespace rg

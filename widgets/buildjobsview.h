@@ -31,6 +31,7 @@ signals:
 protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void paintEvent(QPaintEvent* event) override; // without jobs: how to start one
 };
 
 } // namespace rg

@@ -303,6 +303,18 @@ private slots:
         view.setModel(&model);
         view.resize(900, 200);
         view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // Pixels other than the background in the viewport's lower half, under the first row.
+        const auto inkBelowFirstRow = [&view] {
+            const QImage shown = view.viewport()->grab().toImage();
+            const QRgb base = view.palette().color(QPalette::Base).rgb();
+            int ink = 0;
+            for (int y = shown.height() / 2; y < shown.height(); ++y)
+                for (int x = 0; x < shown.width(); ++x)
+                    ink += shown.pixel(x, y) != base ? 1 : 0;
+            return ink;
+        };
+        QVERIFY2(inkBelowFirstRow() > 100, "no word on how to start a build"); // no jobs yet
         ProcessSpec spec;
         spec.program = QStringLiteral("/bin/sleep");
         spec.arguments = {QStringLiteral("30")};
@@ -316,6 +328,7 @@ private slots:
         connect(&view, &BuildJobsView::cancelRequested, &queue, &BuildQueue::cancel);
         view.setCurrentIndex(model.index(0, 0));
         QCOMPARE(view.currentJobId(), id);
+        QCOMPARE(inkBelowFirstRow(), 0); // a job: the word is gone
         QTest::keyClick(&view, Qt::Key_Return);
         QCOMPARE(logRequested.size(), 1);
         QCOMPARE(logRequested.first().first().toULongLong(), id);
