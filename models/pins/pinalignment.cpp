@@ -35,7 +35,9 @@ struct ReadColumn
     std::map<AlignmentRowKey, std::map<std::string, int>> pins;
 };
 
-std::unique_ptr<RepositorySource> open(const AlignmentSource& source, AlignmentColumn* column)
+// `notGit` gets git's words when the source is a folder outside git, read as a work tree.
+std::unique_ptr<RepositorySource> open(const AlignmentSource& source, AlignmentColumn* column,
+                                       std::string* notGit)
 {
     std::string error;
     const auto info = GitRepositoryInfo::open(source.repository, &error);
@@ -43,8 +45,10 @@ std::unique_ptr<RepositorySource> open(const AlignmentSource& source, AlignmentC
     // A folder outside git still holds recipes: its work tree is read as the window reads it,
     // without a commit.
     if (!info && source.revision.empty() &&
-        std::filesystem::is_directory(source.repository, noDirectory))
+        std::filesystem::is_directory(source.repository, noDirectory)) {
+        *notGit = error;
         return openWorkTree(source.repository);
+    }
     if (!info) {
         column->error = error;
         return nullptr;
@@ -144,10 +148,15 @@ ReadColumn read(const AlignmentSource& source, BlobPins* cache)
                        : source.revision.empty()
                            ? baseName(source.repository) + " (work tree)"
                            : baseName(source.repository) + " @ " + source.revision;
-    const std::unique_ptr<RepositorySource> repository = open(source, &out.column);
+    std::string notGit;
+    const std::unique_ptr<RepositorySource> repository = open(source, &out.column, &notGit);
     if (repository)
         readPins(*repository, dynamic_cast<const GitRevisionSource*>(repository.get()) != nullptr,
                  cache, &out);
+    // A folder that is neither a repository nor a recipe folder: most likely a wrong path to
+    // a clone, so git's words come first.
+    if (!notGit.empty() && !out.column.error.empty())
+        out.column.error = notGit + ", nor a recipe folder (" + out.column.error + ")";
     return out;
 }
 

@@ -204,8 +204,10 @@ void TestPinAlignment::unreadableColumnsCarryTheirErrorAlone()
                                AlignmentSource::parse(m_other.rootPath() + "/missing@main")});
     QCOMPARE(alignment.columns().size(), size_t(4));
     QVERIFY(alignment.columns()[0].error.empty());
-    // A folder outside git is read as a work tree: this one has no recipe directory.
-    QVERIFY2(alignment.columns()[1].error.find("no such recipe directory") != std::string::npos,
+    // A folder outside git is read as a work tree: this one has no recipe directory either.
+    QVERIFY2(alignment.columns()[1].error.find("not a git repository") != std::string::npos &&
+                 alignment.columns()[1].error.find("nor a recipe folder (.flox/pkgs: no such") !=
+                     std::string::npos,
              alignment.columns()[1].error.c_str());
     QVERIFY2(alignment.columns()[2].error.find("unknown revision 'no-such-branch'") !=
                  std::string::npos,
