@@ -447,7 +447,19 @@ private slots:
             QVERIFY(run.out.isEmpty());
             QVERIFY2(run.err.contains("unknown cell or recipe 'python313-cpu-avx3'"),
                      run.err.constData());
+            QVERIFY2(!run.err.contains("did you mean"), run.err.constData());
         }
+        // A cell's last words name it: the error says which cell they end.
+        for (const char* words : {"sm90-avx512bf16", "SM90 avx512bf16"}) {
+            const Run run = recipegrid({"create", repo.root(), words});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains("; did you mean pytorch-python313-cuda13_0-sm90-avx512bf16?"),
+                     run.err.constData());
+        }
+        const Run several = recipegrid({"create", repo.root(), "avx512bf16"});
+        QVERIFY2(several.err.contains("; did you mean pytorch-python313-cuda13_0-") &&
+                     several.err.contains(" more)?"),
+                 several.err.constData());
         const Run complete = recipegrid({"complete", "--cell", "sm999", repo.root()});
         QCOMPARE(complete.exitCode, 2);
         QVERIFY2(complete.err.contains("'sm999'"), complete.err.constData());
