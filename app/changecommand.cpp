@@ -202,8 +202,6 @@ std::string recipePathOf(const Analysis& analysis, const std::string& root, cons
     return {};
 }
 
-// The cell a user names, as the planner takes it: the variant name when the cell has one
-// entry (a readable commit title), else the cell key, which covers all its recipes.
 // The variant names of cells whose name ends in `text` ("sm90-avx2", "sm90 avx2"): what a
 // user who wrote a cell's last words most likely meant.
 std::vector<std::string> namesEndingIn(const Analysis& analysis, const std::string& package,
@@ -223,6 +221,8 @@ std::vector<std::string> namesEndingIn(const Analysis& analysis, const std::stri
     return names;
 }
 
+// The cell a user names, as the planner takes it: the variant name when the cell has one
+// entry (a readable commit title), else the cell key, which covers all its recipes.
 std::vector<std::string> cellsNamed(const Analysis& analysis, const std::string& package,
                                     const std::string& arg)
 {
