@@ -12,7 +12,6 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <algorithm>
-#include <cctype>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -202,25 +201,6 @@ std::string recipePathOf(const Analysis& analysis, const std::string& root, cons
     return {};
 }
 
-// The variant names of cells whose name ends in `text` ("sm90-avx2", "sm90 avx2"): what a
-// user who wrote a cell's last words most likely meant.
-std::vector<std::string> namesEndingIn(const Analysis& analysis, const std::string& package,
-                                       std::string text)
-{
-    std::replace(text.begin(), text.end(), ' ', '-');
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    std::vector<std::string> names;
-    if (text.empty() || text.find(':') != std::string::npos)
-        return names;
-    for (const Cell& entry : analysis.cells) {
-        const std::string name = entry.variant.toString();
-        if ((package.empty() || entry.package == package) && name.ends_with("-" + text))
-            names.push_back(name);
-    }
-    return names;
-}
-
 // The cell a user names, as the planner takes it: the variant name when the cell has one
 // entry (a readable commit title), else the cell key, which covers all its recipes.
 std::vector<std::string> cellsNamed(const Analysis& analysis, const std::string& package,
@@ -298,17 +278,15 @@ std::optional<int> resolveCells(const Analysis& analysis, const Invocation& invo
                 continue;
             }
         if (found.empty()) {
-            const std::vector<std::string> near = namesEndingIn(analysis, invocation.package, text);
-            std::string hint;
-            for (size_t i = 0; i < near.size() && i < 3; ++i)
-                hint += (i ? ", " : "; did you mean ") + near[i];
-            if (near.size() > 3)
-                hint += " (or one of " + std::to_string(near.size() - 3) + " more)";
+            const std::string& package = invocation.package;
+            const std::string hint = CellSelector::didYouMean(
+                CellSelector(text).namesEndingInIt(analysis.cells, [&package](const Cell& entry) {
+                    return package.empty() || entry.package == package;
+                }));
             return CommandLine::repositoryError(
                 invocation.name, "unknown cell or recipe '" + AnalysisReport::printable(text) +
                                      "': not in the matrix of " + invocation.run.root +
-                                     " and no recipe file of that name" +
-                                     (hint.empty() ? "" : hint + "?"));
+                                     " and no recipe file of that name" + hint);
         }
         if (std::find(cells->begin(), cells->end(), found.front()) == cells->end())
             cells->push_back(found.front());

@@ -8,8 +8,10 @@
 
 #include "analysis/analysis.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rg {
 
@@ -26,6 +28,15 @@ public:
     // The entry's recipe or its cell.
     bool matches(const Cell& entry) const;
     bool namesRecipeOf(const Cell& entry) const;
+
+    // The variant names of the `cells` (those `eligible` takes, all without it) that end in this
+    // text's words ("sm90-avx2", "SM90 avx2"): what a user who wrote a cell's last words most
+    // likely meant. None for a cell key ("pytorch:…").
+    std::vector<std::string>
+    namesEndingInIt(const std::vector<Cell>& cells,
+                    const std::function<bool(const Cell&)>& eligible = {}) const;
+    // "; did you mean A, B, C (or one of 2 more)?" for `names`, "" for none.
+    static std::string didYouMean(const std::vector<std::string>& names);
 
 private:
     std::string m_text;

@@ -195,6 +195,9 @@ private slots:
         QTest::newRow("unknown variant")
             << QStringList{"build", "REPO", "pytorch-python399-cpu-avx2"}
             << "pytorch-python399-cpu-avx2.nix: no recipe for variant";
+        QTest::newRow("a recipe's last words")
+            << QStringList{"build", "REPO", "cpu-avx2"}
+            << "no recipe for variant 'cpu-avx2'; did you mean pytorch-python313-cpu-avx2?";
         QTest::newRow("shell in name")
             << QStringList{"build", "REPO", "a;id"} << "invalid variant name 'a;id'";
         QTest::newRow("backend") << QStringList{"build", "REPO", "x", "--backend", "bazel"}
