@@ -1,7 +1,6 @@
 #include "buildcommand.h"
 
 #include "analysis/analyzer.h"
-#include "analysis/cellselector.h"
 #include "builds/buildermachine.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
@@ -286,28 +285,6 @@ bool printSummary(const BuildQueue& queue, const QList<quint64>& ids)
 
 // A recipe with an error fails, or builds another variant than its name says, hours later.
 // The window asks before it builds one; a script is told on stderr, and builds as asked.
-// The asked variants that name a recipe file. Each other one gets its error in `errors`, with
-// the recipes whose names end in its words ("cpu-avx2"): the build session's errors do not say
-// which variant they are for.
-QStringList withRecipes(const QString& repo, const QString& recipeDir, const Analysis& analysis,
-                        const QStringList& variants, QStringList* errors)
-{
-    QStringList found;
-    for (const QString& variant : variants) {
-        QString error;
-        if (BuildTarget::resolve(repo, variant, recipeDir, &error)) {
-            found << variant;
-            continue;
-        }
-        const std::vector<std::string> near =
-            CellSelector(variant.toStdString())
-                .namesEndingInIt(analysis.cells,
-                                 [](const Cell& entry) { return entry.recipe != nullptr; });
-        *errors << error + QString::fromStdString(CellSelector::didYouMean(near));
-    }
-    return found;
-}
-
 void warnAboutErrors(const Analysis& analysis, const QStringList& variants)
 {
     QStringList asked;
@@ -385,9 +362,7 @@ int BuildCommand::run(const QStringList& arguments)
     session.setAnalysis(repo, analysis);
     warnAboutErrors(*analysis, variants);
     QStringList errors;
-    const QList<quint64> ids = session.build(
-        repo, withRecipes(repo, parser.value(options.recipeDir), *analysis, variants, &errors),
-        &errors);
+    const QList<quint64> ids = session.build(repo, variants, &errors);
     for (const QString& error : errors)
         std::cerr << "recipegrid build: " << error.toStdString() << '\n';
     if (ids.isEmpty())

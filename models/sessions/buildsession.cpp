@@ -1,6 +1,7 @@
 #include "sessions/buildsession.h"
 
 #include "analysis/analysis.h"
+#include "analysis/cellselector.h"
 #include "analysis/recipecontentkey.h"
 #include "builds/buildhistory.h"
 #include "builds/buildqueue.h"
@@ -138,6 +139,17 @@ QString BuildSession::derivationKeyOf(const Cell& entry)
         RecipeContentKey::fromString("drv:" + entry.evaluation->drvPath).toString());
 }
 
+QString BuildSession::recipesEndingIn(const QString& repository, const QString& variant) const
+{
+    if (!m_analysis || m_analysisRoot != canonical(repository))
+        return {};
+    const std::vector<std::string> near =
+        CellSelector(variant.toStdString()).namesEndingInIt(m_analysis->cells, [](const Cell& e) {
+            return e.recipe != nullptr;
+        });
+    return QString::fromStdString(CellSelector::didYouMean(near));
+}
+
 QList<quint64> BuildSession::build(const QString& repository, const QStringList& variants,
                                    QStringList* errors)
 {
@@ -153,6 +165,8 @@ QList<quint64> BuildSession::build(const QString& repository, const QStringList&
                 ids << id;
                 continue;
             }
+        } else {
+            error += recipesEndingIn(repository, variant);
         }
         if (errors)
             *errors << error;

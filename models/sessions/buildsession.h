@@ -91,7 +91,8 @@ public:
 
     // Resolves each variant's recipe, keys its content, records the repository's branch and
     // commit, and queues a build; returns the ids queued, and one message per variant that
-    // could not be queued in `errors`.
+    // could not be queued in `errors` (for a variant without a recipe, with the recipes of the
+    // scan whose names end in its words: "did you mean …?").
     QList<quint64> build(const QString& repository, const QStringList& variants,
                          QStringList* errors = nullptr);
     // `flox publish -o ORG PNAME` (ORG from settings) as a job; 0 with `error` on failure.
@@ -131,6 +132,8 @@ private:
     QString canonical(const QString& repository) const;
     std::unique_ptr<JobPlace> placeOf(const QString& repository) const;
     void describe(BuildTarget& target, JobPlace& place) const;
+    // "; did you mean …?" with the scanned recipes whose names end in `variant`'s words.
+    QString recipesEndingIn(const QString& repository, const QString& variant) const;
 
     QString m_recipeDir = QStringLiteral(".flox/pkgs");
     QString m_torchVersion;
