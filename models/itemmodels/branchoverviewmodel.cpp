@@ -30,25 +30,16 @@ bool BranchOverviewModel::isLoading() const
     return m_pendingRows > 0;
 }
 
-void BranchOverviewModel::clear()
+void BranchOverviewModel::setNotGit(const QString& path)
 {
     stop();
     beginResetModel();
     m_rows.clear();
     m_workTree.reset();
-    m_path.clear();
-    m_error.clear();
-    m_notGit = false;
-    m_pendingRows = 0;
-    endResetModel();
-}
-
-void BranchOverviewModel::setNotGit(const QString& path)
-{
-    clear();
-    beginResetModel();
     m_path = path;
+    m_error.clear();
     m_notGit = true;
+    m_pendingRows = 0;
     endResetModel();
 }
 

@@ -32,7 +32,6 @@ public:
 
     // Lists the branches and starts analysing them; `current` is marked as checked out.
     void setRepository(const QString& repositoryPath, const QString& current = {});
-    void clear();
     // No rows, because the work tree at `path` is not in a git repository.
     void setNotGit(const QString& path);
     // What the overview says while it has no rows: why there are none (not a git repository,
