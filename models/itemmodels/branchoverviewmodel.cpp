@@ -27,7 +27,7 @@ void BranchOverviewModel::stop()
 
 bool BranchOverviewModel::isLoading() const
 {
-    return m_pendingRows > 0;
+    return m_listing || m_pendingRows > 0;
 }
 
 void BranchOverviewModel::setNotGit(const QString& path)
@@ -39,6 +39,7 @@ void BranchOverviewModel::setNotGit(const QString& path)
     m_path = path;
     m_error.clear();
     m_notGit = true;
+    m_listing = false;
     m_pendingRows = 0;
     endResetModel();
 }
@@ -47,6 +48,8 @@ QString BranchOverviewModel::emptyText() const
 {
     if (!m_rows.empty() || m_path.isEmpty())
         return {};
+    if (m_listing)
+        return tr("Listing the branches of %1\u2026").arg(m_path);
     if (m_notGit)
         return tr("%1 is not in a git repository. In one, every local branch shows here with "
                   "its counts, each analysed from git without a checkout.")
@@ -65,32 +68,28 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
     m_workTree.reset();
     m_error.clear();
     m_notGit = false;
+    m_listing = true;
     m_rows.clear();
-    std::string error;
-    for (const std::string& branch :
-         SessionGitInfo::localBranches(repositoryPath.toStdString(), &error)) {
-        Row row;
-        row.branch = branch;
-        m_rows.push_back(std::move(row));
-    }
-    m_error = qs(error);
-    m_pendingRows = static_cast<int>(m_rows.size());
+    m_pendingRows = 0;
     endResetModel();
-    if (m_rows.empty()) {
-        emit loadingFinished();
-        return;
-    }
 
-    std::vector<std::string> branches;
-    for (const Row& row : m_rows)
-        branches.push_back(row.branch);
     m_cancel = std::make_shared<std::atomic_bool>(false);
     const auto cancel = m_cancel;
     const quint64 generation = m_generation;
     const std::string path = repositoryPath.toStdString();
     QPointer<BranchOverviewModel> self(this);
-    // One branch at a time: the overview must not starve the open repository's own scan.
-    m_work = QtConcurrent::run(backgroundPool(), [self, cancel, generation, path, branches]() {
+    // Listing reads the repository's refs, so it runs here too, not on the caller's (GUI)
+    // thread. One branch at a time: the overview must not starve the open repository's own scan.
+    m_work = QtConcurrent::run(backgroundPool(), [self, cancel, generation, path]() {
+        std::string listError;
+        const std::vector<std::string> branches = SessionGitInfo::localBranches(path, &listError);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, branches, listError]() {
+                if (self)
+                    self->branchesListed(generation, branches, listError);
+            },
+            Qt::QueuedConnection);
         const Analyzer analyzer;
         AnalyzerOptions options;
         options.threads = 1;
@@ -115,6 +114,34 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
                 Qt::QueuedConnection);
         }
     });
+}
+
+void BranchOverviewModel::branchesListed(quint64 generation,
+                                         const std::vector<std::string>& branches,
+                                         const std::string& error)
+{
+    if (generation != m_generation)
+        return;
+    if (branches.empty()) {
+        // A reset, so that the view paints why it is empty instead of "Listing…".
+        beginResetModel();
+        m_listing = false;
+        m_error = qs(error);
+        endResetModel();
+        emit loadingFinished();
+        return;
+    }
+    m_listing = false;
+    m_error = qs(error);
+    beginInsertRows({}, 0, static_cast<int>(branches.size()) - 1);
+    for (const std::string& branch : branches) {
+        Row row;
+        row.branch = branch;
+        showWorkTree(row);
+        m_rows.push_back(std::move(row));
+    }
+    m_pendingRows = static_cast<int>(m_rows.size());
+    endInsertRows();
 }
 
 void BranchOverviewModel::branchDone(quint64 generation, int row, std::shared_ptr<Row> result)

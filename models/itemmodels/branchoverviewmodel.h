@@ -1,8 +1,8 @@
 #pragma once
 
 // Every local branch of a repository × its status counts, analysed straight from git
-// (no checkout) on a worker thread, one branch after another. Rows appear at once with
-// "…" and fill in as each branch's analysis ends.
+// (no checkout) on a worker thread, one branch after another. Rows appear with "…" once the
+// branches are listed and fill in as each branch's analysis ends.
 
 #include "analysis/analysis.h"
 #include "analysis/matrixcounts.h"
@@ -30,7 +30,8 @@ public:
     explicit BranchOverviewModel(QObject* parent = nullptr);
     ~BranchOverviewModel() override;
 
-    // Lists the branches and starts analysing them; `current` is marked as checked out.
+    // Lists the branches and analyses them, both on a worker thread; `current` is marked as
+    // checked out. Rows appear once the listing is in; loading lasts until every row is.
     void setRepository(const QString& repositoryPath, const QString& current = {});
     // No rows, because the work tree at `path` is not in a git repository.
     void setNotGit(const QString& path);
@@ -63,6 +64,8 @@ private:
         std::string summary;
     };
     void stop();
+    void branchesListed(quint64 generation, const std::vector<std::string>& branches,
+                        const std::string& error);
     void branchDone(quint64 generation, int row, std::shared_ptr<Row> result);
     void showWorkTree(Row& row) const;
 
@@ -70,6 +73,7 @@ private:
     QString m_current;
     QString m_error;
     bool m_notGit = false;
+    bool m_listing = false;
     std::vector<Row> m_rows;
     std::optional<MatrixCounts> m_workTree;
     quint64 m_generation = 0;

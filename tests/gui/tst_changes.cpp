@@ -419,7 +419,7 @@ private slots:
                     return r;
             return -1;
         };
-        QVERIFY(checkedOut() >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(checkedOut() >= 0, slowly);
         const auto countsShown = [&] {
             QVariantList counts;
             for (int s = 0; s < cellStatusCount; ++s)

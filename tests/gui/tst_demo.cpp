@@ -211,8 +211,8 @@ private slots:
         BranchOverviewModel* branches = window.branchModel();
         QAbstractItemModelTester tester(branches,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(branches->rowCount(), 2);
         QTRY_VERIFY_WITH_TIMEOUT(!branches->isLoading(), 10000);
+        QCOMPARE(branches->rowCount(), 2);
         const auto countOf = [&](int row, CellStatus status) {
             return branches->index(row, BranchOverviewModel::FirstStatusColumn + int(status))
                 .data()

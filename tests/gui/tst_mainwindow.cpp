@@ -19,6 +19,7 @@
 #include "sessions/repositorysession.h"
 #include "statusstyle.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
@@ -874,13 +875,45 @@ private slots:
 
         repo.git({QStringLiteral("init"), QStringLiteral("-q")});
         QVERIFY(openAndWait(window, repo.root()));
-        QVERIFY2(branches->emptyText().contains(QStringLiteral("has a commit yet")),
-                 qPrintable(branches->emptyText()));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            branches->emptyText().contains(QStringLiteral("has a commit yet")),
+            qPrintable(branches->emptyText()), 10000);
 
         repo.commitAll(QStringLiteral("start"));
         QVERIFY(openAndWait(window, repo.root()));
         QTRY_COMPARE_WITH_TIMEOUT(branches->rowCount(), 1, 10000);
         QVERIFY(branches->emptyText().isEmpty());
+    }
+
+    // Listing a repository's branches reads its refs, so it happens off the GUI thread: when
+    // setRepository returns, the model has no rows yet and says it is listing.
+    void branchesAreListedOffTheGuiThread()
+    {
+        TestRepository repo;
+        repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"));
+        repo.git({QStringLiteral("init"), QStringLiteral("-q")});
+        repo.commitAll(QStringLiteral("start"));
+        repo.git({QStringLiteral("branch"), QStringLiteral("second")});
+        BranchOverviewModel branches;
+        QAbstractItemModelTester tester(&branches,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&branches, &BranchOverviewModel::loadingFinished);
+        branches.setRepository(repo.root());
+        QCOMPARE(branches.rowCount(), 0);
+        QVERIFY(branches.isLoading());
+        QVERIFY2(branches.emptyText().startsWith(QStringLiteral("Listing the branches of ")),
+                 qPrintable(branches.emptyText()));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(branches.rowCount(), 2);
+        QVERIFY(!branches.isLoading());
+        QVERIFY(branches.emptyText().isEmpty());
+
+        // What git says when it cannot list them is kept for the dock to show.
+        branches.setRepository(repo.root() + QStringLiteral("/no-such-folder"));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(branches.rowCount(), 0);
+        QVERIFY2(branches.emptyText().contains(QStringLiteral("cannot be listed")),
+                 qPrintable(branches.emptyText()));
     }
 
     // A key that two of the window's actions share does neither: Qt calls it ambiguous and
