@@ -7,6 +7,17 @@
 
 namespace rg {
 
+namespace {
+
+// Painted after the symbols, where a narrow grid elides them; the tooltip has them whole.
+QStringList hints()
+{
+    return {StatusLegend::tr("dot: nothing expected"),
+            StatusLegend::tr("several chips: one per slice (Python \u00d7 CUDA) shown")};
+}
+
+} // namespace
+
 StatusLegend::StatusLegend(QWidget* parent) : QWidget(parent)
 {
     setAccessibleName(tr("Legend"));
@@ -17,6 +28,7 @@ StatusLegend::StatusLegend(QWidget* parent) : QWidget(parent)
                      StatusStyle::description(status);
     }
     parts << tr("warning sign: the recipe builds, but has warnings (risky or deprecated)");
+    parts << hints();
     setAccessibleDescription(parts.join(QStringLiteral("; ")));
     setToolTip(parts.join(QLatin1Char('\n')));
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
@@ -66,9 +78,9 @@ void StatusLegend::paintEvent(QPaintEvent*)
     painter.setPen(pal.color(QPalette::PlaceholderText));
     const QRect rest(x, 0, width() - x, h);
     painter.drawText(rest, Qt::AlignVCenter,
-                     fontMetrics().elidedText(
-                         tr("\u2022 dot: nothing expected \u2022 several chips: one per slice"),
-                         Qt::ElideRight, rest.width()));
+                     fontMetrics().elidedText(QStringLiteral("\u2022 ") +
+                                                  hints().join(QStringLiteral(" \u2022 ")),
+                                              Qt::ElideRight, rest.width()));
 }
 
 } // namespace rg

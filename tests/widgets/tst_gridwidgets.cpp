@@ -341,6 +341,9 @@ private slots:
         legend.resize(1400, legend.sizeHint().height());
         QVERIFY(legend.accessibleDescription().contains(QStringLiteral("gap: ")));
         QVERIFY(legend.accessibleDescription().contains(QStringLiteral("warning sign")));
+        // The hints a narrow grid elides are in the tooltip whole.
+        QVERIFY2(legend.toolTip().contains(QStringLiteral("several chips: one per slice")),
+                 qPrintable(legend.toolTip()));
         const QImage image = legend.grab().toImage();
         QVERIFY(pixelsNear(image, image.rect(), StatusStyle::warningColor(legend.palette()), 30) >
                 10);
