@@ -179,8 +179,13 @@ void GridController::showAnalysis(const std::shared_ptr<const Analysis>& analysi
     selectionChanged(); // the entries behind the selection are new objects
 
     if (opened) {
-        if (m_view->selectedCells().isEmpty() && m_model->rowCount() > 0)
-            m_view->setCurrentIndex(m_model->index(0, 0));
+        if (m_view->selectedCells().isEmpty() && m_model->rowCount() > 0) {
+            const Cell* entry = nullptr;
+            m_view->setCurrentIndex(m_model->openingIndex(&entry));
+            m_view->scrollTo(m_view->currentIndex());
+            if (entry) // a cell's broken extra recipe, not the missing one it stands beside
+                m_details->selectVariant(qs(entry->variant.toString()));
+        }
         m_view->setFocus();
     }
     // Warnings are not a status: counted apart, since an ok recipe may have some.

@@ -434,6 +434,32 @@ std::vector<const Cell*> MatrixModel::entriesAt(const QModelIndex& index) const
     return result;
 }
 
+QModelIndex MatrixModel::openingIndex(const Cell** entry) const
+{
+    const Cell* firstRecipe = nullptr;
+    QModelIndex withRecipe;
+    for (int row = 0; row < rowCount(); ++row)
+        for (int column = 0; column < columnCount(); ++column) {
+            const QModelIndex at = index(row, column);
+            for (const Cell* candidate : entriesAt(at)) {
+                if (!candidate->recipe)
+                    continue;
+                if (candidate->status == CellStatus::Broken) {
+                    if (entry)
+                        *entry = candidate;
+                    return at;
+                }
+                if (!firstRecipe) {
+                    firstRecipe = candidate;
+                    withRecipe = at;
+                }
+            }
+        }
+    if (entry)
+        *entry = firstRecipe;
+    return withRecipe.isValid() ? withRecipe : index(0, 0);
+}
+
 int MatrixModel::statusOf(const MatrixCellSlice& cell) const
 {
     if (cell.primary >= 0)

@@ -131,6 +131,10 @@ public:
     QModelIndex indexOf(const CellId& id) const;
     // The first position with a recipe or a cell the selector names; invalid when none shown.
     QModelIndex indexOf(const CellSelector& selector) const;
+    // Where a repository opens: the first position (row by row) holding a broken recipe, whose
+    // findings are what the user has to act on; else the first holding a recipe; else the first.
+    // `entry`, when given, gets the recipe to show there (null at a first cell without one).
+    QModelIndex openingIndex(const Cell** entry = nullptr) const;
 
     // "sm90 × avx512, Python 3.13, CUDA 13.0: broken — pin differs",
     // "…: ok, 2 warnings: deprecated pytorch attribute; unpinned <nixpkgs>"

@@ -423,6 +423,67 @@ private slots:
         QVERIFY(!enabled("Open in Editor"));
     }
 
+    // A repository opens on the first broken recipe, row by row, with its findings shown and the
+    // actions on it ready; with none broken, on the first recipe.
+    void opensOnTheFirstBrokenRecipe()
+    {
+        const auto firstWhere = [](MatrixModel* model, const auto& holds) {
+            for (int r = 0; r < model->rowCount(); ++r)
+                for (int c = 0; c < model->columnCount(); ++c)
+                    if (holds(model->index(r, c)))
+                        return model->index(r, c);
+            return QModelIndex();
+        };
+        // A cell's own recipe or another in it (sm121 × armv9 holds a broken "-nightly" copy).
+        const auto broken = [](const QModelIndex& index) {
+            QVariantList statuses = index.data(MatrixModel::StatusesRole).toList();
+            for (const QVariant& slice : index.data(MatrixModel::ExtraStatusesRole).toList())
+                statuses += slice.toList();
+            return statuses.contains(int(CellStatus::Broken));
+        };
+        const auto withRecipe = [](const QModelIndex& index) {
+            return !index.data(MatrixModel::PathsRole).toStringList().isEmpty();
+        };
+        QTemporaryDir start;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), start.path()));
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, start.path()));
+        const QModelIndex firstBroken = firstWhere(window.matrixModel(), broken);
+        QVERIFY(firstBroken.isValid());
+        QVERIFY(firstBroken != window.matrixModel()->index(0, 0)); // else the test proves nothing
+        QCOMPARE(window.matrixView()->currentIndex(), firstBroken);
+        // The details show the broken recipe, also where it stands beside the cell's missing one.
+        const QString shown = window.detailsPanel()->currentVariantName();
+        bool shownIsBroken = false;
+        for (const Cell& cell : window.session()->analysis()->cells)
+            if (QString::fromStdString(cell.variant.toString()) == shown)
+                shownIsBroken = cell.recipe && cell.status == CellStatus::Broken;
+        QVERIFY2(shownIsBroken, qPrintable(shown));
+        QAction* build = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->text().remove(QLatin1Char('&')) == QLatin1String("Build"))
+                build = action;
+        QVERIFY(build && build->isEnabled());
+
+        QTemporaryDir target;
+        QVERIFY(copyFixture(QStringLiteral("seed001-target"), target.path()));
+        // Without the first row's recipes (sm121's), so that the first recipe is not the first
+        // cell.
+        QDir recipes(target.filePath(QStringLiteral(".flox/pkgs")));
+        for (const QString& file :
+             recipes.entryList({QStringLiteral("pytorch-python313-cuda13_0-sm121-*.nix")}))
+            QVERIFY(recipes.remove(file));
+        // A fresh window: one that had a repository open keeps its selected cells.
+        MainWindow second;
+        second.show();
+        QVERIFY(openAndWait(second, target.path()));
+        QVERIFY(!firstWhere(second.matrixModel(), broken).isValid());
+        const QModelIndex firstRecipe = firstWhere(second.matrixModel(), withRecipe);
+        QVERIFY(firstRecipe.isValid() && firstRecipe != second.matrixModel()->index(0, 0));
+        QCOMPARE(second.matrixView()->currentIndex(), firstRecipe);
+    }
+
     // Cells are named by path, cell key or variant name alike, and the selection stays on its
     // cells when a re-scan moves them to other rows.
     void selectionFollowsItsCells()
