@@ -9,6 +9,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QStyledItemDelegate>
+#include <algorithm>
 
 namespace rg {
 
@@ -50,6 +51,7 @@ BuildJobsView::BuildJobsView(QWidget* parent) : QTableView(parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     setAlternatingRowColors(true);
     setWordWrap(false);
+    setTextElideMode(Qt::ElideMiddle); // what tells variants (and paths) apart is at their ends
     verticalHeader()->hide();
     horizontalHeader()->setStretchLastSection(true);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -59,6 +61,39 @@ BuildJobsView::BuildJobsView(QWidget* parent) : QTableView(parent)
         if (const quint64 id = index.data(BuildJobsModel::JobIdRole).toULongLong())
             emit logRequested(id);
     });
+}
+
+void BuildJobsView::rowsInserted(const QModelIndex& parent, int start, int end)
+{
+    QTableView::rowsInserted(parent, start, end);
+    fitColumns(start, end);
+}
+
+void BuildJobsView::reset()
+{
+    QTableView::reset();
+    if (model())
+        fitColumns(0, model()->rowCount() - 1);
+}
+
+void BuildJobsView::fitColumns(int firstRow, int lastRow)
+{
+    const int padding = 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 8;
+    // The command, last, stretches to the view's edge; the progress bar has no text to fit.
+    for (int column = 0; column < BuildJobsModel::CommandColumn; ++column) {
+        if (column == BuildJobsModel::ProgressColumn)
+            continue;
+        int widest = 0;
+        for (int row = firstRow; row <= lastRow; ++row) {
+            const QModelIndex cell = model()->index(row, column);
+            widest = std::max(widest, fontMetrics().horizontalAdvance(cell.data().toString()));
+        }
+        const int share = column == BuildJobsModel::VariantColumn ? 2 : 1;
+        const int wanted =
+            std::min(widest + padding, std::max(150 * share, viewport()->width() * share / 5));
+        if (wanted > columnWidth(column)) // never narrower than the user made it
+            setColumnWidth(column, wanted);
+    }
 }
 
 quint64 BuildJobsView::currentJobId() const

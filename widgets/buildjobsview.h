@@ -32,6 +32,14 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void paintEvent(QPaintEvent* event) override; // without jobs: how to start one
+    // Both widen the columns to the new jobs' text (the Variant column up to two fifths of the
+    // view, the others one fifth): variants differ at their ends (…-sm120-avx2), so a name cut
+    // there names no variant.
+    void rowsInserted(const QModelIndex& parent, int start, int end) override;
+    void reset() override; // the history, loaded
+
+private:
+    void fitColumns(int firstRow, int lastRow);
 };
 
 } // namespace rg

@@ -153,6 +153,8 @@ QVariant BuildJobsModel::toolTip(const BuildRecord& r, int column) const
         return r.error;
     if (column == BuilderColumn)
         return builderToolTip(r);
+    if (column == StartedColumn && r.startedAt.isValid())
+        return r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     if (column == CommandColumn || column == VariantColumn)
         return r.command;
     return {};
@@ -193,10 +195,15 @@ QVariant BuildJobsModel::displayText(const BuildRecord& r, int column) const
             .arg(r.progressDone)
             .arg(r.progressTotal)
             .arg(100 * qint64(r.progressDone) / r.progressTotal);
-    case StartedColumn:
-        return r.startedAt.isValid()
-                   ? r.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                   : QString();
+    case StartedColumn: {
+        // Today's jobs by their time alone: the column stays narrow enough to read whole.
+        const QDateTime started = r.startedAt.toLocalTime();
+        if (!started.isValid())
+            return QString();
+        return started.date() == QDate::currentDate()
+                   ? started.toString(QStringLiteral("HH:mm:ss"))
+                   : started.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    }
     case DurationColumn: {
         if (r.state == JobState::Queued) {
             const qint64 remaining = remainingMs(r);

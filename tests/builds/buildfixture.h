@@ -1,7 +1,10 @@
 #pragma once
 
-// Shared by the build suites: Nix configured for tests, and a fresh copy of the fixture
-// repository whose recipes carry a random nonce so Nix really builds them.
+// Shared by the build suites: Nix configured for tests, a fresh copy of the fixture
+// repository whose recipes carry a random nonce so Nix really builds them, and jobs of an
+// earlier session.
+
+#include "builds/buildhistory.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -47,6 +50,21 @@ inline bool copyFixtureRepo(const QString& into, int sleepSeconds = 2,
         out.write(text);
     }
     return true;
+}
+
+// Records in `history` a job of an earlier session: `variant`, ended in `state`, started
+// `daysAgo` days ago and lasting `seconds`.
+inline bool addEarlierJob(BuildHistory& history, const QString& variant, JobState state,
+                          int daysAgo, int seconds, const QString& command = {})
+{
+    BuildRecord old;
+    old.id = history.nextJobId();
+    old.variant = variant;
+    old.state = state;
+    old.startedAt = QDateTime::currentDateTimeUtc().addDays(-daysAgo);
+    old.finishedAt = old.startedAt.addSecs(seconds);
+    old.command = command;
+    return history.add(old);
 }
 
 inline QByteArray readFile(const QString& path)

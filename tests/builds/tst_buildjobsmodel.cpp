@@ -40,14 +40,9 @@ private slots:
         // One job from an earlier session.
         {
             BuildHistory earlier(dir.filePath("history.json"));
-            BuildRecord old;
-            old.id = earlier.nextJobId();
-            old.variant = QStringLiteral("pytorch-python313-cpu-avx2");
-            old.state = JobState::Succeeded;
-            old.startedAt = QDateTime::currentDateTimeUtc().addSecs(-100);
-            old.finishedAt = old.startedAt.addSecs(42);
-            old.command = QStringLiteral("flox build pytorch-python313-cpu-avx2");
-            QVERIFY(earlier.add(old));
+            QVERIFY(test::addEarlierJob(earlier, QStringLiteral("pytorch-python313-cpu-avx2"),
+                                        JobState::Succeeded, 3, 42,
+                                        QStringLiteral("flox build pytorch-python313-cpu-avx2")));
         }
         BuildHistory history(dir.filePath("history.json"));
         LogStore logs(dir.filePath("logs"));
@@ -65,6 +60,12 @@ private slots:
         QCOMPARE(model.index(0, BuildJobsModel::DurationColumn).data().toString(),
                  QStringLiteral("42s"));
         QCOMPARE(model.index(0, 0).data(BuildJobsModel::IsLiveRole), QVariant(false));
+        // An earlier day's job shows its date; the tooltip has the second.
+        const QDateTime oldStart = history.records().front().startedAt.toLocalTime();
+        QCOMPARE(model.index(0, BuildJobsModel::StartedColumn).data().toString(),
+                 oldStart.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+        QCOMPARE(model.index(0, BuildJobsModel::StartedColumn).data(Qt::ToolTipRole).toString(),
+                 oldStart.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
 
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
@@ -81,6 +82,9 @@ private slots:
         QCOMPARE(model.index(0, 0).data(BuildJobsModel::StateRole).toInt(), int(JobState::Queued));
         QCOMPARE(model.index(1, BuildJobsModel::StateColumn).data().toString(),
                  QStringLiteral("running"));
+        // Today's job shows its time alone.
+        QCOMPARE(model.index(1, BuildJobsModel::StartedColumn).data().toString(),
+                 queue.job(a)->startedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
         // A queued job gets an ETA from the earlier session's 42 s build.
         QCOMPARE(model.index(0, BuildJobsModel::DurationColumn).data().toString(),
                  QStringLiteral("~42s"));

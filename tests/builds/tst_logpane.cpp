@@ -294,6 +294,28 @@ private slots:
         QCOMPARE(pane.textView()->lineText(99), QStringLiteral("old line 299"));
     }
 
+    // Jobs of earlier sessions come in with the model's reset: their columns fit them too.
+    void jobsViewFitsTheHistory()
+    {
+        QTemporaryDir dir;
+        BuildHistory history(dir.filePath(QStringLiteral("history.json")));
+        QVERIFY(test::addEarlierJob(history,
+                                    QStringLiteral("pytorch-python313-cuda13_0-sm120-avx512bf16"),
+                                    JobState::Failed, 2, 4));
+        BuildQueue queue;
+        BuildJobsModel model(&queue, &history);
+        BuildJobsView view;
+        view.resize(900, 200);
+        view.setModel(&model);
+        QCOMPARE(model.rowCount(), 1);
+        for (const int column :
+             {int(BuildJobsModel::VariantColumn), int(BuildJobsModel::StartedColumn)}) {
+            const QString text = model.index(0, column).data().toString();
+            QVERIFY2(view.columnWidth(column) > view.fontMetrics().horizontalAdvance(text),
+                     qPrintable(text));
+        }
+    }
+
     void jobsViewAsksForLogsAndCancel()
     {
         QTemporaryDir dir;
@@ -329,6 +351,11 @@ private slots:
         view.setCurrentIndex(model.index(0, 0));
         QCOMPARE(view.currentJobId(), id);
         QCOMPARE(inkBelowFirstRow(), 0); // a job: the word is gone
+        // The variant's name is shown whole: its end is what tells it from the others.
+        QVERIFY2(view.columnWidth(BuildJobsModel::VariantColumn) >
+                     view.fontMetrics().horizontalAdvance(target.variant),
+                 qPrintable(QString::number(view.columnWidth(BuildJobsModel::VariantColumn))));
+        QCOMPARE(view.textElideMode(), Qt::ElideMiddle);
         QTest::keyClick(&view, Qt::Key_Return);
         QCOMPARE(logRequested.size(), 1);
         QCOMPARE(logRequested.first().first().toULongLong(), id);
