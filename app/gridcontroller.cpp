@@ -92,6 +92,33 @@ void GridController::createActions()
     m_copyPathAction = new QAction(tr("Copy Pa&th"), this);
     m_copyPathAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(m_copyPathAction, &QAction::triggered, this, &GridController::copyPaths);
+
+    m_nextBrokenAction = new QAction(tr("&Next Broken Recipe"), this);
+    m_nextBrokenAction->setShortcut(QKeySequence(Qt::Key_F8));
+    connect(m_nextBrokenAction, &QAction::triggered, this, [this] { goToBroken(false); });
+    m_previousBrokenAction = new QAction(tr("Pre&vious Broken Recipe"), this);
+    m_previousBrokenAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    connect(m_previousBrokenAction, &QAction::triggered, this, [this] { goToBroken(true); });
+}
+
+void GridController::goToBroken(bool backwards)
+{
+    const Cell* entry = nullptr;
+    const QModelIndex next = m_model->brokenAfter(m_view->currentIndex(), backwards, &entry);
+    if (!next.isValid()) {
+        m_context.showStatus(tr("No broken recipe in the slices shown"), 5000);
+        return;
+    }
+    showCell(next, entry);
+    m_view->setFocus();
+}
+
+void GridController::showCell(const QModelIndex& index, const Cell* entry)
+{
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index);
+    if (entry) // a cell's broken extra recipe, not the missing one it stands beside
+        m_details->selectVariant(qs(entry->variant.toString()));
 }
 
 void GridController::connectWidgets()
@@ -181,10 +208,8 @@ void GridController::showAnalysis(const std::shared_ptr<const Analysis>& analysi
     if (opened) {
         if (m_view->selectedCells().isEmpty() && m_model->rowCount() > 0) {
             const Cell* entry = nullptr;
-            m_view->setCurrentIndex(m_model->openingIndex(&entry));
-            m_view->scrollTo(m_view->currentIndex());
-            if (entry) // a cell's broken extra recipe, not the missing one it stands beside
-                m_details->selectVariant(qs(entry->variant.toString()));
+            const QModelIndex opening = m_model->openingIndex(&entry);
+            showCell(opening, entry);
         }
         m_view->setFocus();
     }
@@ -467,6 +492,9 @@ void GridController::updateActions()
     m_editAction->setEnabled(hasFile && !m_context.session()->isReadOnly());
     m_copyPathAction->setEnabled(hasFile);
     m_copyNameAction->setEnabled(!entries.empty());
+    const bool anyBroken = m_model->brokenAfter({}, false).isValid();
+    m_nextBrokenAction->setEnabled(anyBroken);
+    m_previousBrokenAction->setEnabled(anyBroken);
     emit actionTargetsChanged();
 }
 

@@ -52,6 +52,11 @@ public:
     QAction* editAction() const { return m_editAction; }
     QAction* copyNameAction() const { return m_copyNameAction; }
     QAction* copyPathAction() const { return m_copyPathAction; }
+    // Next and Previous Broken Recipe (F8, Shift+F8): from broken recipe to broken recipe.
+    QList<QAction*> navigationActions() const
+    {
+        return {m_nextBrokenAction, m_previousBrokenAction};
+    }
 
     void restoreSettings(const QSettings& settings);
     void saveSettings(QSettings& settings) const;
@@ -98,6 +103,9 @@ private:
     void selectionChanged();
     void updateActions();
     void showEntry(const Cell* entry);
+    // Makes `index` current and shows `entry` (a recipe there) in the details.
+    void showCell(const QModelIndex& index, const Cell* entry);
+    void goToBroken(bool backwards);
     QString emptyCellReason() const;
     void previewRead();
     void showFinding(const Finding& finding);
@@ -121,6 +129,8 @@ private:
     QAction* m_editAction = nullptr;
     QAction* m_copyNameAction = nullptr;
     QAction* m_copyPathAction = nullptr;
+    QAction* m_nextBrokenAction = nullptr;
+    QAction* m_previousBrokenAction = nullptr;
 
     QFutureWatcher<SourceFile>* m_previewRead;
     QString m_previewPath;

@@ -202,20 +202,19 @@ void MainWindow::createViewMenu()
     view->addAction(m_grid->showAllAction());
     view->addAction(m_pins->colourAction());
     view->addSeparator();
-    QAction* focusGrid =
-        view->addAction(tr("Focus &Grid"), this, [this] { matrixView()->setFocus(); });
-    focusGrid->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    QAction* focusDetails = view->addAction(tr("Focus &Findings"), this,
-                                            [this] { detailsPanel()->findingsView()->setFocus(); });
-    focusDetails->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    QAction* focusPreview =
-        view->addAction(tr("Focus &Recipe"), this, [this] { preview()->setFocus(); });
-    focusPreview->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    view->addAction(tr("Focus &Grid"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this] { matrixView()->setFocus(); });
+    view->addAction(tr("Focus &Findings"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this] { detailsPanel()->findingsView()->setFocus(); });
+    view->addAction(tr("Focus &Recipe"), QKeySequence(Qt::CTRL | Qt::Key_3), this,
+                    [this] { preview()->setFocus(); });
     QAction* focusFilter = view->addAction(tr("Fil&ter"), this, [this] {
         filterBar()->lineEdit()->setFocus();
         filterBar()->lineEdit()->selectAll();
     });
     focusFilter->setShortcut(QKeySequence::Find);
+    view->addSeparator();
+    view->addActions(m_grid->navigationActions());
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

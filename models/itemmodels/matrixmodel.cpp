@@ -436,28 +436,42 @@ std::vector<const Cell*> MatrixModel::entriesAt(const QModelIndex& index) const
 
 QModelIndex MatrixModel::openingIndex(const Cell** entry) const
 {
-    const Cell* firstRecipe = nullptr;
-    QModelIndex withRecipe;
+    if (const QModelIndex broken = brokenAfter({}, false, entry); broken.isValid())
+        return broken;
     for (int row = 0; row < rowCount(); ++row)
         for (int column = 0; column < columnCount(); ++column) {
             const QModelIndex at = index(row, column);
-            for (const Cell* candidate : entriesAt(at)) {
-                if (!candidate->recipe)
-                    continue;
-                if (candidate->status == CellStatus::Broken) {
+            for (const Cell* candidate : entriesAt(at))
+                if (candidate->recipe) {
                     if (entry)
                         *entry = candidate;
                     return at;
                 }
-                if (!firstRecipe) {
-                    firstRecipe = candidate;
-                    withRecipe = at;
-                }
-            }
         }
     if (entry)
-        *entry = firstRecipe;
-    return withRecipe.isValid() ? withRecipe : index(0, 0);
+        *entry = nullptr;
+    return index(0, 0);
+}
+
+QModelIndex MatrixModel::brokenAfter(const QModelIndex& from, bool backwards,
+                                     const Cell** entry) const
+{
+    const int columns = columnCount();
+    const int positions = rowCount() * columns;
+    const int step = backwards ? positions - 1 : 1; // -1, modulo the positions
+    int at = from.isValid() ? from.row() * columns + from.column()
+                            : (backwards ? 0 : positions - 1); // the search begins one step on
+    for (int tried = 0; tried < positions; ++tried) {
+        at = (at + step) % positions;
+        const QModelIndex position = index(at / columns, at % columns);
+        for (const Cell* candidate : entriesAt(position))
+            if (candidate->recipe && candidate->status == CellStatus::Broken) {
+                if (entry)
+                    *entry = candidate;
+                return position;
+            }
+    }
+    return {};
 }
 
 int MatrixModel::statusOf(const MatrixCellSlice& cell) const

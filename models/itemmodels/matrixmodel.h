@@ -135,6 +135,12 @@ public:
     // findings are what the user has to act on; else the first holding a recipe; else the first.
     // `entry`, when given, gets the recipe to show there (null at a first cell without one).
     QModelIndex openingIndex(const Cell** entry = nullptr) const;
+    // The next position after `from` (row by row, wrapping round; before it when `backwards`)
+    // holding a broken recipe, `from` itself last; invalid when none does. From an invalid
+    // index the search starts at the first position (the last, backwards). `entry`, when given,
+    // gets that broken recipe.
+    QModelIndex brokenAfter(const QModelIndex& from, bool backwards,
+                            const Cell** entry = nullptr) const;
 
     // "sm90 × avx512, Python 3.13, CUDA 13.0: broken — pin differs",
     // "…: ok, 2 warnings: deprecated pytorch attribute; unpinned <nixpkgs>"

@@ -65,6 +65,19 @@ int rowHeight(QAbstractScrollArea* area)
     return view->fontMetrics().height() + 4;
 }
 
+// The height `rows` rows take: each row's own (a wrapped finding is several lines tall), or, for
+// a text view or a list without rows, `rows` times one.
+int heightOfRows(QAbstractScrollArea* area, int rows)
+{
+    auto* view = qobject_cast<QAbstractItemView*>(area);
+    if (!view || !view->model() || view->model()->rowCount() == 0)
+        return rows * rowHeight(area);
+    int height = 0;
+    for (int row = 0; row < std::min(rows, view->model()->rowCount()); ++row)
+        height += view->visualRect(view->model()->index(row, 0)).height();
+    return height;
+}
+
 void screenshot(QWidget* widget, const QString& name)
 {
     // By default a folder of this run's own, kept for a person to look at and named once; a fixed
@@ -213,17 +226,17 @@ private slots:
             // rows (on a busy machine that takes longer than any fixed pause), and fail with
             // the height it kept if it never does.
             const auto showsRows = [&] {
-                const int row = rowHeight(content);
-                return row > 0 && content->viewport()->height() >= rows * row;
+                return rowHeight(content) > 0 &&
+                       content->viewport()->height() >= heightOfRows(content, rows);
             };
             QTRY_VERIFY2_WITH_TIMEOUT(
                 showsRows(),
-                qPrintable(QStringLiteral("%1 (%2): %3 px for %4 rows of %5 px")
+                qPrintable(QStringLiteral("%1 (%2): %3 px for %4 rows of %5 px in all")
                                .arg(dock->objectName(),
                                     QString::fromLatin1(content->metaObject()->className()))
                                .arg(content->viewport()->height())
                                .arg(rows)
-                               .arg(rowHeight(content))),
+                               .arg(heightOfRows(content, rows))),
                 5000);
             screenshot(&window, dock->objectName() + QStringLiteral(".png"));
         }

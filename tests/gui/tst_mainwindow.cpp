@@ -66,6 +66,50 @@ QModelIndex cellOf(MainWindow& window, const char* row, const char* column)
     return {};
 }
 
+// Every position of the grid, row by row, where `holds` is true.
+template <typename Predicate>
+QModelIndexList positionsWhere(MatrixModel* model, const Predicate& holds)
+{
+    QModelIndexList found;
+    for (int r = 0; r < model->rowCount(); ++r)
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (holds(model->index(r, c)))
+                found << model->index(r, c);
+    return found;
+}
+
+// A cell's own recipe or another in it is broken (sm121 × armv9 holds a broken "-nightly" copy).
+bool holdsBroken(const QModelIndex& index)
+{
+    QVariantList statuses = index.data(MatrixModel::StatusesRole).toList();
+    for (const QVariant& slice : index.data(MatrixModel::ExtraStatusesRole).toList())
+        statuses += slice.toList();
+    return statuses.contains(int(CellStatus::Broken));
+}
+
+bool holdsRecipe(const QModelIndex& index)
+{
+    return !index.data(MatrixModel::PathsRole).toStringList().isEmpty();
+}
+
+// The Details pane shows a broken recipe.
+bool showsBrokenRecipe(MainWindow& window)
+{
+    const QString shown = window.detailsPanel()->currentVariantName();
+    for (const Cell& cell : window.session()->analysis()->cells)
+        if (QString::fromStdString(cell.variant.toString()) == shown)
+            return cell.recipe && cell.status == CellStatus::Broken;
+    return false;
+}
+
+QAction* actionNamed(MainWindow& window, const char* text)
+{
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text().remove(QLatin1Char('&')) == QLatin1String(text))
+            return action;
+    return nullptr;
+}
+
 void click(MainWindow& window, const QModelIndex& index, Qt::KeyboardModifiers modifiers = {})
 {
     MatrixView* view = window.matrixView();
@@ -427,44 +471,19 @@ private slots:
     // actions on it ready; with none broken, on the first recipe.
     void opensOnTheFirstBrokenRecipe()
     {
-        const auto firstWhere = [](MatrixModel* model, const auto& holds) {
-            for (int r = 0; r < model->rowCount(); ++r)
-                for (int c = 0; c < model->columnCount(); ++c)
-                    if (holds(model->index(r, c)))
-                        return model->index(r, c);
-            return QModelIndex();
-        };
-        // A cell's own recipe or another in it (sm121 × armv9 holds a broken "-nightly" copy).
-        const auto broken = [](const QModelIndex& index) {
-            QVariantList statuses = index.data(MatrixModel::StatusesRole).toList();
-            for (const QVariant& slice : index.data(MatrixModel::ExtraStatusesRole).toList())
-                statuses += slice.toList();
-            return statuses.contains(int(CellStatus::Broken));
-        };
-        const auto withRecipe = [](const QModelIndex& index) {
-            return !index.data(MatrixModel::PathsRole).toStringList().isEmpty();
-        };
         QTemporaryDir start;
         QVERIFY(copyFixture(QStringLiteral("seed001-start"), start.path()));
         MainWindow window;
         window.show();
         QVERIFY(openAndWait(window, start.path()));
-        const QModelIndex firstBroken = firstWhere(window.matrixModel(), broken);
+        const QModelIndex firstBroken = positionsWhere(window.matrixModel(), holdsBroken).value(0);
         QVERIFY(firstBroken.isValid());
         QVERIFY(firstBroken != window.matrixModel()->index(0, 0)); // else the test proves nothing
         QCOMPARE(window.matrixView()->currentIndex(), firstBroken);
         // The details show the broken recipe, also where it stands beside the cell's missing one.
-        const QString shown = window.detailsPanel()->currentVariantName();
-        bool shownIsBroken = false;
-        for (const Cell& cell : window.session()->analysis()->cells)
-            if (QString::fromStdString(cell.variant.toString()) == shown)
-                shownIsBroken = cell.recipe && cell.status == CellStatus::Broken;
-        QVERIFY2(shownIsBroken, qPrintable(shown));
-        QAction* build = nullptr;
-        for (QAction* action : window.findChildren<QAction*>())
-            if (action->text().remove(QLatin1Char('&')) == QLatin1String("Build"))
-                build = action;
-        QVERIFY(build && build->isEnabled());
+        QVERIFY2(showsBrokenRecipe(window),
+                 qPrintable(window.detailsPanel()->currentVariantName()));
+        QVERIFY(actionNamed(window, "Build")->isEnabled());
 
         QTemporaryDir target;
         QVERIFY(copyFixture(QStringLiteral("seed001-target"), target.path()));
@@ -478,10 +497,41 @@ private slots:
         MainWindow second;
         second.show();
         QVERIFY(openAndWait(second, target.path()));
-        QVERIFY(!firstWhere(second.matrixModel(), broken).isValid());
-        const QModelIndex firstRecipe = firstWhere(second.matrixModel(), withRecipe);
+        QVERIFY(positionsWhere(second.matrixModel(), holdsBroken).isEmpty());
+        const QModelIndex firstRecipe = positionsWhere(second.matrixModel(), holdsRecipe).value(0);
         QVERIFY(firstRecipe.isValid() && firstRecipe != second.matrixModel()->index(0, 0));
         QCOMPARE(second.matrixView()->currentIndex(), firstRecipe);
+        QVERIFY(!actionNamed(second, "Next Broken Recipe")->isEnabled()); // nothing to go to
+    }
+
+    // F8 goes from broken recipe to broken recipe row by row, round to the first after the last;
+    // Shift+F8 goes back.
+    void f8StepsThroughBrokenRecipes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        MainWindow window;
+        window.show();
+        window.activateWindow(); // shortcuts reach the active window only
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndWait(window, dir.path()));
+        const QModelIndexList broken = positionsWhere(window.matrixModel(), holdsBroken);
+        QVERIFY2(broken.size() >= 3, qPrintable(QString::number(broken.size())));
+        QCOMPARE(window.matrixView()->currentIndex(), broken.first());
+        QVERIFY(actionNamed(window, "Next Broken Recipe")->isEnabled());
+        window.matrixView()->setFocus();
+        for (int step = 1; step <= broken.size(); ++step) {
+            QTest::keyClick(window.matrixView(), Qt::Key_F8);
+            QCOMPARE(window.matrixView()->currentIndex(), broken.value(step % broken.size()));
+            QVERIFY2(showsBrokenRecipe(window),
+                     qPrintable(window.detailsPanel()->currentVariantName()));
+        }
+        QTest::keyClick(window.matrixView(), Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(window.matrixView()->currentIndex(), broken.last());
+        // From a cell clicked, Shift+F8 finds the broken recipe before it.
+        window.matrixView()->setCurrentIndex(broken[1]);
+        QTest::keyClick(window.matrixView(), Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(window.matrixView()->currentIndex(), broken[0]);
     }
 
     // Cells are named by path, cell key or variant name alike, and the selection stays on its
