@@ -158,6 +158,11 @@ private slots:
         QVERIFY(QDir().mkpath(chek + "/.flox/pkgs"));
         QProcessEnvironment environment = headless();
         environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        // The window's settings (its recent repositories) go to the test's folder, not to the
+        // user's, whose welcome page listed every run's vanished temporary repository.
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
+                           dir.filePath(QStringLiteral("config")));
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
         const QString png = dir.filePath(QStringLiteral("window.png"));
         const Run result =
             rg::test::runRecipegrid({QStringLiteral("chek"), QStringLiteral("--screenshot"), png},
@@ -165,6 +170,9 @@ private slots:
         QCOMPARE(result.exitCode, 0);
         QVERIFY2(result.err.contains("saved"), result.err.constData());
         QVERIFY(QFileInfo::exists(png));
+        QFile settings(dir.filePath(QStringLiteral("config/RecipeGrid/RecipeGrid.conf")));
+        QVERIFY(settings.open(QIODevice::ReadOnly));
+        QVERIFY(settings.readAll().contains(chek.toUtf8())); // opened, so recent, there
     }
 
     // Every command that writes a change set reads its output, commit and spec options alike.
