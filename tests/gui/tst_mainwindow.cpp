@@ -416,11 +416,10 @@ private slots:
         window.session()->setDebounceInterval(30);
         window.show();
         const auto enabled = [&window](const char* text) {
-            for (QAction* action : window.findChildren<QAction*>())
-                if (action->text().remove(QLatin1Char('&')) == QLatin1String(text))
-                    return action->isEnabled();
-            qWarning("no action %s", text);
-            return false;
+            const QAction* action = actionNamed(window, text);
+            if (!action)
+                qWarning("no action %s", text);
+            return action && action->isEnabled();
         };
         const QStringList all = {"Reload",         "Build",     "Build What Needs It", "Publish",
                                  "Open in Editor", "Copy Path", "Copy Variant Name",   "Evaluate",
