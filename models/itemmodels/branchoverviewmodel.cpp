@@ -122,18 +122,10 @@ void BranchOverviewModel::branchesListed(quint64 generation,
 {
     if (generation != m_generation)
         return;
-    if (branches.empty()) {
-        // A reset, so that the view paints why it is empty instead of "Listing…".
-        beginResetModel();
-        m_listing = false;
-        m_error = qs(error);
-        endResetModel();
-        emit loadingFinished();
-        return;
-    }
+    // A reset, also without rows: the view then paints why it is empty instead of "Listing…".
+    beginResetModel();
     m_listing = false;
     m_error = qs(error);
-    beginInsertRows({}, 0, static_cast<int>(branches.size()) - 1);
     for (const std::string& branch : branches) {
         Row row;
         row.branch = branch;
@@ -141,7 +133,9 @@ void BranchOverviewModel::branchesListed(quint64 generation,
         m_rows.push_back(std::move(row));
     }
     m_pendingRows = static_cast<int>(m_rows.size());
-    endInsertRows();
+    endResetModel();
+    if (m_rows.empty())
+        emit loadingFinished();
 }
 
 void BranchOverviewModel::branchDone(quint64 generation, int row, std::shared_ptr<Row> result)
