@@ -15,13 +15,17 @@ BranchOverviewModel::BranchOverviewModel(QObject* parent) : QAbstractTableModel(
 BranchOverviewModel::~BranchOverviewModel()
 {
     stop();
+    for (QFuture<void>& work : m_work)
+        work.waitForFinished();
 }
 
 void BranchOverviewModel::stop()
 {
+    // The old repository's work is told to stop and left to end by itself: what it still
+    // reports carries the old generation and is dropped. Waiting for it here would hold the GUI
+    // thread for as long as git lists refs or one branch's analysis lasts.
     if (m_cancel)
         m_cancel->store(true);
-    m_work.waitForFinished();
     ++m_generation;
 }
 
@@ -80,7 +84,8 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
     QPointer<BranchOverviewModel> self(this);
     // Listing reads the repository's refs, so it runs here too, not on the caller's (GUI)
     // thread. One branch at a time: the overview must not starve the open repository's own scan.
-    m_work = QtConcurrent::run(backgroundPool(), [self, cancel, generation, path]() {
+    std::erase_if(m_work, [](const QFuture<void>& work) { return work.isFinished(); });
+    m_work.push_back(QtConcurrent::run(backgroundPool(), [self, cancel, generation, path]() {
         std::string listError;
         const std::vector<std::string> branches = SessionGitInfo::localBranches(path, &listError);
         QMetaObject::invokeMethod(
@@ -113,7 +118,7 @@ void BranchOverviewModel::setRepository(const QString& repositoryPath, const QSt
                 },
                 Qt::QueuedConnection);
         }
-    });
+    }));
 }
 
 void BranchOverviewModel::branchesListed(quint64 generation,

@@ -78,7 +78,9 @@ private:
     std::optional<MatrixCounts> m_workTree;
     quint64 m_generation = 0;
     std::shared_ptr<std::atomic_bool> m_cancel;
-    QFuture<void> m_work;
+    // The current repository's work, and earlier ones' still ending after they were cancelled:
+    // the model outlives each of them.
+    std::vector<QFuture<void>> m_work;
     int m_pendingRows = 0;
 };
 
