@@ -17,6 +17,7 @@
 #include "matrixview.h"
 #include "messagebanner.h"
 #include "pinactions.h"
+#include "recentrepositories.h"
 #include "recipepreview.h"
 #include "sessions/buildsession.h"
 #include "sessions/qtext.h"
@@ -49,9 +50,7 @@ namespace rg {
 
 namespace {
 
-constexpr int maxRecent = 8;
 constexpr int rightDockWidth = 560; // Details and Recipe: the recipe text wants the width
-const QString recentKey = QStringLiteral("recentRepositories");
 
 } // namespace
 
@@ -60,10 +59,9 @@ MainWindow::MainWindow(QWidget* parent)
       m_branchModel(new BranchOverviewModel(this)), m_stack(new QStackedWidget(this)),
       m_empty(new EmptyStatePage(this)), m_banner(new MessageBanner(this)),
       m_grid(new GridController(*this, this)), m_branches(new BranchOverviewView(this)),
-      m_status(new SessionStatus(m_session, m_banner, statusBar(), this))
+      m_status(new SessionStatus(m_session, m_banner, statusBar(), this)),
+      m_recent(new RecentRepositories(this))
 {
-    m_recent = QSettings().value(recentKey).toStringList();
-    m_settingsWriter.setMaxThreadCount(1);
     setWindowTitle(QStringLiteral("RecipeGrid"));
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
@@ -87,11 +85,11 @@ MainWindow::MainWindow(QWidget* parent)
 
     new DockFitter(this); // every dock exists by now, PinActions' too
     restoreSettings();
-    m_empty->showWelcome(m_recent);
+    m_empty->showWelcome(m_recent->paths());
     m_stack->setCurrentWidget(m_empty);
 }
 
-// m_settingsWriter waits for its writes; the demo is a temporary copy, gone with its window.
+// The demo is a temporary copy, gone with its window.
 MainWindow::~MainWindow()
 {
     DemoRepository::remove(m_demoPath);
@@ -252,6 +250,10 @@ void MainWindow::connectControllers()
     connect(m_empty, &EmptyStatePage::openRequested, this, &MainWindow::chooseRepository);
     connect(m_empty, &EmptyStatePage::demoRequested, this, &MainWindow::openDemo);
     connect(m_empty, &EmptyStatePage::recentRequested, this, &MainWindow::openRepository);
+    connect(m_recent, &RecentRepositories::changed, this, [this] {
+        updateRecentMenu();
+        m_empty->setRecent(m_recent->paths());
+    });
 }
 
 void MainWindow::connectSession()
@@ -287,26 +289,14 @@ void MainWindow::saveSettings() const
     m_grid->saveSettings(settings);
 }
 
-void MainWindow::addRecent(const QString& path)
-{
-    if (!m_demoPath.isEmpty() && path == m_demoPath)
-        return; // a temporary copy is gone next time
-    m_recent.removeAll(path);
-    m_recent.prepend(path);
-    while (m_recent.size() > maxRecent)
-        m_recent.removeLast();
-    updateRecentMenu();
-    m_settingsWriter.start([recent = m_recent] { QSettings().setValue(recentKey, recent); });
-}
-
 void MainWindow::updateRecentMenu()
 {
     if (!m_recentMenu)
         return;
     m_recentMenu->clear();
-    for (const QString& path : m_recent)
+    for (const QString& path : m_recent->paths())
         m_recentMenu->addAction(path, this, [this, path] { openRepository(path); });
-    m_recentMenu->setEnabled(!m_recent.isEmpty());
+    m_recentMenu->setEnabled(!m_recent->paths().isEmpty());
 }
 
 void MainWindow::chooseRepository()
@@ -320,9 +310,12 @@ void MainWindow::chooseRepository()
 void MainWindow::openRepository(const QString& path)
 {
     m_banner->hide();
-    if (!m_session->openWorkTree(path))
+    if (!m_session->openWorkTree(path)) {
+        m_recent->openFailed(path);
         return;
-    addRecent(m_session->rootPath());
+    }
+    if (m_demoPath.isEmpty() || m_session->rootPath() != m_demoPath)
+        m_recent->add(m_session->rootPath()); // not the demo: a temporary copy, gone next time
 }
 
 void MainWindow::openRevision(const QString& repositoryPath, const QString& revision)
@@ -431,7 +424,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    m_settingsWriter.waitForDone(); // the recent list first, so nothing written later is lost
+    m_recent->flush(); // the recent list first, so nothing written later is lost
     saveSettings();
     QSettings settings;
     builds()->settings().save(settings);

@@ -13,7 +13,6 @@
 #include <QModelIndexList>
 #include <QStatusBar>
 #include <QStringList>
-#include <QThreadPool>
 #include <functional>
 
 class QAction;
@@ -29,6 +28,7 @@ class EmptyStatePage;
 class EvalActions;
 class MessageBanner;
 class PinActions;
+class RecentRepositories;
 
 class MainWindow : public QMainWindow, public ActionContext
 {
@@ -131,7 +131,6 @@ private:
     void connectSession();
     void restoreSettings();
     void saveSettings() const;
-    void addRecent(const QString& path);
     void updateRecentMenu();
 
     void chooseRepository();
@@ -155,11 +154,7 @@ private:
     EvalActions* m_eval = nullptr;
     std::function<bool(int)> m_confirmQuit;
 
-    // Recently opened repositories, newest first: kept here, written to the settings on
-    // m_settingsWriter, since a settings file written on the GUI thread stalls the window
-    // for as long as the disk takes (tens of ms while a scan reads thousands of recipes).
-    QStringList m_recent;
-    QThreadPool m_settingsWriter; // one thread: the writes land in order
+    RecentRepositories* m_recent;
     QMenu* m_recentMenu = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_demoAction = nullptr;

@@ -68,10 +68,16 @@ void EmptyStatePage::showWelcome(const QStringList& recent)
         "files each build one variant (Python \u00d7 CUDA \u00d7 GPU arch \u00d7 CPU ISA) \u2014 "
         "to see its whole build matrix at a glance.<br><br>New here? The demo repository "
         "shows every status: ok, broken, redundant, missing, unexpected and impossible."));
+    m_welcome = true;
+    setRecent(recent);
+}
+
+void EmptyStatePage::setRecent(const QStringList& recent)
+{
     m_recent->clear();
     m_recent->addItems(recent);
-    m_recent->setVisible(!recent.isEmpty());
-    m_recentTitle->setVisible(!recent.isEmpty());
+    m_recent->setVisible(m_welcome && !recent.isEmpty());
+    m_recentTitle->setVisible(m_welcome && !recent.isEmpty());
 }
 
 void EmptyStatePage::showNoRecipes(const QString& path, const QString& recipeDir)
@@ -83,6 +89,7 @@ void EmptyStatePage::showNoRecipes(const QString& path, const QString& recipeDir
            "<code>pytorch-python313-cuda13_0-sm120-avx512.nix</code>, and optionally a matrix "
            "spec in <code>.flox/recipegrid.json</code>. Open the root of such a repository.")
             .arg(path.toHtmlEscaped(), recipeDir.toHtmlEscaped()));
+    m_welcome = false;
     m_recent->hide();
     m_recentTitle->hide();
 }

@@ -18,6 +18,8 @@ public:
     explicit EmptyStatePage(QWidget* parent = nullptr);
 
     void showWelcome(const QStringList& recent);
+    // The recent repositories the welcome page offers, also while another page shows.
+    void setRecent(const QStringList& recent);
     // `path` was opened but has no `recipeDir` (".flox/pkgs") with recipes.
     void showNoRecipes(const QString& path, const QString& recipeDir);
     QString title() const;
@@ -35,6 +37,7 @@ private:
     QPushButton* m_demo;
     QListWidget* m_recent;
     QLabel* m_recentTitle;
+    bool m_welcome = false;
 };
 
 } // namespace rg

@@ -712,6 +712,67 @@ private slots:
         QVERIFY(again.findChild<EmptyStatePage*>()->findChild<QListWidget*>() != nullptr);
     }
 
+    // A recent repository whose folder is gone leaves File > Open Recent, the welcome page and
+    // the settings once opening it fails; one that fails to open but is there stays.
+    void aVanishedRecentRepositoryLeavesTheList()
+    {
+        auto gone = std::make_unique<QTemporaryDir>();
+        QTemporaryDir parent;
+        const QString kept = parent.filePath(QStringLiteral("kept"));
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), gone->path()));
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), kept));
+        const QString gonePath = QDir::cleanPath(gone->path());
+        QSettings().remove(QStringLiteral("recentRepositories")); // earlier tests opened others
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, kept));
+        QVERIFY(openAndWait(window, gonePath));
+        QMenu* recentMenu = nullptr;
+        for (QMenu* menu : window.findChildren<QMenu*>())
+            if (menu->title() == QStringLiteral("Open &Recent"))
+                recentMenu = menu;
+        QVERIFY(recentMenu);
+        const auto inMenu = [&] {
+            QStringList paths;
+            for (const QAction* action : recentMenu->actions())
+                paths << action->text();
+            return paths;
+        };
+        const auto onWelcomePage = [&] {
+            const QListWidget* list = window.emptyState()->findChild<QListWidget*>();
+            QStringList paths;
+            for (int i = 0; i < list->count(); ++i)
+                paths << list->item(i)->text();
+            return paths;
+        };
+        const auto open = [&](const QString& path) {
+            for (QAction* action : recentMenu->actions())
+                if (action->text() == path)
+                    return action->trigger(), true;
+            return false;
+        };
+        QCOMPARE(inMenu(), (QStringList{gonePath, kept}));
+        QCOMPARE(onWelcomePage(), inMenu());
+
+        // `kept` is a file now: not a folder, but there; the user may put it right.
+        QVERIFY(QDir(kept).removeRecursively());
+        QVERIFY(writeAll(kept, "not a folder"));
+        QVERIFY(open(kept));
+        QVERIFY(window.banner()->text().contains(QStringLiteral("not a folder")));
+        QCOMPARE(inMenu(), (QStringList{gonePath, kept}));
+
+        gone.reset();
+        QVERIFY(open(gonePath));
+        QVERIFY2(window.banner()->text().contains(QStringLiteral("no such folder")),
+                 qPrintable(window.banner()->text()));
+        QCOMPARE(inMenu(), QStringList{kept});
+        QCOMPARE(onWelcomePage(), QStringList{kept});
+        window.close(); // waits for the settings to be written
+        const QStringList stored = QSettings().value("recentRepositories").toStringList();
+        QCOMPARE(stored.value(0), kept);
+        QVERIFY(!stored.contains(gonePath));
+    }
+
     // A recipe that does not parse: the preview shows its text as it is, and its finding says
     // where, which the preview highlights when clicked.
     void syntaxErrorShownInThePreview()
