@@ -24,10 +24,13 @@ RepositorySession::RepositorySession(QObject* parent) : QObject(parent)
     connect(&m_scan, &QFutureWatcher<ScanResult>::finished, this, &RepositorySession::scanFinished);
     connect(&m_refine, &QFutureWatcher<Refined>::finished, this,
             &RepositorySession::refineFinished);
+    connect(&m_revisionOpen, &QFutureWatcher<OpenedRevision>::finished, this,
+            &RepositorySession::revisionOpened);
 }
 
 RepositorySession::~RepositorySession()
 {
+    m_revisionOpen.waitForFinished();
     m_scan.waitForFinished();
     m_refine.waitForFinished();
 }
@@ -70,6 +73,7 @@ bool RepositorySession::openWorkTree(const QString& path)
         emit errorOccurred(tr("%1: permission denied").arg(path));
         return false;
     }
+    ++m_openRequest;
     resetState();
     m_rootPath = QDir::cleanPath(info.absoluteFilePath());
     m_source = rg::openWorkTree(m_rootPath.toStdString());
@@ -80,24 +84,42 @@ bool RepositorySession::openWorkTree(const QString& path)
 
 bool RepositorySession::openRevision(const QString& repositoryPath, const QString& revision)
 {
-    std::string error;
-    std::unique_ptr<RepositorySource> source =
-        openGitRevision(repositoryPath.toStdString(), revision.toStdString(), &error);
-    if (!source) {
-        emit errorOccurred(tr("%1 @ %2: %3").arg(repositoryPath, revision, qs(error)));
+    if (!QFileInfo::exists(repositoryPath)) {
+        emit errorOccurred(tr("%1 @ %2: no such folder").arg(repositoryPath, revision));
         return false;
     }
+    const quint64 request = ++m_openRequest;
+    m_revisionOpen.setFuture(
+        QtConcurrent::run(backgroundPool(), [repositoryPath, revision, request]() {
+            std::string error;
+            // Braced initialisers run in order: the error is set before it is read.
+            return OpenedRevision{
+                openGitRevision(repositoryPath.toStdString(), revision.toStdString(), &error),
+                qs(error), repositoryPath, revision, request};
+        }));
+    return true;
+}
+
+void RepositorySession::revisionOpened()
+{
+    const OpenedRevision result = m_revisionOpen.result();
+    if (result.request != m_openRequest)
+        return; // another open or a close came after it
+    if (!result.source) {
+        emit errorOccurred(tr("%1 @ %2: %3").arg(result.path, result.revision, result.error));
+        return;
+    }
     resetState();
-    m_rootPath = QDir::cleanPath(QFileInfo(repositoryPath).absoluteFilePath());
-    m_revision = revision;
-    m_source = std::move(source);
+    m_rootPath = QDir::cleanPath(QFileInfo(result.path).absoluteFilePath());
+    m_revision = result.revision;
+    m_source = result.source;
     emit opened();
     startScan();
-    return true;
 }
 
 void RepositorySession::close()
 {
+    ++m_openRequest;
     resetState();
     emit analysisChanged();
 }

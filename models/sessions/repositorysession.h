@@ -28,9 +28,13 @@ public:
     explicit RepositorySession(QObject* parent = nullptr);
     ~RepositorySession() override; // waits for a running scan: it holds no pointer to us
 
-    // Both start a scan and return at once; false (and errorOccurred) when the path or the
-    // revision cannot be opened at all.
+    // Starts a scan and returns at once; false (and errorOccurred) when the path cannot be
+    // opened at all.
     bool openWorkTree(const QString& path);
+    // Returns at once: git opens the revision on a worker thread, since libgit2 reads the
+    // repository's refs and packs, and then the scan starts. False (and errorOccurred) when the
+    // path does not exist; a revision git cannot open gives errorOccurred later, and what was
+    // open stays. Another open or a close meanwhile wins over it.
     bool openRevision(const QString& repositoryPath, const QString& revision);
     void close();
     void reload(); // re-scan now (the cache still skips files that did not change)
@@ -102,6 +106,15 @@ private:
                            quint64 generation, PathWatcher* watcher);
     static void watchWorkTree(ScanResult& result, const Analysis& analysis,
                               const std::string& rootPath, PathWatcher& watcher);
+    struct OpenedRevision
+    {
+        std::shared_ptr<const RepositorySource> source;
+        QString error;
+        QString path;
+        QString revision;
+        quint64 request = 0;
+    };
+    void revisionOpened();
     void scanFinished();
     void refineFinished();
     void resetState();
@@ -127,6 +140,9 @@ private:
     bool m_pending = false;
     quint64 m_generation = 0;
     QFutureWatcher<ScanResult> m_scan;
+    // Every open and close counts here; a revision git opened for an older request is dropped.
+    quint64 m_openRequest = 0;
+    QFutureWatcher<OpenedRevision> m_revisionOpen;
     // A refined copy of m_base, with the base it was made from: stale when a scan replaced it.
     using Refined = std::pair<std::shared_ptr<const Analysis>, std::shared_ptr<const Analysis>>;
     QFutureWatcher<Refined> m_refine;

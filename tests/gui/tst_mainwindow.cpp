@@ -18,6 +18,7 @@
 #include "recipepreview.h"
 #include "sessions/repositorysession.h"
 #include "statusstyle.h"
+#include "stuckrefs.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -41,12 +42,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
-#include <condition_variable>
-#include <fcntl.h>
-#include <mutex>
-#include <sys/stat.h>
-#include <thread>
-#include <unistd.h>
 
 #ifdef RG_HAVE_KSYNTAXHIGHLIGHTING
 #include <KSyntaxHighlighting/Definition>
@@ -1093,55 +1088,30 @@ private slots:
                  qPrintable(branches.emptyText()));
     }
 
-    // Opening another repository does not wait for the previous one's branches: here git's
-    // listing of the first is stuck reading its packed refs, a FIFO, as it would be on a hung
-    // network mount, until the test writes to it. A watchdog frees it after 10 s, so that a
-    // model that waits fails the test instead of hanging it.
+    // Opening another repository does not wait for the previous one's branches, here stuck in
+    // git's listing of the first.
     void reopeningDoesNotWaitForTheOldListing()
     {
         TestRepository stuck;
         stuck.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"));
         stuck.git({QStringLiteral("init"), QStringLiteral("-q")});
         stuck.commitAll(QStringLiteral("start"));
-        const QByteArray fifo =
-            QFile::encodeName(stuck.root() + QStringLiteral("/.git/packed-refs"));
-        QFile::remove(QString::fromLocal8Bit(fifo));
-        QVERIFY(::mkfifo(fifo.constData(), 0600) == 0);
-        const auto release = [&fifo] {
-            const int fd = ::open(fifo.constData(), O_WRONLY); // until git opens it to read
-            if (fd >= 0)
-                ::close(fd); // git reads an empty file
-        };
+        StuckRefs refs(stuck.root());
+        QVERIFY(refs.isValid());
         TestRepository other;
         other.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-target"));
         other.git({QStringLiteral("init"), QStringLiteral("-q")});
         other.commitAll(QStringLiteral("target"));
         other.git({QStringLiteral("branch"), QStringLiteral("second")});
 
-        std::mutex mutex;
-        std::condition_variable returned;
-        bool done = false;
-        bool watchdogFreedIt = false;
-        std::thread watchdog([&] {
-            std::unique_lock lock(mutex);
-            if (!returned.wait_for(lock, std::chrono::seconds(10), [&] { return done; })) {
-                watchdogFreedIt = true;
-                release();
-            }
-        });
         BranchOverviewModel branches;
         QSignalSpy finished(&branches, &BranchOverviewModel::loadingFinished);
-        branches.setRepository(stuck.root());
-        branches.setRepository(other.root());
-        {
-            std::lock_guard lock(mutex);
-            done = true;
-        }
-        returned.notify_one();
-        watchdog.join();
-        if (!watchdogFreedIt)
-            release();
-        QVERIFY2(!watchdogFreedIt, "opening the second repository waited for the first's git");
+        const bool promptly = returnsWithin(10, refs, [&] {
+            branches.setRepository(stuck.root());
+            branches.setRepository(other.root());
+        });
+        refs.release();
+        QVERIFY2(promptly, "opening the second repository waited for the first's git");
         QVERIFY(finished.wait(20000));
         QCOMPARE(branches.repositoryPath(), other.root());
         QCOMPARE(branches.rowCount(), 2);

@@ -4,7 +4,9 @@
 
 #include "demorepository.h"
 #include "guitestsupport.h"
+#include "sessions/backgroundpool.h"
 #include "sessions/repositorysession.h"
+#include "stuckrefs.h"
 #include "vcs/pathwatcher.h"
 
 #include <QSignalSpy>
@@ -287,6 +289,57 @@ private slots:
         QVERIFY(QByteArray::fromStdString(file.bytes).contains(oldPin));
         QCOMPARE(SessionGitInfo::localBranches(root.toStdString(), nullptr),
                  (std::vector<std::string>{"cuda-13_0", "main"}));
+    }
+
+    // Git opens a revision on the worker: the call returns while git is stuck reading refs,
+    // what was open stays until the revision is in, a later open wins over it, and a revision
+    // git does not know is an error that keeps what was open.
+    void revisionsOpenOffTheGuiThread()
+    {
+        QTemporaryDir parent;
+        QString error;
+        const QString root = DemoRepository::create(&error, parent.path());
+        QVERIFY2(!root.isEmpty(), qPrintable(error));
+        QTemporaryDir work;
+        QVERIFY(copyFixture(QStringLiteral("seed001-target"), work.path()));
+        RepositorySession session;
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QSignalSpy errors(&session, &RepositorySession::errorOccurred);
+        QVERIFY(session.openWorkTree(work.path()));
+        QVERIFY(changed.wait(10000));
+
+        auto refs = std::make_unique<StuckRefs>(root);
+        QVERIFY(refs->isValid());
+        bool started = false;
+        QVERIFY2(
+            returnsWithin(10, *refs,
+                          [&] { started = session.openRevision(root, QStringLiteral("main")); }),
+            "opening a revision waited for git");
+        QVERIFY(started);
+        QVERIFY(session.revision().isEmpty()); // the work tree stays until git answers
+        QVERIFY(refs->release());
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(session.revision(), QStringLiteral("main"));
+        QVERIFY(session.isReadOnly());
+
+        // A work tree opened while git is still opening the revision wins over it.
+        refs = std::make_unique<StuckRefs>(root);
+        QVERIFY(session.openRevision(root, QStringLiteral("cuda-13_0")));
+        QVERIFY(session.openWorkTree(work.path()));
+        QVERIFY(refs->release());
+        QVERIFY(changed.wait(10000));
+        backgroundPool()->waitForDone();
+        QCoreApplication::processEvents(); // what the worker posted, the revision included
+        QVERIFY(session.revision().isEmpty());
+        QVERIFY(!session.isReadOnly());
+        QCOMPARE(errors.count(), 0);
+
+        QVERIFY(session.openRevision(root, QStringLiteral("no-such-branch")));
+        QVERIFY(errors.wait(10000));
+        QVERIFY2(errors.first().first().toString().contains("unknown revision 'no-such-branch'"),
+                 qPrintable(errors.first().first().toString()));
+        QVERIFY(session.isOpen());
+        QVERIFY(session.revision().isEmpty());
     }
 
     void closingWhileScanningIsSafe()
