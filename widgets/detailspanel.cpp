@@ -9,10 +9,10 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyledItemDelegate>
+#include <QTextBrowser>
 #include <QTextDocument>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -212,8 +212,9 @@ private:
 DetailsPanel::DetailsPanel(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_chooser(new QComboBox(this)),
       m_status(new QLabel(this)), m_build(new QLabel(this)), m_evaluation(new QLabel(this)),
-      m_facts(new QLabel(this)), m_findingsTitle(new QLabel(this)), m_findings(new QTreeView(this)),
-      m_findingsModel(new FindingsModel(this)), m_findingsProxy(new QSortFilterProxyModel(this))
+      m_facts(new QTextBrowser(this)), m_findingsTitle(new QLabel(this)),
+      m_findings(new QTreeView(this)), m_findingsModel(new FindingsModel(this)),
+      m_findingsProxy(new QSortFilterProxyModel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
@@ -239,21 +240,16 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_evaluation->setAccessibleName(tr("Nix's answer"));
     m_evaluation->hide();
     layout->addWidget(m_evaluation);
-    m_facts->setTextFormat(Qt::RichText);
-    m_facts->setWordWrap(true);
-    m_facts->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    m_facts->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_facts->setOpenLinks(false);
     m_facts->setAccessibleName(tr("Recipe facts"));
-    auto* factsScroll = new QScrollArea(this);
-    factsScroll->setWidget(m_facts);
-    factsScroll->setWidgetResizable(true);
-    factsScroll->setFrameShape(QFrame::NoFrame);
-    factsScroll->setFocusPolicy(Qt::NoFocus);
-    m_facts->setMargin(2);
+    m_facts->setFrameShape(QFrame::NoFrame);
+    m_facts->setFocusPolicy(Qt::NoFocus);
+    m_facts->viewport()->setAutoFillBackground(false); // the panel's background, as text has
+    m_facts->document()->setDocumentMargin(2);
     // Facts above, findings below, the split adjustable: some recipes have many findings.
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setChildrenCollapsible(false);
-    split->addWidget(factsScroll);
+    split->addWidget(m_facts);
     auto* findingsBox = new QWidget(split);
     auto* findingsLayout = new QVBoxLayout(findingsBox);
     findingsLayout->setContentsMargins(0, 4, 0, 0);
@@ -306,8 +302,8 @@ void DetailsPanel::connectSignals()
                 if (current.isValid())
                     activateFinding(current);
             });
-    connect(m_facts, &QLabel::linkActivated, this, [this](const QString& href) {
-        const QStringList parts = href.split(QLatin1Char(':'));
+    connect(m_facts, &QTextBrowser::anchorClicked, this, [this](const QUrl& link) {
+        const QStringList parts = link.toString().split(QLatin1Char(':'));
         if (parts.size() == 3 && parts[0] == QLatin1String("range"))
             emit rangeActivated(parts[1].toUInt(), parts[2].toUInt());
     });
@@ -325,6 +321,7 @@ void DetailsPanel::clear(const QString& message)
     m_title->setText(message.isEmpty() ? tr("Nothing selected") : message);
     m_status->setText(tr("Select a cell of the grid (click, or the arrow keys) to see its "
                          "recipe's facts and findings."));
+    m_factsHtml.clear();
     m_facts->clear();
     showBuild(nullptr);
     showEvaluation(nullptr);
@@ -397,7 +394,7 @@ QString DetailsPanel::factsText() const
     document.setHtml(m_status->text() + QStringLiteral("<br>") +
                      (m_build->text().isEmpty() ? QString() : m_build->text() + "<br>") +
                      (m_evaluation->text().isEmpty() ? QString() : m_evaluation->text() + "<br>") +
-                     m_facts->text());
+                     m_factsHtml);
     return document.toPlainText();
 }
 
@@ -500,7 +497,8 @@ void DetailsPanel::showEntry(int index)
                             .arg(qs(entry.variant.toString()).toHtmlEscaped()));
     }
     showEvaluation(&entry);
-    m_facts->setText(m_evaluationTable + row.table());
+    m_factsHtml = m_evaluationTable + row.table();
+    m_facts->setHtml(m_factsHtml);
 
     m_findingsModel->setFindings(entry.findings);
     m_findingsTitle->setText(tr("Findings (%1)").arg(entry.findings.size()));

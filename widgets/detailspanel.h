@@ -14,6 +14,7 @@
 class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
+class QTextBrowser;
 class QTreeView;
 
 namespace rg {
@@ -77,7 +78,11 @@ private:
     QLabel* m_build;
     QLabel* m_evaluation;      // Nix's answer in a line; its values head the facts
     QString m_evaluationTable; // HTML, "" when the shown recipe was not evaluated
-    QLabel* m_facts;
+    // A browser, not a label: a word-wrapped rich-text label lays its table out once for every
+    // size hint its scroll area asks for, which on a large repository's first paint held the
+    // GUI thread past a user's notice.
+    QTextBrowser* m_facts;
+    QString m_factsHtml;
     QLabel* m_findingsTitle;
     QTreeView* m_findings;
     FindingsModel* m_findingsModel;
