@@ -463,12 +463,17 @@ void AnsiLogView::mouseReleaseEvent(QMouseEvent* event)
 
 void AnsiLogView::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    // Select the word (a path, a target) under the pointer.
+    // Select the word (a path, a target) under the pointer. Nix quotes the paths it names
+    // ("building '/nix/store/…drv'..."): quotes and brackets end a word, so that the path
+    // alone is what a user copies.
     const Position p = positionAt(event->position().toPoint());
     if (p.line < 0)
         return;
     const QString& text = m_lines[std::size_t(p.line - m_base)].text;
-    auto isWord = [&](int i) { return i >= 0 && i < text.size() && !text[i].isSpace(); };
+    auto isWord = [&](int i) {
+        static const QString ends = QStringLiteral("'\"`()[]{}<>,;");
+        return i >= 0 && i < text.size() && !text[i].isSpace() && !ends.contains(text[i]);
+    };
     int start = p.column;
     int end = p.column;
     while (isWord(start - 1))

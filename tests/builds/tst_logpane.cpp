@@ -16,6 +16,7 @@
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTimer>
 
 using namespace rg;
 
@@ -250,6 +251,51 @@ private slots:
         QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("first"));
         QTest::keyClick(view, Qt::Key_A, Qt::ControlModifier);
         QCOMPARE(view->selectedText(), QStringLiteral("first line here\nsecond line"));
+    }
+
+    // A double click selects the word under the pointer; a path Nix quotes comes without its
+    // quotes. The context menu copies it.
+    void doubleClickSelectsAWordAndTheMenuCopiesIt()
+    {
+        LogPane pane;
+        pane.resize(900, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        const QString line =
+            QStringLiteral("error: builder for '/nix/store/abc-torch.drv' failed (exit code 1)");
+        pane.appendText(line + QLatin1Char('\n'));
+        pane.flush();
+        AnsiLogView* view = pane.textView();
+        const QFontMetrics metrics(view->font());
+        const int y = metrics.lineSpacing() / 2;
+        const int charWidth = metrics.horizontalAdvance(QLatin1Char('M'));
+        const auto doubleClickAt = [&](const QString& inside) {
+            const int column = int(line.indexOf(inside)) + 2;
+            QTest::mouseDClick(view->viewport(), Qt::LeftButton, {},
+                               QPoint(4 + column * charWidth + charWidth / 4, y));
+            return view->selectedText();
+        };
+        QCOMPARE(doubleClickAt(QStringLiteral("abc-torch")),
+                 QStringLiteral("/nix/store/abc-torch.drv"));
+        QCOMPARE(doubleClickAt(QStringLiteral("builder")), QStringLiteral("builder"));
+        QCOMPARE(doubleClickAt(QStringLiteral("exit")), QStringLiteral("exit"));
+        QCOMPARE(doubleClickAt(QStringLiteral("code 1")), QStringLiteral("code"));
+
+        doubleClickAt(QStringLiteral("abc-torch"));
+        QApplication::clipboard()->clear();
+        QTimer::singleShot(0, view, [] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            if (!menu)
+                return;
+            for (QAction* action : menu->actions())
+                if (action->text() == QStringLiteral("Copy"))
+                    action->trigger();
+            menu->close();
+        });
+        QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, QPoint(10, y),
+                                    view->viewport()->mapToGlobal(QPoint(10, y)));
+        QApplication::sendEvent(view->viewport(), &menuEvent);
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("/nix/store/abc-torch.drv"));
     }
 
     void keepsTheViewStillWhileLinesLeave()
