@@ -482,6 +482,52 @@ void TestMatrixSpec::errors_data()
         << "{\n  \"schema\": 1, \"pnamePrefix\": \"\xc3\xbc\", \"matrix\": 5\n}" << 2 << 46
         << "/matrix"
         << "expected an array of groups, found an integer";
+    QTest::newRow("cuda spelled as in file names")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"cuda\", "
+           "\"cuda\": [\"13_0\"], \"gpuArchs\": [\"sm90\"], \"isas\": [\"avx2\"] } ]\n}"
+        << 3 << 69 << "/matrix/0/cuda/0"
+        << "write CUDA versions dotted: \"13.0\"";
+    QTest::newRow("x86 ISA in a darwin group")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": [\"3.13\"], \"accelerator\": "
+           "\"darwin\", \"isas\": [\"avx2\"] } ]\n}"
+        << 3 << 71 << "/matrix/0/isas/0"
+        << "\"avx2\" is not an Apple ISA; a \"darwin\" group lists \"mps\"";
+    QTest::newRow("group without python")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"accelerator\": \"cpu\", \"isas\": "
+           "[\"avx2\"] } ]\n}"
+        << 3 << 15 << "/matrix/0"
+        << "missing required key \"python\"";
+    QTest::newRow("empty python list")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": [], \"accelerator\": \"cpu\", "
+           "\"isas\": [\"avx2\"] } ]\n}"
+        << 3 << 27 << "/matrix/0/python"
+        << "must list at least one value";
+    QTest::newRow("python as a string")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [ { \"python\": \"3.13\", \"accelerator\": "
+           "\"cpu\", \"isas\": [\"avx2\"] } ]\n}"
+        << 3 << 27 << "/matrix/0/python"
+        << "expected an array of strings, found a string";
+    QTest::newRow("pattern without kind")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"patterns\": { \"cuda\": { \"overlays\": "
+           "[] } }\n}"
+        << 4 << 25 << "/patterns/cuda"
+        << "missing required key \"kind\"";
+    QTest::newRow("overlays not a list")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"patterns\": { \"cuda\": { \"kind\": "
+           "\"pinned-overlays\", \"overlays\": \"magma-patch\" } }\n}"
+        << 4 << 66 << "/patterns/cuda/overlays"
+        << "expected an array of strings, found a string";
+    QTest::newRow("schema as a string")
+        << "{\n  \"schema\": \"1\",\n  \"matrix\": []\n}" << 2 << 13 << "/schema"
+        << "expected the integer 1, found a string";
+    QTest::newRow("extra packages not a list")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"extraPackages\": \"vllm\"\n}" << 4 << 20
+        << "/extraPackages"
+        << "expected an array of strings, found a string";
+    QTest::newRow("exclude not a list")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"exclude\": {}\n}" << 4 << 14 << "/exclude"
+        << "expected an array, found an object";
     QTest::newRow("recipe dir escapes")
         << "{\n  \"schema\": 1,\n  \"recipeDir\": \"../elsewhere\",\n  \"matrix\": []\n}" << 3 << 16
         << "/recipeDir"
