@@ -5,6 +5,7 @@
 #include "demorepository.h"
 #include "guitestsupport.h"
 #include "sessions/backgroundpool.h"
+#include "sessions/changesession.h"
 #include "sessions/repositorysession.h"
 #include "stuckrefs.h"
 #include "vcs/pathwatcher.h"
@@ -340,6 +341,47 @@ private slots:
                  qPrintable(errors.first().first().toString()));
         QVERIFY(session.isOpen());
         QVERIFY(session.revision().isEmpty());
+    }
+
+    // A change set is refused, with the reason, where it cannot be written: no repository, one
+    // still being scanned, a revision from git; a planner that throws fails with its words.
+    void changesAreRefusedWithTheirReason()
+    {
+        QTemporaryDir parent;
+        QString error;
+        const QString root = DemoRepository::create(&error, parent.path());
+        QVERIFY2(!root.isEmpty(), qPrintable(error));
+        RepositorySession repository;
+        ChangeSession changes(&repository);
+        QSignalSpy failed(&changes, &ChangeSession::planFailed);
+        const auto noChanges = [](std::shared_ptr<const RepositorySource>,
+                                  std::shared_ptr<const Analysis>) { return ChangeSet{}; };
+        const auto refusal = [&] {
+            return failed.isEmpty() ? QString() : failed.takeFirst().first().toString();
+        };
+
+        QVERIFY(!changes.plan(noChanges));
+        QCOMPARE(refusal(), QStringLiteral("No repository is open"));
+
+        QSignalSpy analysed(&repository, &RepositorySession::analysisChanged);
+        QVERIFY(repository.openWorkTree(root));
+        QVERIFY(!changes.plan(noChanges)); // the scan has not ended yet
+        QCOMPARE(refusal(), QStringLiteral("The repository is still being scanned"));
+        QVERIFY(analysed.wait(10000));
+
+        QVERIFY(changes.plan([](std::shared_ptr<const RepositorySource>,
+                                std::shared_ptr<const Analysis>) -> ChangeSet {
+            throw std::runtime_error("cannot bump the pin: no such pin");
+        }));
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(refusal(), QStringLiteral("Could not plan the change set: cannot bump the pin: "
+                                           "no such pin"));
+
+        QVERIFY(repository.openRevision(root, QStringLiteral("main")));
+        QVERIFY(analysed.wait(10000));
+        QVERIFY(!changes.plan(noChanges));
+        QVERIFY2(refusal().startsWith(QStringLiteral("A revision opened from git is read-only")),
+                 "a revision was not refused");
     }
 
     void closingWhileScanningIsSafe()
