@@ -243,7 +243,6 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     m_facts->setOpenLinks(false);
     m_facts->setAccessibleName(tr("Recipe facts"));
     m_facts->setFrameShape(QFrame::NoFrame);
-    m_facts->setFocusPolicy(Qt::NoFocus);
     m_facts->viewport()->setAutoFillBackground(false); // the panel's background, as text has
     m_facts->document()->setDocumentMargin(2);
     // Facts above, findings below, the split adjustable: some recipes have many findings.

@@ -36,6 +36,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTreeView>
@@ -408,6 +409,22 @@ private slots:
         QVERIFY2(review->changeSet().title.find("0182a36") != std::string::npos,
                  review->changeSet().title.c_str());
         review->reject();
+
+        // The folder that is not a repository leaves the comparison (its header's menu asks
+        // for column 1, the first compared), its message with it, and the settings too.
+        loaded.clear();
+        emit view->removeRequested(1);
+        QVERIFY(loaded.wait(slowly));
+        QCOMPARE(model->columnCount(), 3);
+        const QStringList left{other.path() + QStringLiteral("\tmain")};
+        QCOMPARE(window.pinActions()->comparedRepositories(), left);
+        QVERIFY(!view->messageLabel()->text().contains(QFileInfo(plain.path()).fileName()));
+        QCOMPARE(QSettings()
+                     .value(QStringLiteral("pins/comparedRepositories"))
+                     .toMap()
+                     .value(window.session()->rootPath())
+                     .toStringList(),
+                 left);
     }
 };
 

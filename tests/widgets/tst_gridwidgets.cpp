@@ -446,6 +446,15 @@ private slots:
         QCOMPARE(range.count(), 1);
         QCOMPARE(range.first().at(0).toUInt(), sink.range.begin);
         QCOMPARE(range.first().at(1).toUInt(), sink.range.end);
+        // From the keyboard too: Tab reaches the facts and a link in them, Return follows it.
+        QVERIFY(factsView->focusPolicy() & Qt::TabFocus);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        factsView->setFocus();
+        QTest::keyClick(factsView, Qt::Key_Tab);
+        QVERIFY2(factsView->textCursor().hasSelection(), "Tab reached no link");
+        QTest::keyClick(factsView, Qt::Key_Return);
+        QCOMPARE(range.count(), 2);
 
         // Unknown platforms say so with the expression; the canonical recipe is marked.
         facts->platformsValue->origin = ValueOrigin::Unknown;
