@@ -975,9 +975,8 @@ private slots:
     void countsAddUpInTheSummaryAndTheBranchesDock()
     {
         TestRepository repo;
-        repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/realworld/companion"));
-        repo.git({QStringLiteral("init"), QStringLiteral("-q")});
-        repo.commitAll(QStringLiteral("companions"));
+        repo.commitFixture(QStringLiteral(RG_FIXTURES_DIR "/realworld/companion"),
+                           QStringLiteral("companions"));
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -1062,9 +1061,8 @@ private slots:
     void branchesAreListedOffTheGuiThread()
     {
         TestRepository repo;
-        repo.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"));
-        repo.git({QStringLiteral("init"), QStringLiteral("-q")});
-        repo.commitAll(QStringLiteral("start"));
+        repo.commitFixture(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"),
+                           QStringLiteral("start"));
         repo.git({QStringLiteral("branch"), QStringLiteral("second")});
         BranchOverviewModel branches;
         QAbstractItemModelTester tester(&branches,
@@ -1093,15 +1091,13 @@ private slots:
     void reopeningDoesNotWaitForTheOldListing()
     {
         TestRepository stuck;
-        stuck.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"));
-        stuck.git({QStringLiteral("init"), QStringLiteral("-q")});
-        stuck.commitAll(QStringLiteral("start"));
+        stuck.commitFixture(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"),
+                            QStringLiteral("start"));
         StuckRefs refs(stuck.root());
         QVERIFY(refs.isValid());
         TestRepository other;
-        other.copyFrom(QStringLiteral(RG_FIXTURES_DIR "/seed001-target"));
-        other.git({QStringLiteral("init"), QStringLiteral("-q")});
-        other.commitAll(QStringLiteral("target"));
+        other.commitFixture(QStringLiteral(RG_FIXTURES_DIR "/seed001-target"),
+                            QStringLiteral("target"));
         other.git({QStringLiteral("branch"), QStringLiteral("second")});
 
         BranchOverviewModel branches;

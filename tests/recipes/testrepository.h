@@ -64,6 +64,14 @@ public:
                    process.readAllStandardError().constData());
         return process.readAllStandardOutput().trimmed();
     }
+    // The fixture's files as the first commit of a new git repository.
+    void commitFixture(const QString& fixture, const QString& message) const
+    {
+        copyFrom(fixture);
+        git({QStringLiteral("init"), QStringLiteral("-q")});
+        commitAll(message);
+    }
+
     void commitAll(const QString& message) const
     {
         git({QStringLiteral("add"), QStringLiteral("-A")});
