@@ -5,8 +5,10 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QDirIterator>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QMainWindow>
@@ -15,6 +17,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 namespace rg::test {
 
@@ -93,11 +96,36 @@ inline void isolateSettings()
     }
 }
 
+// Turns the event loop as the application's own does, asleep until an event or a timer is due,
+// until `done()` holds or `timeoutMs` pass; true when it holds. QTest::qWait and QTRY_VERIFY
+// instead sleep 10 ms between their turns of the loop, which a ResponsivenessProbe running
+// meanwhile would count as the window's stall.
+template <typename Predicate> bool runEventLoopUntil(Predicate done, int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    QTimer wake; // a turn at least every 5 ms, to look at `done` and the deadline
+    wake.start(5);
+    while (!done()) {
+        if (deadline.hasExpired())
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+        // As QTest::qWait does: what was deleteLater()'d outside any event loop (a dialog
+        // closed by a click the test sent) goes now, not when the test returns.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
+    return true;
+}
+
+inline void runEventLoopFor(int ms)
+{
+    runEventLoopUntil([] { return false; }, ms);
+}
+
 // The modal dialog of type `Dialog` once it is the active one; nullptr if none comes in time.
 template <typename Dialog> Dialog* waitForModal(int timeoutMs = 30000)
 {
     Dialog* dialog = nullptr;
-    const bool shown = QTest::qWaitFor(
+    const bool shown = runEventLoopUntil(
         [&] {
             dialog = qobject_cast<Dialog*>(QApplication::activeModalWidget());
             return dialog != nullptr;

@@ -220,7 +220,7 @@ void TestEvaluate::evaluateTheBranch()
     QVERIFY(window.evalActions()->statusWidget()->isVisible());
     QVERIFY(!window.evalActions()->evaluateAction()->isEnabled()); // one run at a time
     QVERIFY(window.evalActions()->cancelAction()->isEnabled());
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, slowly);
+    QVERIFY(runEventLoopUntil([&] { return finished.count() == 1; }, slowly));
     probe.stop();
     QVERIFY2(probe.maxLatenessMs() < ResponsivenessProbe::budgetMs,
              qPrintable(QStringLiteral("GUI thread late by %1 ms, %2 ms after Evaluate")

@@ -126,7 +126,7 @@ private slots:
                 while (held.elapsed() < 150) {
                 }
             });
-            QTest::qWait(300);
+            runEventLoopFor(300);
             probe.stop();
             QVERIFY2(probe.maxLatenessMs() >= 120,
                      qPrintable(QStringLiteral("%1: %2 ms")
@@ -145,7 +145,7 @@ private slots:
         probe.start();
         window.openRepository(m_repo);
         QVERIFY(analysed.wait(slowly));
-        QTest::qWait(500); // the grid, findings and details take the analysis in, then paint
+        runEventLoopFor(500); // the grid, findings and details take the analysis in, then paint
         probe.stop();
         QVERIFY2(window.summaryText().contains(QStringLiteral("2000 ok")),
                  qPrintable(window.summaryText()));
@@ -205,7 +205,7 @@ private slots:
         QTest::mouseClick(review->applyButton(), Qt::LeftButton);
         QVERIFY(applied.wait(slowly));
         QVERIFY(analysed.count() > 0 || analysed.wait(slowly));
-        QTest::qWait(500);
+        runEventLoopFor(500);
         probe.stop();
         QVERIFY2(window.summaryText().contains(QStringLiteral("2000 ok")),
                  qPrintable(window.summaryText()));
@@ -255,7 +255,7 @@ private slots:
         const int operations = int(review->changeSet().operations.size());
         for (int i = 0; i < operations; i += std::max(1, operations / 20)) {
             review->setCurrentOperation(i);
-            QTest::qWait(20);
+            runEventLoopFor(20);
         }
         probe.stop();
         QVERIFY2(probe.maxLatenessMs() < ResponsivenessProbe::budgetMs,
@@ -269,15 +269,15 @@ private slots:
                &applying);
         probe.start();
         QTest::mouseClick(review->applyButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(applying >= 0, slowly);
+        QVERIFY(runEventLoopUntil([&] { return applying >= 0; }, slowly));
         QVERIFY2(applying < ResponsivenessProbe::budgetMs,
                  qPrintable(QStringLiteral("the GUI thread stalled for %1 ms while the bump was "
                                            "applied")
                                 .arg(applying)));
         probe.start();
         QVERIFY(analysed.count() > 0 || analysed.wait(slowly));
-        QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isScanning(), slowly);
-        QTest::qWait(500);
+        QVERIFY(runEventLoopUntil([&] { return !window.session()->isScanning(); }, slowly));
+        runEventLoopFor(500);
         probe.stop();
         QVERIFY2(probe.maxLatenessMs() < ResponsivenessProbe::budgetMs,
                  qPrintable(stalled(probe, "the bumped recipes were re-scanned")));
