@@ -246,7 +246,8 @@ void PinActions::analysisChanged()
     const QString program = m_prefetch->program();
     m_inventoryWatcher.setFuture(QtConcurrent::run(backgroundPool(), [analysis, program] {
         Inventoried out;
-        out.inventory = std::make_shared<const PinInventory>(PinInventory::of(*analysis));
+        out.inventory =
+            makeSharedFreedOffTheGuiThread<const PinInventory>(PinInventory::of(*analysis));
         out.prefetchAvailable =
             !QStandardPaths::findExecutable(program).isEmpty() || QFileInfo(program).isExecutable();
         return out;

@@ -57,6 +57,18 @@ void paintExclamationDiamond(QPainter* painter, const IconSquare& square, const 
     painter->drawPoint(square.at(0.5, 0.7));
 }
 
+// What `make` gives for `key`, made once; icons are painted per look (status, colour, size).
+template <typename Value, typename Make>
+Value cached(QHash<QString, Value>& cache, const QString& key, Make make)
+{
+    const auto it = cache.constFind(key);
+    if (it != cache.constEnd())
+        return *it;
+    if (cache.size() > 512)
+        cache.clear();
+    return *cache.insert(key, make());
+}
+
 } // namespace
 
 QString StatusStyle::label(CellStatus status)
@@ -216,17 +228,24 @@ void StatusStyle::paintIcon(QPainter* painter, const QRectF& area, CellStatus st
 
 QIcon StatusStyle::icon(CellStatus status, const QPalette& palette, int size)
 {
-    QIcon icon;
-    for (const qreal scale : {1.0, 2.0}) {
-        QPixmap pixmap(static_cast<int>(size * scale), static_cast<int>(size * scale));
-        pixmap.setDevicePixelRatio(scale);
-        pixmap.fill(Qt::transparent);
-        QPainter painter(&pixmap);
-        paintIcon(&painter, QRectF(1, 1, size - 2, size - 2), status, color(status, palette));
-        painter.end();
-        icon.addPixmap(pixmap);
-    }
-    return icon;
+    // Kept: the details panel asks for one per recipe of the selection at each new analysis,
+    // and painting them each time took milliseconds of the GUI thread for a large selection.
+    static QHash<QString, QIcon> cache;
+    const QColor shade = color(status, palette);
+    return cached(cache, QStringLiteral("%1/%2/%3").arg(int(status)).arg(shade.rgba()).arg(size),
+                  [&] {
+                      QIcon icon;
+                      for (const qreal scale : {1.0, 2.0}) {
+                          QPixmap pixmap(int(size * scale), int(size * scale));
+                          pixmap.setDevicePixelRatio(scale);
+                          pixmap.fill(Qt::transparent);
+                          QPainter painter(&pixmap);
+                          paintIcon(&painter, QRectF(1, 1, size - 2, size - 2), status, shade);
+                          painter.end();
+                          icon.addPixmap(pixmap);
+                      }
+                      return icon;
+                  });
 }
 
 QPixmap StatusStyle::iconPixmap(CellStatus status, const QColor& color, int size,
@@ -234,24 +253,20 @@ QPixmap StatusStyle::iconPixmap(CellStatus status, const QColor& color, int size
 {
     static QHash<QString, QPixmap> cache;
     const QString key = QStringLiteral("%1/%2/%3/%4")
-                            .arg(static_cast<int>(status))
+                            .arg(int(status))
                             .arg(color.rgba())
                             .arg(size)
                             .arg(devicePixelRatio);
-    auto it = cache.constFind(key);
-    if (it != cache.constEnd())
-        return *it;
-    QPixmap pixmap(static_cast<int>(std::ceil(size * devicePixelRatio)),
-                   static_cast<int>(std::ceil(size * devicePixelRatio)));
-    pixmap.setDevicePixelRatio(devicePixelRatio);
-    pixmap.fill(Qt::transparent);
-    QPainter painter(&pixmap);
-    paintIcon(&painter, QRectF(0, 0, size, size), status, color);
-    painter.end();
-    if (cache.size() > 512)
-        cache.clear();
-    cache.insert(key, pixmap);
-    return pixmap;
+    return cached(cache, key, [&] {
+        const int side = int(std::ceil(size * devicePixelRatio));
+        QPixmap pixmap(side, side);
+        pixmap.setDevicePixelRatio(devicePixelRatio);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        paintIcon(&painter, QRectF(0, 0, size, size), status, color);
+        painter.end();
+        return pixmap;
+    });
 }
 
 QBrush StatusStyle::hatch(const QPalette& palette)

@@ -1,6 +1,7 @@
 #include "sessions/backgroundpool.h"
 
 #include <QCoreApplication>
+#include <QThread>
 #include <QThreadPool>
 
 namespace rg {
@@ -13,6 +14,18 @@ QThreadPool* backgroundPool()
         return made;
     }();
     return pool;
+}
+
+void freeOffTheGuiThread(std::function<void()> free)
+{
+    // The application's destructor clears instance() before it deletes the pool, its child,
+    // which waits for what was handed to it: nothing is handed to a pool that is going.
+    const QCoreApplication* application = QCoreApplication::instance();
+    if (!application || QThread::currentThread() != application->thread()) {
+        free();
+        return;
+    }
+    backgroundPool()->start(std::move(free));
 }
 
 } // namespace rg

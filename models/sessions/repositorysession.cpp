@@ -183,7 +183,7 @@ void RepositorySession::setRefiner(Refiner refiner)
         QtConcurrent::run(backgroundPool(), [base = m_base, refiner = m_refiner]() -> Refined {
             if (!refiner)
                 return {base, base};
-            auto refined = std::make_shared<Analysis>(*base);
+            auto refined = makeSharedFreedOffTheGuiThread<Analysis>(*base);
             refiner(*refined);
             return {base, std::move(refined)};
         }));
@@ -238,7 +238,8 @@ RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& so
     QElapsedTimer timer;
     timer.start();
     const int parsedBefore = cache->parsedCount();
-    auto analysis = std::make_shared<Analysis>(Analyzer().analyze(source, options, cache.get()));
+    auto analysis =
+        makeSharedFreedOffTheGuiThread<Analysis>(Analyzer().analyze(source, options, cache.get()));
     result.parsed = cache->parsedCount() - parsedBefore;
     // Build state is looked up by content: key every recipe here, not on the GUI thread.
     RecipeContentKey::keyAll(*analysis, source, options.threads);
@@ -259,7 +260,7 @@ RepositorySession::ScanResult RepositorySession::scan(const RepositorySource& so
         result.scanError = listError;
     result.base = analysis;
     if (refiner) {
-        auto refined = std::make_shared<Analysis>(*analysis);
+        auto refined = makeSharedFreedOffTheGuiThread<Analysis>(*analysis);
         refiner(*refined);
         result.analysis = std::move(refined);
     } else {

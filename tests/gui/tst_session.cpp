@@ -73,6 +73,48 @@ private slots:
         QCOMPARE(session.absolutePath(".flox/pkgs/x.nix"), dir.path() + "/.flox/pkgs/x.nix");
     }
 
+    // The last owner of an analysis lets go on the GUI thread when a widget takes the next one:
+    // freeing it happens on a worker. A worker that lets go frees at once, itself.
+    void analysesAreFreedOffTheGuiThread()
+    {
+        struct Tracked
+        {
+            std::atomic<QThread*>* freedOn;
+            ~Tracked() { freedOn->store(QThread::currentThread()); }
+        };
+        std::atomic<QThread*> freedOn = nullptr;
+        auto tracked = makeSharedFreedOffTheGuiThread<Tracked>(&freedOn);
+        tracked.reset();
+        QTRY_VERIFY(freedOn.load() != nullptr);
+        QVERIFY(freedOn.load() != QThread::currentThread());
+
+        freedOn = nullptr;
+        tracked = makeSharedFreedOffTheGuiThread<Tracked>(&freedOn);
+        // Waited for by polling: result() would run a task not yet started on this thread.
+        const QFuture<std::pair<QThread*, bool>> freeing =
+            QtConcurrent::run(backgroundPool(), [&freedOn, tracked = std::move(tracked)]() mutable {
+                tracked.reset();
+                return std::pair(QThread::currentThread(), freedOn.load() != nullptr);
+            });
+        QTRY_VERIFY(freeing.isFinished());
+        const auto [worker, freedAtOnce] = freeing.result();
+        QVERIFY(worker != QThread::currentThread());
+        QVERIFY(freedAtOnce);
+        QCOMPARE(freedOn.load(), worker);
+
+        // The session's analyses are made so, whether refined or not.
+        QTemporaryDir dir;
+        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
+        RepositorySession session;
+        QSignalSpy changed(&session, &RepositorySession::analysisChanged);
+        QVERIFY(session.openWorkTree(dir.path()));
+        QVERIFY(changed.wait(10000));
+        QVERIFY(std::get_deleter<FreeOffTheGuiThread<Analysis>>(session.analysis()));
+        session.setRefiner([](Analysis&) {});
+        QVERIFY(changed.wait(10000));
+        QVERIFY(std::get_deleter<FreeOffTheGuiThread<Analysis>>(session.analysis()));
+    }
+
     void reportsScanProgressPerFile()
     {
         QTemporaryDir dir;
