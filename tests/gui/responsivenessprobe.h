@@ -24,22 +24,7 @@ public:
     {
         m_timer.setInterval(intervalMs);
         m_timer.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
-            const qint64 now = m_clock.elapsed();
-            const Counters counters = Counters::now();
-            qint64 late = now - m_last - intervalMs;
-            if (counters.known && m_lastCounters.known)
-                late -= (counters.waitingNs - m_lastCounters.waitingNs) / 1000000;
-            if (late > m_maxLateness) {
-                m_maxLateness = late;
-                m_worstAt = now;
-                m_worst = counters.since(m_lastCounters);
-                m_worstSpanMs = now - m_last;
-            }
-            m_last = now;
-            m_lastCounters = counters;
-            ++m_ticks;
-        });
+        QObject::connect(&m_timer, &QTimer::timeout, this, &ResponsivenessProbe::tick);
     }
 
     void start()
@@ -59,6 +44,10 @@ public:
     // loop's own wait for the tick, a lock, the disk).
     void stop()
     {
+        // A stall still going on (stop() called from inside it, or the stretch ended before the
+        // next tick could come) counts up to now.
+        if (m_timer.isActive())
+            tick();
         m_timer.stop();
         const qint64 running = m_worst.runningNs / 1000000;
         const qint64 waiting = m_worst.waitingNs / 1000000;
@@ -74,6 +63,24 @@ public:
     int ticks() const { return m_ticks; }
 
 private:
+    void tick()
+    {
+        const qint64 now = m_clock.elapsed();
+        const Counters counters = Counters::now();
+        qint64 late = now - m_last - intervalMs;
+        if (counters.known && m_lastCounters.known)
+            late -= (counters.waitingNs - m_lastCounters.waitingNs) / 1000000;
+        if (late > m_maxLateness) {
+            m_maxLateness = late;
+            m_worstAt = now;
+            m_worst = counters.since(m_lastCounters);
+            m_worstSpanMs = now - m_last;
+        }
+        m_last = now;
+        m_lastCounters = counters;
+        ++m_ticks;
+    }
+
     // The calling thread's counters from Linux's /proc/thread-self: time on a CPU and time
     // runnable but waiting for one (schedstat), and page faults that read from disk (stat).
     struct Counters
