@@ -496,8 +496,12 @@ void DetailsPanel::showEntry(int index)
                             .arg(qs(entry.variant.toString()).toHtmlEscaped()));
     }
     showEvaluation(&entry);
-    m_factsHtml = m_evaluationTable + row.table();
-    m_facts->setHtml(m_factsHtml);
+    // Each new analysis shows the selected recipe again, mostly with the same facts: laying
+    // them out again took milliseconds of the GUI thread and scrolled the facts back up.
+    if (QString html = m_evaluationTable + row.table(); html != m_factsHtml) {
+        m_factsHtml = std::move(html);
+        m_facts->setHtml(m_factsHtml);
+    }
 
     m_findingsModel->setFindings(entry.findings);
     m_findingsTitle->setText(tr("Findings (%1)").arg(entry.findings.size()));

@@ -456,6 +456,18 @@ private slots:
         QTest::keyClick(factsView, Qt::Key_Return);
         QCOMPARE(range.count(), 2);
 
+        // A new analysis with the same facts (a re-scan after an edit elsewhere) keeps where
+        // the reader scrolled to in them.
+        panel.resize(360, 260);
+        QScrollBar* scroll = factsView->verticalScrollBar();
+        QTRY_VERIFY(scroll->maximum() > 0);
+        scroll->setValue(scroll->maximum());
+        const int scrolled = scroll->value();
+        QVERIFY(scrolled > 0);
+        const auto rescanned = std::make_shared<Analysis>(*analysis);
+        panel.setEntries(rescanned, {&rescanned->cells[0]}, QStringLiteral("sm86 \u00d7 avx2"));
+        QCOMPARE(scroll->value(), scrolled);
+
         // Unknown platforms say so with the expression; the canonical recipe is marked.
         facts->platformsValue->origin = ValueOrigin::Unknown;
         facts->platformsValue->expression = "myPlatforms";
