@@ -135,7 +135,8 @@ struct BuildOptions
                                  QStringLiteral("DIR"), QStringLiteral(".flox/pkgs")};
     QCommandLineOption torchVersion{
         QStringLiteral("torch-version"),
-        QStringLiteral("The torch version verification expects (default: not checked)."),
+        QStringLiteral("The torch version verification expects (default: the spec's "
+                       "torchVersion; with no spec, the one most recipes name; \"\" accepts any)."),
         QStringLiteral("VERSION")};
     QCommandLineOption noVerify{QStringLiteral("no-verify"),
                                 QStringLiteral("Do not run the result's Python.")};
@@ -335,7 +336,6 @@ int BuildCommand::run(const QStringList& arguments)
         std::cerr << "recipegrid build: " << session.historyError().toStdString() << '\n';
     session.setSettings(settings);
     session.setRecipeDirectory(parser.value(options.recipeDir));
-    session.setExpectedTorchVersion(parser.value(options.torchVersion));
     BuildQueue* queue = session.queue();
 
     const QString repo = positional.first();
@@ -360,6 +360,11 @@ int BuildCommand::run(const QStringList& arguments)
     const auto analysis = std::make_shared<const Analysis>(
         Analyzer().analyze(*openWorkTree(repo.toStdString()), analyzer));
     session.setAnalysis(repo, analysis);
+    // As the window does: the spec's torch version (an inferred spec's is the recipes' most
+    // common one), unless the command line names another.
+    session.setExpectedTorchVersion(parser.isSet(options.torchVersion)
+                                        ? parser.value(options.torchVersion)
+                                        : QString::fromStdString(analysis->spec.torchVersion));
     warnAboutErrors(*analysis, variants);
     QStringList errors;
     const QList<quint64> ids = session.build(repo, variants, &errors);

@@ -119,6 +119,39 @@ private slots:
                  qPrintable(describe(r)));
     }
 
+    // Without --torch-version, verification expects the spec's torchVersion, as the window
+    // does; the option overrides it, and "" accepts any.
+    void verificationExpectsTheSpecsTorchVersion()
+    {
+        const QString repo = m_dir.filePath("with-spec");
+        QVERIFY(test::copyFixtureRepo(repo, 1));
+        QFile spec(repo + "/.flox/recipegrid.json");
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(R"({ "schema": 1, "torchVersion": "2.10.0",
+  "matrix": [ { "python": ["3.13"], "accelerator": "cuda", "cuda": ["12.9"],
+                "gpuArchs": ["sm90"], "isas": ["avx512"] } ] }
+)");
+        spec.close();
+        const QString variant = QStringLiteral("pytorch-python313-cuda12_9-sm90-avx512");
+        const QStringList build = {"build",
+                                   repo,
+                                   variant,
+                                   "--backend",
+                                   "nix",
+                                   "--data-dir",
+                                   m_dir.filePath("with-spec-data")};
+        Result r = run(build);
+        QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+        QVERIFY2(r.out.contains("verification FAILED: torch 2.9.1, expected 2.10.0"),
+                 qPrintable(describe(r)));
+        r = run(build + QStringList{"--torch-version", "2.9.1"});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.out.contains("verification passed (torch 2.9.1, CUDA 12.9, Python 3.13.1)"),
+                 qPrintable(describe(r)));
+        r = run(build + QStringList{"--torch-version", ""});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    }
+
     // A recipe with an error is built as asked, but stderr says so first, naming the file,
     // line and rule; a sound recipe gets no such line.
     void warnsBeforeBuildingARecipeWithErrors()
