@@ -135,6 +135,40 @@ bool git(const QString& directory, const QStringList& arguments, QByteArray* out
     return true;
 }
 
+// `fixture` copied to `root` as the first commit of a new repository with a committer identity.
+bool committedFixture(const QString& fixture, const QString& root)
+{
+    return copyFixture(fixture, root) &&
+           git(root, {QStringLiteral("init"), QStringLiteral("-q")}) &&
+           git(root, {QStringLiteral("config"), QStringLiteral("user.name"),
+                      QStringLiteral("Release Engineer")}) &&
+           git(root, {QStringLiteral("config"), QStringLiteral("user.email"),
+                      QStringLiteral("re@example.org")}) &&
+           git(root, {QStringLiteral("add"), QStringLiteral("-A")}) &&
+           git(root, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
+                      QStringLiteral("seed")});
+}
+
+// The window shown on `root`, with the review of creating sm90 × avx512 open and its commit
+// box checked; nullptr, with a warning saying where, when a step fails.
+ChangeSetReviewDialog* reviewCommittedCreation(MainWindow& window, const QString& root)
+{
+    window.show();
+    if (!activate(window) || !openAndWait(window, root)) {
+        qWarning("the window did not open %s", qPrintable(root));
+        return nullptr;
+    }
+    click(window, cellOf(window, "sm90", "avx512"));
+    window.changeActions()->createAction()->trigger();
+    ChangeSetReviewDialog* review = waitForReview();
+    if (!review || !review->commitBox()->isVisibleTo(review)) {
+        qWarning("no review with a commit box: %s", qPrintable(window.banner()->text()));
+        return nullptr;
+    }
+    review->commitBox()->setChecked(true);
+    return review;
+}
+
 // Every file below `root` (hidden ones included) by relative path, with its bytes.
 QMap<QString, QByteArray> snapshot(const QString& root)
 {
@@ -714,26 +748,11 @@ private slots:
     void commitAfterApplying()
     {
         QTemporaryDir dir;
-        QVERIFY(copyFixture(QStringLiteral("seed001-start"), dir.path()));
         const QString root = dir.path();
-        QVERIFY(git(root, {QStringLiteral("init"), QStringLiteral("-q")}));
-        QVERIFY(git(root, {QStringLiteral("config"), QStringLiteral("user.name"),
-                           QStringLiteral("Release Engineer")}));
-        QVERIFY(git(root, {QStringLiteral("config"), QStringLiteral("user.email"),
-                           QStringLiteral("re@example.org")}));
-        QVERIFY(git(root, {QStringLiteral("add"), QStringLiteral("-A")}));
-        QVERIFY(git(root, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
-                           QStringLiteral("seed")}));
+        QVERIFY(committedFixture(QStringLiteral("seed001-start"), root));
         MainWindow window;
-        window.show();
-        QVERIFY(activate(window));
-        QVERIFY(openAndWait(window, root));
-        click(window, cellOf(window, "sm90", "avx512"));
-        window.changeActions()->createAction()->trigger();
-        ChangeSetReviewDialog* review = waitForReview();
-        QVERIFY2(review, qPrintable(window.banner()->text()));
-        QVERIFY(review->commitBox()->isVisibleTo(review));
-        review->commitBox()->setChecked(true);
+        ChangeSetReviewDialog* review = reviewCommittedCreation(window, root);
+        QVERIFY(review);
         QVERIFY(review->messageEdit()->toPlainText().contains(QString::fromLatin1(sm90avx512)));
 
         QSignalSpy committed(window.changeActions()->session(), &ChangeSession::committed);
@@ -753,6 +772,48 @@ private slots:
         QByteArray status;
         QVERIFY(git(root, {QStringLiteral("status"), QStringLiteral("--porcelain")}, &status));
         QVERIFY2(status.trimmed().isEmpty(), status.constData()); // everything it wrote is in
+    }
+
+    // Git refuses the commit after the files were written (the branch is locked, as by a git
+    // running beside): the change stays on disk, uncommitted, and the window says both.
+    void aCommitGitRefusesLeavesTheChangeAndSaysSo()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        QVERIFY(committedFixture(QStringLiteral("seed001-start"), root));
+        QByteArray branch;
+        QVERIFY(git(root, {QStringLiteral("symbolic-ref"), QStringLiteral("HEAD")}, &branch));
+        QFile lock(root + QStringLiteral("/.git/") + QString::fromLatin1(branch.trimmed()) +
+                   QStringLiteral(".lock"));
+        QVERIFY(lock.open(QIODevice::WriteOnly));
+        lock.close();
+        MainWindow window;
+        ChangeSetReviewDialog* review = reviewCommittedCreation(window, root);
+        QVERIFY(review);
+
+        QSignalSpy applied(window.changeActions()->session(), &ChangeSession::applied);
+        QSignalSpy commitFailed(window.changeActions()->session(), &ChangeSession::commitFailed);
+        QTest::mouseClick(review->applyButton(), Qt::LeftButton);
+        auto* box = waitForModal<QMessageBox>(slowly);
+        QVERIFY(box);
+        QCOMPARE(box->windowTitle(), QStringLiteral("Commit failed"));
+        QVERIFY2(box->text().startsWith(
+                     QStringLiteral("The files were changed but not committed: cannot commit: ")),
+                 qPrintable(box->text()));
+        QVERIFY2(box->text().contains(QStringLiteral(".lock")), qPrintable(box->text()));
+        QCOMPARE(applied.count(), 1);
+        QCOMPARE(commitFailed.count(), 1);
+        box->accept();
+
+        QVERIFY(QFileInfo::exists(root + QLatin1Char('/') + recipe(sm90avx512)));
+        QByteArray commits;
+        QVERIFY(git(
+            root, {QStringLiteral("rev-list"), QStringLiteral("--count"), QStringLiteral("--all")},
+            &commits));
+        QCOMPARE(commits.trimmed(), QByteArray("1"));
+        QByteArray status;
+        QVERIFY(git(root, {QStringLiteral("status"), QStringLiteral("--porcelain")}, &status));
+        QVERIFY2(status.contains(recipe(sm90avx512)), status.constData());
     }
 };
 

@@ -227,6 +227,32 @@ private slots:
                  qPrintable(column));
     }
 
+    // A recipe named for an architecture and an ISA no catalog declares (a spec that forgot its
+    // "catalog" key): the axes show them, marked unknown, and say why, to readers too.
+    void axesTheCatalogDoesNotKnow()
+    {
+        auto analysis = std::make_shared<Analysis>();
+        analysis->cells.push_back(
+            entry("pytorch-python313-cuda13_0-sm130-avx10", CellStatus::Broken, false, true));
+        MatrixModel model;
+        model.setSlices({cuda13});
+        model.setAnalysis(analysis);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.columnCount(), 1);
+        QCOMPARE(model.rowId(0), std::string("sm130"));
+        QCOMPARE(model.columnId(0), std::string("avx10"));
+        QCOMPARE(model.headerData(0, Qt::Vertical, Qt::DisplayRole).toString(),
+                 QStringLiteral("sm130\nunknown"));
+        QCOMPARE(model.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("avx10\nunknown"));
+        for (const int role : {int(Qt::ToolTipRole), int(Qt::AccessibleDescriptionRole)}) {
+            QCOMPARE(model.headerData(0, Qt::Vertical, role).toString(),
+                     QStringLiteral("sm130: not a GPU architecture the catalog knows"));
+            QCOMPARE(model.headerData(0, Qt::Horizontal, role).toString(),
+                     QStringLiteral("avx10: not an ISA the catalog knows"));
+        }
+    }
+
     void statusesPerCell()
     {
         MatrixModel model;
