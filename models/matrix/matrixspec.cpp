@@ -80,45 +80,22 @@ private:
             ++m_pos;
     }
 
+    // A string as the spec parser reads it: nlohmann decodes the literal, escapes (\u0070 and
+    // surrogate pairs too) and all, so a key written with escapes names the same pointer.
+    // The text parsed already, so the literal is valid JSON.
     std::string string()
     {
-        std::string out;
-        ++m_pos; // opening quote
-        while (m_pos < m_text.size() && m_text[m_pos] != '"') {
-            char c = m_text[m_pos++];
-            if (c == '\\' && m_pos < m_text.size()) {
-                c = m_text[m_pos++];
-                switch (c) {
-                case 'n':
-                    c = '\n';
-                    break;
-                case 't':
-                    c = '\t';
-                    break;
-                case 'r':
-                    c = '\r';
-                    break;
-                case 'b':
-                    c = '\b';
-                    break;
-                case 'f':
-                    c = '\f';
-                    break;
-                case 'u': {
-                    // Keys in a spec are ASCII; a \\u escape is kept as one placeholder
-                    // character so pointers of other keys stay right.
-                    m_pos = std::min(m_pos + 4, m_text.size());
-                    c = '?';
-                    break;
-                }
-                default:
-                    break; // \" \\ \/
-                }
-            }
-            out += c;
-        }
+        const std::size_t begin = m_pos++; // opening quote
+        while (m_pos < m_text.size() && m_text[m_pos] != '"')
+            m_pos += m_text[m_pos] == '\\' ? 2 : 1;
+        m_pos = std::min(m_pos, m_text.size());
+        const std::string_view literal = m_text.substr(begin, m_pos + 1 - begin);
         ++m_pos; // closing quote
-        return out;
+        try {
+            return json::parse(literal).get<std::string>();
+        } catch (const json::exception&) {
+            return std::string(literal);
+        }
     }
 
     void value(const std::string& pointer, std::size_t keyOffset = npos)

@@ -361,6 +361,18 @@ void TestMatrixSpec::errors_data()
         << "{\n  \"schema\": 1,\n  \"torchVersion\": 2.10,\n  \"matrix\": []\n}" << 3 << 19
         << "/torchVersion"
         << "expected a string, found a number";
+    // Keys are located as the parser reads them, \u escapes (and surrogate pairs) decoded.
+    QTest::newRow("key written with an escape")
+        << "{\n  \"schema\": 1,\n  \"\\u0074orchVersion\": 2.10,\n  \"matrix\": []\n}" << 3 << 24
+        << "/torchVersion"
+        << "expected a string, found a number";
+    QTest::newRow("key repeated with an escape")
+        << "{\n  \"schema\": 1,\n  \"matrix\": [],\n  \"\\u006datrix\": []\n}" << 4 << 3
+        << "/matrix"
+        << "key is given twice";
+    QTest::newRow("key of a surrogate pair")
+        << "{\n  \"schema\": 1,\n  \"\\ud83d\\ude00\": 1,\n  \"matrix\": []\n}" << 3 << 3
+        << QStringLiteral("/\U0001F600") << QStringLiteral("unknown key \"\U0001F600\"");
     QTest::newRow("unknown arch")
         << "{\n  \"schema\": 1,\n  \"matrix\": [\n    { \"python\": [\"3.13\"], \"accelerator\": "
            "\"cuda\", \"cuda\": [\"13.0\"],\n      \"gpuArchs\": [\"sm90\", \"sm95\"], \"isas\": "
