@@ -37,7 +37,8 @@ public:
     virtual std::string rootPath() const = 0;    // work tree / repository directory
     virtual bool isWritable() const = 0;         // only a work tree is
 
-    // Regular files directly under `directory` (relative) ending in `.nix`, sorted by path.
+    // The files directly under `directory` (relative) ending in `.nix`, sorted by path: regular
+    // files, symlinks, and anything else but a directory (a named pipe, which reading reports).
     virtual std::vector<SourceEntry> list(const std::string& directory,
                                           std::string* error) const = 0;
     virtual bool exists(const std::string& path) const = 0;

@@ -33,6 +33,13 @@ int64_t nanoseconds(const struct timespec& time)
     return static_cast<int64_t>(time.tv_sec) * 1000000000 + time.tv_nsec;
 }
 
+// What stat says of a file's content: mtime and size.
+std::string statStamp(const struct stat& st)
+{
+    return std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec) + ':' +
+           std::to_string(st.st_size);
+}
+
 // Longer than any file system's timestamp tick (FAT's is 2 s): a file whose last change is
 // older than this when it is hashed cannot change again without a new mtime or ctime.
 constexpr int64_t settleNs = int64_t(3) * 1000000000;
@@ -140,13 +147,13 @@ std::vector<SourceEntry> WorkTreeSource::list(const std::string& directory,
         SourceEntry item;
         item.path = prefix + name;
         item.symlink = S_ISLNK(st.st_mode);
-        if (!item.symlink && !S_ISREG(st.st_mode))
+        // A directory named *.nix holds no recipe of its own. Anything else that is not a
+        // regular file (a named pipe, a socket, a device) is listed but not opened here:
+        // reading it says what it is, where skipping it made a recipe vanish without a word.
+        if (S_ISDIR(st.st_mode))
             continue;
         item.size = static_cast<uint64_t>(st.st_size);
-        item.stamp = item.symlink
-                         ? std::to_string(st.st_mtim.tv_sec) + '.' +
-                               std::to_string(st.st_mtim.tv_nsec) + ':' + std::to_string(st.st_size)
-                         : contentStamp(entry.path(), st);
+        item.stamp = S_ISREG(st.st_mode) ? contentStamp(entry.path(), st) : statStamp(st);
         entries.push_back(std::move(item));
     }
     std::sort(entries.begin(), entries.end(),
@@ -156,8 +163,7 @@ std::vector<SourceEntry> WorkTreeSource::list(const std::string& directory,
 
 std::string WorkTreeSource::contentStamp(const fs::path& path, const struct stat& st) const
 {
-    std::string stamp = std::to_string(st.st_mtim.tv_sec) + '.' +
-                        std::to_string(st.st_mtim.tv_nsec) + ':' + std::to_string(st.st_size);
+    std::string stamp = statStamp(st);
     if (static_cast<uint64_t>(st.st_size) > maxHashedSize)
         return stamp;
     Fingerprint now;

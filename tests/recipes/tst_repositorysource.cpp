@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QTest>
+#include <algorithm>
 #include <filesystem>
 #include <sys/stat.h>
 #include <thread>
@@ -130,6 +131,8 @@ private slots:
         repo.writeRecipe("a.nix", "{ }");
         QVERIFY(::mkfifo(qPrintable(repo.root() + "/.flox/recipegrid.json"), 0644) == 0);
         QVERIFY(::mkfifo(qPrintable(repo.root() + "/.flox/pkgs/pipe"), 0644) == 0);
+        // Named as a recipe: listed, never opened while listing, and reported when read.
+        QVERIFY(::mkfifo(qPrintable(repo.root() + "/.flox/pkgs/pipe-named.nix"), 0644) == 0);
         QVERIFY(QFile::link("pipe", repo.root() + "/.flox/pkgs/piped.nix"));
         QVERIFY(QFile::link("loop-b.nix", repo.root() + "/.flox/pkgs/loop-a.nix"));
         QVERIFY(QFile::link("loop-a.nix", repo.root() + "/.flox/pkgs/loop-b.nix"));
@@ -138,6 +141,14 @@ private slots:
         QVERIFY2(spec.error.find("named pipe") != std::string::npos, spec.error.c_str());
         const SourceFile piped = source->read(".flox/pkgs/piped.nix", 1024);
         QVERIFY2(piped.error.find("named pipe") != std::string::npos, piped.error.c_str());
+        std::string listError;
+        const std::vector<SourceEntry> listed = source->list(".flox/pkgs", &listError);
+        QVERIFY2(listError.empty(), listError.c_str());
+        QVERIFY(std::any_of(listed.begin(), listed.end(), [](const SourceEntry& entry) {
+            return entry.path == ".flox/pkgs/pipe-named.nix";
+        }));
+        const SourceFile named = source->read(".flox/pkgs/pipe-named.nix", 1024);
+        QVERIFY2(named.error.find("named pipe") != std::string::npos, named.error.c_str());
         const SourceFile loop = source->read(".flox/pkgs/loop-a.nix", 1024);
         QVERIFY(!loop.outsideRepository);
         QVERIFY2(loop.error.find("symbolic link") != std::string::npos, loop.error.c_str());
@@ -151,7 +162,7 @@ private slots:
                 unreadable += finding.ruleId == "unreadable-file" ? 1 : 0;
         for (const Finding& finding : analysis.repositoryFindings)
             unreadable += finding.ruleId == "unreadable-file" ? 1 : 0;
-        QCOMPARE(unreadable, 3); // piped.nix, loop-a.nix, loop-b.nix
+        QCOMPARE(unreadable, 4); // piped.nix, pipe-named.nix, loop-a.nix, loop-b.nix
     }
 
     void workTreeSymlinksStayInside()
