@@ -3,6 +3,7 @@
 // the Delete key; complete the whole matrix; undo refused when a file changed since; commit
 // after applying in a git work tree. Real files in a temporary copy of seed001-start.
 
+#include "../recipes/testrepository.h"
 #include "analysis/matrixcounts.h"
 #include "changeactions.h"
 #include "changesetreviewdialog.h"
@@ -133,20 +134,6 @@ bool git(const QString& directory, const QStringList& arguments, QByteArray* out
     if (output)
         *output = process.readAllStandardOutput();
     return true;
-}
-
-// `fixture` copied to `root` as the first commit of a new repository with a committer identity.
-bool committedFixture(const QString& fixture, const QString& root)
-{
-    return copyFixture(fixture, root) &&
-           git(root, {QStringLiteral("init"), QStringLiteral("-q")}) &&
-           git(root, {QStringLiteral("config"), QStringLiteral("user.name"),
-                      QStringLiteral("Release Engineer")}) &&
-           git(root, {QStringLiteral("config"), QStringLiteral("user.email"),
-                      QStringLiteral("re@example.org")}) &&
-           git(root, {QStringLiteral("add"), QStringLiteral("-A")}) &&
-           git(root, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"),
-                      QStringLiteral("seed")});
 }
 
 // The window shown on `root`, with the review of creating sm90 × avx512 open and its commit
@@ -747,9 +734,11 @@ private slots:
 
     void commitAfterApplying()
     {
-        QTemporaryDir dir;
-        const QString root = dir.path();
-        QVERIFY(committedFixture(QStringLiteral("seed001-start"), root));
+        TestRepository repo;
+        repo.commitFixture(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"),
+                           QStringLiteral("seed"));
+        repo.setCommitter();
+        const QString root = repo.root();
         MainWindow window;
         ChangeSetReviewDialog* review = reviewCommittedCreation(window, root);
         QVERIFY(review);
@@ -778,12 +767,14 @@ private slots:
     // running beside): the change stays on disk, uncommitted, and the window says both.
     void aCommitGitRefusesLeavesTheChangeAndSaysSo()
     {
-        QTemporaryDir dir;
-        const QString root = dir.path();
-        QVERIFY(committedFixture(QStringLiteral("seed001-start"), root));
-        QByteArray branch;
-        QVERIFY(git(root, {QStringLiteral("symbolic-ref"), QStringLiteral("HEAD")}, &branch));
-        QFile lock(root + QStringLiteral("/.git/") + QString::fromLatin1(branch.trimmed()) +
+        TestRepository repo;
+        repo.commitFixture(QStringLiteral(RG_FIXTURES_DIR "/seed001-start"),
+                           QStringLiteral("seed"));
+        repo.setCommitter();
+        const QString root = repo.root();
+        const QByteArray branch =
+            repo.git({QStringLiteral("symbolic-ref"), QStringLiteral("HEAD")});
+        QFile lock(root + QStringLiteral("/.git/") + QString::fromLatin1(branch) +
                    QStringLiteral(".lock"));
         QVERIFY(lock.open(QIODevice::WriteOnly));
         lock.close();

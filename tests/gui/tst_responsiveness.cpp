@@ -20,7 +20,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
-#include <QElapsedTimer>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>

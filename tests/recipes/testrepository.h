@@ -72,6 +72,16 @@ public:
         commitAll(message);
     }
 
+    // A committer in the repository's own config: the window commits through libgit2, which
+    // reads it there, while git() passes one on its command line only.
+    void setCommitter() const
+    {
+        git({QStringLiteral("config"), QStringLiteral("user.name"),
+             QStringLiteral("Release Engineer")});
+        git({QStringLiteral("config"), QStringLiteral("user.email"),
+             QStringLiteral("re@example.org")});
+    }
+
     void commitAll(const QString& message) const
     {
         git({QStringLiteral("add"), QStringLiteral("-A")});
