@@ -340,7 +340,6 @@ int BuildActions::buildVariants(const QStringList& variants)
     }
     if (const auto analysis = session->analysis()) {
         m_builds->setRecipeDirectory(session->recipeDir());
-        m_builds->setExpectedTorchVersion(qs(analysis->spec.torchVersion));
         m_builds->setAnalysis(session->rootPath(), analysis);
     }
     QStringList errors;

@@ -336,6 +336,9 @@ int BuildCommand::run(const QStringList& arguments)
         std::cerr << "recipegrid build: " << session.historyError().toStdString() << '\n';
     session.setSettings(settings);
     session.setRecipeDirectory(parser.value(options.recipeDir));
+    // Else the session takes the spec's, as in the window.
+    if (parser.isSet(options.torchVersion))
+        session.setExpectedTorchVersion(parser.value(options.torchVersion));
     BuildQueue* queue = session.queue();
 
     const QString repo = positional.first();
@@ -360,11 +363,6 @@ int BuildCommand::run(const QStringList& arguments)
     const auto analysis = std::make_shared<const Analysis>(
         Analyzer().analyze(*openWorkTree(repo.toStdString()), analyzer));
     session.setAnalysis(repo, analysis);
-    // As the window does: the spec's torch version (an inferred spec's is the recipes' most
-    // common one), unless the command line names another.
-    session.setExpectedTorchVersion(parser.isSet(options.torchVersion)
-                                        ? parser.value(options.torchVersion)
-                                        : QString::fromStdString(analysis->spec.torchVersion));
     warnAboutErrors(*analysis, variants);
     QStringList errors;
     const QList<quint64> ids = session.build(repo, variants, &errors);

@@ -154,12 +154,15 @@ QList<quint64> BuildSession::build(const QString& repository, const QStringList&
                                    QStringList* errors)
 {
     const std::unique_ptr<JobPlace> place = placeOf(repository); // once for all the jobs
+    QString torch = m_torchVersion.value_or(QString());
+    if (!m_torchVersion && m_analysis && m_analysisRoot == canonical(repository))
+        torch = QString::fromStdString(m_analysis->spec.torchVersion);
     QList<quint64> ids;
     for (const QString& variant : variants) {
         QString error;
         auto target = BuildTarget::resolve(repository, variant, m_recipeDir, &error);
         if (target) {
-            target->expected.torch = m_torchVersion;
+            target->expected.torch = torch;
             describe(*target, *place);
             if (const quint64 id = m_queue->enqueue(*target, &error)) {
                 ids << id;

@@ -28,6 +28,7 @@
 #include <QObject>
 #include <QStringList>
 #include <memory>
+#include <optional>
 
 namespace rg {
 
@@ -82,7 +83,8 @@ public:
     void setSettings(const BuildSettings& settings);
     // Recipe directory relative to the repository (".flox/pkgs").
     void setRecipeDirectory(const QString& recipeDir) { m_recipeDir = recipeDir; }
-    // The torch version verification expects (the matrix spec's torchVersion); empty = any.
+    // The torch version verification expects. Unless one is set here ("" accepts any), it is
+    // the spec's torchVersion of the scan of the repository built (setAnalysis), else any.
     void setExpectedTorchVersion(const QString& version) { m_torchVersion = version; }
     // The last scan of `repository`: its facts say which files each recipe imports, so a
     // build's content key reads those files without parsing the recipe again. Builds of other
@@ -136,7 +138,7 @@ private:
     QString recipesEndingIn(const QString& repository, const QString& variant) const;
 
     QString m_recipeDir = QStringLiteral(".flox/pkgs");
-    QString m_torchVersion;
+    std::optional<QString> m_torchVersion;
     QString m_analysisRoot; // canonical
     std::shared_ptr<const Analysis> m_analysis;
     mutable QHash<QString, QString> m_canonical; // repository path as given → canonical
