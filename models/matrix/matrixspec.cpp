@@ -80,22 +80,27 @@ private:
             ++m_pos;
     }
 
-    // A string as the spec parser reads it: nlohmann decodes the literal, escapes (\u0070 and
-    // surrogate pairs too) and all, so a key written with escapes names the same pointer.
-    // The text parsed already, so the literal is valid JSON.
-    std::string string()
+    // Skips a string literal; gives its text between the quotes as written.
+    std::string_view literal()
     {
-        const std::size_t begin = m_pos++; // opening quote
+        const std::size_t begin = ++m_pos; // past the opening quote
         while (m_pos < m_text.size() && m_text[m_pos] != '"')
             m_pos += m_text[m_pos] == '\\' ? 2 : 1;
         m_pos = std::min(m_pos, m_text.size());
-        const std::string_view literal = m_text.substr(begin, m_pos + 1 - begin);
+        const std::string_view raw = m_text.substr(begin, m_pos - begin);
         ++m_pos; // closing quote
-        try {
-            return json::parse(literal).get<std::string>();
-        } catch (const json::exception&) {
-            return std::string(literal);
-        }
+        return raw;
+    }
+
+    // A member key as the spec parser reads it: one written with escapes (\u0070, surrogate
+    // pairs) is decoded by nlohmann as the parser decoded it, so it names the same pointer.
+    // The whole text parsed already, so the literal does too.
+    std::string key()
+    {
+        const std::string_view raw = literal();
+        if (raw.find('\\') == npos)
+            return std::string(raw);
+        return json::parse('"' + std::string(raw) + '"').get<std::string>();
     }
 
     void value(const std::string& pointer, std::size_t keyOffset = npos)
@@ -113,9 +118,9 @@ private:
                 if (m_pos >= m_text.size() || m_text[m_pos] == '}')
                     break;
                 const std::size_t keyAt = m_pos;
-                const std::string key = string();
-                const std::string memberPointer = child(pointer, key);
-                if (!seen.insert(key).second && m_duplicate.empty()) {
+                const std::string name = key();
+                const std::string memberPointer = child(pointer, name);
+                if (!seen.insert(name).second && m_duplicate.empty()) {
                     m_duplicate = memberPointer;
                     m_duplicateOffset = keyAt;
                 }
@@ -140,7 +145,7 @@ private:
             }
             ++m_pos;
         } else if (c == '"') {
-            string();
+            literal();
         } else {
             while (m_pos < m_text.size() && std::strchr(",]} \t\r\n", m_text[m_pos]) == nullptr)
                 ++m_pos;

@@ -1,6 +1,7 @@
 #include "matrix/matrixspec.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -36,6 +37,31 @@ MatrixSpec loadFixture(const char* repo)
     return *spec;
 }
 
+// Every member key of `json` written with \u escapes, one per character, as a generator or an
+// editor may write them; values stay as they are.
+QByteArray withEscapedKeys(const QByteArray& json)
+{
+    static const QRegularExpression key(QStringLiteral("\"([^\"\\\\]*)\"(\\s*):"));
+    QString text = QString::fromUtf8(json);
+    QString out;
+    qsizetype last = 0;
+    for (auto it = key.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        out += text.mid(last, match.capturedStart() - last) + QLatin1Char('"');
+        for (const QChar c : match.captured(1))
+            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+        out += QLatin1Char('"') + match.captured(2) + QLatin1Char(':');
+        last = match.capturedEnd();
+    }
+    return (out + text.mid(last)).toUtf8();
+}
+
+std::optional<MatrixSpec> parse(const QByteArray& json, SpecError* error)
+{
+    return MatrixSpec::fromJson(std::string_view(json.constData(), json.size()), "spec.json",
+                                Catalog::builtin(), error);
+}
+
 std::set<std::string> names(const std::vector<VariantName>& variants)
 {
     std::set<std::string> out;
@@ -63,6 +89,8 @@ private slots:
     void extraPackages();
     void errors_data();
     void errors();
+    void keysInEitherNotation_data();
+    void keysInEitherNotation();
     void endOfInputError();
     void damagedInputNeverCrashes();
     void errorToString();
@@ -566,6 +594,59 @@ void TestMatrixSpec::errors()
     QCOMPARE(QString::fromStdString(error.pointer), pointer);
     QCOMPARE(error.line, line);
     QCOMPARE(error.column, column);
+}
+
+// The real specs (fixtures and the demo) with every key written in \u escapes: sound, they load
+// as the same spec; with a defect injected (a typo'd key, a repeated key, a value of the wrong
+// type), the escaped form is refused with the same message, pointer and line as the plain one.
+void TestMatrixSpec::keysInEitherNotation_data()
+{
+    QTest::addColumn<QString>("file");
+    int found = 0;
+    for (const char* const place : {"/tests/fixtures", "/resources/demo"}) {
+        QDirIterator it(QStringLiteral(RG_SOURCE_DIR) + QLatin1String(place),
+                        {QStringLiteral("recipegrid.json")}, QDir::Files | QDir::Hidden,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString file = it.next();
+            QTest::newRow(qPrintable(QDir(QStringLiteral(RG_SOURCE_DIR)).relativeFilePath(file)))
+                << file;
+            ++found;
+        }
+    }
+    QVERIFY(found >= 6);
+}
+
+void TestMatrixSpec::keysInEitherNotation()
+{
+    QFETCH(QString, file);
+    QFile in(file);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray plain = in.readAll();
+    const QByteArray escaped = withEscapedKeys(plain);
+    QVERIFY(escaped.contains("\\u0073\\u0063\\u0068\\u0065\\u006d\\u0061")); // "schema"
+    SpecError error;
+    const auto sound = parse(plain, &error);
+    QVERIFY2(sound, error.toString().c_str());
+    const auto same = parse(escaped, &error);
+    QVERIFY2(same, error.toString().c_str());
+    QVERIFY(*same == *sound);
+
+    // Each defect goes in right after the opening brace, on a line of its own.
+    const QByteArray defects[] = {"\n  \"torchversion\": \"2.10.0\",", "\n  \"schema\": 1,",
+                                  "\n  \"pnamePrefix\": 210,"};
+    for (const QByteArray& defect : defects) {
+        QByteArray broken = plain;
+        broken.insert(broken.indexOf('{') + 1, defect);
+        SpecError plainError;
+        SpecError escapedError;
+        QVERIFY2(!parse(broken, &plainError), defect.constData());
+        QVERIFY2(!parse(withEscapedKeys(broken), &escapedError), defect.constData());
+        QCOMPARE(escapedError.message, plainError.message);
+        QCOMPARE(escapedError.pointer, plainError.pointer);
+        QCOMPARE(escapedError.line, plainError.line);
+        QVERIFY2(plainError.line >= 2, plainError.toString().c_str());
+    }
 }
 
 void TestMatrixSpec::endOfInputError()
