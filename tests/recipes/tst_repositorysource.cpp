@@ -6,6 +6,7 @@
 #include "vcs/gitrevisionsource.h"
 #include "vcs/repositorysource.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTest>
 #include <algorithm>
@@ -163,6 +164,49 @@ private slots:
         for (const Finding& finding : analysis.repositoryFindings)
             unreadable += finding.ruleId == "unreadable-file" ? 1 : 0;
         QCOMPARE(unreadable, 4); // piped.nix, pipe-named.nix, loop-a.nix, loop-b.nix
+    }
+
+    // Mutation over every fixture repository and the demo: one recipe replaced by a named
+    // pipe of the same name is reported, once, on that file; the rest is still analysed.
+    void aRecipeTurnedIntoAPipeIsReported_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        for (const QString& place :
+             {QStringLiteral(RG_FIXTURES_DIR), QStringLiteral(RG_FIXTURES_DIR "/realworld"),
+              QStringLiteral(RG_SOURCE_DIR "/resources/demo")})
+            for (const QString& name : QDir(place).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                if (QFileInfo::exists(place + "/" + name + "/.flox/pkgs"))
+                    QTest::newRow(qPrintable(name)) << place + "/" + name;
+    }
+
+    void aRecipeTurnedIntoAPipeIsReported()
+    {
+        QFETCH(QString, fixture);
+        TestRepository repo;
+        repo.copyFrom(fixture);
+        const auto unreadable = [](const Analysis& analysis) {
+            std::vector<std::string> files;
+            for (const Cell& entry : analysis.cells)
+                for (const Finding& finding : entry.findings)
+                    if (finding.ruleId == "unreadable-file")
+                        files.push_back(entry.recipe ? entry.recipe->path : std::string());
+            for (const Finding& finding : analysis.repositoryFindings)
+                if (finding.ruleId == "unreadable-file")
+                    files.push_back(finding.file);
+            return files;
+        };
+        const Analysis before = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QVERIFY(unreadable(before).empty());
+        const QStringList recipes =
+            QDir(repo.root() + "/.flox/pkgs").entryList({QStringLiteral("*.nix")}, QDir::Files);
+        QVERIFY(!recipes.isEmpty());
+        const QString piped = recipes.at(recipes.size() / 2);
+        const QString path = repo.root() + "/.flox/pkgs/" + piped;
+        QVERIFY(QFile::remove(path));
+        QVERIFY(::mkfifo(qPrintable(path), 0644) == 0);
+        const Analysis after = Analyzer().analyze(*openWorkTree(repo.rootPath()));
+        QCOMPARE(unreadable(after), std::vector<std::string>{".flox/pkgs/" + piped.toStdString()});
+        QCOMPARE(after.files.size(), before.files.size());
     }
 
     void workTreeSymlinksStayInside()
