@@ -31,6 +31,8 @@ BuildActions::BuildActions(ActionContext& context, QObject* parent)
 {
     QSettings settings;
     m_builds->setSettings(BuildSettings::load(settings));
+    // Asked ahead, the builders' answers are in when the user builds (refreshBuilderHealth).
+    m_builds->queue()->refreshBuilderHealth();
     createActions();
     createViews();
     connectBuilds();
@@ -191,6 +193,8 @@ void BuildActions::updateActions()
     m_buildAction->setEnabled(writable && hasFile);
     m_buildNeededAction->setEnabled(writable);
     m_publishAction->setEnabled(writable);
+    if (writable)
+        m_builds->queue()->refreshBuilderHealth();
 }
 
 bool BuildActions::confirmQuit(const std::function<bool(int)>& confirm)
@@ -393,6 +397,7 @@ int BuildActions::publishSelection()
 void BuildActions::applyBuildSettings(const BuildSettings& settings)
 {
     m_builds->setSettings(settings);
+    m_builds->queue()->refreshBuilderHealth();
     QSettings store;
     settings.save(store);
 }

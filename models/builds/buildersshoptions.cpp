@@ -49,8 +49,8 @@ QString BuilderSshOptions::forBuilders(const QString& builders)
     // ControlPersist: the connection outlives the build that opened it by a minute, for the
     // next build of the batch (or the next batch) to take over.
     return timeLimits +
-           QStringLiteral(" -o ControlMaster=auto -o ControlPersist=60 -o ControlPath=%1/%2-%C")
-               .arg(directory, key);
+           QStringLiteral(" -o ControlMaster=auto -o ControlPersist=%1 -o ControlPath=%2/%3-%C")
+               .arg(QString::number(persistSeconds), directory, key);
 }
 
 void BuilderSshOptions::closeKilledSessions(const QString& sshOptions,

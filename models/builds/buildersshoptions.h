@@ -22,6 +22,8 @@ class BuilderSshOptions
 public:
     // The time limits alone: what a check that must open its own connections uses.
     static const QString timeLimits;
+    // How long a shared connection outlives its last use (ssh's ControlPersist).
+    static constexpr int persistSeconds = 60;
     // The time limits and the shared connections for builds on `builders` (Nix's machine text as
     // the build gets it); the time limits alone when no private socket directory can be made.
     static QString forBuilders(const QString& builders);

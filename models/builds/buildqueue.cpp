@@ -296,8 +296,10 @@ quint64 BuildQueue::enqueueJob(const BuildTarget& target, const ProcessSpec& spe
     runtime->verify = verify;
     runtime->awaitingProbe = awaitingProbe;
     runtime->nixCommand = nixCommand;
-    const bool check =
-        runtime->usesBuilders(m_settings) && m_checkedBuilders != m_settings.builders;
+    const bool usesBuilders = runtime->usesBuilders(m_settings);
+    const bool check = usesBuilders && !healthStandsForTheBuilders();
+    if (usesBuilders)
+        m_healthStaleAt = QDeadlineTimer(QDeadlineTimer::Forever); // the batch runs on them
     m_runtime.emplace(record.id, std::move(runtime));
     m_pending.append(record.id);
     emit jobQueued(record.id);
@@ -322,6 +324,37 @@ void BuildQueue::checkBuilders()
     // Each builder is being asked until it answers (builderAnswered).
     m_builderHealth = m_builderCheck->results();
     m_checkedBuilders = m_checkingBuilders;
+    m_healthStaleAt = QDeadlineTimer(QDeadlineTimer::Forever);
+}
+
+void BuildQueue::refreshBuilderHealth()
+{
+    if (m_settings.backend != BackendKind::Nix || m_machines.isEmpty() || m_builderCheck)
+        return;
+    const bool askedLately =
+        m_checkingBuilders == m_settings.builders && !m_askAgainAt.hasExpired();
+    if (askedLately || (hasRunningJobs() && healthStandsForTheBuilders()))
+        return;
+    checkBuilders();
+}
+
+bool BuildQueue::healthStandsForTheBuilders() const
+{
+    return m_checkedBuilders == m_settings.builders && !m_healthStaleAt.hasExpired();
+}
+
+// Answers that found every builder up stand for the next batch while the connections their
+// check opened persist: within that time a batch starts on them at once. A builder down (by the
+// check, or by a build that could not reach it) is asked again by the next batch.
+void BuildQueue::healthAgesWhileIdle()
+{
+    const bool allUp = !m_builderHealth.isEmpty() &&
+                       std::all_of(m_builderHealth.cbegin(), m_builderHealth.cend(),
+                                   [](const BuilderHealth& h) { return h.answered && h.up; });
+    if (allUp)
+        m_healthStaleAt = QDeadlineTimer(m_healthLifetimeMs);
+    else
+        m_checkedBuilders.clear();
 }
 
 // A builder takes builds as soon as it answers up, while the others are still being asked: a
@@ -345,7 +378,10 @@ void BuildQueue::buildersAnswered()
         checkBuilders();
         return;
     }
-    m_checkedBuilders = m_checkingBuilders; // cleared if the queue went idle meanwhile
+    m_checkedBuilders = m_checkingBuilders;
+    m_askAgainAt = QDeadlineTimer(m_healthLifetimeMs);
+    if (!hasRunningJobs())
+        healthAgesWhileIdle();
     emit buildersChecked();
     startNext();
 }
@@ -356,7 +392,7 @@ void BuildQueue::buildersAnswered()
 // builder that has yet to answer.
 bool BuildQueue::buildersReadyFor(const BuildTarget& target) const
 {
-    if (m_checkedBuilders != m_settings.builders)
+    if (!healthStandsForTheBuilders())
         return false;
     if (!m_builderCheck)
         return true;
@@ -831,7 +867,7 @@ void BuildQueue::finish(quint64 id, JobState state)
     emit jobFinished(id);
     startNext();
     if (!hasRunningJobs()) {
-        m_checkedBuilders.clear(); // the next batch asks the builders again
+        healthAgesWhileIdle();
         emit idle();
     }
 }

@@ -8,11 +8,13 @@
 // successful build is verified before jobFinished().
 
 #include "builds/buildercheck.h"
+#include "builds/buildersshoptions.h"
 #include "builds/buildrecord.h"
 #include "builds/buildsettings.h"
 #include "builds/buildtarget.h"
 #include "builds/processspec.h"
 
+#include <QDeadlineTimer>
 #include <QList>
 #include <QObject>
 #include <deque>
@@ -69,11 +71,20 @@ public:
 
     // Each remote builder as the last check found it, in the settings' order (not answered() while
     // that check still asks it); empty before any.
-    // A Nix build with remote builders waits for a check when the queue was idle or the
-    // builders changed, and is then sent only to the builders that answered up: it starts as
-    // soon as one that can take it has, without waiting for the others. A builder that fails a
-    // build (unreachable, its connection lost) is down for the rest of the batch.
+    // A Nix build with remote builders is sent only to the builders that answered up: it starts
+    // as soon as one that can take it has, without waiting for the others. A batch waits for a
+    // check of its own when the builders changed, or when the queue was idle and the last
+    // answers are older than the connections they opened (BuilderSshOptions::persistSeconds)
+    // or found a builder down. A builder that fails a build (unreachable, its connection lost)
+    // is down for the rest of the batch.
     const QList<BuilderHealth>& builderHealth() const { return m_builderHealth; }
+    // Asks the builders now, unless they were asked within persistSeconds or are being asked, or
+    // a batch runs on their answers: a batch started while the answers are fresh and all up
+    // starts at once, on the connections the check left open. The window asks when it gets
+    // builders and as the user selects what to build.
+    void refreshBuilderHealth();
+    // How long answers stand as above; persistSeconds unless set (tests shorten it).
+    void setHealthLifetimeMs(int ms) { m_healthLifetimeMs = ms; }
 
     // Emits the job's pending log text now instead of at the next tick; call before reading
     // the log file so the file and the signals agree (LogPane::attachJob does).
@@ -101,6 +112,8 @@ private:
     void checkBuilders();
     void builderAnswered(int index);
     void buildersAnswered();
+    bool healthStandsForTheBuilders() const;
+    void healthAgesWhileIdle();
     bool buildersReadyFor(const BuildTarget& target) const;
     void markBuilderDown(const BuildPlacement& failure);
     bool routeToBuildersUp(quint64 id);
@@ -139,7 +152,12 @@ private:
     BuilderCheck* m_builderCheck = nullptr; // while one runs
     QList<BuilderHealth> m_builderHealth;
     QString m_checkingBuilders; // the builders m_builderCheck asks
-    QString m_checkedBuilders;  // the builders m_builderHealth speaks of; "" when stale
+    QString m_checkedBuilders;  // the builders m_builderHealth speaks of; "" once it is void
+    // When the answers stop standing for a new batch: never while a check or batch runs on
+    // them; persistSeconds after the queue went idle with every builder up.
+    QDeadlineTimer m_healthStaleAt{QDeadlineTimer::Forever};
+    QDeadlineTimer m_askAgainAt; // refreshBuilderHealth() asks again from then on
+    int m_healthLifetimeMs = BuilderSshOptions::persistSeconds * 1000;
 };
 
 } // namespace rg

@@ -547,6 +547,64 @@ private slots:
         QCOMPARE(f.queue.job(next)->state, JobState::Succeeded);
     }
 
+    // Builders asked ahead (the window asks when it gets them and as the user selects) serve a
+    // batch started while their answers are fresh and all up: it starts at once, without a
+    // check of its own, on the connection the check opened, and so does the next batch. Asking
+    // ahead again while the answers are fresh, or while a batch runs on them, asks nothing;
+    // once they have aged, it asks again.
+    void buildersAskedAheadServeTheNextBatches()
+    {
+        test::BuilderHosts hosts;
+        QString error;
+        QVERIFY2(hosts.start(1, 1, {}, &error), qPrintable(error));
+        Fixture f(hosts, 1);
+        constexpr int lifetimeMs = 2000;
+        f.queue.setHealthLifetimeMs(lifetimeMs);
+        QSignalSpy checked(&f.queue, &BuildQueue::buildersChecked);
+        f.queue.refreshBuilderHealth();
+        QVERIFY(checked.wait(30000));
+        QVERIFY2(f.queue.builderHealth().value(0).up,
+                 qPrintable(f.queue.builderHealth().value(0).message));
+        f.queue.refreshBuilderHealth();
+
+        const auto runBatch = [&](const QString& name, int seconds) -> quint64 {
+            const quint64 id = f.queue.enqueue(f.target(hosts, name, seconds), &error);
+            if (!id)
+                qWarning("%s", qPrintable(error));
+            return id;
+        };
+        const quint64 first = runBatch(QStringLiteral("ahead-first"), 0);
+        QVERIFY(first);
+        QCOMPARE(f.queue.job(first)->state, JobState::Running); // no wait for a check
+        QVERIFY(f.waitFinished({first}));
+        const quint64 second = runBatch(QStringLiteral("ahead-second"), 3);
+        QVERIFY(second);
+        QCOMPARE(f.queue.job(second)->state, JobState::Running);
+        // The batch keeps its answers after they would have aged.
+        QTest::qWait(lifetimeMs + 500);
+        f.queue.refreshBuilderHealth();
+        QVERIFY(f.waitFinished({second}));
+        QCOMPARE(checked.size(), 1);
+        for (quint64 id : {first, second}) {
+            const BuildRecord* job = f.queue.job(id);
+            QVERIFY2(job->state == JobState::Succeeded, qPrintable(job->error + f.logOf(id)));
+            QCOMPARE(job->builderLabel(), QStringLiteral("root@10.231.1.2"));
+        }
+        QCOMPARE(hosts.logins(0), 1);
+
+        QTest::qWait(lifetimeMs + 500);
+        const quint64 late = runBatch(QStringLiteral("ahead-late"), 0);
+        QVERIFY(late);
+        QCOMPARE(f.queue.job(late)->state, JobState::Queued); // the answers aged: asked again
+        QVERIFY(f.waitFinished({late}));
+        QCOMPARE(checked.size(), 2);
+        QCOMPARE(f.queue.job(late)->state, JobState::Succeeded);
+        QTest::qWait(lifetimeMs + 500);
+        f.queue.refreshBuilderHealth();
+        QVERIFY(checked.wait(30000));
+        QCOMPARE(checked.size(), 3);
+    }
+
     // A builder that accepts the connection but does not answer (its host hangs) holds nothing
     // back: the batch starts on the builder that answered, and the late one takes builds of the
     // same batch once it answers.

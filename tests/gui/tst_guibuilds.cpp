@@ -632,6 +632,46 @@ private slots:
             pane->textView()->toPlainText().contains(QStringLiteral("gate opened: last line")));
     }
 
+    // The window asks the builders as soon as it has them, before anything is built: a builder
+    // down is named in the status bar at once. Selecting what to build asks again only when
+    // the answers do not stand for the builders (aged, or for other builders).
+    void theWindowAsksTheBuildersAhead()
+    {
+        QSettings stored;
+        const BuildSettings before = BuildSettings::load(stored);
+        auto restore = qScopeGuard([&] {
+            QSettings settings;
+            before.save(settings);
+        });
+        BuildSettings withBuilders = before;
+        withBuilders.backend = BackendKind::Nix;
+        withBuilders.builders = QStringLiteral("ssh://root@127.0.0.1:1 - - 1");
+        withBuilders.save(stored);
+        stored.sync();
+        QTemporaryDir dir;
+        QVERIFY(copyFixtureRepo(dir.path()));
+        MainWindow window;
+        window.show();
+        BuildQueue* queue = window.builds()->queue();
+        QTRY_VERIFY_WITH_TIMEOUT(queue->builderHealth().value(0).answered, 60000);
+        QVERIFY(!queue->builderHealth().value(0).up);
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(
+                     QStringLiteral("Builders down, nothing goes to them: root@127.0.0.1:1 (")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(openAndWait(window, dir.path()));
+        QVERIFY(select(window, QStringLiteral("pytorch-python313-cpu-avx2")).isValid());
+        QVERIFY(window.buildAction()->isEnabled());
+        QVERIFY(queue->builderHealth().value(0).answered); // not being asked again
+
+        withBuilders.builders = QStringLiteral("ssh://root@127.0.0.1:1 - - 2");
+        window.builds()->setSettings(withBuilders);
+        QVERIFY(queue->builderHealth().value(0).answered);
+        QSignalSpy checked(queue, &BuildQueue::buildersChecked);
+        QVERIFY(select(window, QStringLiteral("pytorch-python313-cuda12_9-sm80-avx2")).isValid());
+        QVERIFY(checked.wait(60000));
+        QVERIFY(!queue->builderHealth().value(0).up);
+    }
+
     // A builder that does not answer when a build starts is named in the status bar and in
     // the job's log, and nothing goes to it: the build is made here.
     void aBuilderDownIsNamedAndGetsNothing()
