@@ -29,7 +29,7 @@ namespace {
 
 constexpr int flushIntervalMs = 16;
 constexpr qsizetype partialLineLimit = 1024; // progress markers sit at the start of a line
-// nix store ping per builder before a batch; NIX_SSHOPTS's connect timeout is 15 s.
+// nix store ping per builder, ahead of a batch; NIX_SSHOPTS's connect timeout is 15 s.
 constexpr int builderCheckTimeoutMs = 20000;
 // How long a Nix job counts as evaluating at most (see Runtime::evaluating): a recipe still
 // evaluating after this, or a job that says nothing of what it does, stops holding the next

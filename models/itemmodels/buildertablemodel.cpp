@@ -182,7 +182,7 @@ QVariant BuilderTableModel::healthData(const BuilderMachine& m, int role) const
             return tr("asking\u2026");
         case Qt::ToolTipRole:
             return tr("Being asked whether it is reachable (Test Connections, or the build queue "
-                      "before a batch)");
+                      "ahead of a batch)");
         case KindRole:
             return QStringLiteral("asking");
         }
