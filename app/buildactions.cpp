@@ -31,8 +31,6 @@ BuildActions::BuildActions(ActionContext& context, QObject* parent)
 {
     QSettings settings;
     m_builds->setSettings(BuildSettings::load(settings));
-    // Asked ahead, the builders' answers are in when the user builds (refreshBuilderHealth).
-    m_builds->queue()->refreshBuilderHealth();
     createActions();
     createViews();
     connectBuilds();
@@ -193,6 +191,8 @@ void BuildActions::updateActions()
     m_buildAction->setEnabled(writable && hasFile);
     m_buildNeededAction->setEnabled(writable);
     m_publishAction->setEnabled(writable);
+    // Asked once there is something to build, not at start: their answers are in when the
+    // user builds (refreshBuilderHealth).
     if (writable)
         m_builds->queue()->refreshBuilderHealth();
 }

@@ -80,8 +80,8 @@ public:
     const QList<BuilderHealth>& builderHealth() const { return m_builderHealth; }
     // Asks the builders now, unless they were asked within persistSeconds or are being asked, or
     // a batch runs on their answers: a batch started while the answers are fresh and all up
-    // starts at once, on the connections the check left open. The window asks when it gets
-    // builders and as the user selects what to build.
+    // starts at once, on the connections the check left open. The window asks when a
+    // repository it can build opens, on new builders, and as the user selects what to build.
     void refreshBuilderHealth();
     // How long answers stand as above; persistSeconds unless set (tests shorten it).
     void setHealthLifetimeMs(int ms) { m_healthLifetimeMs = ms; }

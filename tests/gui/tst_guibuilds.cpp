@@ -632,8 +632,9 @@ private slots:
             pane->textView()->toPlainText().contains(QStringLiteral("gate opened: last line")));
     }
 
-    // The window asks the builders as soon as it has them, before anything is built: a builder
-    // down is named in the status bar at once. Selecting what to build asks again only when
+    // The window asks the builders as soon as a repository it can build is open, before
+    // anything is built (not at start, when nothing can be): a builder down is named in the
+    // status bar at once. Selecting what to build asks again only when
     // the answers do not stand for the builders (aged, or for other builders).
     void theWindowAsksTheBuildersAhead()
     {
@@ -653,12 +654,13 @@ private slots:
         MainWindow window;
         window.show();
         BuildQueue* queue = window.builds()->queue();
+        QVERIFY(queue->builderHealth().isEmpty());
+        QVERIFY(openAndWait(window, dir.path()));
         QTRY_VERIFY_WITH_TIMEOUT(queue->builderHealth().value(0).answered, 60000);
         QVERIFY(!queue->builderHealth().value(0).up);
         QVERIFY2(window.statusBar()->currentMessage().startsWith(
                      QStringLiteral("Builders down, nothing goes to them: root@127.0.0.1:1 (")),
                  qPrintable(window.statusBar()->currentMessage()));
-        QVERIFY(openAndWait(window, dir.path()));
         QVERIFY(select(window, QStringLiteral("pytorch-python313-cpu-avx2")).isValid());
         QVERIFY(window.buildAction()->isEnabled());
         QVERIFY(queue->builderHealth().value(0).answered); // not being asked again
